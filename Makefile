@@ -1,0 +1,37 @@
+# Every target bootstraps its own virtual environment: a fresh clone with only
+# Python >= 3.10 (3.11 in CI) and the package registries needs nothing else.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: validate test lint schema-check check clean
+
+$(STAMP): pyproject.toml
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --upgrade pip
+	$(PY) -m pip install --quiet -e '.[dev]'
+	touch $(STAMP)
+
+## Validate the bundled examples (every contract example and every valid fixture).
+validate: $(STAMP)
+	$(PY) -m holodeck_mt validate examples/
+
+## Run the test suite.
+test: $(STAMP)
+	$(PY) -m pytest
+
+## ruff check, ruff format --check, mypy.
+lint: $(STAMP)
+	$(PY) -m ruff check .
+	$(PY) -m ruff format --check .
+	$(PY) -m mypy
+
+## Check the schema files: metaschema, offline $refs, examples, contract examples.
+schema-check: $(STAMP)
+	$(PY) scripts/schema_check.py
+
+check: lint schema-check test
+
+clean:
+	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache

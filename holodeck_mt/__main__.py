@@ -1,0 +1,3 @@
+from holodeck_mt.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,129 @@
+"""Every diagnostic code, with its one-line meaning: the one place they are defined.
+
+Codes are stable: scripts and CI steps match on them. ``docs/diagnostics.md``
+documents each with an example; new codes are added, never renumbered.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+Severity = Literal["error", "warning"]
+
+
+@dataclass(frozen=True)
+class Code:
+    code: str
+    severity: Severity
+    title: str
+    description: str
+
+
+_CODES = [
+    # Reading and parsing the file.
+    Code("HMT001", "error", "yaml-syntax", "The file is not well-formed YAML."),
+    Code("HMT002", "error", "duplicate-key", "A mapping holds the same key twice."),
+    Code(
+        "HMT003",
+        "error",
+        "unsupported-yaml",
+        "YAML the platform cannot read as JSON-shaped data: a tag that constructs an object, "
+        "an unknown tag, a non-string key, a merge key, binary data, several documents.",
+    ),
+    Code(
+        "HMT004",
+        "error",
+        "limit-exceeded",
+        "The file exceeds a safety limit (size, nesting depth, alias expansions).",
+    ),
+    Code("HMT005", "error", "encoding", "The file is not valid UTF-8 / UTF-16 text."),
+    Code(
+        "HMT006",
+        "error",
+        "document-shape",
+        "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
+    ),
+    # The schema.
+    Code("HMT100", "error", "unknown-key", "A key that is not allowed where it stands."),
+    Code("HMT101", "error", "missing-key", "A required key is missing."),
+    Code("HMT102", "error", "wrong-type", "A value has the wrong type."),
+    Code(
+        "HMT103",
+        "error",
+        "invalid-value",
+        "A value is out of its allowed set or range (enum, bounds, length, pattern).",
+    ),
+    Code("HMT104", "error", "regex-compile", "A `regex` matcher does not compile with Python's re."),
+    Code(
+        "HMT105",
+        "error",
+        "test-case-shape",
+        "A test case mixes single-turn and multi-turn fields, has empty `turns`, "
+        "or has neither `input` nor `turns` (contract section 2).",
+    ),
+    Code(
+        "HMT106",
+        "error",
+        "matcher-shape",
+        "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside another key.",
+    ),
+    Code(
+        "HMT107",
+        "error",
+        "file-source",
+        "A file input sets both or neither of `path` and `url`.",
+    ),
+    Code(
+        "HMT108",
+        "error",
+        "metric-kind",
+        "A metric's kind cannot be told: `type` is missing at the agent level, or no kind's "
+        "fields match.",
+    ),
+    # References to other files and code.
+    Code(
+        "HMT110",
+        "error",
+        "test-cases-file",
+        "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read.",
+    ),
+    Code(
+        "HMT111",
+        "error",
+        "grader-import",
+        "A code grader's module, attribute or callable is missing (with --import-graders).",
+    ),
+    Code(
+        "HMT112",
+        "error",
+        "file-missing",
+        "A `files[*].path` does not exist relative to the agent.yaml (with --check-files).",
+    ),
+    # Warnings: valid for the platform, but almost certainly not what the author meant.
+    Code(
+        "HMT200",
+        "warning",
+        "ineffective-flag",
+        "A metric flag that has no effect on its metric (e.g. absolute_tolerance on equality).",
+    ),
+    Code("HMT201", "warning", "duplicate-name", "Two test cases have the same name."),
+    Code(
+        "HMT202",
+        "warning",
+        "unknown-top-level-key",
+        "An agent.yaml key the platform does not define (accepted, but likely a typo).",
+    ),
+    Code(
+        "HMT203",
+        "warning",
+        "duplicate-expected-tool",
+        "The same tool name is listed twice in one `expected_tools` list.",
+    ),
+]
+
+CODES: dict[str, Code] = {c.code: c for c in _CODES}
+
+
+def severity(code: str) -> Severity:
+    return CODES[code].severity

@@ -1,0 +1,89 @@
+"""The one diagnostic record every check produces and every renderer reads."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from holodeck_mt.codes import Severity, severity
+
+#: A location inside a document: mapping keys and list indices from the root.
+JsonPath = tuple[str | int, ...]
+
+
+@dataclass(frozen=True)
+class Diagnostic:
+    code: str
+    message: str
+    line: int
+    column: int
+    pointer_parts: JsonPath = ()
+    test_case: str | None = None
+    test_case_index: int | None = None
+    path: str = ""
+    hint: str | None = None
+    end_column: int | None = None
+    severity: Severity = field(default="error")
+
+    @property
+    def pointer(self) -> str:
+        return to_pointer(self.pointer_parts)
+
+    def sort_key(self) -> tuple[int, int, str, str]:
+        return (self.line, self.column, self.code, self.message)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "severity": self.severity,
+            "code": self.code,
+            "message": self.message,
+            "test_case": self.test_case,
+            "test_case_index": self.test_case_index,
+            "path": self.path,
+            "pointer": self.pointer,
+            "line": self.line,
+            "column": self.column,
+            "hint": self.hint,
+        }
+
+
+def make(
+    code: str,
+    message: str,
+    line: int,
+    column: int,
+    *,
+    pointer_parts: Sequence[str | int] = (),
+    hint: str | None = None,
+    end_column: int | None = None,
+) -> Diagnostic:
+    """Build a diagnostic whose severity comes from its code."""
+    return Diagnostic(
+        code=code,
+        message=message,
+        line=line,
+        column=column,
+        pointer_parts=tuple(pointer_parts),
+        hint=hint,
+        end_column=end_column,
+        severity=severity(code),
+    )
+
+
+def to_pointer(parts: Sequence[str | int]) -> str:
+    """RFC 6901 JSON pointer."""
+    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def format_path(parts: Sequence[str | int]) -> str:
+    """``turns[2].expected_tools[1].args.a.regex``; odd keys as ``["key"]``."""
+    out: list[str] = []
+    for p in parts:
+        if isinstance(p, int):
+            out.append(f"[{p}]")
+        elif p.isidentifier():
+            out.append(("." if out else "") + p)
+        else:
+            out.append('["' + p.replace("\\", "\\\\").replace('"', '\\"') + '"]')
+    return "".join(out)

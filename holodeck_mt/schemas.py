@@ -1,0 +1,67 @@
+"""The canonical schema files, loaded into an offline ``referencing.Registry``.
+
+``schema/`` at the top of the repository is the source of truth. An installed
+package carries a copy as ``holodeck_mt/schema``; a checkout (or an editable
+install) reads the top-level folder directly.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from referencing import Registry, Resource
+from referencing.exceptions import NoSuchResource
+from referencing.jsonschema import DRAFT202012
+
+BASE_URI = "https://holodeck.dev/schemas/holodeck-mt/v1/"
+
+#: The root schemas a document can be validated against, by role.
+DOCUMENT = BASE_URI + "document.schema.json"
+AGENT = BASE_URI + "agent.schema.json"
+TEST_CASES_FILE = BASE_URI + "test-cases-file.schema.json"
+
+
+def schema_dir() -> Path:
+    """Return the folder holding the schema files (installed copy first)."""
+    packaged = Path(__file__).resolve().parent / "schema"
+    if packaged.is_dir():
+        return packaged
+    checkout = Path(__file__).resolve().parent.parent / "schema"
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(f"schema files not found in {packaged} nor {checkout}")
+
+
+def _refuse_retrieval(uri: str) -> Resource[Any]:
+    """Never fetch a schema: every ``$ref`` must resolve to a file we ship."""
+    raise NoSuchResource(ref=uri)
+
+
+@cache
+def schema_files() -> dict[str, dict[str, Any]]:
+    """Every schema file, by its ``$id``."""
+    contents: dict[str, dict[str, Any]] = {}
+    for path in sorted(schema_dir().glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        contents[schema["$id"]] = schema
+    return contents
+
+
+@cache
+def registry() -> Registry[Any]:
+    """An offline registry of our schema files, crawled once."""
+    resources = [
+        (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
+        for uri, contents in schema_files().items()
+    ]
+    return Registry(retrieve=_refuse_retrieval).with_resources(resources).crawl()  # type: ignore[call-arg]
+
+
+@cache
+def validator(root: str = DOCUMENT) -> Draft202012Validator:
+    """A validator for one of the root schemas, built once."""
+    return Draft202012Validator(schema_files()[root], registry=registry())
