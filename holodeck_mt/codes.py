@@ -54,7 +54,9 @@ _CODES = [
         "invalid-value",
         "A value is out of its allowed set or range (enum, bounds, length, pattern).",
     ),
-    Code("HMT104", "error", "regex-compile", "A `regex` matcher does not compile with Python's re."),
+    Code(
+        "HMT104", "error", "regex-compile", "A `regex` matcher does not compile with Python's re."
+    ),
     Code(
         "HMT105",
         "error",
@@ -80,6 +82,12 @@ _CODES = [
         "metric-kind",
         "A metric's kind cannot be told: `type` is missing at the agent level, or no kind's "
         "fields match.",
+    ),
+    Code(
+        "HMT109",
+        "error",
+        "non-finite-number",
+        "A metric's number is `.nan` or `.inf`, which no comparison can use.",
     ),
     # References to other files and code.
     Code(
@@ -119,6 +127,13 @@ _CODES = [
         "warning",
         "duplicate-expected-tool",
         "The same tool name is listed twice in one `expected_tools` list.",
+    ),
+    Code(
+        "HMT204",
+        "warning",
+        "literal-looks-like-matcher",
+        "An args value is a one-key literal mapping whose key looks like a misspelled matcher "
+        "(`regexp`, `fuzy`).",
     ),
 ]
 

@@ -87,3 +87,18 @@ def format_path(parts: Sequence[str | int]) -> str:
         else:
             out.append('["' + p.replace("\\", "\\\\").replace('"', '\\"') + '"]')
     return "".join(out)
+
+
+@dataclass(frozen=True)
+class Fault:
+    """A diagnostic before it is located: what is wrong, and at which node.
+
+    ``at`` says which position locates it: ``"key"`` for an unknown or forbidden
+    key, ``"value"`` for a wrong value or (on a mapping) a missing key.
+    """
+
+    code: str
+    message: str
+    parts: JsonPath
+    at: str = "value"
+    hint: str | None = None

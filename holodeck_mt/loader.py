@@ -495,7 +495,9 @@ class _Builder:
                 continue
             key = frame[1]
             if key is _NO_KEY:
-                frame[1] = value if type(value) is str or value is _MERGE else self._bad_key(value, mark)
+                frame[1] = (
+                    value if type(value) is str or value is _MERGE else self._bad_key(value, mark)
+                )
                 frame[2] = mark
                 continue
             frame[1] = _NO_KEY
@@ -541,7 +543,13 @@ class _Builder:
             what = f"a {value.kind} ({value.text})"
             hint = f"quote it: '{value.text}'"
         else:
-            shown = "null" if value is None else str(value).lower() if isinstance(value, bool) else repr(value)
+            shown = (
+                "null"
+                if value is None
+                else str(value).lower()
+                if isinstance(value, bool)
+                else repr(value)
+            )
             what = f"{type(value).__name__ if value is not None else 'null'} {shown}"
             hint = f"quote it: '{shown}'" if value is not None else "give the key a name"
         self._report(

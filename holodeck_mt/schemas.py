@@ -38,7 +38,7 @@ def schema_dir() -> Path:
 
 def _refuse_retrieval(uri: str) -> Resource[Any]:
     """Never fetch a schema: every ``$ref`` must resolve to a file we ship."""
-    raise NoSuchResource(ref=uri)
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
 
 @cache
@@ -65,3 +65,8 @@ def registry() -> Registry[Any]:
 def validator(root: str = DOCUMENT) -> Draft202012Validator:
     """A validator for one of the root schemas, built once."""
     return Draft202012Validator(schema_files()[root], registry=registry())
+
+
+def bundle_path() -> Path:
+    """The single-file schema (every ``$ref`` inlined), for editors and plain URLs."""
+    return schema_dir() / "bundle" / "holodeck-mt.schema.json"

@@ -1,0 +1,27 @@
+"""HMT104: every `regex` matcher compiles with Python's re (the platform uses re.fullmatch)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from holodeck_mt import walk
+from holodeck_mt.checks import Context
+from holodeck_mt.diagnostics import Fault
+
+
+def check(context: Context) -> Iterator[Fault]:
+    for parts, value in walk.arg_values(context.data):
+        if not (isinstance(value, dict) and set(value) == {"regex"}):
+            continue
+        pattern = value["regex"]
+        where = (*parts, "regex")
+        if not isinstance(pattern, str) or context.already_reported(where):
+            continue
+        try:
+            re.compile(pattern)
+        except re.error as e:
+            cause = e.msg if e.pos is None else f"{e.msg} at position {e.pos}"
+            yield Fault("HMT104", f"cannot compile regex: {cause}", where)
+        except (RecursionError, OverflowError, MemoryError) as e:  # pathological patterns
+            yield Fault("HMT104", f"cannot compile regex: {type(e).__name__}", where)

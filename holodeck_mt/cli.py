@@ -1,0 +1,220 @@
+"""``python -m holodeck_mt``: parse arguments, validate, render, choose the exit code.
+
+Exit codes: 0 every file valid (warnings allowed unless ``--strict``); 1 at least
+one error in a file; 2 a usage error or a path that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+from holodeck_mt.checks import Options
+from holodeck_mt.limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_FILE_BYTES, Limits
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+AGENT_FILE_NAMES = ("agent.yaml", "agent.yml")
+_SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache"}
+
+
+def _formats() -> list[str]:
+    from holodeck_mt.render import renderers
+
+    return list(renderers())
+
+
+def _size(text: str) -> int:
+    units = {"k": 1024, "m": 1024**2, "g": 1024**3}
+    text = text.strip().lower().removesuffix("b")
+    factor = units.get(text[-1:], 1)
+    number = text[:-1] if text[-1:] in units else text
+    try:
+        value = int(float(number) * factor)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 64M)") from None
+    if value <= 0:
+        raise argparse.ArgumentTypeError("must be positive")
+    return value
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError("must be at least 1")
+    return value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="holodeck-mt",
+        description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
+    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    validate = commands.add_parser(
+        "validate",
+        help="validate agent.yaml and test-cases files",
+        description="Validate agent.yaml files and the test-cases files they name. "
+        "Exit 0: valid; 1: errors found; 2: usage error or unreadable path.",
+    )
+    validate.add_argument(
+        "paths",
+        nargs="*",
+        metavar="PATH",
+        help="a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
+        "files (default: ./agent.yaml)",
+    )
+    validate.add_argument(
+        "--format", default="text", choices=_formats(), help="output format (default: text)"
+    )
+    validate.add_argument(
+        "--strict", action="store_true", help="treat warnings as errors for the exit code"
+    )
+    validate.add_argument(
+        "--import-graders",
+        action="store_true",
+        help="import each code grader and report missing modules or callables "
+        "(runs the graders' module code)",
+    )
+    validate.add_argument(
+        "--check-files",
+        action="store_true",
+        help="check that each files[*].path exists relative to the agent.yaml",
+    )
+    validate.add_argument(
+        "-j",
+        "--jobs",
+        type=_positive,
+        default=os.cpu_count() or 1,
+        help="files validated in parallel (default: all cores)",
+    )
+    validate.add_argument(
+        "--max-file-size",
+        type=_size,
+        default=MAX_FILE_BYTES,
+        metavar="SIZE",
+        help=f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)",
+    )
+    validate.add_argument(
+        "--max-depth",
+        type=_positive,
+        default=MAX_DEPTH,
+        metavar="N",
+        help=f"reject deeper nesting of mappings and lists (default: {MAX_DEPTH})",
+    )
+    validate.add_argument(
+        "--max-alias-nodes",
+        type=_positive,
+        default=MAX_ALIAS_NODES,
+        metavar="N",
+        help="reject files whose aliases expand to more nodes, e.g. alias bombs "
+        f"(default: {MAX_ALIAS_NODES})",
+    )
+    schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
+    schema.add_argument(
+        "--path", action="store_true", help="print where the installed schema file is instead"
+    )
+    return parser
+
+
+@dataclass(frozen=True)
+class _Job:
+    path: str
+    options: Options
+    limits: Limits
+
+
+def discover(paths: Sequence[str]) -> Iterator[tuple[str, str | None]]:
+    """``(path, problem)`` for each file to validate; a problem means exit 2."""
+    for given in paths or ["agent.yaml"]:
+        path = Path(given)
+        if path.is_dir():
+            found = sorted(_agent_files(path))
+            if not found:
+                yield given, f"no {' or '.join(AGENT_FILE_NAMES)} found under '{given}'"
+            for file in found:
+                yield str(file), None
+        elif path.is_file():
+            yield given, None
+        elif path.exists():
+            yield given, f"'{given}' is not a regular file"
+        else:
+            yield given, f"cannot read '{given}': no such file or directory"
+
+
+def _agent_files(folder: Path) -> Iterator[Path]:
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
+        for name in files:
+            if name in AGENT_FILE_NAMES:
+                yield Path(root) / name
+
+
+def _run(job: _Job) -> tuple[list[object], str | None]:
+    from holodeck_mt.validate import validate_file
+
+    try:
+        return list(validate_file(job.path, options=job.options, limits=job.limits)), None
+    except OSError as e:
+        return [], f"cannot read '{job.path}': {e.strerror or e}"
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command == "schema":
+        return _schema(args.path)
+    from holodeck_mt.render import renderers
+    from holodeck_mt.validate import FileResult
+
+    options = Options(import_graders=args.import_graders, check_files=args.check_files)
+    limits = Limits(
+        max_bytes=args.max_file_size, max_depth=args.max_depth, max_alias_nodes=args.max_alias_nodes
+    )
+    problems: list[str] = []
+    jobs: list[_Job] = []
+    for path, problem in discover(args.paths):
+        if problem:
+            problems.append(problem)
+        else:
+            jobs.append(_Job(path, options, limits))
+    outcomes: list[tuple[list[object], str | None]]
+    if args.jobs > 1 and len(jobs) > 1 and not args.import_graders:
+        with ProcessPoolExecutor(max_workers=min(args.jobs, len(jobs))) as pool:
+            outcomes = list(pool.map(_run, jobs, chunksize=max(1, len(jobs) // (4 * args.jobs))))
+    else:
+        outcomes = [_run(job) for job in jobs]
+    results: list[FileResult] = []
+    for found, problem in outcomes:
+        results += [r for r in found if isinstance(r, FileResult)]
+        if problem:
+            problems.append(problem)
+    for problem in problems:
+        print(f"holodeck-mt: error: {problem}", file=sys.stderr)
+    try:
+        renderers()[args.format](results, sys.stdout)
+        sys.stdout.flush()
+    except BrokenPipeError:  # the reader went away (`| head`): not our failure
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if problems:
+        return EXIT_USAGE
+    failing = any(r.errors or (args.strict and r.warnings) for r in results)
+    return EXIT_INVALID if failing else EXIT_OK
+
+
+def _schema(path_only: bool) -> int:
+    from holodeck_mt.schemas import bundle_path
+
+    bundle = bundle_path()
+    if path_only:
+        print(bundle)
+    else:
+        sys.stdout.write(bundle.read_text(encoding="utf-8"))
+    return EXIT_OK

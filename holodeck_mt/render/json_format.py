@@ -1,0 +1,38 @@
+"""``--format json``: the document of CLI.md (version 1)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from holodeck_mt.validate import FileResult
+
+VERSION = 1
+
+
+def document(results: Sequence[FileResult]) -> dict[str, Any]:
+    return {
+        "version": VERSION,
+        "files": [
+            {
+                "path": r.path,
+                "valid": r.valid,
+                "stats": dict(r.stats),
+                "diagnostics": [d.to_json() for d in r.diagnostics],
+            }
+            for r in results
+        ],
+        "summary": {
+            "files": len(results),
+            "valid": sum(r.valid for r in results),
+            "invalid": sum(not r.valid for r in results),
+            "errors": sum(r.errors for r in results),
+            "warnings": sum(r.warnings for r in results),
+        },
+    }
+
+
+def render(results: Sequence[FileResult], out: TextIO) -> None:
+    json.dump(document(results), out, indent=2, ensure_ascii=False)
+    out.write("\n")

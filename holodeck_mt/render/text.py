@@ -1,0 +1,97 @@
+"""``--format text``: ``file:line:col: error[CODE] test case 'name' (#i) path: cause``.
+
+Then the source line with a caret under the offending token, then the hint.
+Colour only on a terminal, and never with ``NO_COLOR`` set.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+from typing import TextIO
+
+from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.validate import FileResult
+
+_TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
+_MAX_SHOWN = 160
+
+
+def use_colour(out: TextIO) -> bool:
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    isatty = getattr(out, "isatty", None)
+    return bool(isatty and isatty())
+
+
+class _Style:
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def __call__(self, text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.on else text
+
+
+def headline(result_path: str, d: Diagnostic) -> str:
+    where = ""
+    if d.test_case_index is not None:
+        name = f"'{d.test_case}' (#{d.test_case_index})" if d.test_case else f"#{d.test_case_index}"
+        where = f"test case {name} "
+    path = f"{d.path}: " if d.path else ""
+    return f"{result_path}:{d.line}:{d.column}: {d.severity}[{d.code}] {where}{path}{d.message}"
+
+
+def _excerpt(lines: list[str], d: Diagnostic, style: _Style) -> list[str]:
+    if not 1 <= d.line <= len(lines):
+        return []
+    source = lines[d.line - 1].rstrip("\r\n")
+    start = max(d.column - 1, 0)
+    match = _TOKEN.match(source, start)
+    width = max(len(match.group(0)) if match else 1, 1)
+    if len(source) > _MAX_SHOWN:  # a long line: show a window around the column
+        left = max(0, start - 40)
+        source = ("…" if left else "") + source[left : left + _MAX_SHOWN] + "…"
+        start = start - left + (1 if left else 0)
+        width = min(width, _MAX_SHOWN - (start - 1))
+    gutter = f"{d.line:>5} | "
+    caret = "^" + "~" * (width - 1)
+    colour = "31" if d.severity == "error" else "33"
+    return [
+        style(gutter, "34") + source.replace("\t", " "),
+        style(" " * (len(gutter) - 2) + "| ", "34") + " " * start + style(caret, colour),
+    ]
+
+
+def render(results: Sequence[FileResult], out: TextIO) -> None:
+    style = _Style(use_colour(out))
+    for result in results:
+        lines = result.text.splitlines() if result.text is not None else []
+        for d in result.diagnostics:
+            colour = "1;31" if d.severity == "error" else "1;33"
+            out.write(style(headline(result.path, d), colour) + "\n")
+            for line in _excerpt(lines, d, style):
+                out.write(line + "\n")
+            if d.hint:
+                out.write(f"  {style('hint', '36')}: {d.hint}\n")
+    out.write(summary(results) + "\n")
+
+
+def summary(results: Sequence[FileResult]) -> str:
+    files = len(results)
+    errors = sum(r.errors for r in results)
+    warnings = sum(r.warnings for r in results)
+    invalid = sum(not r.valid for r in results)
+
+    def count(n: int, word: str) -> str:
+        return f"{n} {word}{'' if n == 1 else 's'}"
+
+    if not files:
+        return "No files validated."
+    if errors:
+        return (
+            f"Found {count(errors, 'error')} and {count(warnings, 'warning')} "
+            f"in {invalid} of {count(files, 'file')}."
+        )
+    tail = f" ({count(warnings, 'warning')})" if warnings else ""
+    return f"All {count(files, 'file')} valid{tail}."

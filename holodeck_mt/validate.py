@@ -1,0 +1,244 @@
+"""Validate one document: load, schema, semantic checks, then locate every fault.
+
+This is the Python API: :func:`validate_text` for YAML text, :func:`validate_file`
+for a path (following `test_cases_file`), both returning :class:`FileResult`.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Literal
+
+from holodeck_mt import loader, schema_errors, walk
+from holodeck_mt import schemas as sch
+from holodeck_mt.checks import Context, Options, all_checks
+from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, format_path, make
+from holodeck_mt.limits import Limits
+
+#: How a document is read: as given on the command line (an agent.yaml, or a
+#: list of test cases), or as the test-cases file an agent.yaml names.
+Role = Literal["document", "test-cases-file"]
+
+_ROOTS: dict[Role, str] = {"document": sch.DOCUMENT, "test-cases-file": sch.TEST_CASES_FILE}
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
+    #: The file's text, for renderers that quote the offending line.
+    text: str | None = None
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+    @property
+    def valid(self) -> bool:
+        return self.errors == 0
+
+
+def validate_text(
+    text: str,
+    *,
+    path: str = "<text>",
+    role: Role = "document",
+    base_dir: Path | None = None,
+    options: Options | None = None,
+    limits: Limits | None = None,
+) -> FileResult:
+    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks)."""
+    result, _ = _validate_text(text, path, role, base_dir or Path.cwd(), options, limits)
+    return result
+
+
+def _validate_text(
+    text: str,
+    path: str,
+    role: Role,
+    base_dir: Path,
+    options: Options | None,
+    limits: Limits | None,
+) -> tuple[FileResult, loader.Document | None]:
+    options = options or Options()
+    limits = limits or Limits()
+    result = FileResult(path=path, text=text)
+    if len(text) > limits.max_bytes:
+        result.diagnostics.append(_too_large(len(text), limits))
+        return result, None
+    doc = loader.load(text, limits=limits)
+    if not doc.loaded:
+        result.diagnostics = sorted(doc.diagnostics, key=Diagnostic.sort_key)
+        return result, None
+    data = doc.data
+    faults: list[Fault] = []
+    if not isinstance(data, (dict, list)):
+        shown = "empty" if data is None else f"a {type(data).__name__} scalar"
+        faults.append(
+            Fault(
+                "HMT006",
+                f"the document is {shown}; an agent.yaml is a mapping and a test-cases file "
+                "a list of test cases",
+                (),
+            )
+        )
+    else:
+        faults += [
+            f
+            for f in schema_errors.faults(sch.validator(_ROOTS[role]), data)
+            if not _under(f.parts, doc.reported)
+        ]
+        context = Context(
+            data=data,
+            base_dir=base_dir,
+            options=options,
+            reported=doc.reported | {f.parts for f in faults},
+        )
+        for check in all_checks(options):
+            faults.extend(check(context))
+    located = [_locate(f, data, doc.positions) for f in faults]
+    located += [_in_test_case(d, data) for d in doc.diagnostics]
+    result.diagnostics = _dedupe(located)
+    result.stats = _stats(data)
+    return result, doc
+
+
+def validate_file(
+    path: Path | str,
+    *,
+    display: str | None = None,
+    options: Options | None = None,
+    limits: Limits | None = None,
+) -> list[FileResult]:
+    """Validate a file, and the test-cases file it names; one result per file.
+
+    Raises :class:`OSError` when the file cannot be read (the CLI's exit 2).
+    """
+    path = Path(path)
+    display = display if display is not None else str(path)
+    limits = limits or Limits()
+    base_dir = path.parent
+    text, problem = read_text(path, limits)
+    if text is None:
+        return [FileResult(path=display, diagnostics=[problem] if problem else [])]
+    result, doc = _validate_text(text, display, "document", base_dir, options, limits)
+    results = [result]
+    if doc is not None and isinstance(doc.data, dict) and "test_cases" not in doc.data:
+        target = doc.data.get("test_cases_file")
+        if isinstance(target, str) and target:
+            results += _follow(result, doc, target, base_dir, display, options, limits)
+    return results
+
+
+def _follow(
+    result: FileResult,
+    agent: loader.Document,
+    target: str,
+    base_dir: Path,
+    display: str,
+    options: Options | None,
+    limits: Limits,
+) -> list[FileResult]:
+    """Validate the test-cases file an agent.yaml names, relative to its folder."""
+    file = base_dir / target
+    shown = os.path.normpath(os.path.join(os.path.dirname(display), target))
+    if not file.is_file():
+        why = "is a folder" if file.is_dir() else "does not exist"
+        fault = Fault(
+            "HMT110",
+            f"test_cases_file '{target}' {why} (looked for {file})",
+            ("test_cases_file",),
+            hint="the path is relative to the agent.yaml's folder",
+        )
+        located = _locate(fault, agent.data, agent.positions)
+        result.diagnostics = _dedupe([*result.diagnostics, located])
+        return []
+    content, problem = read_text(file, limits)
+    if content is None:
+        return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
+    referenced, _ = _validate_text(content, shown, "test-cases-file", base_dir, options, limits)
+    return [referenced]
+
+
+def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None]:
+    """The file's text, or a diagnostic for a file too large or not text.
+
+    Raises :class:`OSError` when the file cannot be read at all.
+    """
+    size = path.stat().st_size
+    if size > limits.max_bytes:
+        return None, _too_large(size, limits)
+    raw = path.read_bytes()
+    return loader.decode(raw)
+
+
+def _too_large(size: int, limits: Limits) -> Diagnostic:
+    return make(
+        "HMT004",
+        f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,}; it was not parsed",
+        1,
+        1,
+        hint="raise the limit with --max-file-size if this is intended",
+    )
+
+
+def _under(parts: JsonPath, reported: Iterable[JsonPath]) -> bool:
+    return any(parts[: len(p)] == p for p in reported)
+
+
+def _locate(fault: Fault, data: Any, positions: loader.Positions | None) -> Diagnostic:
+    if positions is None:
+        line, column = 1, 1
+    elif fault.at == "key":
+        line, column = positions.key(data, fault.parts)
+    else:
+        line, column = positions.value(data, fault.parts)
+    return _in_test_case(
+        make(fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint),
+        data,
+    )
+
+
+def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
+    """Fill in the test case (name and index) and the path relative to it."""
+    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
+    name = None
+    if index is not None:
+        cases = data if isinstance(data, list) else data["test_cases"]
+        case = cases[index] if index < len(cases) else None
+        if isinstance(case, dict) and isinstance(case.get("name"), str):
+            name = case["name"]
+    return dataclasses.replace(
+        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
+    )
+
+
+def _dedupe(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for d in sorted(diagnostics, key=Diagnostic.sort_key):
+        key = (d.code, d.pointer, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out
+
+
+def _stats(data: Any) -> dict[str, int]:
+    cases = turns = 0
+    for _, _, case in walk.test_cases(data):
+        cases += 1
+        if isinstance(case, dict) and isinstance(case.get("turns"), list):
+            turns += len(case["turns"])
+        else:
+            turns += 1
+    return {"test_cases": cases, "turns": turns}

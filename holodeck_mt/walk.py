@@ -1,0 +1,98 @@
+"""Where things sit in a document: test cases, turns, metrics, expected tools, args.
+
+Every walker tolerates malformed data (the schema reports that): it yields only
+what has the expected shape, with its path from the document root.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from holodeck_mt.diagnostics import JsonPath
+
+Node = tuple[JsonPath, Any]
+
+
+def test_cases(data: Any) -> Iterator[tuple[int, JsonPath, Any]]:
+    """``(index, path, test_case)`` for every test case of an agent.yaml or test-cases file."""
+    base: JsonPath
+    if isinstance(data, list):
+        items, base = data, ()
+    elif isinstance(data, dict) and isinstance(data.get("test_cases"), list):
+        items, base = data["test_cases"], ("test_cases",)
+    else:
+        return
+    for i, case in enumerate(items):
+        yield i, (*base, i), case
+
+
+def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
+    """The index of the test case holding ``parts`` and the path relative to it."""
+    if isinstance(data, list) and parts and isinstance(parts[0], int):
+        return parts[0], parts[1:]
+    if (
+        isinstance(data, dict)
+        and len(parts) >= 2
+        and parts[0] == "test_cases"
+        and isinstance(parts[1], int)
+        and isinstance(data.get("test_cases"), list)
+    ):
+        return parts[1], parts[2:]
+    return None, parts
+
+
+def scopes(data: Any) -> Iterator[Node]:
+    """Every mapping that carries a single turn's fields: single-turn cases and turns."""
+    for _, path, case in test_cases(data):
+        if not isinstance(case, dict):
+            continue
+        turns = case.get("turns")
+        if isinstance(turns, list):
+            for j, turn in enumerate(turns):
+                if isinstance(turn, dict):
+                    yield (*path, "turns", j), turn
+        else:
+            yield path, case
+
+
+def metrics(data: Any) -> Iterator[Node]:
+    """Every metric mapping: agent level, test-case level and turn level."""
+    if isinstance(data, dict):
+        evaluations = data.get("evaluations")
+        if isinstance(evaluations, dict) and isinstance(evaluations.get("metrics"), list):
+            for i, metric in enumerate(evaluations["metrics"]):
+                if isinstance(metric, dict):
+                    yield ("evaluations", "metrics", i), metric
+    holders: list[Node] = [(path, case) for _, path, case in test_cases(data)]
+    holders += [node for node in scopes(data) if "turns" in node[0]]
+    for path, holder in holders:
+        if isinstance(holder, dict) and isinstance(holder.get("evaluations"), list):
+            for i, metric in enumerate(holder["evaluations"]):
+                if isinstance(metric, dict):
+                    yield (*path, "evaluations", i), metric
+
+
+def expected_tool_lists(data: Any) -> Iterator[Node]:
+    for path, scope in scopes(data):
+        tools = scope.get("expected_tools")
+        if isinstance(tools, list):
+            yield (*path, "expected_tools"), tools
+
+
+def arg_values(data: Any) -> Iterator[Node]:
+    """Every value of an expected tool's ``args``."""
+    for path, tools in expected_tool_lists(data):
+        for i, tool in enumerate(tools):
+            if isinstance(tool, dict) and isinstance(tool.get("args"), dict):
+                for name, value in tool["args"].items():
+                    yield (*path, i, "args", name), value
+
+
+def files(data: Any) -> Iterator[Node]:
+    for path, scope in scopes(data):
+        entries = scope.get("files")
+        if isinstance(entries, list):
+            for i, entry in enumerate(entries):
+                if isinstance(entry, dict):
+                    yield (*path, "files", i), entry
