@@ -35,3 +35,22 @@ check: lint schema-check test
 
 clean:
 	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+
+# --- Editor tests: the YAML language server (tests/editor) -------------------------------
+# yaml-language-server is pinned in editor/package-lock.json and installed into
+# editor/node_modules. `make test` installs it whenever npm is on the PATH; without Node.js
+# the editor tests skip with a loud reason (and fail when CI is set).
+EDITOR_STAMP := editor/node_modules/.installed
+
+$(EDITOR_STAMP): editor/package.json editor/package-lock.json
+	npm ci --prefix editor --no-audit --no-fund
+	touch $(EDITOR_STAMP)
+
+test: $(if $(shell command -v npm),$(EDITOR_STAMP))
+
+.PHONY: clean-editor
+clean-editor:
+	rm -rf editor/node_modules
+
+clean: clean-editor
+# --- end of editor tests ------------------------------------------------------------------
