@@ -68,7 +68,7 @@ def show(value: Any, limit: int = 40) -> str:
     if isinstance(value, list):
         return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
     if isinstance(value, YamlScalar):
-        return f"{kind_of(value)} {value.text[:limit]}"
+        return value.text[:limit]
     return type(value).__name__
 
 

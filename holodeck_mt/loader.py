@@ -264,7 +264,10 @@ def load(text: str, *, limits: Limits | None = None, positions: bool = True) -> 
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        cause = " ".join(part for part in (e.context, e.problem) if part)
+        cause = e.problem or e.context or "unreadable YAML"
+        if e.problem and e.context:
+            where = f" started at line {e.context_mark.line + 1}" if e.context_mark else ""
+            cause = f"{e.problem} ({e.context}{where})"
         doc.diagnostics.append(dg.make("HMT001", f"YAML syntax error: {cause}", line, column))
         doc.data = None
         doc.loaded = False
@@ -539,19 +542,13 @@ class _Builder:
         if isinstance(value, (dict, list)):
             what = "a mapping" if isinstance(value, dict) else "a list"
             hint = None
-        elif isinstance(value, YamlScalar):
-            what = f"a {value.kind} ({value.text})"
-            hint = f"quote it: '{value.text}'"
+        elif value is None:
+            what, hint = "null", "give the key a name"
         else:
-            shown = (
-                "null"
-                if value is None
-                else str(value).lower()
-                if isinstance(value, bool)
-                else repr(value)
-            )
-            what = f"{type(value).__name__ if value is not None else 'null'} {shown}"
-            hint = f"quote it: '{shown}'" if value is not None else "give the key a name"
+            text = value.text if isinstance(value, YamlScalar) else _scalar_text(value)
+            kind = "date" if isinstance(value, YamlScalar) else type(value).__name__
+            kind = {"int": "integer", "float": "number", "bool": "boolean"}.get(kind, kind)
+            what, hint = f"{kind} {text}", f"quote it: '{text}'"
         self._report(
             "HMT003",
             f"a mapping key must be a string, got {what}",
@@ -605,6 +602,12 @@ class _Builder:
                     self.positions.keys[id(container)][key] = position
                     located = self.positions.values.get(id(source), {})
                     self.positions.values[id(container)][key] = located.get(key, position)
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
 
 
 class _MarkOnly:

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from holodeck_mt import loader, schema_errors, walk
+from holodeck_mt import hints, loader, schema_errors, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, format_path, make
@@ -82,7 +82,7 @@ def _validate_text(
     data = doc.data
     faults: list[Fault] = []
     if not isinstance(data, (dict, list)):
-        shown = "empty" if data is None else f"a {type(data).__name__} scalar"
+        shown = "empty" if data is None else f"a single {hints.kind_of(data)}"
         faults.append(
             Fault(
                 "HMT006",

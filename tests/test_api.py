@@ -1,0 +1,39 @@
+"""The Python API: diagnostics for YAML text or for a path."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from holodeck_mt import validate_file, validate_text
+
+
+def test_validate_text_returns_located_diagnostics() -> None:
+    result = validate_text(
+        "- name: a\n  turns:\n    - input: x\n      count: 2\n", role="test-cases-file"
+    )
+    assert not result.valid
+    (d,) = result.diagnostics
+    assert (d.code, d.test_case, d.test_case_index, d.path, d.line, d.column) == (
+        "HMT100",
+        "a",
+        0,
+        "turns[0].count",
+        4,
+        7,
+    )
+    assert d.pointer == "/0/turns/0/count"
+
+
+def test_validate_text_of_a_valid_document_has_no_diagnostics() -> None:
+    result = validate_text("test_cases:\n  - input: hello\n    ground_truth: hi\n")
+    assert result.valid and result.diagnostics == []
+    assert result.stats == {"test_cases": 1, "turns": 1}
+
+
+def test_validate_file_follows_test_cases_file(tmp_path: Path) -> None:
+    (tmp_path / "agent.yaml").write_text("test_cases_file: cases.yaml\n", encoding="utf-8")
+    (tmp_path / "cases.yaml").write_text("test_cases:\n  - turns: []\n", encoding="utf-8")
+    agent, cases = validate_file(tmp_path / "agent.yaml")
+    assert agent.valid
+    assert [d.code for d in cases.diagnostics] == ["HMT105"]
+    assert cases.path == str(tmp_path / "cases.yaml")

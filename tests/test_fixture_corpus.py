@@ -1,0 +1,102 @@
+"""The fixture corpus: every invalid file yields exactly its expected diagnostics.
+
+Each fixture under ``tests/fixtures/invalid`` and ``tests/fixtures/warnings``
+names its rule (``# rule:``), optional CLI options (``# options:``) and every
+diagnostic it must produce (``# expect: {json}``: code, test case, index, path,
+line; ``file`` for a diagnostic in a referenced test-cases file). Nothing else
+may be reported.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from tests.conftest import FIXTURES, ROOT, RunJson
+
+GENERIC_WORDING = (
+    "is not valid under any of the given schemas",
+    "is valid under each of",
+    "oneOf",
+    "anyOf",
+    "Failed validating",
+)
+
+
+def _fixtures() -> list[Path]:
+    found = []
+    for folder in ("invalid", "warnings"):
+        for path in sorted((FIXTURES / folder).rglob("*.yaml")):
+            if "# expect:" in path.read_text(encoding="utf-8", errors="replace"):
+                found.append(path)
+    return found
+
+
+FIXTURE_FILES = _fixtures()
+
+
+def _header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
+    options: list[str] = []
+    expected: list[dict[str, Any]] = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("# options:"):
+            options = line.split(":", 1)[1].split()
+        elif line.startswith("# expect:"):
+            expected.append(json.loads(line.split(":", 1)[1]))
+    return options, expected
+
+
+def _key(item: dict[str, Any], fixture: Path, file_path: str) -> tuple[Any, ...]:
+    target = (fixture.parent / item["file"]).resolve() if "file" in item else fixture.resolve()
+    if file_path:
+        target = Path(file_path).resolve()
+    return (
+        str(target),
+        item["code"],
+        item["test_case"],
+        item["test_case_index"],
+        item["path"],
+        item["line"],
+    )
+
+
+def _id(path: Path) -> str:
+    return str(path.relative_to(FIXTURES).with_suffix(""))
+
+
+def test_corpus_is_not_empty() -> None:
+    assert len(FIXTURE_FILES) >= 20
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=_id)
+def test_fixture_reports_exactly_its_expected_diagnostics(
+    fixture: Path, run_json: RunJson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(ROOT)
+    options, expected = _header(fixture)
+    code, document = run_json(*options, str(fixture.relative_to(ROOT)))
+    actual = Counter(
+        _key(d, fixture, f["path"]) for f in document["files"] for d in f["diagnostics"]
+    )
+    wanted = Counter(_key(e, fixture, "") for e in expected)
+    assert actual == wanted
+    has_error = any(d["severity"] == "error" for f in document["files"] for d in f["diagnostics"])
+    assert code == (1 if has_error else 0)
+
+
+@pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=_id)
+def test_messages_are_one_specific_line(fixture: Path, run_json: RunJson) -> None:
+    options, _ = _header(fixture)
+    _, document = run_json(*options, str(fixture))
+    for file in document["files"]:
+        for d in file["diagnostics"]:
+            for text in (d["message"], d["hint"] or ""):
+                assert "\n" not in text and "\r" not in text
+                for generic in GENERIC_WORDING:
+                    assert generic not in text
+            assert d["line"] >= 1 and d["column"] >= 1
+            assert d["pointer"] == "" or d["pointer"].startswith("/")
