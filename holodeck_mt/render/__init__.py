@@ -11,6 +11,12 @@ Renderer = Callable[[Sequence[FileResult], TextIO], None]
 
 
 def renderers() -> dict[str, Renderer]:
-    from holodeck_mt.render import json_format, text
+    from holodeck_mt.render import github, json_format, junit, sarif, text
 
-    return {"text": text.render, "json": json_format.render}
+    return {
+        "text": text.render,
+        "json": json_format.render,
+        "github": github.render,
+        "sarif": sarif.render,
+        "junit": junit.render,
+    }

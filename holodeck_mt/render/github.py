@@ -1,0 +1,67 @@
+"""``--format github``: one GitHub Actions workflow command per diagnostic.
+
+``::error file=agent.yaml,line=6,col=23,title=HMT102 wrong-type::<message>``
+
+GitHub turns each such line of a step's log into an annotation on the file and
+line (in the pull request's diff and on the run's summary). Paths are printed as
+given, so run the validator from the repository's root with relative paths.
+The text renderer's summary line closes the output as plain log text.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TextIO
+
+from holodeck_mt.codes import CODES
+from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.render.text import summary
+from holodeck_mt.validate import FileResult
+
+
+def escape_data(text: str) -> str:
+    """Escape a command's message: ``%``, carriage return and line feed."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    """Escape a property value: as a message, plus ``:`` and ``,`` (the separators)."""
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def where(d: Diagnostic) -> str:
+    """``test case 'name' #0, turns[1].input``: the test case and the field path."""
+    parts: list[str] = []
+    if d.test_case_index is not None:
+        named = f"'{d.test_case}' " if d.test_case else ""
+        parts.append(f"test case {named}#{d.test_case_index}")
+    if d.path:
+        parts.append(d.path)
+    return ", ".join(parts)
+
+
+def message(d: Diagnostic) -> str:
+    """The annotation's text: the cause, where it lies, and the hint on its own line."""
+    located = where(d)
+    text = f"{d.message} ({located})" if located else d.message
+    if d.hint:
+        text += f"\nhint: {d.hint}"
+    return text
+
+
+def command(path: str, d: Diagnostic) -> str:
+    rule = CODES.get(d.code)
+    title = f"{d.code} {rule.title}" if rule else d.code
+    properties = {"file": path, "line": str(d.line), "col": str(d.column)}
+    if d.end_column is not None:
+        properties["endColumn"] = str(d.end_column)
+    properties["title"] = title
+    joined = ",".join(f"{k}={escape_property(v)}" for k, v in properties.items())
+    return f"::{d.severity} {joined}::{escape_data(message(d))}"
+
+
+def render(results: Sequence[FileResult], out: TextIO) -> None:
+    for result in results:
+        for d in result.diagnostics:
+            out.write(command(result.path, d) + "\n")
+    out.write(summary(results) + "\n")

@@ -1,0 +1,119 @@
+"""``--format junit``: a JUnit XML report, for CI systems that show test results.
+
+One ``<testsuite>`` per file; in it one ``<testcase>`` for the file itself (named
+``(file)``: YAML syntax and document-level diagnostics) and one per test case,
+named after the test case (``#i`` when it has no name; ``name (#i)`` when the
+name is shared). A test case with errors carries one ``<failure>``: its
+``message`` is the first error, its text every error in the text format's
+headline form. Warnings never fail a test case; they go to ``<system-out>``.
+"""
+
+from __future__ import annotations
+
+import re
+import xml.etree.ElementTree as ET
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any, TextIO
+
+from holodeck_mt import loader, walk
+from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.render.text import headline
+from holodeck_mt.validate import FileResult
+
+FILE_CASE = "(file)"
+#: Characters XML 1.0 cannot hold, even escaped: they become U+FFFD.
+_NOT_XML = re.compile(r"[^\t\n\r\x20-\ud7ff\ue000-\ufffd\U00010000-\U0010ffff]")
+
+
+def _clean(text: str) -> str:
+    return _NOT_XML.sub("\ufffd", text)
+
+
+def _names(result: FileResult) -> list[str | None]:
+    """The name of every test case of the file, by index (None when unnamed)."""
+    count = result.stats.get("test_cases", 0)
+    names: list[str | None] = [None] * count
+    data: Any = None
+    if result.text is not None and count:
+        doc = loader.load(result.text, positions=False)
+        data = doc.data if doc.loaded else None
+    for i, _, case in walk.test_cases(data):
+        if i < count and isinstance(case, dict) and isinstance(case.get("name"), str):
+            names[i] = case["name"]
+    for d in result.diagnostics:  # the validator's own view wins
+        if d.test_case_index is not None and d.test_case_index < count and d.test_case:
+            names[d.test_case_index] = d.test_case
+    return names
+
+
+def _labels(names: list[str | None]) -> list[str]:
+    shared = Counter(n for n in names if n is not None)
+    return [
+        f"#{i}" if name is None else f"{name} (#{i})" if shared[name] > 1 else name
+        for i, name in enumerate(names)
+    ]
+
+
+def _testcase(
+    suite: ET.Element, path: str, name: str, diagnostics: list[Diagnostic]
+) -> tuple[int, int]:
+    """Add one ``<testcase>``; return (1 if it failed, number of warnings)."""
+    where = {"name": _clean(name), "classname": _clean(path), "file": _clean(path)}
+    case = ET.SubElement(suite, "testcase", where)
+    errors = [d for d in diagnostics if d.severity == "error"]
+    warnings = [d for d in diagnostics if d.severity != "error"]
+    if errors:
+        failure = ET.SubElement(
+            case,
+            "failure",
+            {"message": _clean(f"[{errors[0].code}] {errors[0].message}"), "type": errors[0].code},
+        )
+        failure.text = _clean("\n".join(_line(path, d) for d in errors) + "\n")
+    if warnings:
+        out = ET.SubElement(case, "system-out")
+        out.text = _clean("\n".join(_line(path, d) for d in warnings) + "\n")
+    return int(bool(errors)), len(warnings)
+
+
+def _line(path: str, d: Diagnostic) -> str:
+    text = headline(path, d)
+    return f"{text}\n  hint: {d.hint}" if d.hint else text
+
+
+def report(results: Sequence[FileResult]) -> ET.Element:
+    root = ET.Element("testsuites", {"name": "holodeck-mt"})
+    total_tests = total_failures = 0
+    for result in results:
+        suite = ET.SubElement(root, "testsuite", {"name": _clean(result.path)})
+        names = _names(result)
+        by_case: dict[int | None, list[Diagnostic]] = {}
+        for d in result.diagnostics:
+            index = d.test_case_index if d.test_case_index is not None else None
+            if index is not None and index >= len(names):
+                index = None
+            by_case.setdefault(index, []).append(d)
+        cases = [(FILE_CASE, by_case.get(None, []))]
+        cases += [(label, by_case.get(i, [])) for i, label in enumerate(_labels(names))]
+        failures = 0
+        for label, diagnostics in cases:
+            failed, _ = _testcase(suite, result.path, label, diagnostics)
+            failures += failed
+        suite.attrib |= {
+            "tests": str(len(cases)),
+            "failures": str(failures),
+            "errors": "0",
+            "skipped": "0",
+        }
+        total_tests += len(cases)
+        total_failures += failures
+    root.attrib |= {"tests": str(total_tests), "failures": str(total_failures), "errors": "0"}
+    return root
+
+
+def render(results: Sequence[FileResult], out: TextIO) -> None:
+    root = report(results)
+    ET.indent(root)
+    out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
+    out.write(ET.tostring(root, encoding="unicode"))
+    out.write("\n")

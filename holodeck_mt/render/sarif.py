@@ -1,0 +1,131 @@
+"""``--format sarif``: a SARIF 2.1.0 log, for code scanning (GitHub, IDE viewers).
+
+One run whose driver lists every code of :mod:`holodeck_mt.codes` as a rule; one
+result per diagnostic, located by file, line and column (physical location) and
+by test case and field path (logical location). Relative paths stay relative
+(``uriBaseId`` ``%SRCROOT%``: the folder the validator ran in), so code scanning
+maps them onto the repository when the validator runs from its root.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from functools import cache
+from importlib import metadata
+from pathlib import PurePath, PurePosixPath, PureWindowsPath
+from typing import Any, TextIO
+from urllib.parse import quote
+
+from holodeck_mt.codes import CODES
+from holodeck_mt.diagnostics import Diagnostic, format_path
+from holodeck_mt.schemas import BASE_URI
+from holodeck_mt.validate import FileResult
+
+SARIF_VERSION = "2.1.0"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
+TOOL_NAME = "holodeck-mt"
+#: Where a reader of the log learns about the tool: the schema's home.
+INFORMATION_URI = BASE_URI
+SRCROOT = "%SRCROOT%"
+
+
+@cache
+def tool_version() -> str:
+    try:
+        return metadata.version("holodeck-mt")
+    except metadata.PackageNotFoundError:  # pragma: no cover - a bare source tree
+        return "0+unknown"
+
+
+def rules() -> list[dict[str, Any]]:
+    return [
+        {
+            "id": code.code,
+            "name": code.title,
+            "shortDescription": {"text": code.description},
+            "defaultConfiguration": {"level": code.severity},
+        }
+        for code in CODES.values()
+    ]
+
+
+def artifact_location(path: str) -> dict[str, str]:
+    """A relative path as a relative URI under ``%SRCROOT%``; an absolute one as a file URI."""
+    pure: PurePath = PureWindowsPath(path) if os.sep == "\\" else PurePosixPath(path)
+    if pure.is_absolute():
+        return {"uri": pure.as_uri()}
+    return {"uri": quote(pure.as_posix()), "uriBaseId": SRCROOT}
+
+
+def logical_location(d: Diagnostic) -> dict[str, str] | None:
+    """The test case and the field path, e.g. ``test_cases[0].turns[1].input``."""
+    if not d.pointer_parts and d.test_case_index is None:
+        return None
+    last = d.pointer_parts[-1] if d.pointer_parts else None
+    kind = "element" if isinstance(last, int) else "property" if last is not None else "object"
+    location = {
+        "name": d.path or (f"#{d.test_case_index}" if d.test_case_index is not None else ""),
+        "fullyQualifiedName": format_path(d.pointer_parts),
+        "kind": kind,
+    }
+    if not location["name"]:
+        location["name"] = location["fullyQualifiedName"]
+    return location
+
+
+def result(path: str, d: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
+    region: dict[str, int] = {"startLine": d.line, "startColumn": d.column}
+    if d.end_column is not None:
+        region["endColumn"] = d.end_column
+    location: dict[str, Any] = {
+        "physicalLocation": {"artifactLocation": artifact_location(path), "region": region}
+    }
+    logical = logical_location(d)
+    if logical is not None:
+        location["logicalLocations"] = [logical]
+    text = d.message if not d.hint else f"{d.message}. Hint: {d.hint}"
+    entry: dict[str, Any] = {"ruleId": d.code}
+    if d.code in rule_index:
+        entry["ruleIndex"] = rule_index[d.code]
+    entry |= {
+        "level": d.severity,
+        "message": {"text": text},
+        "locations": [location],
+        "properties": {
+            "testCase": d.test_case,
+            "testCaseIndex": d.test_case_index,
+            "path": d.path,
+            "pointer": d.pointer,
+        },
+    }
+    return entry
+
+
+def log(results: Sequence[FileResult]) -> dict[str, Any]:
+    tool_rules = rules()
+    rule_index = {rule["id"]: i for i, rule in enumerate(tool_rules)}
+    return {
+        "$schema": SARIF_SCHEMA,
+        "version": SARIF_VERSION,
+        "runs": [
+            {
+                "tool": {
+                    "driver": {
+                        "name": TOOL_NAME,
+                        "informationUri": INFORMATION_URI,
+                        "version": tool_version(),
+                        "rules": tool_rules,
+                    }
+                },
+                "columnKind": "unicodeCodePoints",
+                "results": [result(r.path, d, rule_index) for r in results for d in r.diagnostics],
+            }
+        ],
+    }
+
+
+def render(results: Sequence[FileResult], out: TextIO) -> None:
+    json.dump(log(results), out, indent=2, ensure_ascii=False)
+    out.write("\n")
