@@ -215,7 +215,7 @@ def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     if index is not None:
         cases = data if isinstance(data, list) else data["test_cases"]
         case = cases[index] if index < len(cases) else None
-        if isinstance(case, dict) and isinstance(case.get("name"), str):
+        if isinstance(case, dict) and isinstance(case.get("name"), str) and case["name"]:
             name = case["name"]
     return dataclasses.replace(
         diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
