@@ -15,7 +15,7 @@ $(STAMP): pyproject.toml
 
 ## Validate the bundled examples (every contract example and every valid fixture).
 validate: $(STAMP)
-	$(PY) -m holodeck_mt validate examples/
+	$(PY) -m holodeck_mt validate examples/convfinqa examples/contract/*.yaml
 
 ## Run the test suite.
 test: $(STAMP)
@@ -54,3 +54,19 @@ clean-editor:
 
 clean: clean-editor
 # --- end of editor tests ------------------------------------------------------------------
+
+# --- hostile input: fuzzing and limit benchmarks ---------------------------------
+FUZZ_SECONDS ?= 1800
+
+.PHONY: fuzz bench-limits
+
+## Fuzz the loader and validator (atheris if it installs, else a mutational fallback);
+## crashing or slow inputs land in tests/hostile/regressions/. Not part of CI.
+fuzz: $(STAMP)
+	-$(PY) -m pip install --quiet atheris
+	$(PY) scripts/fuzz.py --seconds $(FUZZ_SECONDS)
+
+## Time each hostile case (alias bomb, deep nesting, oversized file, long regex) vs 2 s.
+bench-limits: $(STAMP)
+	$(PY) scripts/bench_limits.py
+# --- end hostile input -------------------------------------------------------------
