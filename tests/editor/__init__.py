@@ -1,0 +1,1 @@
+"""Tests of the schema in a real editor back end (the YAML language server over LSP)."""
