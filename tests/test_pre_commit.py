@@ -1,0 +1,125 @@
+"""The pre-commit hook works when run by pre-commit itself.
+
+``pre-commit try-repo <this checkout> holodeck-mt --ref <HEAD>`` clones the
+checkout at its last commit (so it tests committed code and the committed
+.pre-commit-hooks.yaml), installs the package into an environment of its own
+(from the package registry: the one step of the suite that needs it), and runs
+the hook in a scratch git repository on a valid and an invalid file.
+
+Outside CI, when pre-commit cannot build that environment (no registry at hand),
+the tests skip with the reason; in CI (``CI`` set) they fail instead.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+IN_CI = bool(os.environ.get("CI"))
+#: The scratch repository and the environment pre-commit runs in.
+Scratch = tuple[Path, dict[str, str]]
+
+VALID = """\
+test_cases:
+  - name: convfinqa-0
+    turns:
+      - input: "what is the net cash from operating activities in 2009?"
+        ground_truth: "206588"
+"""
+
+INVALID = """\
+test_cases:
+  - name: convfinqa-0
+    turns:
+      - input: "what is the difference?"
+        ground_truth: 25587
+"""
+
+
+def _git(cwd: Path, *args: str) -> str:
+    return subprocess.run(
+        ["git", *args], cwd=cwd, check=True, capture_output=True, text=True
+    ).stdout.strip()
+
+
+def _unavailable(reason: str) -> None:
+    if IN_CI:
+        pytest.fail(f"pre-commit hook test cannot run in CI: {reason}")
+    pytest.skip(f"SKIPPED LOUDLY: pre-commit hook test cannot run here: {reason}")
+
+
+@cache
+def _head() -> str:
+    return _git(ROOT, "rev-parse", "HEAD")
+
+
+@pytest.fixture(scope="module")
+def scratch(tmp_path_factory: pytest.TempPathFactory) -> Scratch:
+    """A scratch git repository holding the files, and the environment to run pre-commit in."""
+    if importlib.util.find_spec("pre_commit") is None:
+        _unavailable("pre-commit is not installed (it is in the `dev` extra)")
+    if not (ROOT / ".git").exists():
+        _unavailable(f"{ROOT} is not a git checkout")
+    try:
+        _git(ROOT, "cat-file", "-e", "HEAD:.pre-commit-hooks.yaml")
+    except subprocess.CalledProcessError:
+        pytest.fail(".pre-commit-hooks.yaml is not committed: try-repo clones the last commit")
+    repo = tmp_path_factory.mktemp("scratch-repo")
+    _git(repo, "init", "-q")
+    (repo / "agent.yaml").write_text(VALID, encoding="utf-8")
+    (repo / "bad").mkdir()
+    (repo / "bad" / "routing.test-cases.yaml").write_text(INVALID, encoding="utf-8")
+    (repo / "notes.yaml").write_text(INVALID, encoding="utf-8")  # not a file the hook matches
+    _git(repo, "add", ".")
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if not k.startswith(("PRE_COMMIT", "GIT_", "VIRTUAL_ENV"))
+    }
+    env["PRE_COMMIT_HOME"] = str(tmp_path_factory.mktemp("pre-commit-home"))
+    return repo, env
+
+
+def _try_repo(scratch: Scratch, *files: str) -> subprocess.CompletedProcess[str]:
+    repo, env = scratch
+    command = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "holodeck-mt"]
+    command += ["--ref", _head(), "--color", "never", "--verbose", "--files", *files]
+    done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True)
+    output = done.stdout + done.stderr
+    if "An unexpected error has occurred" in output:
+        _unavailable("pre-commit could not create the hook's environment:\n" + output[-3000:])
+    return done
+
+
+def test_hook_passes_a_valid_agent_yaml(scratch: Scratch) -> None:
+    done = _try_repo(scratch, "agent.yaml")
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert re.search(r"holodeck-mt\.+Passed", output), output
+
+
+def test_hook_fails_an_invalid_test_cases_file_and_shows_the_diagnostic(
+    scratch: Scratch,
+) -> None:
+    done = _try_repo(scratch, "agent.yaml", "bad/routing.test-cases.yaml")
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert re.search(r"holodeck-mt\.+Failed", output), output
+    assert "bad/routing.test-cases.yaml:5:23: error[HMT102]" in output
+
+
+def test_hook_ignores_yaml_files_that_hold_no_test_cases(
+    scratch: Scratch,
+) -> None:
+    done = _try_repo(scratch, "notes.yaml")
+    output = done.stdout + done.stderr
+    assert done.returncode == 0, output
+    assert re.search(r"holodeck-mt\.+\(no files to check\)Skipped", output), output
