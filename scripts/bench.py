@@ -1,0 +1,851 @@
+"""Whole-process benchmark of the validator (issue 5: speed).
+
+Every figure is the wall time of a fresh process, started the way CI starts it,
+repeated (median, min-max), with the child's peak resident memory taken from
+``os.wait4``. Each row is compared with the floor on the same input: ruamel.yaml's
+C safe-load of the file and nothing else. Rows run in interleaved rounds, so that
+a change of load on the machine touches every row alike.
+
+    python scripts/bench.py                       # full run, table on stdout
+    python scripts/bench.py --quick               # smoke run: small corpora, 2 repetitions
+    python scripts/bench.py --write docs/performance.md --check
+
+Inputs are generated (deterministically) into ``bench-data/`` by
+``scripts/generate_corpus.py`` and reused while the generator and sizes are the
+same. check-jsonschema is run against the bundled single-file schema
+(``schema/bundle/holodeck-mt.schema.json``), or, when there is none, against a
+bundle built here by embedding every schema file under ``$defs`` with its ``$id``
+(draft 2020-12 compound document). Either way it never needs the network; the
+children run with an unreachable HTTP(S) proxy so that any attempt would fail.
+
+Exit code: 0, or with ``--check`` 1 when a target fails (or could not be measured).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import functools
+import hashlib
+import importlib.metadata
+import importlib.util
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from types import ModuleType
+
+REPO = Path(__file__).resolve().parent.parent
+SCRIPTS = REPO / "scripts"
+REAL_SAMPLE = (
+    REPO.parent
+    / "shared/data/holodeck-samples/financial-assistant/claude/data/convfinqa_subset.yaml"
+)
+BUNDLE = REPO / "schema/bundle/holodeck-mt.schema.json"
+
+#: Loads each file named on the command line with ruamel.yaml's C safe loader, and
+#: refuses to run with the pure-Python parser (which is five times slower).
+FLOOR_CODE = """\
+import sys
+import ruamel.yaml
+c_parser = getattr(ruamel.yaml, "CParser", None)
+yaml = ruamel.yaml.YAML(typ="safe")
+if c_parser is None or yaml.Parser is not c_parser:
+    sys.exit("the floor needs ruamel.yaml's C parser (pip install ruamel.yaml.clib)")
+for path in sys.argv[1:]:
+    with open(path, "rb") as handle:
+        yaml.load(handle)
+"""
+
+TINY = """\
+- name: greeting
+  input: hello
+  ground_truth: hi there
+- name: convfinqa-0
+  turns:
+  - input: what is the net cash from operating activities in 2009?
+    ground_truth: '206588'
+  - input: what is the difference from 2008's 181001?
+    ground_truth: '25587'
+    expected_tools: [subtract]
+"""
+
+IMPORTS = "import jsonschema, ruamel.yaml, referencing"
+
+
+# --- inputs ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Sizes:
+    conversations: int
+    agents: int
+    agent_conversations: int
+    seed: int
+
+    @property
+    def small(self) -> int:
+        return max(1, self.conversations // 10)
+
+    @property
+    def one_percent(self) -> int:
+        return max(1, self.conversations // 100)
+
+
+@dataclass
+class Inputs:
+    full: Path
+    one_fault: Path
+    one_percent: Path
+    small: Path
+    tiny: Path
+    agents: Path
+    agent_files: list[Path]
+    real: Path | None
+    schema: Path
+    schema_note: str
+
+
+def _generator() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("generate_corpus", SCRIPTS / "generate_corpus.py")
+    if spec is None or spec.loader is None:
+        raise RuntimeError("scripts/generate_corpus.py not found")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["generate_corpus"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8", newline="\n")
+
+
+def _bundle(data_dir: Path) -> tuple[Path, str]:
+    if BUNDLE.is_file():
+        return BUNDLE, f"`--schemafile {BUNDLE.relative_to(REPO)}` (the bundled schema)"
+    sys.path.insert(0, str(REPO))
+    from holodeck_mt import schemas
+
+    files = schemas.schema_files()
+    bundle = {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "$id": schemas.BASE_URI + "bench-bundle.schema.json",
+        "$ref": schemas.DOCUMENT,
+        "$defs": {uri.rsplit("/", 1)[-1]: contents for uri, contents in files.items()},
+    }
+    path = data_dir / "holodeck-mt.bundle.schema.json"
+    _write(path, json.dumps(bundle, indent=1))
+    note = (
+        f"`--schemafile {path.name}`: every schema file embedded under `$defs` with its `$id` "
+        "(no bundled schema in schema/bundle/ yet)"
+    )
+    return path, note
+
+
+def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
+    """Generate the inputs into ``data_dir``, unless the same ones are already there."""
+    data_dir.mkdir(parents=True, exist_ok=True)
+    n = sizes.conversations
+    inputs = Inputs(
+        full=data_dir / f"corpus-{n}.yaml",
+        one_fault=data_dir / f"corpus-{n}-1-fault.yaml",
+        one_percent=data_dir / f"corpus-{n}-{sizes.one_percent}-faults.yaml",
+        small=data_dir / f"corpus-{sizes.small}.yaml",
+        tiny=data_dir / "tiny-10-lines.yaml",
+        agents=data_dir / f"agents-{sizes.agents}",
+        agent_files=[
+            data_dir / f"agents-{sizes.agents}" / f"agent-{i:03d}" / "agent.yaml"
+            for i in range(sizes.agents)
+        ],
+        real=real if real is not None and real.is_file() else None,
+        schema=BUNDLE,
+        schema_note="",
+    )
+    inputs.schema, inputs.schema_note = _bundle(data_dir)
+    source = (SCRIPTS / "generate_corpus.py").read_bytes()
+    stamp = {
+        "generator": hashlib.sha256(source).hexdigest(),
+        "sizes": [n, sizes.agents, sizes.agent_conversations, sizes.seed],
+        "tiny": TINY,
+    }
+    manifest = data_dir / f"manifest-{n}-{sizes.agents}.json"
+    paths = [inputs.full, inputs.one_fault, inputs.one_percent, inputs.small, inputs.tiny]
+    if (
+        manifest.is_file()
+        and json.loads(manifest.read_text()) == stamp
+        and all(p.is_file() for p in [*paths, *inputs.agent_files])
+    ):
+        return inputs
+    gen = _generator()
+    for path, count, errors in [
+        (inputs.full, n, 0),
+        (inputs.one_fault, n, 1),
+        (inputs.one_percent, n, sizes.one_percent),
+        (inputs.small, sizes.small, 0),
+    ]:
+        cases, _ = gen.corpus(count, errors=errors, seed=sizes.seed)
+        _write(path, gen.dump(cases))
+    _write(inputs.tiny, TINY)
+    if inputs.agents.is_dir():
+        shutil.rmtree(inputs.agents)
+    for i, path in enumerate(inputs.agent_files):
+        agent = gen.agent_yaml(sizes.agent_conversations, seed=sizes.seed * 100_000 + i)
+        _write(path, gen.dump(agent))
+    manifest.write_text(json.dumps(stamp))
+    return inputs
+
+
+# --- measuring ------------------------------------------------------------------
+
+
+@dataclass
+class Run:
+    wall: float
+    cpu: float
+    rss_mb: float
+    code: int
+
+
+@dataclass
+class Row:
+    key: str
+    group: str
+    label: str
+    argv: list[str] | None
+    expect: int = 0
+    floor: str | None = None  # key of the floor row on the same input
+    na: str | None = None  # why the row is not measured
+    runs: list[Run] = field(default_factory=list)
+    error: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.na is None and self.error is None and bool(self.runs)
+
+    def wall(self) -> float:
+        return statistics.median(r.wall for r in self.runs)
+
+    def cpu(self) -> float:
+        return statistics.median(r.cpu for r in self.runs)
+
+    def peak(self) -> float:
+        return max(r.rss_mb for r in self.runs)
+
+
+_NO_NETWORK = "http://127.0.0.1:9"
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    for name in (
+        "http_proxy",
+        "https_proxy",
+        "HTTP_PROXY",
+        "HTTPS_PROXY",
+        "all_proxy",
+        "ALL_PROXY",
+    ):
+        env[name] = _NO_NETWORK
+    for name in ("no_proxy", "NO_PROXY"):
+        env.pop(name, None)
+    return env
+
+
+#: Starts one command from a small process and reports its wall time, CPU time (user +
+#: system, its own children included) and peak RSS. The peak a child reports includes
+#: the memory of the process it was forked from, so it is forked from this launcher
+#: (about 8 MB, less than any Python command measured) rather than from the harness.
+LAUNCHER = """\
+import os, sys, time
+report, argv = sys.argv[1], sys.argv[2:]
+start = time.perf_counter()
+pid = os.fork()
+if pid == 0:
+    try:
+        os.execv(argv[0], argv)
+    finally:
+        os._exit(127)
+_, status, usage = os.wait4(pid, 0)
+wall = time.perf_counter() - start
+with open(report, "w") as handle:
+    handle.write(f"{wall} {usage.ru_utime + usage.ru_stime} {usage.ru_maxrss}")
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+
+
+def run_once(argv: Sequence[str], env: dict[str, str], tmp: Path) -> tuple[Run, str]:
+    """Run ``argv`` in a fresh process: its wall time, CPU time, peak RSS and exit code."""
+    log, figures = tmp / "output", tmp / "figures"
+    figures.unlink(missing_ok=True)
+    with open(log, "wb") as out:
+        if hasattr(os, "fork"):
+            launcher = [sys.executable, "-I", "-S", "-c", LAUNCHER, str(figures), *argv]
+            code = subprocess.call(
+                launcher, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=REPO
+            )
+            wall, cpu, rss_kb = (float(x) for x in figures.read_text().split())
+            rss = rss_kb / (1024 * 1024 if sys.platform == "darwin" else 1024)
+        else:  # pragma: no cover - no fork: wall time only
+            start = time.perf_counter()
+            code = subprocess.call(argv, stdout=out, stderr=subprocess.STDOUT, env=env, cwd=REPO)
+            wall, cpu, rss = time.perf_counter() - start, float("nan"), float("nan")
+    output = log.read_text(encoding="utf-8", errors="replace")
+    return Run(wall, cpu, rss, code), output
+
+
+def _last_line(output: str) -> str:
+    lines = [line.strip() for line in output.strip().splitlines() if line.strip()]
+    return lines[-1][:160] if lines else "(no output)"
+
+
+def measure(rows: list[Row], repeat: int, warmup: int, progress: bool) -> None:
+    """Run every measurable row ``warmup + repeat`` times, in interleaved rounds."""
+    env = _env()
+    with tempfile.TemporaryDirectory(prefix="holodeck-bench-") as tmp:
+        for round_ in range(warmup + repeat):
+            for row in rows:
+                if row.argv is None or row.na is not None or row.error is not None:
+                    continue
+                if progress:
+                    print(f"  round {round_ + 1}/{warmup + repeat}: {row.label}", file=sys.stderr)
+                run, output = run_once(row.argv, env, Path(tmp))
+                if run.code != row.expect:
+                    if run.code == 2 and "--jobs" in row.argv and "--jobs" in output:
+                        row.na = "n/a: --jobs not supported"
+                    else:
+                        row.error = f"exit {run.code}, expected {row.expect}: {_last_line(output)}"
+                    row.runs.clear()
+                    continue
+                if round_ >= warmup:
+                    row.runs.append(run)
+
+
+# --- the rows -------------------------------------------------------------------
+
+
+def _check_jsonschema() -> str | None:
+    beside = Path(sys.executable).parent / "check-jsonschema"
+    if beside.is_file():
+        return str(beside)
+    return shutil.which("check-jsonschema")
+
+
+def build_rows(inputs: Inputs, sizes: Sizes) -> list[Row]:
+    py = sys.executable
+    ours = [py, "-m", "holodeck_mt", "validate", "--format", "json"]
+    cj_exe = _check_jsonschema()
+    cj_na = None if cj_exe else "n/a: check-jsonschema not installed (`make bench` installs it)"
+
+    def cj(path: Path | None) -> list[str] | None:
+        if cj_exe is None or path is None:
+            return None
+        return [cj_exe, "--schemafile", str(inputs.schema), str(path)]
+
+    def floor(*paths: Path) -> list[str]:
+        return [py, "-c", FLOOR_CODE, *map(str, paths)]
+
+    n = sizes.conversations
+    big = f"{n:,} conversations"
+    real_na = None if inputs.real else f"n/a: {REAL_SAMPLE} not found"
+    real = inputs.real
+    k = sizes.one_percent
+    rows = [
+        Row("floor", big, "floor: C safe-load", floor(inputs.full), floor="floor"),
+        Row("ours", big, "validator, valid", [*ours, str(inputs.full)], floor="floor"),
+        Row("ours_1", big, "validator, 1 fault", [*ours, str(inputs.one_fault)], 1, "floor"),
+        Row(
+            "ours_pct",
+            big,
+            f"validator, 1% faulty ({k} test case{'s' if k > 1 else ''})",
+            [*ours, str(inputs.one_percent)],
+            1,
+            "floor",
+        ),
+        Row("cj", big, "check-jsonschema, valid", cj(inputs.full), 0, "floor", cj_na),
+        Row("cj_1", big, "check-jsonschema, 1 fault", cj(inputs.one_fault), 1, "floor", cj_na),
+        Row(
+            "cj_pct", big, "check-jsonschema, 1% faulty", cj(inputs.one_percent), 1, "floor", cj_na
+        ),
+        Row(
+            "floor_real",
+            "real file (133 conversations)",
+            "floor: C safe-load",
+            floor(real) if real else None,
+            floor="floor_real",
+            na=real_na,
+        ),
+        Row(
+            "ours_real",
+            "real file (133 conversations)",
+            "validator",
+            [*ours, str(real)] if real else None,
+            floor="floor_real",
+            na=real_na,
+        ),
+        Row(
+            "cj_real",
+            "real file (133 conversations)",
+            "check-jsonschema",
+            cj(real),
+            floor="floor_real",
+            na=real_na or cj_na,
+        ),
+        Row(
+            "pass",
+            "start-up (10-line file)",
+            "python -c pass",
+            [py, "-c", "pass"],
+            floor="floor_tiny",
+        ),
+        Row(
+            "imports",
+            "start-up (10-line file)",
+            f'python -c "{IMPORTS}"',
+            [py, "-c", IMPORTS],
+            floor="floor_tiny",
+        ),
+        Row(
+            "floor_tiny",
+            "start-up (10-line file)",
+            "floor: C safe-load",
+            floor(inputs.tiny),
+            floor="floor_tiny",
+        ),
+        Row(
+            "ours_tiny",
+            "start-up (10-line file)",
+            "validator",
+            [*ours, str(inputs.tiny)],
+            floor="floor_tiny",
+        ),
+        Row(
+            "cj_tiny",
+            "start-up (10-line file)",
+            "check-jsonschema",
+            cj(inputs.tiny),
+            0,
+            "floor_tiny",
+            cj_na,
+        ),
+        Row(
+            "floor_small",
+            f"linearity ({sizes.small:,} conversations)",
+            "floor: C safe-load",
+            floor(inputs.small),
+            floor="floor_small",
+        ),
+        Row(
+            "ours_small",
+            f"linearity ({sizes.small:,} conversations)",
+            "validator",
+            [*ours, str(inputs.small)],
+            floor="floor_small",
+        ),
+        Row(
+            "floor_agents",
+            f"many files ({sizes.agents} agent.yaml)",
+            "floor: C safe-load, one process",
+            floor(*inputs.agent_files),
+            floor="floor_agents",
+        ),
+        Row(
+            "ours_jobs1",
+            f"many files ({sizes.agents} agent.yaml)",
+            "validator --jobs 1",
+            [*ours, "--jobs", "1", str(inputs.agents)],
+            floor="floor_agents",
+        ),
+        Row(
+            "ours_jobs",
+            f"many files ({sizes.agents} agent.yaml)",
+            "validator, default jobs",
+            [*ours, str(inputs.agents)],
+            floor="floor_agents",
+        ),
+    ]
+    for row in rows:
+        if row.argv is None and row.na is None:
+            row.na = "n/a"
+    return rows
+
+
+ROW_KEYS = [
+    "floor",
+    "ours",
+    "ours_1",
+    "ours_pct",
+    "cj",
+    "cj_1",
+    "cj_pct",
+    "floor_real",
+    "ours_real",
+    "cj_real",
+    "pass",
+    "imports",
+    "floor_tiny",
+    "ours_tiny",
+    "cj_tiny",
+    "floor_small",
+    "ours_small",
+    "floor_agents",
+    "ours_jobs1",
+    "ours_jobs",
+]
+
+# --- targets --------------------------------------------------------------------
+
+
+@dataclass
+class Target:
+    name: str
+    limit: str
+    measured: str
+    verdict: str  # PASS, FAIL, or FAIL (not measured)
+
+
+def _by_key(rows: list[Row]) -> dict[str, Row]:
+    return {row.key: row for row in rows}
+
+
+def evaluate(rows: list[Row], cores: int) -> list[Target]:
+    r = _by_key(rows)
+    targets: list[Target] = []
+
+    def add(
+        name: str, limit: str, keys: Sequence[str], compute: Callable[[], tuple[str, bool]]
+    ) -> None:
+        if not all(r[key].ok for key in keys):
+            missing = ", ".join(r[key].label for key in keys if not r[key].ok)
+            targets.append(Target(name, limit, f"not measured ({missing})", "FAIL (not measured)"))
+            return
+        text, passed = compute()
+        targets.append(Target(name, limit, text, "PASS" if passed else "FAIL"))
+
+    def ratio(key: str, base: str, limit: float) -> tuple[str, bool]:
+        value = r[key].wall() / r[base].wall()
+        cpu = r[key].cpu() / r[base].cpu()
+        return f"{value:.2f}x (CPU time: {cpu:.2f}x)", value <= limit
+
+    for key, limit, what in [
+        ("ours", 0.6, "valid file"),
+        ("ours_1", 0.7, "1 fault"),
+        ("ours_pct", 1.0, "1% faulty"),
+    ]:
+        add(
+            f"{what}: time vs floor",
+            f"<= {limit}x",
+            [key, "floor"],
+            functools.partial(ratio, key, "floor", limit),
+        )
+    for key, cj, what in [
+        ("ours", "cj", "valid file"),
+        ("ours_1", "cj_1", "1 fault"),
+        ("ours_pct", "cj_pct", "1% faulty"),
+    ]:
+
+        def faster(key: str = key, cj: str = cj) -> tuple[str, bool]:
+            value = r[cj].wall() / r[key].wall()
+            return f"{value:.1f}x faster", value >= 3.0
+
+        add(f"{what}: vs check-jsonschema", ">= 3x faster", [key, cj], faster)
+
+    def startup_imports() -> tuple[str, bool]:
+        ours, imports = r["ours_tiny"].wall(), r["imports"].wall()
+        return f"{ours:.3f} s vs {imports:.3f} s", ours <= imports
+
+    add(
+        "start-up: 10-line file vs the imports",
+        "<= import line",
+        ["ours_tiny", "imports"],
+        startup_imports,
+    )
+
+    def startup_cj() -> tuple[str, bool]:
+        value = r["ours_tiny"].wall() / r["cj_tiny"].wall()
+        return f"{value:.2f}x of check-jsonschema's", value < 0.5
+
+    add(
+        "start-up: 10-line file vs check-jsonschema", "< 0.5x", ["ours_tiny", "cj_tiny"], startup_cj
+    )
+    for key, what in [("ours", "valid file"), ("ours_1", "1 fault"), ("ours_pct", "1% faulty")]:
+
+        def memory(key: str = key) -> tuple[str, bool]:
+            value = r[key].peak() / r["floor"].peak()
+            return f"{value:.2f}x ({r[key].peak():.0f} MB)", value <= 1.3
+
+        add(f"peak memory, {what}", "<= 1.3x floor", [key, "floor"], memory)
+
+    def linear() -> tuple[str, bool]:
+        base = r["ours_tiny"].wall()
+        big, small = r["ours"].wall(), r["ours_small"].wall()
+        floor_base = r["floor_tiny"].wall()
+        if small <= 1.05 * base or r["floor_small"].wall() <= 1.05 * floor_base:
+            return "the small corpus costs no more than start-up: too small to tell", False
+        net = (big - base) / (small - base)
+        floor_net = (r["floor"].wall() - floor_base) / (r["floor_small"].wall() - floor_base)
+        text = (
+            f"{net:.2f}x net of start-up ({big / small:.2f}x end to end; "
+            f"floor {floor_net:.2f}x net)"
+        )
+        return text, net <= 10.5
+
+    add(
+        "linear: 10x the conversations",
+        "<= 10.5x the time",
+        ["ours", "ours_small", "ours_tiny", "floor", "floor_small", "floor_tiny"],
+        linear,
+    )
+
+    def jobs() -> tuple[str, bool]:
+        one, many = r["ours_jobs1"].wall(), r["ours_jobs"].wall()
+        speedup = one / many
+        busy = r["ours_jobs"].cpu() / many
+        need = max(1.0, 0.6 * cores)
+        text = f"{speedup:.2f}x speed-up, {busy:.2f} cores busy (of {cores}; needs >= {need:.1f}x)"
+        return text, cores < 2 or speedup >= need
+
+    add("many files use every core", ">= 0.6 x cores speed-up", ["ours_jobs1", "ours_jobs"], jobs)
+    return targets
+
+
+# --- reporting ------------------------------------------------------------------
+
+
+def _meminfo() -> str:
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemTotal:"):
+                return f"{int(line.split()[1]) / 1024 / 1024:.1f} GiB"
+    except OSError:
+        pass
+    return "unknown"
+
+
+def _cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def _version(name: str) -> str:
+    try:
+        return importlib.metadata.version(name)
+    except importlib.metadata.PackageNotFoundError:
+        return "not installed"
+
+
+def _git_commit() -> str:
+    try:
+        result = subprocess.run(
+            ["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True, text=True
+        )
+    except OSError:
+        return "unknown"
+    return result.stdout.strip() or "unknown"
+
+
+def _load() -> str:
+    try:
+        return " ".join(f"{x:.2f}" for x in os.getloadavg())
+    except OSError:
+        return "unknown"
+
+
+def _cores() -> int:
+    if hasattr(os, "sched_getaffinity"):
+        return len(os.sched_getaffinity(0))
+    return os.cpu_count() or 1
+
+
+def machine(load_before: str) -> list[str]:
+    cores = os.cpu_count() or 1
+    usable = _cores()
+    packages = ", ".join(
+        f"{name} {_version(name)}"
+        for name in (
+            "holodeck-mt",
+            "ruamel.yaml",
+            "ruamel.yaml.clib",
+            "jsonschema",
+            "referencing",
+            "rpds-py",
+            "check-jsonschema",
+        )
+    )
+    return [
+        f"- CPU: {_cpu_model()}, {cores} cores ({usable} usable)",
+        f"- Memory: {_meminfo()}",
+        f"- OS: {platform.platform()}",
+        f"- Python: {platform.python_implementation()} {platform.python_version()}",
+        f"- Packages: {packages}",
+        f"- Commit: {_git_commit()}; date: {dt.datetime.now(dt.timezone.utc):%Y-%m-%d %H:%M} UTC",
+        f"- Load average (1, 5, 15 min) before: {load_before}; after: {_load()}",
+    ]
+
+
+def table(rows: list[Row]) -> list[str]:
+    r = _by_key(rows)
+    lines = [
+        "| what | median s | min-max s | CPU s | x floor | peak MB | x floor peak |",
+        "|---|---:|---:|---:|---:|---:|---:|",
+    ]
+    group = None
+    for row in rows:
+        if row.group != group:
+            group = row.group
+            lines.append(f"| **{group}** | | | | | | |")
+        if not row.ok:
+            reason = row.na or f"error: {row.error}"
+            lines.append(f"| {row.label} | {reason} | | | | | |")
+            continue
+        floor = r.get(row.floor or "")
+        if floor is not None and floor.ok:
+            x = f"{row.wall() / floor.wall():.2f}"
+            x_peak = f"{row.peak() / floor.peak():.2f}"
+        else:
+            x = x_peak = "n/a"
+        lo, hi = min(run.wall for run in row.runs), max(run.wall for run in row.runs)
+        lines.append(
+            f"| {row.label} | {row.wall():.3f} | {lo:.3f}-{hi:.3f} | {row.cpu():.3f} | {x} "
+            f"| {row.peak():.1f} | {x_peak} |"
+        )
+    return lines
+
+
+def report(
+    rows: list[Row],
+    targets: list[Target],
+    inputs: Inputs,
+    sizes: Sizes,
+    args: argparse.Namespace,
+    load_before: str,
+) -> str:
+    def size(path: Path) -> str:
+        return f"{path.stat().st_size / 1e6:.1f} MB"
+
+    lines = [
+        "# Performance",
+        "",
+        "Measured by `make bench` (`python scripts/bench.py --write docs/performance.md`): every "
+        "figure is a whole process, started fresh, timed by wall clock; "
+        f"{args.repeat} repetitions after {args.warmup} warm-up run(s), interleaved; median and "
+        "min-max. *x floor* compares with ruamel.yaml's C safe-load of the same input "
+        "(nothing but parsing); *peak* is the child's maximum resident set size. "
+        "*CPU s* is user + system time, which load from other processes inflates less than wall "
+        "time.",
+        "",
+        "## Machine",
+        "",
+        *machine(load_before),
+        "",
+        "## Inputs",
+        "",
+        f"- {sizes.conversations:,} conversations: `{inputs.full.name}` ({size(inputs.full)}), "
+        f"the same with 1 fault, and with {sizes.one_percent} faulty test case(s) "
+        f"(generated by `scripts/generate_corpus.py --seed {sizes.seed}`)",
+        f"- linearity: `{inputs.small.name}` ({size(inputs.small)})",
+        f"- many files: {sizes.agents} agent.yaml with {sizes.agent_conversations} conversations "
+        "each",
+        "- real file: "
+        + (f"`{inputs.real}` ({size(inputs.real)})" if inputs.real else "not found"),
+        f"- check-jsonschema: {inputs.schema_note}",
+        "",
+        "## Results",
+        "",
+        *table(rows),
+        "",
+        "## Targets (issue 5)",
+        "",
+        "| target | limit | measured | verdict |",
+        "|---|---|---|---|",
+        *(f"| {t.name} | {t.limit} | {t.measured} | **{t.verdict}** |" for t in targets),
+        "",
+    ]
+    return "\n".join(lines)
+
+
+# --- main -----------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="Benchmark the validator (issue 5).")
+    parser.add_argument("--quick", action="store_true", help="small corpora, 2 repetitions")
+    parser.add_argument("--repeat", type=int, default=None, help="repetitions (default 5; 2 quick)")
+    parser.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")
+    parser.add_argument(
+        "--conversations", type=int, default=None, help="corpus size (default 3500; 350 quick)"
+    )
+    parser.add_argument(
+        "--agents", type=int, default=None, help="agent.yaml files (default 200; 20 quick)"
+    )
+    parser.add_argument(
+        "--agent-conversations", type=int, default=10, help="conversations per agent.yaml"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
+    parser.add_argument(
+        "--data-dir", type=Path, default=REPO / "bench-data", help="where inputs are generated"
+    )
+    parser.add_argument(
+        "--real", type=Path, default=REAL_SAMPLE, help="the real ConvFinQA test-cases file"
+    )
+    parser.add_argument("--write", type=Path, help="also write the report to this Markdown file")
+    parser.add_argument("--check", action="store_true", help="exit 1 when a target fails")
+    parser.add_argument("--progress", action="store_true", help="print each run on stderr")
+    parser.add_argument(
+        "--only",
+        metavar="KEY,...",
+        help="measure only these rows (keys: " + ", ".join(ROW_KEYS) + ")",
+    )
+    args = parser.parse_args(argv)
+    args.repeat = args.repeat if args.repeat is not None else (2 if args.quick else 5)
+    if args.repeat < 1 or args.warmup < 0:
+        parser.error("--repeat must be >= 1 and --warmup >= 0")
+    sizes = Sizes(
+        conversations=args.conversations or (350 if args.quick else 3500),
+        agents=args.agents or (20 if args.quick else 200),
+        agent_conversations=args.agent_conversations,
+        seed=args.seed,
+    )
+    load_before = _load()
+    print(f"preparing inputs in {args.data_dir} ...", file=sys.stderr)
+    inputs = prepare(args.data_dir, sizes, args.real)
+    rows = build_rows(inputs, sizes)
+    if args.only:
+        chosen = {key.strip() for key in args.only.split(",") if key.strip()}
+        unknown = chosen - set(ROW_KEYS)
+        if unknown:
+            parser.error(f"--only: unknown row(s) {', '.join(sorted(unknown))}")
+        for row in rows:
+            if row.key not in chosen and row.na is None:
+                row.na = "not measured (--only)"
+    runs = (args.warmup + args.repeat) * sum(
+        row.argv is not None and row.na is None for row in rows
+    )
+    print(f"measuring: {runs} runs ...", file=sys.stderr)
+    measure(rows, args.repeat, args.warmup, args.progress)
+    targets = evaluate(rows, _cores())
+    text = report(rows, targets, inputs, sizes, args, load_before)
+    print(text)
+    if args.write is not None:
+        _write(args.write, text)
+        print(f"written to {args.write}", file=sys.stderr)
+    if args.check and any(t.verdict != "PASS" for t in targets):
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
