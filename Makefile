@@ -70,3 +70,22 @@ fuzz: $(STAMP)
 bench-limits: $(STAMP)
 	$(PY) scripts/bench_limits.py
 # --- end hostile input -------------------------------------------------------------
+
+# --- speed benchmark (issue 5): scripts/bench.py -----------------------------------
+# check-jsonschema is the peer we compare with: installed into the venv here, never a
+# runtime dependency. Generated inputs go to bench-data/ (git-ignored). `make bench`
+# rewrites docs/performance.md; BENCH_ARGS="--quick" for a smoke run, "--check" to fail
+# on a missed target.
+BENCH_STAMP := $(VENV)/.bench-installed
+BENCH_ARGS ?= --write docs/performance.md
+
+.PHONY: bench
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet 'check-jsonschema>=0.29'
+	touch $(BENCH_STAMP)
+
+## Time the validator against ruamel's C safe-load and check-jsonschema (whole processes).
+bench: $(BENCH_STAMP)
+	$(PY) scripts/bench.py $(BENCH_ARGS)
+# --- end speed benchmark ------------------------------------------------------------
