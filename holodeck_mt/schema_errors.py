@@ -52,8 +52,13 @@ _PATTERNS = {
 
 def faults(validator: Draft202012Validator, data: Any) -> list[Fault]:
     """Every fault the schema finds in ``data``, one per mistake."""
+    return faults_of(validator.iter_errors(data))
+
+
+def faults_of(errors: Iterable[ValidationError]) -> list[Fault]:
+    """The faults behind jsonschema's errors, in the errors' order."""
     out: list[Fault] = []
-    for error in validator.iter_errors(data):
+    for error in errors:
         out.extend(_fault(error))
     return out
 
@@ -318,6 +323,9 @@ def _leaf(error: ValidationError) -> Iterator[Fault]:
             f"{subject} must be {hints.show(error.validator_value)}, got {hints.show(value)}",
             parts,
         )
+    elif keyword == "pattern" and "propertyNames" in error.relative_schema_path:
+        # The multi-turn test case names the single-turn fields only to refuse them.
+        yield _single_turn_field_on_multi_turn(str(value), (*parts, str(value)))
     elif keyword == "pattern":
         key = parts[-1] if parts else ""
         if isinstance(key, str) and key in _PATTERNS:
@@ -348,32 +356,37 @@ def _number_type(schema: dict[str, Any]) -> str:
     return "number"
 
 
+def _single_turn_field_on_multi_turn(key: str, where: JsonPath) -> Fault:
+    hint = (
+        "a multi-turn test case takes its inputs from `turns`; make it the first turn's `input`"
+        if key == "input"
+        else "move it onto each turn that needs it"
+    )
+    return Fault(
+        "HMT105",
+        f"`{key}` is not allowed on a multi-turn test case (it has `turns`)",
+        where,
+        at="key",
+        hint=hint,
+    )
+
+
 def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
     schema = error.schema if isinstance(error.schema, dict) else {}
-    allowed = list(schema.get("properties", {}))
+    properties = schema.get("properties", {})
+    # Keys named only to be refused (hidden from completion) are no suggestion.
+    allowed = [
+        k for k, v in properties.items() if not (isinstance(v, dict) and v.get("doNotSuggest"))
+    ]
     instance = error.instance if isinstance(error.instance, dict) else {}
     title = schema.get("title", "")
     section = _section(schema)
     parts = _parts(error)
     for key in instance:
-        if key in allowed:
+        if key in properties:
             continue
         where = (*parts, key)
-        if title == "Multi-turn test case" and key in _TURN_FIELDS:
-            hint = (
-                "move it onto each turn that needs it"
-                if key in ("files", "retrieval_context", "expected_tools", "ground_truth")
-                else "a multi-turn test case takes its inputs from `turns`; "
-                "make it the first turn's `input`"
-            )
-            yield Fault(
-                "HMT105",
-                f"`{key}` is not allowed on a multi-turn test case (it has `turns`)",
-                where,
-                at="key",
-                hint=hint,
-            )
-        elif title in ("Fuzzy matcher", "Regex matcher"):
+        if title in ("Fuzzy matcher", "Regex matcher"):
             matcher = "fuzzy" if title == "Fuzzy matcher" else "regex"
             yield Fault(
                 "HMT106",

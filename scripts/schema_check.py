@@ -207,7 +207,12 @@ def check_docs(files: Schemas) -> tuple[list[str], int]:
                         problems.append(f"{where}: `{keyword}` must explain each `enum` value")
             for name, prop in (sub.get("properties") or {}).items():
                 count += 1
-                for keyword in ("description", "markdownDescription", "examples"):
+                # A property named only to be refused (a single-turn field on a multi-turn
+                # test case, hidden from completion) has nothing valid to exemplify.
+                wanted = ("description", "markdownDescription")
+                if not prop.get("doNotSuggest"):
+                    wanted += ("examples",)
+                for keyword in wanted:
                     if keyword not in prop:
                         problems.append(f"{where}/properties/{name}: no `{keyword}`")
     return problems, count
