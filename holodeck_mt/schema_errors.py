@@ -106,15 +106,29 @@ def _test_case(error: ValidationError) -> Iterator[Fault]:
     elif "input" in case:
         yield from _branch_errors(error, 0)
     else:
-        yield Fault(
-            "HMT105",
-            "test case has neither `input` (single-turn) nor `turns` (multi-turn)",
-            parts,
-            hint="add `input: ...` for a single-turn test case, or a `turns:` list",
+        # A misspelt `turns` or `input` (`turn`, `inputs`) is the one mistake here.
+        typo = next(
+            (k for k in case if isinstance(k, str) and hints.did_you_mean(k, ("input", "turns"))),
+            None,
         )
+        if typo is not None:
+            yield Fault(
+                "HMT100",
+                f"unknown key '{typo}' in test case",
+                (*parts, typo),
+                at="key",
+                hint=f"did you mean '{hints.did_you_mean(typo, ('input', 'turns'))}'?",
+            )
+        else:
+            yield Fault(
+                "HMT105",
+                "test case has neither `input` (single-turn) nor `turns` (multi-turn)",
+                parts,
+                hint="add `input: ...` for a single-turn test case, or a `turns:` list",
+            )
         # Whatever else is wrong with it, judged as the single-turn case it may become.
         for fault in _branch_errors(error, 0):
-            if fault.code != "HMT101":
+            if fault.code != "HMT101" and fault.parts != (*parts, typo):
                 yield fault
 
 

@@ -3,8 +3,8 @@
 Each fixture under ``tests/fixtures/invalid`` and ``tests/fixtures/warnings``
 names its rule (``# rule:``), optional CLI options (``# options:``) and every
 diagnostic it must produce (``# expect: {json}``: code, test case, index, path,
-line; ``file`` for a diagnostic in a referenced test-cases file). Nothing else
-may be reported.
+line; ``file`` for a diagnostic in a referenced test-cases file; ``hint`` where
+the hint is the point of the rule). Nothing else may be reported.
 """
 
 from __future__ import annotations
@@ -84,6 +84,12 @@ def test_fixture_reports_exactly_its_expected_diagnostics(
     )
     wanted = Counter(_key(e, fixture, "") for e in expected)
     assert actual == wanted
+    hints = {
+        _key(d, fixture, f["path"]): d["hint"] for f in document["files"] for d in f["diagnostics"]
+    }
+    for item in expected:
+        if "hint" in item:
+            assert hints[_key(item, fixture, "")] == item["hint"]
     has_error = any(d["severity"] == "error" for f in document["files"] for d in f["diagnostics"])
     assert code == (1 if has_error else 0)
 
