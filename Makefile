@@ -89,3 +89,20 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP)
 	$(PY) scripts/bench.py $(BENCH_ARGS)
 # --- end speed benchmark ------------------------------------------------------------
+
+# --- reference docs and goldens (issue 4): scripts/gen_docs.py, scripts/update_goldens.py ---
+.PHONY: docs docs-check goldens
+
+## Regenerate docs/reference.md (from schema/) and docs/diagnostics.md (from codes.py and
+## docs/examples/<CODE>.yaml, each run through the validator).
+docs: $(STAMP)
+	$(PY) scripts/gen_docs.py
+
+## Fail when the generated docs are stale (CI).
+docs-check: $(STAMP)
+	$(PY) scripts/gen_docs.py --check
+
+## Regenerate the golden outputs of every --format (review the diff by hand).
+goldens: $(STAMP)
+	$(PY) scripts/update_goldens.py
+# --- end reference docs and goldens ---------------------------------------------------

@@ -1,0 +1,70 @@
+"""The generated reference docs: complete, exact, and up to date."""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+from holodeck_mt.codes import CODES
+from holodeck_mt.schemas import schema_files
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _load_script() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts" / "gen_docs.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["gen_docs"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+gen_docs = _load_script()
+
+
+def test_every_code_has_one_example_and_every_example_a_code() -> None:
+    examples = {p.stem for p in (ROOT / "docs" / "examples").glob("*.yaml")}
+    assert examples == set(CODES)
+
+
+@pytest.mark.parametrize("code", list(CODES))
+def test_each_example_produces_its_code_and_the_page_shows_the_exact_output(code: str) -> None:
+    example = gen_docs.run_example(CODES[code])
+    assert f"[{code}]" in example.output
+    assert example.exit_code == (1 if CODES[code].severity == "error" else 0)
+    page = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    assert example.output.rstrip("\n") in page
+
+
+def test_an_example_that_no_longer_produces_its_code_fails_generation(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "docs" / "examples").mkdir(parents=True)
+    (tmp_path / "docs" / "examples" / "HMT102.yaml").write_text(
+        'test_cases:\n  - input: "fine"\n', encoding="utf-8"
+    )
+    monkeypatch.setattr(gen_docs, "ROOT", tmp_path)
+    with pytest.raises(gen_docs.ExampleError, match="does not produce HMT102"):
+        gen_docs.run_example(CODES["HMT102"])
+
+
+def test_reference_documents_every_key_of_every_definition() -> None:
+    page = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+    for schema in schema_files().values():
+        for name, definition in schema.get("$defs", {}).items():
+            assert f'id="{gen_docs._def_id(name)}"' in page
+            props, _, _ = gen_docs._properties(definition)
+            for key in props:
+                assert f'id="{gen_docs._key_id(name, key)}"' in page, f"{name}.{key}"
+
+
+def test_generated_docs_are_up_to_date() -> None:
+    for path, text in gen_docs.outputs().items():
+        assert path.read_text(encoding="utf-8") == text, (
+            f"{path.relative_to(ROOT)} is stale: run `make docs` and commit the result"
+        )
