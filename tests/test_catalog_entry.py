@@ -1,0 +1,78 @@
+"""The SchemaStore catalog entry is valid, points at the bundle, and matches our files."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from jsonschema import Draft4Validator
+from ruamel.yaml import YAML
+
+ROOT = Path(__file__).resolve().parent.parent
+ENTRY = ROOT / "schemastore" / "catalog-entry.json"
+CATALOG_SCHEMA = ROOT / "tests" / "schemas" / "schema-catalog.json"
+BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
+
+#: Names an editor should bind to the schema, and names it should leave alone.
+MATCHED = [
+    "agent.yaml",
+    "agents/financial-assistant/agent.yml",
+    "data/convfinqa.test-cases.yaml",
+    "test_cases.yaml",
+    "tests/routing_test_cases.yml",
+]
+NOT_MATCHED = ["my-agent.yaml", "notes.yaml", "agent.json", "test-cases/notes.yaml"]
+
+
+def _entry() -> dict[str, Any]:
+    entry: dict[str, Any] = json.loads(ENTRY.read_text(encoding="utf-8"))
+    return entry
+
+
+def _glob(pattern: str) -> re.Pattern[str]:
+    """The subset of minimatch the entry uses: ``**/`` (any folders) and ``*``."""
+    out = ""
+    i = 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out, i = out + "(?:.*/)?", i + 3
+        elif pattern[i] == "*":
+            out, i = out + "[^/]*", i + 1
+        else:
+            out, i = out + re.escape(pattern[i]), i + 1
+    return re.compile(out + r"\Z")
+
+
+def _catalog_matches(path: str) -> bool:
+    return any(_glob(p).match(path) for p in _entry()["fileMatch"])
+
+
+def test_entry_is_valid_against_schemastores_catalog_schema() -> None:
+    schema = json.loads(CATALOG_SCHEMA.read_text(encoding="utf-8"))
+    Draft4Validator.check_schema(schema)
+    catalog = {"$schema": schema["id"], "version": 1, "schemas": [_entry()]}
+    validator = Draft4Validator(schema, format_checker=Draft4Validator.FORMAT_CHECKER)
+    errors = [f"{list(e.absolute_path)}: {e.message}" for e in validator.iter_errors(catalog)]
+    assert not errors, "\n".join(errors)
+
+
+def test_entry_url_is_the_bundles_id() -> None:
+    bundle = json.loads(BUNDLE.read_text(encoding="utf-8"))
+    assert _entry()["url"] == bundle["$id"]
+
+
+@pytest.mark.parametrize("path", MATCHED)
+def test_entry_and_pre_commit_hook_match_test_case_files(path: str) -> None:
+    hook = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert _catalog_matches(path)
+    assert re.search(hook[0]["files"], path)
+
+
+@pytest.mark.parametrize("path", NOT_MATCHED)
+def test_entry_and_pre_commit_hook_leave_other_files_alone(path: str) -> None:
+    hook = YAML(typ="safe").load((ROOT / ".pre-commit-hooks.yaml").read_text(encoding="utf-8"))
+    assert not _catalog_matches(path)
+    assert not re.search(hook[0]["files"], path)
