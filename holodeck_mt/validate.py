@@ -191,8 +191,10 @@ def _too_large(size: int, limits: Limits) -> Diagnostic:
     )
 
 
-def _under(parts: JsonPath, reported: Iterable[JsonPath]) -> bool:
-    return any(parts[: len(p)] == p for p in reported)
+def _under(parts: JsonPath, reported: set[JsonPath]) -> bool:
+    # One set lookup per prefix: a scan of ``reported`` per fault is quadratic,
+    # and a hostile file can make both counts large (one bad tag per list item).
+    return any(parts[:i] in reported for i in range(len(parts) + 1))
 
 
 def _locate(fault: Fault, data: Any, positions: loader.Positions | None) -> Diagnostic:

@@ -32,7 +32,8 @@ class Context:
     reported: set[JsonPath] = field(default_factory=set)
 
     def already_reported(self, parts: JsonPath) -> bool:
-        return any(parts[: len(p)] == p for p in self.reported)
+        reported = self.reported  # one set lookup per prefix, not a scan per call
+        return any(parts[:i] in reported for i in range(len(parts) + 1))
 
 
 Check = Callable[[Context], Iterator[Fault]]
