@@ -209,9 +209,9 @@ def check_docs(files: Schemas) -> tuple[list[str], int]:
                 count += 1
                 # A property named only to be refused (a single-turn field on a multi-turn
                 # test case, hidden from completion) has nothing valid to exemplify.
-                wanted = ("description", "markdownDescription")
+                wanted = ["description", "markdownDescription"]
                 if not prop.get("doNotSuggest"):
-                    wanted += ("examples",)
+                    wanted.append("examples")
                 for keyword in wanted:
                     if keyword not in prop:
                         problems.append(f"{where}/properties/{name}: no `{keyword}`")
