@@ -10,12 +10,13 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from jsonschema import Draft202012Validator
-from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource
-from referencing.jsonschema import DRAFT202012
+# jsonschema and referencing are imported only when a Python validator is built:
+# a run the compiled validator settles never loads them (see fast_path).
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
 
 BASE_URI = "https://holodeck.dev/schemas/holodeck-mt/v1/"
 
@@ -38,6 +39,8 @@ def schema_dir() -> Path:
 
 def _refuse_retrieval(uri: str) -> Resource[Any]:
     """Never fetch a schema: every ``$ref`` must resolve to a file we ship."""
+    from referencing.exceptions import NoSuchResource
+
     raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
 
@@ -54,6 +57,9 @@ def schema_files() -> dict[str, dict[str, Any]]:
 @cache
 def registry() -> Registry[Any]:
     """An offline registry of our schema files, crawled once."""
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
     resources = [
         (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
         for uri, contents in schema_files().items()
@@ -64,6 +70,8 @@ def registry() -> Registry[Any]:
 @cache
 def validator(root: str = DOCUMENT) -> Draft202012Validator:
     """A validator for one of the root schemas, built once."""
+    from jsonschema import Draft202012Validator
+
     return Draft202012Validator(schema_files()[root], registry=registry())
 
 

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from holodeck_mt import hints, loader, schema_errors, walk
+from holodeck_mt import fast_path, hints, loader, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, format_path, make
@@ -94,7 +94,7 @@ def _validate_text(
     else:
         faults += [
             f
-            for f in schema_errors.faults(sch.validator(_ROOTS[role]), data)
+            for f in fast_path.schema_faults(_ROOTS[role], data, compiled=not doc.has_non_json)
             if not _under(f.parts, doc.reported)
         ]
         context = Context(

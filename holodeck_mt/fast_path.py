@@ -1,0 +1,202 @@
+"""Schema faults, settled by a compiled validator whenever it can.
+
+Python jsonschema is the reference: every diagnostic comes from its errors. But
+most documents are valid, and asking a compiled validator (jsonschema-rs) "is
+this valid?" costs a hundredth of walking the document with jsonschema. So:
+
+1. the compiled validator of the root schema says the document is valid: there
+   are no schema faults, and jsonschema is never imported;
+2. it says invalid: the compiled validator of ``TestCase`` finds which test
+   cases are invalid, and jsonschema runs on the document with only those test
+   cases in its list (a fault in 1% of the test cases costs 1% of a full run).
+   The errors' paths are mapped back to the real indices, so the faults are
+   the ones a full run finds, in the same order;
+3. anything the compiled validator cannot take (a value JSON has no type for,
+   a lone surrogate, a non-string key: it raises) or a document it has not been
+   checked for, and ``HOLODECK_MT_ENGINE=python``: jsonschema on the whole
+   document, as without jsonschema-rs.
+
+Where the two validators disagree, the compiled one is the stricter (Python's
+``$`` also matches before a final newline, its ``\\w`` takes non-ASCII letters,
+and it accepts NaN wherever a number goes): a document it rejects goes to
+jsonschema, whose verdict stands. ``tests/test_engines_agree.py`` checks that
+both paths give the same diagnostics on every fixture and generated corpora.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from functools import cache
+from typing import TYPE_CHECKING, Any
+
+from holodeck_mt import schemas as sch
+from holodeck_mt.diagnostics import Fault, JsonPath
+
+if TYPE_CHECKING:
+    from jsonschema.exceptions import ValidationError
+
+#: ``python``: always Python jsonschema; ``auto`` (the default): the compiled
+#: validator when jsonschema-rs is installed, jsonschema for located messages.
+ENGINE_VARIABLE = "HOLODECK_MT_ENGINE"
+ENGINES = ("auto", "python")
+
+TEST_CASE = sch.BASE_URI + "test-case.schema.json#/$defs/TestCase"
+_TEST_CASES = sch.BASE_URI + "test-case.schema.json"
+_DRAFT = "https://json-schema.org/draft/2020-12/schema"
+
+# Keywords that only document: the compiled validator is built without them.
+_ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "markdownDescription",
+        "examples",
+        "default",
+        "$comment",
+        "defaultSnippets",
+        "enumDescriptions",
+        "markdownEnumDescriptions",
+        "deprecationMessage",
+        "errorMessage",
+        "doNotSuggest",
+    }
+)
+# Keywords whose value maps names to subschemas: their keys are names, not keywords.
+_BY_NAME = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
+# Keywords whose value is data to compare with, kept as it is.
+_DATA = frozenset({"enum", "const"})
+
+
+def engine() -> str:
+    """The engine ``HOLODECK_MT_ENGINE`` asks for (``auto`` unless it says ``python``)."""
+    chosen = os.environ.get(ENGINE_VARIABLE, "auto").strip().lower()
+    return "python" if chosen == "python" else "auto"
+
+
+def schema_faults(root: str, data: Any, *, compiled: bool = True) -> list[Fault]:
+    """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them.
+
+    ``compiled=False`` (data a compiled validator cannot judge) forces jsonschema.
+    """
+    validators = _compiled() if compiled and engine() == "auto" else None
+    if validators is None:
+        return _python(root, data)
+    try:
+        if validators.root(root).is_valid(data):
+            return []
+    except Exception:  # a value it cannot take: jsonschema judges the document
+        return _python(root, data)
+    located = _test_cases(data)
+    if located is None or not validators.subset_safe:
+        return _python(root, data)
+    cases, prefix = located
+    case_validator = validators.test_case()
+    bad: list[int] = []
+    for i, case in enumerate(cases):
+        try:
+            valid = case_validator.is_valid(case)
+        except Exception:  # a value it cannot take: jsonschema judges the test case
+            valid = False
+        if not valid:
+            bad.append(i)
+    subset = [cases[i] for i in bad]
+    shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
+    from holodeck_mt import schema_errors
+
+    errors = sch.validator(root).iter_errors(shadow)
+    return schema_errors.faults_of(_renumbered(errors, prefix, bad))
+
+
+def _python(root: str, data: Any) -> list[Fault]:
+    from holodeck_mt import schema_errors
+
+    return schema_errors.faults(sch.validator(root), data)
+
+
+def _test_cases(data: Any) -> tuple[list[Any], JsonPath] | None:
+    """The document's list of test cases and the path to it."""
+    if isinstance(data, list):
+        return data, ()
+    if isinstance(data, dict) and isinstance(data.get("test_cases"), list):
+        return data["test_cases"], ("test_cases",)
+    return None
+
+
+def _renumbered(
+    errors: Iterator[ValidationError], to_list: JsonPath, indices: list[int]
+) -> Iterator[ValidationError]:
+    """Errors on the shortened list, with the test-case index a full run would give."""
+    depth, prefix = len(to_list), list(to_list)
+    for error in errors:
+        path = error.relative_path
+        if len(path) > depth and list(path)[:depth] == prefix:
+            index = path[depth]
+            if isinstance(index, int):
+                path[depth] = indices[index]
+        yield error
+
+
+class _Validators:
+    """Compiled validators of our schema files: each root's, and ``TestCase``'s."""
+
+    def __init__(self, module: Any, files: dict[str, dict[str, Any]]) -> None:
+        self._module = module
+        self._registry = module.Registry(
+            [(uri, _strip(contents)) for uri, contents in files.items()],
+            retriever=_refuse,
+        )
+        self._roots: dict[str, Any] = {}
+        self._test_case: Any = None
+        # Only a list that constrains nothing but its items can be shortened
+        # without changing what the schema says about it.
+        definition = files[_TEST_CASES]["$defs"]["TestCases"]
+        self.subset_safe = set(definition) - _ANNOTATIONS <= {"type", "items"}
+
+    def _build(self, schema: dict[str, Any]) -> Any:
+        return self._module.validator_for(schema, registry=self._registry, retriever=_refuse)
+
+    def root(self, uri: str) -> Any:
+        if uri not in self._roots:
+            self._roots[uri] = self._build({"$schema": _DRAFT, "$ref": uri})
+        return self._roots[uri]
+
+    def test_case(self) -> Any:
+        if self._test_case is None:
+            self._test_case = self._build({"$schema": _DRAFT, "$ref": TEST_CASE})
+        return self._test_case
+
+
+def _refuse(uri: str) -> Any:
+    """Never fetch a schema: every ``$ref`` must resolve to a file we ship."""
+    raise ValueError(f"schema {uri} is not one of the schema files; it is never fetched")
+
+
+def _strip(node: Any, by_name: bool = False) -> Any:
+    """The schema without its annotations (they only slow the compiled build)."""
+    if isinstance(node, dict):
+        if by_name:
+            return {k: _strip(v) for k, v in node.items()}
+        return {
+            k: v if k in _DATA else _strip(v, k in _BY_NAME)
+            for k, v in node.items()
+            if k not in _ANNOTATIONS
+        }
+    if isinstance(node, list):
+        return [_strip(v) for v in node]
+    return node
+
+
+@cache
+def _compiled() -> _Validators | None:
+    """The compiled validators, or None without jsonschema-rs."""
+    try:
+        import jsonschema_rs
+    except ImportError:
+        return None
+    return _Validators(jsonschema_rs, sch.schema_files())
+
+
+def available() -> bool:
+    """True when the compiled path is installed and not switched off."""
+    return engine() == "auto" and _compiled() is not None
