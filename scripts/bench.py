@@ -773,8 +773,44 @@ def report(
         "|---|---|---|---|",
         *(f"| {t.name} | {t.limit} | {t.measured} | **{t.verdict}** |" for t in targets),
         "",
+        "Time targets compare medians of wall time. *linear* subtracts each command's start-up "
+        "(its run on the 10-line file) before dividing the time on the large corpus by the time "
+        "on the corpus a tenth its size, so that start-up cannot hide a super-linear cost; with "
+        "start-up near the small corpus's cost this figure is noisy, re-run before trusting a "
+        "FAIL. *many files* compares `--jobs 1` with the default (every core); *cores busy* is "
+        "CPU time over wall time.",
+        *busy_note(load_before),
+        "",
+        "## Notes",
+        "",
+        "- Run it: `make bench` (full, rewrites this file), `make bench BENCH_ARGS=--quick` "
+        "(smoke run), `python scripts/bench.py --only floor,ours` (some rows), `--check` (exit 1 "
+        "on a missed target), `--help` for the rest.",
+        "- check-jsonschema offline: given a schema whose `$ref`s name other files by their "
+        "`https://holodeck.dev/...` `$id`, it tries to download them and fails without a "
+        "network. A single-file bundle avoids that; `--base-uri file://<repo>/schema/"
+        "test-cases-file.schema.json` with `--schemafile schema/test-cases-file.schema.json` "
+        "also works offline with check-jsonschema 0.39.",
+        "- The floor refuses to run without ruamel.yaml's C parser (`YAML(typ='safe').Parser` "
+        "must be `ruamel.yaml.CParser`).",
+        "",
     ]
     return "\n".join(lines)
+
+
+def busy_note(load_before: str) -> list[str]:
+    """A warning when other processes were competing for the cores."""
+    try:
+        load = float(load_before.split()[0])
+    except (ValueError, IndexError):
+        return []
+    if load < 0.5 * _cores():
+        return []
+    return [
+        "",
+        f"**The machine was busy** (load average {load:.2f} on {_cores()} cores when the run "
+        "started): wall times are inflated and noisy; *CPU s* is the steadier figure.",
+    ]
 
 
 # --- main -----------------------------------------------------------------------
