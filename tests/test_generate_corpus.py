@@ -214,7 +214,8 @@ def test_any_string_reads_back_as_written(value: str) -> None:
 @settings(max_examples=100, deadline=None)
 @given(
     st.lists(
-        st.sampled_from(["word", "it's", "a", "b:c", "#x", "-", "\n", "  ", "yes"]), max_size=80
+        st.sampled_from(["word", "it's", "a", "b:c", "#x", "-", "\n", "  ", "yes", "\t", "x" * 90]),
+        max_size=120,
     )
 )
 def test_long_folded_strings_read_back_as_written(words: list[str]) -> None:
