@@ -146,6 +146,18 @@ class _TooLong(ValueError):
     pass
 
 
+#: The longest integer literal read as a number. Python refuses to print an
+#: integer of more than 4,300 digits, and messages (ours, the schema library's)
+#: print the values they reject; a hex literal of 3,000 digits has 3,600.
+_MAX_INT_DIGITS = 4000
+_MAX_HEX_DIGITS = 3000
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """At most ``limit`` characters of ``text``: messages never quote an unbounded input."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 def _plain(text: str) -> Any:
     """Resolve a plain (unquoted, untagged) scalar with the YAML 1.2 core schema."""
     if text in _NULLS:
@@ -157,12 +169,16 @@ def _plain(text: str) -> Any:
         return _BOOLS[text]
     if first in "0123456789-+.":
         if _INT.match(text):
-            if len(text) > 4000:
+            if len(text) > _MAX_INT_DIGITS:
                 raise _TooLong(text)
             return int(text)
         if _OCT.match(text):
+            if len(text) > _MAX_INT_DIGITS:
+                raise _TooLong(text)
             return int(text[2:], 8)
         if _HEX.match(text):
+            if len(text) > _MAX_HEX_DIGITS:
+                raise _TooLong(text)
             return int(text[2:], 16)
         if _FLOAT.match(text):
             return float(text)
@@ -188,7 +204,12 @@ def _tagged(tag: str, text: str) -> Any:
         return _plain(text) if _INT.match(text) or _HEX.match(text) or _OCT.match(text) else text
     if name == "float":
         value = _plain(text)
-        return float(value) if isinstance(value, (int, float)) else text
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            return text
+        try:
+            return float(value)
+        except OverflowError:  # an integer beyond float range, as YAML 1.2 reads it: inf
+            return math.inf if value > 0 else -math.inf
     if name == "timestamp":
         return YamlScalar("timestamp", text)
     if name == "binary":
@@ -207,21 +228,27 @@ def _short_tag(tag: str) -> str:
 
 
 def decode(raw: bytes) -> tuple[str | None, dg.Diagnostic | None]:
-    """Bytes to text: UTF-8 (with or without BOM) or UTF-16 with a BOM."""
+    """Bytes to text: UTF-8 (with or without BOM) or UTF-16 with a BOM.
+
+    A byte that does not decode is reported at its line and column (in
+    characters, counted on the text before it) with its offset in the file.
+    """
+    encoding, skip = "utf-8", 0
+    if raw.startswith(b"\xef\xbb\xbf"):
+        skip = 3
+    elif raw.startswith((b"\xff\xfe", b"\xfe\xff")):
+        encoding = "utf-16"
     try:
-        if raw.startswith(b"\xef\xbb\xbf"):
-            return raw[3:].decode("utf-8"), None
-        if raw.startswith((b"\xff\xfe", b"\xfe\xff")):
-            return raw.decode("utf-16"), None
-        return raw.decode("utf-8"), None
+        return raw[skip:].decode(encoding), None
     except UnicodeDecodeError as e:
-        before = raw[: e.start]
-        line = before.count(b"\n") + 1
-        column = len(before) - (before.rfind(b"\n") + 1) + 1
+        offset = skip + e.start
+        before = raw[skip:offset].decode(encoding, errors="replace")
+        line = before.count("\n") + 1
+        column = len(before) - (before.rfind("\n") + 1) + 1
+        name = "UTF-8" if encoding == "utf-8" else "UTF-16"
         return None, dg.make(
             "HMT005",
-            f"invalid {e.encoding.upper()} byte 0x{raw[e.start]:02x} at byte offset {e.start}: "
-            f"{e.reason}",
+            f"invalid {name} byte 0x{raw[offset]:02x} at byte offset {offset}: {e.reason}",
             line,
             column,
             hint="save the file as UTF-8",
@@ -264,15 +291,15 @@ def load(text: str, *, limits: Limits | None = None, positions: bool = True) -> 
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        cause = e.problem or e.context or "unreadable YAML"
+        cause = clip(e.problem or e.context or "unreadable YAML", 200)
         if e.problem and e.context:
             where = f" started at line {e.context_mark.line + 1}" if e.context_mark else ""
-            cause = f"{e.problem} ({e.context}{where})"
+            cause = f"{clip(e.problem, 200)} ({clip(e.context, 200)}{where})"
         doc.diagnostics.append(dg.make("HMT001", f"YAML syntax error: {cause}", line, column))
         doc.data = None
         doc.loaded = False
     except YAMLError as e:
-        message = str(e).splitlines()[0] if str(e) else type(e).__name__
+        message = clip(str(e).splitlines()[0], 200) if str(e) else type(e).__name__
         position = getattr(e, "position", None)
         line, column = 1, 1
         if isinstance(position, int):
@@ -408,18 +435,14 @@ class _Builder:
                     if value is _MISSING:
                         try:
                             value = _plain(text)
-                        except _TooLong:
-                            self._report(
-                                "HMT004",
-                                f"an integer of {len(text)} digits is too long",
-                                event.start_mark,
-                                self._here(),
-                            )
-                            value = None
-                        if type(value) is YamlScalar:
-                            self.doc.has_non_json = True
-                        elif len(plain_cache) < 4096:
-                            plain_cache[text] = value
+                        except _TooLong:  # reported, kept as text, not cached
+                            self._too_long(text, event.start_mark)
+                            value = text
+                        else:
+                            if type(value) is YamlScalar:
+                                self.doc.has_non_json = True
+                            elif len(plain_cache) < 4096:
+                                plain_cache[text] = value
                     if text == "<<" and stack and stack[-1][1] is _NO_KEY:
                         value = _MERGE
                 elif tag is None or tag == "!":
@@ -462,12 +485,14 @@ class _Builder:
             elif cls is alias_cls:
                 anchored = anchors.get(event.anchor)
                 if anchored is None:  # pragma: no cover - the parser reports these itself
-                    raise self._abort("HMT001", f"unknown alias *{event.anchor}", event.start_mark)
+                    raise self._abort(
+                        "HMT001", f"unknown alias *{clip(event.anchor)}", event.start_mark
+                    )
                 value, size = anchored
                 if size < 0:
                     raise self._abort(
                         "HMT004",
-                        f"alias *{event.anchor} refers to a node that contains it "
+                        f"alias *{clip(event.anchor)} refers to a node that contains it "
                         "(a recursive structure)",
                         event.start_mark,
                     )
@@ -477,7 +502,7 @@ class _Builder:
                     raise self._abort(
                         "HMT004",
                         f"aliases expand to more than {limits.max_alias_nodes} nodes "
-                        f"(at alias *{event.anchor}): an alias bomb?",
+                        f"(at alias *{clip(event.anchor)}): an alias bomb?",
                         event.start_mark,
                         hint="raise the limit with --max-alias-nodes if this is intended",
                     )
@@ -531,7 +556,7 @@ class _Builder:
             first = f" (first set at line {line})" if line else ""
         self._report(
             "HMT002",
-            f"duplicate key '{key}'{first}",
+            f"duplicate key '{clip(key)}'{first}",
             mark,
             (*self._container_path(), key),
             hint="remove one of the two; a YAML loader silently keeps only one",
@@ -545,8 +570,10 @@ class _Builder:
         elif value is None:
             what, hint = "null", "give the key a name"
         else:
-            text = value.text if isinstance(value, YamlScalar) else _scalar_text(value)
-            kind = "date" if isinstance(value, YamlScalar) else type(value).__name__
+            text = clip(value.text if isinstance(value, YamlScalar) else _scalar_text(value))
+            kind = type(value).__name__
+            if isinstance(value, YamlScalar):
+                kind = "date" if value.kind == "timestamp" else value.kind
             kind = {"int": "integer", "float": "number", "bool": "boolean"}.get(kind, kind)
             what, hint = f"{kind} {text}", f"quote it: '{text}'"
         self._report(
@@ -559,7 +586,11 @@ class _Builder:
         return _SKIP
 
     def _tagged_scalar(self, tag: str, text: str, event: Any) -> Any:
-        value = _tagged(tag, text)
+        try:
+            value = _tagged(tag, text)
+        except _TooLong:
+            self._too_long(text, event.start_mark)
+            return text
         if value is _UNKNOWN_TAG:
             self._report_tag(tag, event.start_mark)
             return None
@@ -567,8 +598,17 @@ class _Builder:
             self.doc.has_non_json = True
         return value
 
+    def _too_long(self, text: str, mark: Any) -> None:
+        self._report(
+            "HMT004",
+            f"an integer of {len(text)} digits is too long",
+            mark,
+            self._here(),
+            hint="quote it if it is meant as text",
+        )
+
     def _report_tag(self, tag: str, mark: Any) -> None:
-        shown = _short_tag(tag)
+        shown = clip(_short_tag(tag))
         if shown.startswith("!!python/"):
             message = f"tag {shown} would construct a Python object; it is refused, never run"
         else:
