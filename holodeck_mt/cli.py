@@ -135,15 +135,20 @@ def discover(paths: Sequence[str]) -> Iterator[tuple[str, str | None]]:
     """``(path, problem)`` for each file to validate; a problem means exit 2."""
     for given in paths or ["agent.yaml"]:
         path = Path(given)
-        if path.is_dir():
+        try:  # stat can fail for reasons of its own: a name too long, a loop of links
+            is_dir, is_file, exists = path.is_dir(), path.is_file(), path.exists()
+        except (OSError, ValueError) as e:
+            yield given, f"cannot read '{given}': {getattr(e, 'strerror', None) or e}"
+            continue
+        if is_dir:
             found = sorted(_agent_files(path))
             if not found:
                 yield given, f"no {' or '.join(AGENT_FILE_NAMES)} found under '{given}'"
             for file in found:
                 yield str(file), None
-        elif path.is_file():
+        elif is_file:
             yield given, None
-        elif path.exists():
+        elif exists:
             yield given, f"'{given}' is not a regular file"
         else:
             yield given, f"cannot read '{given}': no such file or directory"
@@ -164,6 +169,15 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
         return list(validate_file(job.path, options=job.options, limits=job.limits)), None
     except OSError as e:
         return [], f"cannot read '{job.path}': {e.strerror or e}"
+    except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
+        if os.environ.get("HOLODECK_MT_DEBUG"):
+            raise
+        first = str(e).splitlines()[0][:200] if str(e) else ""
+        return [], (
+            f"internal error while validating '{job.path}': {type(e).__name__}"
+            + (f": {first}" if first else "")
+            + " (a bug in holodeck-mt; HOLODECK_MT_DEBUG=1 shows the traceback)"
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
