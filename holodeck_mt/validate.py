@@ -151,18 +151,27 @@ def _follow(
     """Validate the test-cases file an agent.yaml names, relative to its folder."""
     file = base_dir / target
     shown = os.path.normpath(os.path.join(os.path.dirname(display), target))
-    if not file.is_file():
-        why = "is a folder" if file.is_dir() else "does not exist"
+    content, problem, why = None, None, None
+    try:  # the path comes from the file: it may hold a NUL, be too long, name a FIFO
+        if file.is_file():
+            content, problem = read_text(file, limits)
+        elif file.is_dir():
+            why = "is a folder"
+        else:
+            why = "is not a regular file" if file.exists() else "does not exist"
+    except (OSError, ValueError) as e:
+        why = f"cannot be read ({getattr(e, 'strerror', None) or e})"
+    if why is not None:
         fault = Fault(
             "HMT110",
-            f"test_cases_file '{target}' {why} (looked for {file})",
+            f"test_cases_file '{loader.clip(target)}' {why} "
+            f"(looked for {loader.clip(str(file), 200)})",
             ("test_cases_file",),
             hint="the path is relative to the agent.yaml's folder",
         )
         located = _locate(fault, agent.data, agent.positions)
         result.diagnostics = _dedupe([*result.diagnostics, located])
         return []
-    content, problem = read_text(file, limits)
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
     referenced, _ = _validate_text(content, shown, "test-cases-file", base_dir, options, limits)
