@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterable
 from typing import Any
 
-from holodeck_mt.loader import YamlScalar
+from holodeck_mt.loader import YamlScalar, clip
 
 _TYPE_NAMES = {
     "string": "a string",
@@ -93,7 +93,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 def quote_hint(key: str | int | None, value: Any) -> str | None:
     """For a scalar that YAML read as a non-string where a string is required."""
     if isinstance(value, (bool, int, float, YamlScalar)):
-        text = value.text if isinstance(value, YamlScalar) else show(value)
+        text = clip(value.text) if isinstance(value, YamlScalar) else show(value)
         if isinstance(value, float) and not math.isfinite(value):
             text = show(value)
         prefix = f"{key}: " if isinstance(key, str) else ""

@@ -17,6 +17,7 @@ from jsonschema.exceptions import ValidationError
 
 from holodeck_mt import hints
 from holodeck_mt.diagnostics import Fault, JsonPath
+from holodeck_mt.loader import clip
 
 # Single-turn fields that belong on the turns of a multi-turn test case.
 _TURN_FIELDS = ("input", "ground_truth", "expected_tools", "files", "retrieval_context")
@@ -404,7 +405,7 @@ def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
             matcher = "fuzzy" if title == "Fuzzy matcher" else "regex"
             yield Fault(
                 "HMT106",
-                f"unknown key '{key}' beside the `{matcher}` matcher; "
+                f"unknown key '{clip(key)}' beside the `{matcher}` matcher; "
                 "a matcher mapping holds nothing else",
                 where,
                 at="key",
@@ -414,7 +415,7 @@ def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
             guess = hints.did_you_mean(key, allowed)
             yield Fault(
                 "HMT100",
-                f"unknown key '{key}' in {section}",
+                f"unknown key '{clip(key)}' in {section}",
                 where,
                 at="key",
                 hint=f"did you mean '{guess}'?"
