@@ -200,3 +200,12 @@ def _compiled() -> _Validators | None:
 def available() -> bool:
     """True when the compiled path is installed and not switched off."""
     return engine() == "auto" and _compiled() is not None
+
+
+def warm() -> None:
+    """Build the compiled validators of both roots now (before forking workers)."""
+    validators = _compiled() if engine() == "auto" else None
+    if validators is not None:
+        validators.root(sch.DOCUMENT)
+        validators.root(sch.TEST_CASES_FILE)
+        validators.test_case()

@@ -229,3 +229,25 @@ def test_a_valid_run_never_imports_jsonschema() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=ROOT
     )
     assert done.stderr.strip() == "0 []"
+
+
+def test_a_folder_validated_on_several_processes_reads_as_on_one(tmp_path: Path) -> None:
+    for i in range(12):
+        folder = tmp_path / f"agent-{i:02d}"
+        folder.mkdir()
+        errors = 1 if i % 4 == 0 else 0
+        (folder / "agent.yaml").write_text(gen.dump(gen.agent_yaml(3, errors=errors, seed=i)))
+
+    def run(jobs: str) -> tuple[int, str]:
+        command = [sys.executable, "-m", "holodeck_mt", "validate", str(tmp_path)]
+        done = subprocess.run(
+            [*command, "--format", "json", "--jobs", jobs],
+            capture_output=True,
+            text=True,
+            cwd=ROOT,
+        )
+        return done.returncode, done.stdout
+
+    one, several = run("1"), run("4")
+    assert one == several
+    assert one[0] == 1 and json.loads(one[1])["summary"]["files"] == 12

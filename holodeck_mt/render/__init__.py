@@ -10,13 +10,34 @@ from holodeck_mt.validate import FileResult
 Renderer = Callable[[Sequence[FileResult], TextIO], None]
 
 
-def renderers() -> dict[str, Renderer]:
-    from holodeck_mt.render import github, json_format, junit, sarif, text
+#: The ``--format`` names; each renderer's module is imported only when it is used.
+FORMATS = ("text", "json", "github", "sarif", "junit")
 
-    return {
-        "text": text.render,
-        "json": json_format.render,
-        "github": github.render,
-        "sarif": sarif.render,
-        "junit": junit.render,
-    }
+
+def renderer(name: str) -> Renderer:
+    """The renderer of one format (importing only its module: start-up time counts)."""
+    if name == "text":
+        from holodeck_mt.render import text
+
+        return text.render
+    if name == "json":
+        from holodeck_mt.render import json_format
+
+        return json_format.render
+    if name == "github":
+        from holodeck_mt.render import github
+
+        return github.render
+    if name == "sarif":
+        from holodeck_mt.render import sarif
+
+        return sarif.render
+    if name == "junit":
+        from holodeck_mt.render import junit
+
+        return junit.render
+    raise KeyError(name)
+
+
+def renderers() -> dict[str, Renderer]:
+    return {name: renderer(name) for name in FORMATS}
