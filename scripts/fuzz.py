@@ -1,0 +1,404 @@
+"""Fuzz the loader and the validator with arbitrary bytes for a given time.
+
+    python scripts/fuzz.py --seconds 1800
+
+Each input is decoded, loaded, validated (as an agent.yaml and as a test-cases
+file) and rendered in every output format, exactly as the CLI would. An input
+that makes any of it raise, or that takes longer than ``--slow`` seconds, is
+saved under ``tests/hostile/regressions/`` (``crash-<sha1>``, ``slow-<sha1>``),
+where ``tests/hostile/test_regressions.py`` replays it on every test run.
+
+The engine is atheris (libFuzzer, coverage-guided) when it is installed; the
+fallback is a mutational fuzzer seeded from the same corpus, with YAML-aware
+mutations. Either way the work runs in worker processes that a supervisor
+restarts, so that an input which kills the interpreter or hangs is saved by
+libFuzzer (``-artifact_prefix``) and the run goes on. The figures (executions,
+inputs saved) are printed at the end and written to ``build/fuzz/stats.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib
+import io
+import json
+import os
+import random
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+REGRESSIONS = ROOT / "tests" / "hostile" / "regressions"
+WORK = ROOT / "build" / "fuzz"
+CORPUS = WORK / "corpus"
+STATS = WORK / "stats.json"
+SAMPLES = Path("/work/shared/data/holodeck-samples")
+MAX_LEN = 16384
+
+#: Tokens the mutators splice in, and the libFuzzer dictionary.
+TOKENS = [
+    b"test_cases:",
+    b"turns:",
+    b"- input: ",
+    b"input: ",
+    b"ground_truth: ",
+    b"expected_tools:",
+    b"- name: ",
+    b"args:",
+    b"count: ",
+    b"fuzzy: ",
+    b"regex: ",
+    b"files:",
+    b"path: ",
+    b"url: ",
+    b"retrieval_context:",
+    b"evaluations:",
+    b"metrics:",
+    b"metric: ",
+    b"type: ",
+    b"standard",
+    b"geval",
+    b"rag",
+    b"code",
+    b"grader: ",
+    b"threshold: ",
+    b"turn_config:",
+    b"test_cases_file: ",
+    b"&a ",
+    b"*a",
+    b"<<: ",
+    b"!!python/object/apply:os.system ",
+    b"!!binary ",
+    b"!!int ",
+    b"!!str ",
+    b"!!timestamp ",
+    b"!custom ",
+    b"? ",
+    b"---\n",
+    b"...\n",
+    b"%YAML 1.2\n",
+    b"[",
+    b"]",
+    b"{",
+    b"}",
+    b"'",
+    b'"',
+    b"|\n",
+    b">-\n",
+    b".nan",
+    b"-.inf",
+    b"2024-01-01",
+    b"0x1F",
+    b"99999999999999999999999999999999",
+    b"\xef\xbb\xbf",
+    b"\xff\xfe",
+    b"\r\n",
+    b"\t",
+    b"\x00",
+    b"\\u",
+    b"(?<=a+)b",
+    b"(a+)+$",
+]
+
+
+# --- the target -------------------------------------------------------------
+
+
+def _target() -> Callable[[bytes], None]:
+    """One fuzz iteration; raises only when the validator itself misbehaves."""
+    from holodeck_mt import loader
+    from holodeck_mt.limits import Limits
+    from holodeck_mt.render import renderers
+    from holodeck_mt.validate import FileResult, validate_text
+
+    limits = Limits()
+    formats = renderers()
+
+    def run(data: bytes) -> None:
+        text, problem = loader.decode(data)
+        if text is None:
+            assert problem is not None
+            results = [FileResult(path="fuzz.yaml", diagnostics=[problem])]
+        else:
+            results = [
+                validate_text(text, path="fuzz.yaml", role=role, limits=limits)
+                for role in ("document", "test-cases-file")
+            ]
+        for render in formats.values():
+            render(results, io.StringIO())
+
+    return run
+
+
+def _save(kind: str, data: bytes) -> Path:
+    REGRESSIONS.mkdir(parents=True, exist_ok=True)
+    path = REGRESSIONS / f"{kind}-{hashlib.sha1(data).hexdigest()}"
+    path.write_bytes(data)
+    return path
+
+
+class _Counter:
+    """Executions and saved inputs of one worker, flushed to a file now and then."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.figures = {"executions": 0, "crashes": 0, "slow": 0}
+        self.flushed = time.monotonic()
+
+    def tick(self) -> None:
+        self.figures["executions"] += 1
+        if self.figures["executions"] % 500 == 0 and time.monotonic() - self.flushed > 5:
+            self.flush()
+
+    def flush(self) -> None:
+        self.path.write_text(json.dumps(self.figures))
+        self.flushed = time.monotonic()
+
+
+def _guarded(
+    run: Callable[[bytes], None], counter: _Counter, slow: float
+) -> Callable[[bytes], None]:
+    seen: set[str] = set()
+
+    def one(data: bytes) -> None:
+        counter.tick()
+        start = time.perf_counter()
+        try:
+            run(data)
+        except Exception as e:
+            key = f"{type(e).__name__}:{_where(e)}"
+            if key not in seen:  # one input per distinct failure is enough
+                seen.add(key)
+                counter.figures["crashes"] += 1
+                saved = _save("crash", data)
+                print(f"fuzz: {key} -> {saved.name}", file=sys.stderr, flush=True)
+                counter.flush()
+            return
+        elapsed = time.perf_counter() - start
+        if elapsed > slow:
+            counter.figures["slow"] += 1
+            saved = _save("slow", data)
+            print(f"fuzz: {elapsed:.1f}s -> {saved.name}", file=sys.stderr, flush=True)
+            counter.flush()
+
+    return one
+
+
+def _where(error: BaseException) -> str:
+    tb = error.__traceback__
+    last = None
+    while tb is not None:
+        last = tb
+        tb = tb.tb_next
+    if last is None:
+        return "?"
+    return f"{Path(last.tb_frame.f_code.co_filename).name}:{last.tb_lineno}"
+
+
+# --- workers ------------------------------------------------------------------
+
+
+def _worker_atheris(seconds: int, stats: Path, slow: float, timeout: int) -> None:
+    # Imported by name: atheris is optional and ships no type information.
+    atheris: Any = importlib.import_module("atheris")
+    with atheris.instrument_imports(include=["holodeck_mt", "ruamel", "jsonschema"]):
+        run = _target()
+    counter = _Counter(stats)
+    one = _guarded(run, counter, slow)
+    dictionary = WORK / "yaml.dict"
+    dictionary.write_text(
+        "".join('"' + "".join(f"\\x{b:02x}" for b in token) + '"\n' for token in TOKENS)
+    )
+    argv = [
+        sys.argv[0],
+        str(CORPUS),
+        f"-max_total_time={seconds}",
+        f"-timeout={timeout}",
+        f"-max_len={MAX_LEN}",
+        "-rss_limit_mb=4096",
+        f"-dict={dictionary}",
+        f"-artifact_prefix={REGRESSIONS}/",
+        "-print_final_stats=1",
+    ]
+    try:
+        atheris.Setup(argv, one)
+        atheris.Fuzz()
+    finally:
+        counter.flush()
+
+
+def _mutations(corpus: list[bytes], rng: random.Random) -> Iterator[bytes]:
+    """The fallback's inputs: corpus entries under one to four YAML-aware mutations."""
+    while True:
+        data = bytearray(rng.choice(corpus))
+        for _ in range(rng.randint(1, 4)):
+            choice = rng.randrange(7)
+            at = rng.randint(0, len(data))
+            if choice == 0 and data:  # flip a byte
+                data[rng.randrange(len(data))] = rng.randrange(256)
+            elif choice == 1:  # splice in a token
+                data[at:at] = rng.choice(TOKENS)
+            elif choice == 2 and data:  # delete a run
+                del data[at : at + rng.randint(1, 32)]
+            elif choice == 3:  # duplicate a line (indentation games)
+                lines = bytes(data).split(b"\n")
+                i = rng.randrange(len(lines))
+                lines.insert(i, b" " * rng.randint(0, 4) + lines[i])
+                data = bytearray(b"\n".join(lines))
+            elif choice == 4:  # splice with another corpus entry
+                other = rng.choice(corpus)
+                cut = rng.randint(0, len(other))
+                data = data[:at] + other[cut : cut + rng.randint(1, 256)] + data[at:]
+            elif choice == 5:  # nest deeper
+                data[at:at] = b"[" * rng.randint(1, 200)
+            else:  # change indentation of the rest
+                data[at:at] = b" " * rng.randint(1, 3)
+        yield bytes(data[:MAX_LEN])
+
+
+def _worker_random(seconds: int, stats: Path, slow: float) -> None:
+    counter = _Counter(stats)
+    one = _guarded(_target(), counter, slow)
+    corpus = [p.read_bytes() for p in sorted(CORPUS.iterdir()) if p.is_file()] or [b""]
+    rng = random.Random(os.getpid() ^ int(time.time()))
+    deadline = time.monotonic() + seconds
+    try:
+        for data in _mutations(corpus, rng):
+            one(data)
+            if time.monotonic() > deadline:
+                break
+    finally:
+        counter.flush()
+
+
+# --- the supervisor -----------------------------------------------------------
+
+
+def _seed() -> int:
+    """Fill the corpus with every YAML file we know of (examples, tests, samples)."""
+    CORPUS.mkdir(parents=True, exist_ok=True)
+    sources: list[Path] = []
+    for folder in (ROOT / "examples", ROOT / "tests", SAMPLES):
+        if folder.is_dir():
+            sources += [p for p in folder.rglob("*.y*ml") if p.is_file()]
+    if REGRESSIONS.is_dir():
+        sources += [p for p in REGRESSIONS.iterdir() if p.is_file()]
+    added = 0
+    for source in sources:
+        data = source.read_bytes()[:MAX_LEN]
+        target = CORPUS / hashlib.sha1(data).hexdigest()
+        if not target.exists():
+            target.write_bytes(data)
+            added += 1
+    return added
+
+
+def _engine(wanted: str) -> str:
+    if wanted != "auto":
+        return wanted
+    try:
+        importlib.import_module("atheris")
+    except ImportError:
+        return "random"
+    return "atheris"
+
+
+def _follow(command: list[str]) -> tuple[int, int | None]:
+    """Run a worker, echo its log (minus the instrumentation noise), read its count."""
+    executed = None
+    with subprocess.Popen(command, cwd=ROOT, stderr=subprocess.PIPE, text=True) as worker:
+        assert worker.stderr is not None
+        for line in worker.stderr:
+            if line.startswith("INFO: Instrumenting"):
+                continue
+            if line.startswith("stat::number_of_executed_units:"):
+                executed = int(line.split(":")[-1])
+            sys.stderr.write(line)
+            sys.stderr.flush()
+    return worker.returncode, executed
+
+
+def supervise(seconds: int, engine: str, slow: float, timeout: int) -> dict[str, Any]:
+    WORK.mkdir(parents=True, exist_ok=True)
+    REGRESSIONS.mkdir(parents=True, exist_ok=True)
+    seeded = _seed()
+    print(f"fuzz: engine {engine}, {seconds}s, corpus +{seeded} seeds", flush=True)
+    before = set(REGRESSIONS.iterdir()) if REGRESSIONS.is_dir() else set()
+    totals = {"executions": 0, "crashes": 0, "slow": 0, "workers": 0, "worker_deaths": 0}
+    start = time.monotonic()
+    deadline = start + seconds
+    while (left := int(deadline - time.monotonic())) > 5:
+        stats = WORK / f"worker-{totals['workers']}.json"
+        stats.unlink(missing_ok=True)
+        command = [
+            sys.executable,
+            __file__,
+            "--worker",
+            "--engine",
+            engine,
+            "--seconds",
+            str(left),
+            "--stats",
+            str(stats),
+            "--slow",
+            str(slow),
+            "--timeout",
+            str(timeout),
+        ]
+        code, executed = _follow(command)
+        totals["workers"] += 1
+        ran = json.loads(stats.read_text()) if stats.exists() else {}
+        if executed is not None:  # libFuzzer's own count is exact; ours lags a flush
+            ran["executions"] = executed
+        for key, value in ran.items():
+            totals[key] += value
+        if code != 0 and not ran.get("executions"):
+            print(f"fuzz: the worker could not start (exit {code})", flush=True)
+            break
+        if code != 0:
+            totals["worker_deaths"] += 1  # libFuzzer saved the input (timeout, oom, crash)
+            print(f"fuzz: worker exited with {code}; restarting", flush=True)
+    after = set(REGRESSIONS.iterdir()) if REGRESSIONS.is_dir() else set()
+    elapsed = time.monotonic() - start
+    figures: dict[str, Any] = {
+        "engine": engine,
+        "seconds": round(elapsed),
+        **totals,
+        "executions_per_second": round(totals["executions"] / elapsed) if elapsed else 0,
+        "corpus": sum(1 for _ in CORPUS.iterdir()),
+        "new_regressions": sorted(p.name for p in after - before),
+    }
+    STATS.write_text(json.dumps(figures, indent=2) + "\n")
+    return figures
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=int, default=1800, help="how long to fuzz")
+    parser.add_argument("--engine", choices=["auto", "atheris", "random"], default="auto")
+    parser.add_argument("--slow", type=float, default=2.0, help="save inputs slower than this")
+    parser.add_argument("--timeout", type=int, default=20, help="libFuzzer's hang timeout")
+    parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--stats", type=Path, default=STATS, help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    engine = _engine(args.engine)
+    if args.worker:
+        if engine == "atheris":
+            sys.argv = sys.argv[:1]
+            _worker_atheris(args.seconds, args.stats, args.slow, args.timeout)
+        else:
+            _worker_random(args.seconds, args.stats, args.slow)
+        return 0
+    figures = supervise(args.seconds, engine, args.slow, args.timeout)
+    print(json.dumps(figures, indent=2))
+    print("fuzz: saved inputs are replayed by tests/hostile/test_regressions.py")
+    return 1 if figures["new_regressions"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
