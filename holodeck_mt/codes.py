@@ -29,7 +29,7 @@ _CODES = [
         "error",
         "unsupported-yaml",
         "YAML the platform cannot read as JSON-shaped data: a tag that constructs an object, "
-        "an unknown tag, a non-string key, a merge key, binary data, several documents.",
+        "an unknown tag, a non-string key, a merge key that merges no mapping, several documents.",
     ),
     Code(
         "HMT004",
