@@ -682,6 +682,7 @@ def machine(load_before: str) -> list[str]:
             "jsonschema",
             "referencing",
             "rpds-py",
+            "jsonschema-rs",
             "check-jsonschema",
         )
     )
