@@ -31,7 +31,8 @@ from holodeck_mt.cli import main
 from holodeck_mt.validate import validate_text
 
 ROOT = Path(__file__).resolve().parent.parent
-FOLDERS = (ROOT / "tests" / "fixtures", ROOT / "tests" / "hostile", ROOT / "examples")
+SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
+FOLDERS = (ROOT / "tests" / "fixtures", ROOT / "tests" / "hostile", ROOT / "examples", SAMPLES)
 
 
 def _script(name: str) -> ModuleType:
@@ -90,12 +91,12 @@ def test_the_fixture_corpus_is_not_empty() -> None:
     assert len(YAML_FILES) >= 50
 
 
-@pytest.mark.parametrize("path", YAML_FILES, ids=lambda p: str(p.relative_to(ROOT)))
+@pytest.mark.parametrize("path", YAML_FILES, ids=lambda p: str(p.relative_to(ROOT.parent)))
 def test_every_fixture_gets_the_same_diagnostics_from_both_engines(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(ROOT)
-    args = [*_options(path), str(path.relative_to(ROOT))]
+    args = [*_options(path), str(path)]
     assert _cli(monkeypatch, "auto", *args) == _cli(monkeypatch, "python", *args)
 
 
