@@ -288,6 +288,13 @@ def load(text: str, *, limits: Limits | None = None, positions: bool = True) -> 
         doc.diagnostics.append(abort.diagnostic)
         doc.data = None
         doc.loaded = False
+    except UnicodeEncodeError as e:  # text from the API holding a lone surrogate
+        line = text.count("\n", 0, e.start) + 1
+        column = e.start - (text.rfind("\n", 0, e.start) + 1) + 1
+        message = f"the text holds a lone surrogate U+{ord(text[e.start]):04X}, which is not UTF-8"
+        doc.diagnostics.append(dg.make("HMT005", message, line, column))
+        doc.data = None
+        doc.loaded = False
     except MarkedYAMLError as e:
         mark = e.problem_mark or e.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)

@@ -244,6 +244,13 @@ CASES: list[Case] = [
         says=("byte offset 27",),
     ),
     Case("nul-byte", _bytes(b"test_cases:\n  - input: h\x00i\n"), 1, (("HMT005", 2),)),
+    Case(
+        "control-character",
+        _bytes(b"test_cases:\n  - input: h\x07i\n"),
+        1,
+        (("HMT001", 2),),
+        says=("control characters",),
+    ),
     Case("crlf", _bytes(_UNKNOWN_KEY_LINE_3.replace("\n", "\r\n").encode()), 1, (("HMT100", 3),)),
     # Regexes: only compilation is checked.
     Case("regex-100k-characters", long_regex, 0),

@@ -235,3 +235,10 @@ def test_an_internal_error_is_one_line_and_exit_2_without_traceback(
     assert "Traceback" not in err
     assert err.startswith("holodeck-mt: error: internal error while validating")
     assert "RecursionError" in err
+
+
+def test_the_api_reports_a_lone_surrogate_in_text_instead_of_raising() -> None:
+    from holodeck_mt.validate import validate_text
+
+    result = validate_text("test_cases:\n  - input: a\udc80b\n")
+    assert [(d.code, d.line, d.column) for d in result.diagnostics] == [("HMT005", 2, 13)]
