@@ -183,6 +183,7 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[tuple[list[object], str
     """Validate on ``workers`` processes; results in the order of ``jobs``."""
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
+    from concurrent.futures.process import BrokenProcessPool
 
     from holodeck_mt import fast_path
 
@@ -190,8 +191,11 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[tuple[list[object], str
     # built here, instead of each paying for them.
     fast_path.warm()
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
-    with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        return list(pool.map(_run, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
+    try:
+        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
+            return list(pool.map(_run, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
+    except BrokenProcessPool:  # a worker was killed (out of memory?): one line, exit 2
+        return [([], "internal error: a worker process died; retry with --jobs 1")]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
