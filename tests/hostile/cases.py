@@ -269,6 +269,7 @@ CASES: list[Case] = [
         says=("escape",),
     ),
     Case("regex-catastrophic-backtracking", lambda: _one_tool_arg("{regex: '(a+)+$'}"), 0),
+    Case("regex-possible-nested-set", lambda: _one_tool_arg("{regex: '[[a]]'}"), 0),
     Case(
         "regex-nested-5000-deep",
         lambda: _one_tool_arg("{regex: '" + "(" * 5000 + ")" * 5000 + "'}"),

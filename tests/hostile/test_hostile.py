@@ -68,6 +68,7 @@ def test_hostile_input_yields_located_diagnostics_and_no_traceback(
         assert len(d["hint"] or "") <= MAX_MESSAGE
     if case.exit == 0:
         assert not [d for d in found if d["severity"] == "error"]
+        assert err == ""  # not even a warning from a library
 
 
 def test_every_hostile_file_in_text_format_prints_a_located_line_and_no_traceback(
