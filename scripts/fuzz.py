@@ -28,6 +28,7 @@ import random
 import subprocess
 import sys
 import time
+import warnings
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -118,6 +119,8 @@ def _target() -> Callable[[bytes], None]:
 
     limits = Limits()
     formats = renderers()
+    # A warning the validator lets through reaches the user's stderr: count it as a crash.
+    warnings.simplefilter("error")
 
     def run(data: bytes) -> None:
         text, problem = loader.decode(data)
