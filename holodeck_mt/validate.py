@@ -7,12 +7,14 @@ for a path (following `test_cases_file`), both returning :class:`FileResult`.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import functools
 import gc
 import os
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from stat import S_ISREG
 from typing import Any, Literal, ParamSpec, TypeVar
 
 from holodeck_mt import fast_path, hints, loader, walk
@@ -213,10 +215,15 @@ def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None
 
     Raises :class:`OSError` when the file cannot be read at all.
     """
-    size = path.stat().st_size
-    if size > limits.max_bytes:
-        return None, _too_large(size, limits)
-    raw = path.read_bytes()
+    status = path.stat()
+    if not S_ISREG(status.st_mode):  # a FIFO or a device would block or never end
+        raise OSError(errno.EINVAL, "not a regular file", str(path))
+    if status.st_size > limits.max_bytes:
+        return None, _too_large(status.st_size, limits)
+    with path.open("rb") as file:
+        raw = file.read(limits.max_bytes + 1)  # a file that grew since stat stays bounded
+    if len(raw) > limits.max_bytes:
+        return None, _too_large(len(raw), limits)
     return loader.decode(raw)
 
 

@@ -192,6 +192,12 @@ def test_a_fifo_is_refused_without_blocking_on_it(tmp_path: Path) -> None:
     assert "not a regular file" in _usage_error(tmp_path, "agent.yaml")
 
 
+def test_a_fifo_named_agent_yaml_in_a_searched_folder_is_refused_not_read(tmp_path: Path) -> None:
+    (tmp_path / "folder" / "sub").mkdir(parents=True)
+    os.mkfifo(tmp_path / "folder" / "sub" / "agent.yaml")
+    assert "not a regular file" in _usage_error(tmp_path, "folder")
+
+
 def test_a_name_too_long_is_a_clear_usage_error(tmp_path: Path) -> None:
     assert "cannot read" in _usage_error(tmp_path, "x" * 5000 + ".yaml")
 
