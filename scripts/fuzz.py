@@ -38,7 +38,7 @@ REGRESSIONS = ROOT / "tests" / "hostile" / "regressions"
 WORK = ROOT / "build" / "fuzz"
 CORPUS = WORK / "corpus"
 STATS = WORK / "stats.json"
-SAMPLES = Path("/work/shared/data/holodeck-samples")
+SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
 MAX_LEN = 16384
 
 #: Tokens the mutators splice in, and the libFuzzer dictionary.

@@ -43,7 +43,7 @@ from holodeck_mt import schemas
 
 REPO = Path(__file__).resolve().parent.parent
 CONTRACT_EXAMPLES_DIR = REPO / "examples" / "contract"
-DEFAULT_CONTRACT = Path("/work/shared/contract/test-case-schema.md")
+DEFAULT_CONTRACT = REPO.parent / "shared" / "contract" / "test-case-schema.md"
 
 #: Contract section -> committed copy of its YAML example (wrapped into a document).
 CONTRACT_EXAMPLES: dict[str, str] = {

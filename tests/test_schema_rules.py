@@ -21,7 +21,7 @@ REPO = TESTS.parent
 INVALID = sorted((TESTS / "fixtures/invalid/schema").glob("*.yaml"))
 VALID = sorted((TESTS / "fixtures/valid").glob("*.yaml"))
 CONTRACT_EXAMPLES = sorted((REPO / "examples/contract").glob("*.yaml"))
-SAMPLES = Path("/work/shared/data/holodeck-samples")
+SAMPLES = REPO.parent / "shared" / "data" / "holodeck-samples"
 
 #: The keys of a single-turn test case that a multi-turn one must not carry.
 _SINGLE_TURN_KEYS = {"input", "ground_truth", "expected_tools", "files", "retrieval_context"}
