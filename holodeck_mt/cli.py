@@ -181,21 +181,28 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[tuple[list[object], str | None]]:
     """Validate on ``workers`` processes; results in the order of ``jobs``."""
+    import gc
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
     from concurrent.futures.process import BrokenProcessPool
 
     from holodeck_mt import fast_path
+    from holodeck_mt.checks import all_checks
 
-    # Forked workers inherit the imported modules and the compiled validators
-    # built here, instead of each paying for them.
+    # Forked workers inherit the imported modules (checks included) and the
+    # compiled validators built here, instead of each paying for them; frozen,
+    # the parent's objects are not walked, nor copied, by a worker's collector.
     fast_path.warm()
+    all_checks(jobs[0].options)
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    gc.freeze()
     try:
         with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
             return list(pool.map(_run, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
     except BrokenProcessPool:  # a worker was killed (out of memory?): one line, exit 2
         return [([], "internal error: a worker process died; retry with --jobs 1")]
+    finally:
+        gc.unfreeze()
 
 
 def main(argv: Sequence[str] | None = None) -> int:
