@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 import pytest
@@ -28,3 +31,13 @@ def run_json(capsys: pytest.CaptureFixture[str]) -> RunJson:
         return code, json.loads(out)
 
     return run
+
+
+def load_script(name: str) -> ModuleType:
+    """Import ``scripts/<name>.py`` (scripts are not a package) for testing."""
+    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[name] = module
+    spec.loader.exec_module(module)
+    return module

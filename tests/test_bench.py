@@ -2,27 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
+
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-bench = _script("bench")
+bench = load_script("bench")
 
 MEASURED = ["floor", "ours", "pass", "imports", "floor_tiny", "ours_tiny"]
 

@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -16,20 +13,12 @@ from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
 from holodeck_mt import loader, schemas
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _script("generate_corpus")
+gen = load_script("generate_corpus")
 
 
 def _generate(tmp_path: Path, *args: str) -> bytes:
