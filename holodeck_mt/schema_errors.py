@@ -103,7 +103,13 @@ def _test_case(error: ValidationError) -> Iterator[Fault]:
         yield _type_fault(parts, case, ["object"], "a test case")
         return
     if "turns" in case:
-        yield from _branch_errors(error, 1)
+        faults = list(_branch_errors(error, 1))
+        # A refused single-turn key is the mistake; what is wrong inside its value is an echo.
+        refused = [f for f in faults if f.code == "HMT105" and f.at == "key"]
+        yield from refused
+        for fault in faults:
+            if not any(fault.parts[: len(r.parts)] == r.parts for r in refused):
+                yield fault
     elif "input" in case:
         yield from _branch_errors(error, 0)
     else:

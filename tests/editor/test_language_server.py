@@ -480,12 +480,6 @@ def test_retrieval_context_beside_turns_is_flagged_on_its_line(editor: Editor) -
     _assert_problems(opened, [("retrieval_context:", _misplaced("retrieval_context"))])
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="TestCase is a oneOf: once a turn has a fault of its own, the server scores the "
-    "single-turn branch higher, reports `turns` as not allowed and drops the turn's fault. "
-    "Choosing the branch with if: {required: [turns]} fixes it.",
-)
 def test_files_beside_turns_and_a_faulty_turn_are_both_flagged_on_their_lines(
     editor: Editor,
 ) -> None:
