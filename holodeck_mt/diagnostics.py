@@ -71,6 +71,15 @@ def make(
     )
 
 
+def under(parts: JsonPath, reported: set[JsonPath]) -> bool:
+    """Whether ``parts`` is one of ``reported`` or lies below one of them.
+
+    One set lookup per prefix: scanning ``reported`` for every path is quadratic,
+    and a hostile file can make both counts large (one bad tag per list item).
+    """
+    return any(parts[:i] in reported for i in range(len(parts) + 1))
+
+
 def to_pointer(parts: Sequence[str | int]) -> str:
     """RFC 6901 JSON pointer."""
     return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)

@@ -31,6 +31,7 @@ from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import schemas as sch
+from holodeck_mt import walk
 from holodeck_mt.diagnostics import Fault, JsonPath
 
 if TYPE_CHECKING:
@@ -87,7 +88,7 @@ def schema_faults(root: str, data: Any, *, compiled: bool = True) -> list[Fault]
             return []
     except Exception:  # a value it cannot take: jsonschema judges the document
         return _python(root, data)
-    located = _test_cases(data)
+    located = walk.test_case_list(data)
     if located is None or not validators.subset_safe:
         return _python(root, data)
     cases, prefix = located
@@ -112,15 +113,6 @@ def _python(root: str, data: Any) -> list[Fault]:
     from holodeck_mt import schema_errors
 
     return schema_errors.faults(sch.validator(root), data)
-
-
-def _test_cases(data: Any) -> tuple[list[Any], JsonPath] | None:
-    """The document's list of test cases and the path to it."""
-    if isinstance(data, list):
-        return data, ()
-    if isinstance(data, dict) and isinstance(data.get("test_cases"), list):
-        return data["test_cases"], ("test_cases",)
-    return None
 
 
 def _renumbered(

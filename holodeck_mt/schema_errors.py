@@ -114,17 +114,15 @@ def _test_case(error: ValidationError) -> Iterator[Fault]:
         yield from _branch_errors(error, 0)
     else:
         # A misspelt `turns` or `input` (`turn`, `inputs`) is the one mistake here.
-        typo = next(
-            (k for k in case if isinstance(k, str) and hints.did_you_mean(k, ("input", "turns"))),
-            None,
-        )
+        meant = {k: hints.did_you_mean(k, ("input", "turns")) for k in case if isinstance(k, str)}
+        typo = next((k for k, guess in meant.items() if guess), None)
         if typo is not None:
             yield Fault(
                 "HMT100",
                 f"unknown key '{typo}' in test case",
                 (*parts, typo),
                 at="key",
-                hint=f"did you mean '{hints.did_you_mean(typo, ('input', 'turns'))}'?",
+                hint=f"did you mean '{meant[typo]}'?",
             )
         else:
             yield Fault(

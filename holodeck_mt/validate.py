@@ -20,7 +20,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 from holodeck_mt import fast_path, hints, loader, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
-from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, format_path, make
+from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
 from holodeck_mt.limits import Limits
 
 #: How a document is read: as given on the command line (an agent.yaml, or a
@@ -126,7 +126,7 @@ def _validate_text(
         faults += [
             f
             for f in fast_path.schema_faults(_ROOTS[role], data, compiled=not doc.has_non_json)
-            if not _under(f.parts, doc.reported)
+            if not under(f.parts, doc.reported)
         ]
         context = Context(
             data=data,
@@ -237,12 +237,6 @@ def _too_large(size: int, limits: Limits) -> Diagnostic:
     )
 
 
-def _under(parts: JsonPath, reported: set[JsonPath]) -> bool:
-    # One set lookup per prefix: a scan of ``reported`` per fault is quadratic,
-    # and a hostile file can make both counts large (one bad tag per list item).
-    return any(parts[:i] in reported for i in range(len(parts) + 1))
-
-
 def _locate(fault: Fault, data: Any, positions: loader.Positions | None) -> Diagnostic:
     if positions is None:
         line, column = 1, 1
@@ -260,8 +254,9 @@ def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     """Fill in the test case (name and index) and the path relative to it."""
     index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
     name = None
-    if index is not None:
-        cases = data if isinstance(data, list) else data["test_cases"]
+    found = walk.test_case_list(data)
+    if index is not None and found is not None:
+        cases = found[0]
         case = cases[index] if index < len(cases) else None
         if isinstance(case, dict) and isinstance(case.get("name"), str) and case["name"]:
             name = case["name"]

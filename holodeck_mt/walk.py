@@ -14,31 +14,34 @@ from holodeck_mt.diagnostics import JsonPath
 Node = tuple[JsonPath, Any]
 
 
+def test_case_list(data: Any) -> tuple[list[Any], JsonPath] | None:
+    """The document's list of test cases and the path to it, if it has one."""
+    if isinstance(data, list):
+        return data, ()
+    if isinstance(data, dict) and isinstance(data.get("test_cases"), list):
+        return data["test_cases"], ("test_cases",)
+    return None
+
+
 def test_cases(data: Any) -> Iterator[tuple[int, JsonPath, Any]]:
     """``(index, path, test_case)`` for every test case of an agent.yaml or test-cases file."""
-    base: JsonPath
-    if isinstance(data, list):
-        items, base = data, ()
-    elif isinstance(data, dict) and isinstance(data.get("test_cases"), list):
-        items, base = data["test_cases"], ("test_cases",)
-    else:
+    found = test_case_list(data)
+    if found is None:
         return
+    items, base = found
     for i, case in enumerate(items):
         yield i, (*base, i), case
 
 
 def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
     """The index of the test case holding ``parts`` and the path relative to it."""
-    if isinstance(data, list) and parts and isinstance(parts[0], int):
-        return parts[0], parts[1:]
-    if (
-        isinstance(data, dict)
-        and len(parts) >= 2
-        and parts[0] == "test_cases"
-        and isinstance(parts[1], int)
-        and isinstance(data.get("test_cases"), list)
-    ):
-        return parts[1], parts[2:]
+    found = test_case_list(data)
+    if found is not None:
+        base = found[1]
+        depth = len(base)
+        index = parts[depth] if len(parts) > depth and parts[:depth] == base else None
+        if isinstance(index, int):
+            return index, parts[depth + 1 :]
     return None, parts
 
 

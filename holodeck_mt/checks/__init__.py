@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.diagnostics import Fault, JsonPath
+from holodeck_mt.diagnostics import Fault, JsonPath, under
 
 
 @dataclass(frozen=True)
@@ -32,8 +32,7 @@ class Context:
     reported: set[JsonPath] = field(default_factory=set)
 
     def already_reported(self, parts: JsonPath) -> bool:
-        reported = self.reported  # one set lookup per prefix, not a scan per call
-        return any(parts[:i] in reported for i in range(len(parts) + 1))
+        return under(parts, self.reported)
 
 
 Check = Callable[[Context], Iterator[Fault]]
