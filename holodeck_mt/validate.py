@@ -99,7 +99,9 @@ def _validate_text(
     base_dir: Path,
     options: Options | None,
     limits: Limits | None,
+    agent: Any = None,
 ) -> tuple[FileResult, loader.Document | None]:
+    """``agent``: the data of the agent.yaml naming this test-cases file, for run-time checks."""
     options = options or Options()
     limits = limits or Limits()
     result = FileResult(path=path, text=text)
@@ -133,6 +135,7 @@ def _validate_text(
             base_dir=base_dir,
             options=options,
             reported=doc.reported | {f.parts for f in faults},
+            agent=agent,
         )
         for check in all_checks(options):
             faults.extend(check(context))
@@ -206,7 +209,9 @@ def _follow(
         return []
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
-    referenced, _ = _validate_text(content, shown, "test-cases-file", base_dir, options, limits)
+    referenced, _ = _validate_text(
+        content, shown, "test-cases-file", base_dir, options, limits, agent=agent.data
+    )
     return [referenced]
 
 
