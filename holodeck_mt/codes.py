@@ -195,3 +195,9 @@ CODES: dict[str, Code] = {c.code: c for c in _CODES}
 
 def severity(code: str) -> Severity:
     return CODES[code].severity
+
+
+def runtime_lint(code: str) -> bool:
+    """Whether the code is a run-time lint (HMT300-HMT319): a valid file that will not run
+    what it seems to say. Generated or hand-made documents may well trigger them."""
+    return code.startswith("HMT3") and code[3:].isdigit() and 300 <= int(code[3:]) <= 319

@@ -38,7 +38,7 @@ def check(context: Context) -> Iterator[Fault]:
             continue
         try:
             number = integer_without_float(matcher.value)
-        except re.error:
+        except (re.error, RecursionError, OverflowError):  # reported by regex_compiles
             continue
         if number is None:
             continue
