@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 from referencing import Registry
@@ -146,7 +147,8 @@ _ENUM_DOCS = ("enumDescriptions", "markdownEnumDescriptions")
 
 
 def check_docs(files: Schemas) -> tuple[list[str], int]:
-    """Every property has description, markdownDescription and examples; enums are explained."""
+    """Every property has description, markdownDescription and examples (or snippets);
+    enums are explained."""
     problems = []
     count = 0
     for file_id, schema in files.items():
@@ -161,8 +163,11 @@ def check_docs(files: Schemas) -> tuple[list[str], int]:
                 count += 1
                 # A property named only to be refused (a single-turn field on a multi-turn
                 # test case, hidden from completion) has nothing valid to exemplify.
+                # A snippet is an example an editor can insert; a property whose example is
+                # a list of mappings has one instead (yaml-language-server inserts such an
+                # example as `[object Object]`).
                 wanted = ["description", "markdownDescription"]
-                if not prop.get("doNotSuggest"):
+                if not prop.get("doNotSuggest") and "defaultSnippets" not in prop:
                     wanted.append("examples")
                 for keyword in wanted:
                     if keyword not in prop:
@@ -204,15 +209,22 @@ def expand_snippet(body: Any) -> Any:
 
     ``${1:text}`` becomes ``text``. A placeholder without a default (``$1``, ``${1}``)
     would leave an empty value, so it raises ValueError: every placeholder needs one.
+    yaml-language-server writes a string of the body into the document as it stands
+    (after a leading ``^``, as YAML text; ``true``/``false`` quoted), so it is read back
+    as YAML reads it: ``"25587"`` becomes a number unless the body quotes it
+    (``"^\"${2:25587}\""``).
     """
     if isinstance(body, str):
         if _BARE_PLACEHOLDER.search(body):
             raise ValueError(f"placeholder without a default in {body!r}")
-        return _PLACEHOLDER.sub(lambda m: m.group(2), body)
+        text = _PLACEHOLDER.sub(lambda m: m.group(2), body)
+        if text in ("true", "false"):
+            return text
+        return yaml.safe_load(text.removeprefix("^") or "''")
     if isinstance(body, list):
         return [expand_snippet(item) for item in body]
     if isinstance(body, dict):
-        return {expand_snippet(k): expand_snippet(v) for k, v in body.items()}
+        return {str(expand_snippet(k)): expand_snippet(v) for k, v in body.items()}
     return body
 
 
