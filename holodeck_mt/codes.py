@@ -18,44 +18,79 @@ class Code:
     severity: Severity
     title: str
     description: str
+    #: The modules of the package that produce it (paths below holodeck_mt/);
+    #: ``schema_errors.py`` for a rule of the schema (docs/diagnostics.md names its node).
+    where: tuple[str, ...] = ()
 
 
 _CODES = [
     # Reading and parsing the file.
-    Code("HMT001", "error", "yaml-syntax", "The file is not well-formed YAML."),
-    Code("HMT002", "error", "duplicate-key", "A mapping holds the same key twice."),
+    Code(
+        "HMT001", "error", "yaml-syntax", "The file is not well-formed YAML.", where=("loader.py",)
+    ),
+    Code(
+        "HMT002",
+        "error",
+        "duplicate-key",
+        "A mapping holds the same key twice.",
+        where=("loader.py",),
+    ),
     Code(
         "HMT003",
         "error",
         "unsupported-yaml",
         "YAML the platform cannot read as JSON-shaped data: a tag that constructs an object, "
         "an unknown tag, a non-string key, a merge key that merges no mapping, several documents.",
+        where=("loader.py",),
     ),
     Code(
         "HMT004",
         "error",
         "limit-exceeded",
         "The file exceeds a safety limit (size, nesting depth, alias expansions).",
+        where=("loader.py", "validate.py"),
     ),
-    Code("HMT005", "error", "encoding", "The file is not valid UTF-8 / UTF-16 text."),
+    Code(
+        "HMT005",
+        "error",
+        "encoding",
+        "The file is not valid UTF-8 / UTF-16 text.",
+        where=("loader.py",),
+    ),
     Code(
         "HMT006",
         "error",
         "document-shape",
         "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
+        where=("loader.py", "validate.py"),
     ),
     # The schema.
-    Code("HMT100", "error", "unknown-key", "A key that is not allowed where it stands."),
-    Code("HMT101", "error", "missing-key", "A required key is missing."),
-    Code("HMT102", "error", "wrong-type", "A value has the wrong type."),
+    Code(
+        "HMT100",
+        "error",
+        "unknown-key",
+        "A key that is not allowed where it stands.",
+        where=("schema_errors.py",),
+    ),
+    Code(
+        "HMT101", "error", "missing-key", "A required key is missing.", where=("schema_errors.py",)
+    ),
+    Code(
+        "HMT102", "error", "wrong-type", "A value has the wrong type.", where=("schema_errors.py",)
+    ),
     Code(
         "HMT103",
         "error",
         "invalid-value",
         "A value is out of its allowed set or range (enum, bounds, length, pattern).",
+        where=("schema_errors.py",),
     ),
     Code(
-        "HMT104", "error", "regex-compile", "A `regex` matcher does not compile with Python's re."
+        "HMT104",
+        "error",
+        "regex-compile",
+        "A `regex` matcher does not compile with Python's re.",
+        where=("checks/regex_compiles.py",),
     ),
     Code(
         "HMT105",
@@ -63,18 +98,21 @@ _CODES = [
         "test-case-shape",
         "A test case mixes single-turn and multi-turn fields, has empty `turns`, "
         "or has neither `input` nor `turns` (contract section 2).",
+        where=("schema_errors.py",),
     ),
     Code(
         "HMT106",
         "error",
         "matcher-shape",
         "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside another key.",
+        where=("schema_errors.py",),
     ),
     Code(
         "HMT107",
         "error",
         "file-source",
         "A file input sets both or neither of `path` and `url`.",
+        where=("schema_errors.py",),
     ),
     Code(
         "HMT108",
@@ -82,12 +120,14 @@ _CODES = [
         "metric-kind",
         "A metric's kind cannot be told: `type` is missing at the agent level, or no kind's "
         "fields match.",
+        where=("schema_errors.py",),
     ),
     Code(
         "HMT109",
         "error",
         "non-finite-number",
         "A metric's number is `.nan` or `.inf`, which no comparison can use.",
+        where=("checks/non_finite_numbers.py",),
     ),
     # References to other files and code.
     Code(
@@ -95,18 +135,21 @@ _CODES = [
         "error",
         "test-cases-file",
         "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read.",
+        where=("schema_errors.py", "validate.py"),
     ),
     Code(
         "HMT111",
         "error",
         "grader-import",
         "A code grader's module, attribute or callable is missing (with --import-graders).",
+        where=("checks/graders_import.py",),
     ),
     Code(
         "HMT112",
         "error",
         "file-missing",
         "A `files[*].path` does not exist relative to the agent.yaml (with --check-files).",
+        where=("checks/files_exist.py",),
     ),
     # Warnings: valid for the platform, but almost certainly not what the author meant.
     Code(
@@ -114,13 +157,21 @@ _CODES = [
         "warning",
         "ineffective-flag",
         "A metric flag that has no effect on its metric (e.g. absolute_tolerance on equality).",
+        where=("checks/ineffective_flags.py",),
     ),
-    Code("HMT201", "warning", "duplicate-name", "Two test cases have the same name."),
+    Code(
+        "HMT201",
+        "warning",
+        "duplicate-name",
+        "Two test cases have the same name.",
+        where=("checks/duplicate_names.py",),
+    ),
     Code(
         "HMT202",
         "warning",
         "unknown-top-level-key",
         "An agent.yaml key the platform does not define (accepted, but likely a typo).",
+        where=("checks/unknown_top_level_keys.py",),
     ),
     Code(
         "HMT203",
@@ -128,6 +179,7 @@ _CODES = [
         "duplicate-expected-tool",
         "Two identical entries in one `expected_tools` list (a bare name and `{name: ...}` "
         "alike): entries are judged independently, so one call satisfies both; use `count`.",
+        where=("checks/duplicate_expected_tools.py",),
     ),
     Code(
         "HMT204",
@@ -135,6 +187,7 @@ _CODES = [
         "literal-looks-like-matcher",
         "An args value is a one-key literal mapping whose key looks like a misspelled matcher "
         "(`regexp`, `fuzy`).",
+        where=("checks/literal_like_matcher.py",),
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
     Code(
@@ -144,6 +197,7 @@ _CODES = [
         "A metric is defined at several levels with different settings: one evaluator per metric "
         "name serves the whole file, built from the last definition, so the others' settings "
         "apply nowhere (only `threshold` and `response_path` stay per level).",
+        where=("checks/metric_settings_leak.py",),
     ),
     Code(
         "HMT301",
@@ -151,6 +205,7 @@ _CODES = [
         "tolerance-dwarfs-ground-truth",
         "The `absolute_tolerance` of `numeric` is at least as large as a numeric ground truth it "
         "applies to: nearly any answer passes there.",
+        where=("checks/tolerance_dwarfs_ground_truth.py",),
     ),
     Code(
         "HMT302",
@@ -158,6 +213,7 @@ _CODES = [
         "enabled-false-ignored",
         "`enabled: false` on a metric that is not `type: code`: only code metrics can be "
         "switched off; this one still runs.",
+        where=("checks/enabled_false_ignored.py",),
     ),
     Code(
         "HMT303",
@@ -165,6 +221,7 @@ _CODES = [
         "empty-evaluations-fall-through",
         "`evaluations: []` on a test case or turn counts as absent: the next level's metrics run "
         "instead; an empty list cannot switch metrics off.",
+        where=("checks/empty_evaluations.py",),
     ),
     Code(
         "HMT304",
@@ -173,6 +230,7 @@ _CODES = [
         "A metric that needs a ground truth (equality, numeric, bleu, rouge, meteor, "
         "contextual_precision, contextual_recall) on a turn without `ground_truth`: skipped "
         "silently in a multi-turn test case, bound to fail in a single-turn one.",
+        where=("checks/skipped_without_ground_truth.py",),
     ),
     Code(
         "HMT305",
@@ -180,6 +238,7 @@ _CODES = [
         "regex-misses-float-form",
         "A regex matcher matches an integer's digits but not its float form (`^\\d+$`): a number "
         "argument may arrive as a float, and `str(206588.0)` is `206588.0`.",
+        where=("checks/regex_float_form.py",),
     ),
     Code(
         "HMT306",
@@ -187,6 +246,7 @@ _CODES = [
         "fuzzy-unnormalised-character",
         "A fuzzy pattern holds a currency sign or parentheses, which the fuzzy matcher does not "
         "normalise: it never matches the number it seems to say.",
+        where=("checks/fuzzy_unnormalised.py",),
     ),
 ]
 

@@ -1,4 +1,4 @@
-"""Whole-process benchmark of the validator (issue 5: speed).
+"""Whole-process benchmark of the validator: its speed targets, measured.
 
 Every figure is the wall time of a fresh process, started the way CI starts it,
 repeated (median, min-max), with the child's peak resident memory taken from
@@ -783,14 +783,14 @@ def report(
         "",
         *table(rows),
         "",
-        "## Targets (issue 5)",
+        "## Targets",
         "",
         "| target | limit | measured | verdict |",
         "|---|---|---|---|",
         *(f"| {t.name} | {t.limit} | {t.measured} | **{t.verdict}** |" for t in targets),
         "",
         "Time targets compare medians of wall time. *linear* divides the whole-process time on "
-        "the large corpus by the time on the corpus a tenth its size, as the issue states it; "
+        "the large corpus by the time on the corpus a tenth its size, as the target says; "
         "start-up weighs on the small run, so the figure net of start-up (each command's run on "
         "the 10-line file subtracted) is shown beside it, with the floor's for comparison "
         "(parsing alone need not scale linearly either). The net figures subtract two small "
@@ -836,7 +836,7 @@ def busy_note(load_before: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Benchmark the validator (issue 5).")
+    parser = argparse.ArgumentParser(description="Benchmark the validator.")
     parser.add_argument("--quick", action="store_true", help="small corpora, 2 repetitions")
     parser.add_argument("--repeat", type=int, default=None, help="repetitions (default 5; 2 quick)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")

@@ -29,7 +29,8 @@ from typing import Any
 
 from holodeck_mt import cli
 from holodeck_mt.codes import CODES, Code
-from holodeck_mt.schema_walk import ANNOTATIONS
+from holodeck_mt.schema_walk import ANNOTATIONS, subschemas
+from holodeck_mt.schema_walk import CODES as CODES_KEYWORD
 from holodeck_mt.schemas import BASE_URI, schema_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -340,6 +341,24 @@ def run_example(code: Code) -> Example:
     return Example(code, path, shown, output, exit_code, options)
 
 
+def _producers(code: Code) -> str:
+    """``the schema`` and the modules of the package that produce ``code``."""
+    names = ["the schema" if w == "schema_errors.py" else f"`holodeck_mt/{w}`" for w in code.where]
+    return ", ".join(names) or "nothing yet"
+
+
+def _schema_nodes(code: Code) -> list[str]:
+    """The schema nodes that state a rule of ``code`` (``x-holodeck-codes``), as a list."""
+    found = [
+        f"- `schema/{_short(uri)}.schema.json#{pointer}` (`{keyword}`)"
+        for uri, schema in schema_files().items()
+        for pointer, node in subschemas(schema)
+        for keyword, given in node.get(CODES_KEYWORD, {}).items()
+        if given == code.code
+    ]
+    return ["The schema states it at:", "", *found, ""] if found else []
+
+
 def diagnostics() -> str:
     examples = [run_example(code) for code in CODES.values()]
     lines = [
@@ -355,13 +374,20 @@ def diagnostics() -> str:
         "the exact text the validator prints for it: this page is regenerated from them, and "
         "generation fails when an example no longer produces its code.",
         "",
-        "| code | name | severity | meaning |",
-        "| --- | --- | --- | --- |",
+        "Each code names where it is produced: a module of the package, or the schema (its "
+        "errors are worded by `holodeck_mt/schema_errors.py`; a rule of one schema node names "
+        "that node).",
+        "",
+        "| code | name | severity | meaning | produced by |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for e in examples:
         c = e.code
         meaning = c.description.replace("|", "\\|")
-        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.title} | {c.severity} | {meaning} |")
+        lines.append(
+            f"| [{c.code}](#{c.code.lower()}) | {c.title} | {c.severity} | {meaning} "
+            f"| {_producers(c)} |"
+        )
     lines.append("")
     for e in examples:
         c = e.code
@@ -371,6 +397,9 @@ def diagnostics() -> str:
             "",
             f"**{c.title}** ({c.severity}). {c.description}",
             "",
+            f"Produced by: {_producers(c)}.",
+            "",
+            *_schema_nodes(c),
         ]
         if c.code in BINARY:
             lines += [
