@@ -187,7 +187,10 @@ def example(key: str, schema: Any) -> str | None:
 
 def _properties(definition: Mapping[str, Any]) -> tuple[dict[str, Any], set[str], bool]:
     """Properties, required keys and closedness, also from an ``else`` branch."""
-    props: dict[str, Any] = dict(definition.get("properties", {}))
+    # A property that is only `true` is only named (for a strict validator's `required`).
+    props: dict[str, Any] = {
+        k: v for k, v in definition.get("properties", {}).items() if v is not True
+    }
     required = set(definition.get("required", []))
     closed = definition.get("additionalProperties") is False
     branch = definition.get("else")
