@@ -395,7 +395,8 @@ class Builder:
             if in_key:
                 return event.value  # the platform reads a "value" key as a string
             value = sc.Unconstructible(
-                event.value, "it reads as YAML 1.1's 'value' type (`=`), which has no meaning"
+                event.value,
+                "YAML 1.1 reads a bare `=` as its 'value' type, which has nothing to load",
             )
         assert isinstance(value, sc.Unconstructible)
         shown = clip(value.text)

@@ -19,7 +19,7 @@ from yaml.error import MarkedYAMLError, YAMLError
 from yaml.reader import ReaderError
 
 from holodeck_mt import diagnostics as dg
-from holodeck_mt import parsers
+from holodeck_mt import parsers, yaml_errors
 from holodeck_mt.builder import EMPTY, Abort, Builder, DialectNote, clip
 from holodeck_mt.decoding import decode, nul_diagnostic
 from holodeck_mt.limits import Limits
@@ -108,10 +108,13 @@ def _build_as_the_platform(text: str, limits: Limits, positions: bool) -> Builde
     second_opinion = len(text) <= parsers.PURE_MAX_CHARS
     try:
         built = _build(text, parsers.libyaml(text), limits, positions)
-    except YAMLError:
+    except YAMLError as refused:
         if not second_opinion:
             raise
-        return _build(text, parsers.pure(text), limits, positions)
+        try:
+            return _build(text, parsers.pure(text), limits, positions)
+        except YAMLError as also_refused:
+            raise _first(also_refused, refused) from None
     except Abort:  # the platform's parser may fail on an earlier line than the fault
         if not second_opinion:
             raise
@@ -119,6 +122,21 @@ def _build_as_the_platform(text: str, limits: Limits, positions: bool) -> Builde
     if second_opinion and (built.flow_differs or parsers.libyaml_may_differ(text, built.spans)):
         return _build(text, parsers.pure(text), limits, positions)
     return built
+
+
+def _first(platform: YAMLError, libyaml: YAMLError) -> YAMLError:
+    """Of two parsers' errors on one text, the platform's, in libyaml's words on its line.
+
+    The platform's parser names the line the platform fails at; libyaml's words
+    are the ones :mod:`holodeck_mt.yaml_errors` explains, so they are kept when
+    both stop on the same line.
+    """
+    if not isinstance(platform, MarkedYAMLError) or not isinstance(libyaml, MarkedYAMLError):
+        return platform  # a character the platform refuses anywhere in the text
+    ours, theirs = platform.problem_mark, libyaml.problem_mark
+    if ours is not None and theirs is not None and ours.line == theirs.line:
+        return libyaml
+    return platform
 
 
 def _build(text: str, source: parsers.EventSource, limits: Limits, positions: bool) -> Builder:
@@ -138,13 +156,15 @@ def _syntax_error(text: str, e: YAMLError) -> dg.Diagnostic:
         message = f"YAML syntax error: control characters are not allowed ({shown})"
         return dg.make("HMT001", message, line, column)
     if isinstance(e, MarkedYAMLError):
-        mark = e.problem_mark or e.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        cause = clip(e.problem or e.context or "unreadable YAML", 200)
-        if e.problem and e.context:
-            where = f" started at line {e.context_mark.line + 1}" if e.context_mark else ""
-            cause = f"{clip(e.problem, 200)} ({clip(e.context, 200)}{where})"
-        return dg.make("HMT001", f"YAML syntax error: {cause}", line, column)
+        pm, cm = e.problem_mark, e.context_mark
+        said = yaml_errors.explain(
+            text,
+            e.problem,
+            (pm.line, pm.column) if pm is not None else None,
+            e.context,
+            (cm.line, cm.column) if cm is not None else None,
+        )
+        return dg.make("HMT001", said.message, said.line, said.column, hint=said.hint)
     message = clip(str(e).splitlines()[0], 200) if str(e) else type(e).__name__
     position = getattr(e, "position", None)
     line, column = line_column(text, position) if isinstance(position, int) else (1, 1)

@@ -20,6 +20,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 from holodeck_mt import fast_path, hints, loader, quoting, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
+from holodeck_mt.codes import Severity, severity
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
 from holodeck_mt.limits import Limits
 
@@ -37,6 +38,8 @@ class FileResult:
     stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
     #: The file's text, for renderers that quote the offending line.
     text: str | None = None
+    #: Warnings fail the file too (``--strict``): its verdict in every format.
+    strict: bool = False
 
     @property
     def errors(self) -> int:
@@ -48,7 +51,15 @@ class FileResult:
 
     @property
     def valid(self) -> bool:
-        return self.errors == 0
+        return self.errors == 0 and not (self.strict and self.warnings)
+
+    def fails(self, diagnostic: Diagnostic) -> bool:
+        """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
+        return self.strict or diagnostic.severity == "error"
+
+    def level(self, diagnostic: Diagnostic) -> Severity:
+        """The level a report gives ``diagnostic``: ``error`` when it fails the file."""
+        return "error" if self.fails(diagnostic) else diagnostic.severity
 
 
 _P = ParamSpec("_P")
@@ -99,7 +110,11 @@ def _validate_text(
     base_dir: Path,
     options: Options | None,
     limits: Limits | None,
+    agent: Any = None,
+    agent_clean: bool = True,
 ) -> tuple[FileResult, loader.Document | None]:
+    """``agent``: the data of the agent.yaml naming this test-cases file, for run-time checks
+    (which run only when neither that agent.yaml nor this document has an error)."""
     options = options or Options()
     limits = limits or Limits()
     result = FileResult(path=path, text=text)
@@ -133,9 +148,18 @@ def _validate_text(
             base_dir=base_dir,
             options=options,
             reported=doc.reported | {f.parts for f in faults},
+            agent=agent,
+            runtime=agent_clean
+            and not any(severity(f.code) == "error" for f in faults)
+            and not any(d.severity == "error" for d in doc.diagnostics),
         )
+        runnable = context.runtime
         for check in all_checks(options):
-            faults.extend(check(context))
+            # The run-time lints come last: they see whether any check found an error.
+            context.runtime = runnable
+            for fault in check(context):
+                faults.append(fault)
+                runnable = runnable and severity(fault.code) != "error"
     located = [_locate(f, data, doc.positions) for f in faults]
     located += [_in_test_case(d, data) for d in doc.diagnostics]
     result.diagnostics = [quoting.as_written(d, text) for d in _dedupe(located)]
@@ -206,7 +230,16 @@ def _follow(
         return []
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
-    referenced, _ = _validate_text(content, shown, "test-cases-file", base_dir, options, limits)
+    referenced, _ = _validate_text(
+        content,
+        shown,
+        "test-cases-file",
+        base_dir,
+        options,
+        limits,
+        agent=agent.data,
+        agent_clean=result.errors == 0,
+    )
     return [referenced]
 
 

@@ -51,14 +51,18 @@ def _normal(value: Any) -> Any:
 
 
 def _platform(text: str) -> tuple[bool, Any]:
-    """(True, data) when safe_load loads the text; (False, line or None) when it raises."""
+    """(True, data) when safe_load loads the text; (False, lines) when it raises.
+
+    The lines are those PyYAML names: where it stopped, and where the construct
+    it was reading started (an unclosed bracket is reported where it opened).
+    """
     try:
         return True, yaml.safe_load(text)
     except yaml.MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        return False, mark.line + 1 if mark is not None else None
+        marks = (e.problem_mark, e.context_mark)
+        return False, {m.line + 1 for m in marks if m is not None} or None
     except yaml.reader.ReaderError as e:
-        return False, line_column(text, e.position)[0]
+        return False, {line_column(text, e.position)[0]}
     except (ValueError, KeyError, IndexError, AttributeError, TypeError, yaml.YAMLError):
         return False, None  # a constructor failed: no line named
 
@@ -72,7 +76,7 @@ def check_same_reading(text: str) -> None:
         assert errors, f"safe_load raises (line {found}) but the loader reports no error:\n{text!r}"
         if found is not None and not codes & DEVIATIONS:
             lines = {line for _, line in errors}
-            assert found in lines, f"safe_load fails at line {found}, we at {errors}:\n{text!r}"
+            assert found & lines, f"safe_load fails at line {found}, we at {errors}:\n{text!r}"
         return
     if codes & DEVIATIONS:
         return  # a deviation reported: an error, and the data may differ

@@ -35,8 +35,8 @@ def test_cr_only_line_endings_put_a_schema_error_on_its_own_line(tmp_path: Path)
 def test_cr_only_line_endings_put_a_syntax_error_on_its_own_line(tmp_path: Path) -> None:
     path = tmp_path / "agent.yaml"
     path.write_bytes(b"test_cases:\r  - name: a\r    input: [unclosed\r")
-    [(code, line, _)] = _found(path)
-    assert (code, line) == ("HMT001", 4)
+    [(code, line, column)] = _found(path)
+    assert (code, line, column) == ("HMT001", 3, 12)  # where the bracket opened
 
 
 def test_a_key_set_three_times_is_reported_at_each_repetition() -> None:
