@@ -34,13 +34,13 @@ from urllib.parse import quote
 import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
-from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource, Unresolvable
-from referencing.jsonschema import DRAFT202012
+from referencing import Registry
+from referencing.exceptions import Unresolvable
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from holodeck_mt import schemas
+from holodeck_mt.schema_walk import subschemas
 
 REPO = Path(__file__).resolve().parent.parent
 CONTRACT_EXAMPLES_DIR = REPO / "examples" / "contract"
@@ -60,22 +60,6 @@ CONTRACT_EXAMPLES: dict[str, str] = {
 
 Schemas = Mapping[str, Mapping[str, Any]]
 
-# Keywords whose value is a subschema, a map of subschemas, or a list of subschemas.
-_ONE = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-)
-_MAP = ("properties", "$defs", "patternProperties", "dependentSchemas")
-_LIST = ("oneOf", "anyOf", "allOf", "prefixItems")
-
 
 @dataclass
 class Report:
@@ -92,30 +76,6 @@ class Report:
 # --- walking the schema files ----------------------------------------------------
 
 
-def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every subschema of ``schema`` with its JSON pointer, keyword by keyword.
-
-    Data keywords (``examples``, ``default``, ``enum``, ``defaultSnippets``, ...) are not
-    entered, so a property called ``description`` is a subschema, not a description.
-    """
-    if not isinstance(schema, dict):
-        return
-    yield pointer, schema
-    for keyword in _ONE:
-        if keyword in schema:
-            yield from subschemas(schema[keyword], f"{pointer}/{keyword}")
-    for keyword in _MAP:
-        for name, sub in (schema.get(keyword) or {}).items():
-            yield from subschemas(sub, f"{pointer}/{keyword}/{_escape(name)}")
-    for keyword in _LIST:
-        for i, sub in enumerate(schema.get(keyword) or []):
-            yield from subschemas(sub, f"{pointer}/{keyword}/{i}")
-
-
-def _escape(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
-
-
 def uri_of(file_id: str, pointer: str) -> str:
     """The URI of the subschema at ``pointer`` of the file ``file_id``."""
     return f"{file_id}#{quote(pointer, safe='/~$')}"
@@ -127,15 +87,7 @@ def short(file_id: str) -> str:
 
 def registry_for(files: Schemas) -> Registry[Any]:
     """An offline registry of ``files`` (the checked-in files: :func:`schemas.registry`)."""
-
-    def refuse(uri: str) -> Resource[Any]:
-        raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
-
-    resources = [
-        (uri, Resource.from_contents(dict(contents), default_specification=DRAFT202012))
-        for uri, contents in files.items()
-    ]
-    return Registry(retrieve=refuse).with_resources(resources).crawl()  # type: ignore[call-arg]
+    return schemas.registry_for({uri: dict(contents) for uri, contents in files.items()})
 
 
 def validator_at(uri: str, registry: Registry[Any]) -> Draft202012Validator:
