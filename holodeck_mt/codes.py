@@ -26,14 +26,18 @@ class Code:
 _CODES = [
     # Reading and parsing the file.
     Code(
-        "HMT001", "error", "yaml-syntax", "The file is not well-formed YAML.", where=("loader.py",)
+        "HMT001",
+        "error",
+        "yaml-syntax",
+        "The file is not well-formed YAML.",
+        where=("builder.py", "loader.py"),
     ),
     Code(
         "HMT002",
         "error",
         "duplicate-key",
         "A mapping holds the same key twice.",
-        where=("loader.py",),
+        where=("builder.py",),
     ),
     Code(
         "HMT003",
@@ -41,21 +45,21 @@ _CODES = [
         "unsupported-yaml",
         "YAML the platform cannot read as JSON-shaped data: a tag that constructs an object, "
         "an unknown tag, a non-string key, a merge key that merges no mapping, several documents.",
-        where=("loader.py",),
+        where=("builder.py",),
     ),
     Code(
         "HMT004",
         "error",
         "limit-exceeded",
         "The file exceeds a safety limit (size, nesting depth, alias expansions).",
-        where=("loader.py", "validate.py"),
+        where=("builder.py", "validate.py"),
     ),
     Code(
         "HMT005",
         "error",
         "encoding",
-        "The file is not valid UTF-8 / UTF-16 text.",
-        where=("loader.py",),
+        "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused).",
+        where=("decoding.py", "loader.py"),
     ),
     Code(
         "HMT006",
@@ -63,6 +67,14 @@ _CODES = [
         "document-shape",
         "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
         where=("loader.py", "validate.py"),
+    ),
+    Code(
+        "HMT007",
+        "error",
+        "unloadable-scalar",
+        "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole load: "
+        "`=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`.",
+        where=("builder.py",),
     ),
     # The schema.
     Code(
