@@ -108,6 +108,13 @@ _CODES = [
         "file-missing",
         "A `files[*].path` does not exist relative to the agent.yaml (with --check-files).",
     ),
+    Code(
+        "HMT120",
+        "error",
+        "path-outside-tree",
+        "A `test_cases_file` or `files[*].path` (with --check-files) leaves the repository "
+        "tree or names /proc, /sys or /dev; it is never read.",
+    ),
     # Warnings: valid for the platform, but almost certainly not what the author meant.
     Code(
         "HMT200",
@@ -134,6 +141,13 @@ _CODES = [
         "literal-looks-like-matcher",
         "An args value is a one-key literal mapping whose key looks like a misspelled matcher "
         "(`regexp`, `fuzy`).",
+    ),
+    # About the report itself.
+    Code(
+        "HMT220",
+        "warning",
+        "diagnostics-capped",
+        "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown.",
     ),
 ]
 

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -22,8 +23,8 @@ def check(context: Context) -> Iterator[Fault]:
             if tool in seen:
                 yield Fault(
                     "HMT203",
-                    f"tool '{tool}' is listed twice in `expected_tools`",
+                    f"tool '{clip(tool)}' is listed twice in `expected_tools`",
                     (*parts, i),
-                    hint=f"to require several calls, write `- name: {tool}` with `count: 2`",
+                    hint=f"to require several calls, write `- name: {clip(tool)}` with `count: 2`",
                 )
             seen.add(tool)

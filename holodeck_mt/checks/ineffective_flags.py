@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
 
 FLAGS = {
     "equality": ("case_insensitive", "strip_whitespace", "strip_punctuation"),
@@ -35,7 +36,8 @@ def check(context: Context) -> Iterator[Fault]:
                 if flag in metric:
                     yield Fault(
                         "HMT200",
-                        f"`{flag}` has no effect on the `{name}` metric (it applies to `{owner}`)",
+                        f"`{flag}` has no effect on the `{clip(name)}` metric "
+                        f"(it applies to `{owner}`)",
                         (*parts, flag),
                         at="key",
                         hint=f"remove it, or use `metric: {owner}`",

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from holodeck_mt import hints
 from holodeck_mt.checks import Context
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
 from holodeck_mt.schemas import AGENT, schema_files
 
 
@@ -25,7 +26,7 @@ def check(context: Context) -> Iterator[Fault]:
         guess = hints.did_you_mean(key, known)
         yield Fault(
             "HMT202",
-            f"unknown top-level key '{key}' in agent.yaml",
+            f"unknown top-level key '{clip(key)}' in agent.yaml",
             (key,),
             at="key",
             hint=f"did you mean '{guess}'?" if guess else None,
