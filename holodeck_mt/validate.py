@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from holodeck_mt import confine, fast_path, hints, loader, walk
+from holodeck_mt import confine, fast_path, hints, loader, quoting, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
@@ -165,7 +165,8 @@ def _validate_text(
             faults.extend(check(context))
     located = [_locate(f, data, doc.positions) for f in faults]
     located += [_in_test_case(d, data) for d in doc.diagnostics]
-    result.diagnostics = _finish(located, limits)
+    # Hints that quote a scalar are rewritten as the source writes it, on the kept ones only.
+    result.diagnostics = [_bounded(quoting.as_written(d, text)) for d in _finish(located, limits)]
     result.stats = _stats(data)
     result.test_cases = _names(data)
     return result, doc
