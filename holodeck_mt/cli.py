@@ -116,7 +116,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", default="text", choices=_formats(), help="output format (default: text)"
     )
     validate.add_argument(
-        "--strict", action="store_true", help="treat warnings as errors for the exit code"
+        "--strict",
+        action="store_true",
+        help="warnings fail the run too: the exit code and every format's verdict",
     )
     validate.add_argument(
         "--import-graders",
@@ -391,13 +393,15 @@ def _main(argv: Sequence[str] | None) -> int:
                     results.append(result)
             if problem:
                 problems.append(problem)
+    for result in results:  # a warning fails its file in every format's verdict
+        result.strict = args.strict
     for problem in problems:
         _say(f"holodeck-mt: error: {problem}")
     render = renderer(args.format)
     _write_report(lambda out: render(results, out))
     if problems:
         return EXIT_USAGE
-    failing = any(r.errors or (args.strict and r.warnings) for r in results)
+    failing = any(not r.valid for r in results)
     return EXIT_INVALID if failing else EXIT_OK
 
 

@@ -20,6 +20,7 @@ from typing import Any, Literal
 from holodeck_mt import confine, fast_path, hints, loader, quoting, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
+from holodeck_mt.codes import Severity
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
 from holodeck_mt.limits import Limits
 from holodeck_mt.safe_text import MESSAGE, clip, display_path
@@ -40,6 +41,8 @@ class FileResult:
     text: str | None = None
     #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
     test_cases: list[str | None] = field(default_factory=list)
+    #: Warnings fail the file too (``--strict``): its verdict in every format.
+    strict: bool = False
 
     @property
     def errors(self) -> int:
@@ -51,7 +54,15 @@ class FileResult:
 
     @property
     def valid(self) -> bool:
-        return self.errors == 0
+        return self.errors == 0 and not (self.strict and self.warnings)
+
+    def fails(self, diagnostic: Diagnostic) -> bool:
+        """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
+        return self.strict or diagnostic.severity == "error"
+
+    def level(self, diagnostic: Diagnostic) -> Severity:
+        """The level a report gives ``diagnostic``: ``error`` when it fails the file."""
+        return "error" if self.fails(diagnostic) else diagnostic.severity
 
 
 _COLLECTOR = threading.Lock()
