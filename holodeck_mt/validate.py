@@ -20,7 +20,7 @@ from typing import Any, Literal
 from holodeck_mt import confine, fast_path, hints, loader, quoting, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
-from holodeck_mt.codes import Severity
+from holodeck_mt.codes import Severity, severity
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
 from holodeck_mt.limits import Limits
 from holodeck_mt.safe_text import MESSAGE, clip, display_path
@@ -134,8 +134,12 @@ def _validate_text(
     base_dir: Path,
     options: Options | None,
     limits: Limits | None,
-    tree: Path | None,
+    tree: Path | None = None,
+    agent: Any = None,
+    agent_clean: bool = True,
 ) -> tuple[FileResult, loader.Document | None]:
+    """``agent``: the data of the agent.yaml naming this test-cases file, for run-time checks
+    (which run only when neither that agent.yaml nor this document has an error)."""
     options = options or Options()
     limits = limits or Limits()
     result = FileResult(path=path, text=text)
@@ -171,9 +175,18 @@ def _validate_text(
             options=options,
             reported=doc.reported | {f.parts for f in faults},
             tree=tree,
+            agent=agent,
+            runtime=agent_clean
+            and not any(severity(f.code) == "error" for f in faults)
+            and not any(d.severity == "error" for d in doc.diagnostics),
         )
+        runnable = context.runtime
         for check in all_checks(options):
-            faults.extend(check(context))
+            # The run-time lints come last: they see whether any check found an error.
+            context.runtime = runnable
+            for fault in check(context):
+                faults.append(fault)
+                runnable = runnable and severity(fault.code) != "error"
     located = [_locate(f, data, doc.positions) for f in faults]
     located += [_in_test_case(d, data) for d in doc.diagnostics]
     # Hints that quote a scalar are rewritten as the source writes it, on the kept ones only.
@@ -259,7 +272,15 @@ def _follow(
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
     referenced, _ = _validate_text(
-        content, shown, "test-cases-file", base_dir, options, limits, tree
+        content,
+        shown,
+        "test-cases-file",
+        base_dir,
+        options,
+        limits,
+        tree,
+        agent=agent.data,
+        agent_clean=result.errors == 0,
     )
     return [referenced]
 
