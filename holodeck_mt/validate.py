@@ -108,7 +108,12 @@ def validate_text(
     ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
     without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
     other type raises :class:`TypeError`.
+    Raises :class:`ValueError` for a ``role`` other than ``"document"`` and
+    ``"test-cases-file"``.
     """
+    if not isinstance(role, str) or role not in _ROOTS:
+        allowed = ", ".join(repr(r) for r in _ROOTS)
+        raise ValueError(f"role must be one of {allowed}, got {clip(repr(role))}")
     limits = limits or Limits()
     if isinstance(text, (bytes, bytearray, memoryview)):
         raw = bytes(text)
