@@ -44,6 +44,9 @@ _SECTIONS = {
     "Test-cases file": "test-cases file",
 }
 
+#: The pattern of text the platform refuses when it is only whitespace.
+_NOT_BLANK = "\\S"
+
 _PATTERNS = {
     "grader": "`module.path:callable`, such as `my_benchmarks.convfinqa:program_equivalence`",
     "response_path": "dotted keys with optional [n] indices, such as `answer`, "
@@ -345,6 +348,9 @@ def _leaf(error: ValidationError) -> Iterator[Fault]:
     elif keyword == "pattern" and "propertyNames" in error.relative_schema_path:
         # The multi-turn test case names the single-turn fields only to refuse them.
         yield _single_turn_field_on_multi_turn(str(value), (*parts, str(value)))
+    elif keyword == "pattern" and rule == _NOT_BLANK:
+        if value != "" or "minLength" not in schema:  # "" alone is minLength's fault
+            yield Fault("HMT103", f"{subject} must not be blank, got {hints.show(value)}", parts)
     elif keyword == "pattern":
         key = parts[-1] if parts else ""
         if isinstance(key, str) and key in _PATTERNS:
