@@ -40,6 +40,7 @@ Check = Callable[[Context], Iterator[Fault]]
 
 def all_checks(options: Options) -> list[Check]:
     from holodeck_mt.checks import (
+        count_is_integer,
         duplicate_expected_tools,
         duplicate_names,
         files_exist,
@@ -48,15 +49,14 @@ def all_checks(options: Options) -> list[Check]:
         literal_like_matcher,
         non_finite_numbers,
         regex_compiles,
-        unknown_top_level_keys,
     )
 
     checks: list[Check] = [
         regex_compiles.check,
         non_finite_numbers.check,
+        count_is_integer.check,
         ineffective_flags.check,
         duplicate_names.check,
-        unknown_top_level_keys.check,
         duplicate_expected_tools.check,
         literal_like_matcher.check,
     ]
