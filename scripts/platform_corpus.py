@@ -38,21 +38,21 @@ class Raw(str):
 
 #: The scalar families, as written in YAML.
 FAMILIES: dict[str, list[str]] = {
-    "bool-1.1": ["yes", "no", "on", "off", "Yes", "NO", "On", "OFF", "y", "n"],
-    "bool": ["true", "false", "True", "FALSE"],
-    "int": ["0", "1", "2", "-1", "1000", "1001"],
-    "int-1.1": ["1_000", "0b101", "0x1F", "017", "1:30"],
+    "bool-1.1": ["yes", "off", "n"],
+    "bool": ["true", "False"],
+    "int": ["0", "1", "-1"],
+    "int-1.1": ["1_000", "0x1F", "017", "1:30"],
     "int-1.2": ["0o17"],
-    "float": ["0.5", "1.0", "2.0", "2.5", "-0.5", "1.0e+3", ".5", "1."],
+    "float": ["0.5", "2.0", "2.5", ".5"],
     "float-no-dot": ["1e3", "5e-1"],
-    "non-finite": [".nan", ".inf", "-.inf"],
-    "quoted-number": ['"0.5"', '"1"', '"2"', "'-1'", '"1e3"', '" 0.5 "'],
-    "quoted-bool": ['"yes"', '"true"', "'on'", '"n"'],
-    "string": ["abc", '"a b"', "ns:tool", "a-b.c[0]", "mod.sub:fn", '"x\\ty"'],
+    "non-finite": [".nan", "-.inf"],
+    "quoted-number": ['"0.5"', '"2"', '"1e3"'],
+    "quoted-bool": ['"yes"', "'n'"],
+    "string": ["abc", "ns:tool", "a-b.c[0]"],
     "yaml-special": ["=", "2009-12-31"],
     "empty-string": ['""', '"   "', '"\\t"'],
-    "null": ["~", "null", "NULL", ""],
-    "collection": ["[]", "{}", "[a]", "{a: 1}"],
+    "null": ["~", ""],
+    "collection": ["[]", "{a: 1}"],
 }
 
 
@@ -158,22 +158,50 @@ _METRICS: dict[str, dict[str, Any]] = {
 }
 _METRIC_FIELDS: dict[str, list[str]] = {
     "standard": [
-        "type", "metric", "threshold", "enabled", "scale", "fail_on_error", "retry_on_failure",
-        "timeout_ms", "custom_prompt", "response_path", "case_insensitive", "strip_whitespace",
-        "strip_punctuation", "absolute_tolerance", "relative_tolerance", "accept_percent",
-        "accept_thousands_separators", "model",
-    ],  # fmt: skip
+        "type",
+        "metric",
+        "threshold",
+        "enabled",
+        "scale",
+        "fail_on_error",
+        "retry_on_failure",
+        "timeout_ms",
+        "custom_prompt",
+        "response_path",
+        "case_insensitive",
+        "strip_whitespace",
+        "strip_punctuation",
+        "absolute_tolerance",
+        "relative_tolerance",
+        "accept_percent",
+        "accept_thousands_separators",
+        "model",
+    ],
     "geval": [
-        "type", "name", "criteria", "evaluation_steps", "evaluation_params", "strict_mode",
-        "threshold", "enabled", "fail_on_error",
-    ],  # fmt: skip
+        "type",
+        "name",
+        "criteria",
+        "evaluation_steps",
+        "evaluation_params",
+        "strict_mode",
+        "threshold",
+        "enabled",
+        "fail_on_error",
+    ],
     "rag": ["type", "metric_type", "threshold", "include_reason", "enabled", "fail_on_error"],
     "code": ["type", "grader", "threshold", "enabled", "fail_on_error", "name"],
 }
 _MODEL_FIELDS = [
-    "provider", "name", "temperature", "max_tokens", "top_p", "endpoint", "api_key",
-    "api_version", "auth_provider",
-]  # fmt: skip
+    "provider",
+    "name",
+    "temperature",
+    "max_tokens",
+    "top_p",
+    "endpoint",
+    "api_key",
+    "api_version",
+    "auth_provider",
+]
 
 
 def _metric_at(level: str, kind: str) -> Callable[[], Context]:
@@ -204,7 +232,10 @@ def _model_at(level: str, provider: str = "openai") -> Callable[[], Context]:
         if level == "agent":
             return (
                 {
-                    "evaluations": {"model": model, "metrics": [{"type": "rag", **_METRICS["rag"]}]},
+                    "evaluations": {
+                        "model": model,
+                        "metrics": [{"type": "rag", **_METRICS["rag"]}],
+                    },
                     "test_cases": [{"input": "q"}],
                 },
                 ("evaluations", "model"),
@@ -217,7 +248,10 @@ def _model_at(level: str, provider: str = "openai") -> Callable[[], Context]:
 
 def _agent_evaluations() -> Context:
     return (
-        {"evaluations": {"metrics": [{"type": "rag", **_METRICS["rag"]}]}, "test_cases": [{"input": "q"}]},
+        {
+            "evaluations": {"metrics": [{"type": "rag", **_METRICS["rag"]}]},
+            "test_cases": [{"input": "q"}],
+        },
         ("evaluations",),
     )
 
@@ -240,14 +274,37 @@ def _agent() -> Context:
 
 def _slots() -> Iterator[tuple[str, Callable[[], Context], str | int]]:
     """``(slot name, context, key or index)`` for every field of every level."""
-    for key in ("name", "input", "ground_truth", "expected_tools", "files", "retrieval_context",
-                "evaluations", "turns"):  # fmt: skip
+    for key in (
+        "name",
+        "input",
+        "ground_truth",
+        "expected_tools",
+        "files",
+        "retrieval_context",
+        "evaluations",
+        "turns",
+    ):
         yield f"single.{key}", _single, key
-    for key in ("name", "turns", "evaluations", "input", "ground_truth", "expected_tools",
-                "files", "retrieval_context"):  # fmt: skip
+    for key in (
+        "name",
+        "turns",
+        "evaluations",
+        "input",
+        "ground_truth",
+        "expected_tools",
+        "files",
+        "retrieval_context",
+    ):
         yield f"multi.{key}", _multi, key
-    for key in ("input", "ground_truth", "expected_tools", "files", "retrieval_context",
-                "evaluations", "turn_config"):  # fmt: skip
+    for key in (
+        "input",
+        "ground_truth",
+        "expected_tools",
+        "files",
+        "retrieval_context",
+        "evaluations",
+        "turn_config",
+    ):
         yield f"turn.{key}", _turn, key
     yield "turn.retrieval_context[0]", _in_turn("retrieval_context", ["p"]), 0
     yield "turn.expected_tools[0]", _in_turn("expected_tools", ["lookup"]), 0
@@ -256,13 +313,25 @@ def _slots() -> Iterator[tuple[str, Callable[[], Context], str | int]]:
         yield f"tool.{key}", _in_turn("expected_tools", [dict(tool)], 0), key
     with_args = [{"name": "subtract", "args": {"a": 1}}]
     yield "args.a", _in_turn("expected_tools", with_args, 0, "args"), "a"
-    yield "args.a.fuzzy", _in_turn("expected_tools", [{"name": "s", "args": {"a": {}}}], 0, "args", "a"), "fuzzy"
-    yield "args.a.regex", _in_turn("expected_tools", [{"name": "s", "args": {"a": {}}}], 0, "args", "a"), "regex"
+    yield (
+        "args.a.fuzzy",
+        _in_turn("expected_tools", [{"name": "s", "args": {"a": {}}}], 0, "args", "a"),
+        "fuzzy",
+    )
+    yield (
+        "args.a.regex",
+        _in_turn("expected_tools", [{"name": "s", "args": {"a": {}}}], 0, "args", "a"),
+        "regex",
+    )
     yield "turn_config.k", _in_turn("turn_config", {"turn_program": "x"}), "k"
     by_path = {"path": "data/a.pdf", "type": "pdf"}
     for key in ("path", "url", "type", "description", "pages", "sheet", "range", "cache"):
         yield f"file.{key}", _in_turn("files", [dict(by_path)], 0), key
-    yield "file-url.path", _in_turn("files", [{"url": "https://x.org/a.pdf", "type": "pdf"}], 0), "path"
+    yield (
+        "file-url.path",
+        _in_turn("files", [{"url": "https://x.org/a.pdf", "type": "pdf"}], 0),
+        "path",
+    )
     yield "file.pages[0]", _in_turn("files", [{**by_path, "pages": [1]}], 0, "pages"), 0
     for level in ("agent", "test-case", "turn"):
         for kind, fields in _METRIC_FIELDS.items():
@@ -270,20 +339,48 @@ def _slots() -> Iterator[tuple[str, Callable[[], Context], str | int]]:
                 continue  # the test-case level shares the turn level's metric models
             for key in fields:
                 yield f"{level}-metric.{kind}.{key}", _metric_at(level, kind), key
-    yield "geval.evaluation_steps[0]", _in_turn("evaluations", [{**_METRICS["geval"], "evaluation_steps": ["s"]}], 0, "evaluation_steps"), 0
-    yield "geval.evaluation_params[0]", _in_turn("evaluations", [{**_METRICS["geval"], "evaluation_params": ["input"]}], 0, "evaluation_params"), 0
+    yield (
+        "geval.evaluation_steps[0]",
+        _in_turn(
+            "evaluations", [{**_METRICS["geval"], "evaluation_steps": ["s"]}], 0, "evaluation_steps"
+        ),
+        0,
+    )
+    yield (
+        "geval.evaluation_params[0]",
+        _in_turn(
+            "evaluations",
+            [{**_METRICS["geval"], "evaluation_params": ["input"]}],
+            0,
+            "evaluation_params",
+        ),
+        0,
+    )
     for level in ("agent", "metric"):
         for key in _MODEL_FIELDS:
             yield f"{level}-model.{key}", _model_at(level), key
     yield "azure-model.endpoint", _model_at("agent", "azure_openai"), "endpoint"
     for key in ("model", "metrics", "optimizer", "foo"):
         yield f"agent-evaluations.{key}", _agent_evaluations, key
-    for key in ("loss", "axes", "max_cycles", "numeric_phase", "textual_phase", "min_delta", "seed"):
+    for key in (
+        "loss",
+        "axes",
+        "max_cycles",
+        "numeric_phase",
+        "textual_phase",
+        "min_delta",
+        "seed",
+    ):
         yield f"optimizer.{key}", _optimizer(), key
     yield "optimizer.loss.w", _optimizer("loss"), "faithfulness"
-    yield "optimizer.numeric_phase.max_trials", _optimizer("numeric_phase", block={**_OPTIMIZER, "numeric_phase": {"max_trials": 3, "patience": 2}}), "max_trials"
+    yield (
+        "optimizer.numeric_phase.max_trials",
+        _optimizer(
+            "numeric_phase", block={**_OPTIMIZER, "numeric_phase": {"max_trials": 3, "patience": 2}}
+        ),
+        "max_trials",
+    )
     yield "agent.test_cases_file", _agent, "test_cases_file"
-    # fmt: on
 
 
 # --- structural documents ----------------------------------------------------
@@ -306,14 +403,18 @@ def _structural() -> Iterator[Variant]:
         "turn.files.10": {"test_cases": [{"turns": [{"input": "q", "files": _files(10)}]}]},
         "turn.files.11": {"test_cases": [{"turns": [{"input": "q", "files": _files(11)}]}]},
         "agent-evaluations.metrics.empty": {"evaluations": {"metrics": []}, "test_cases": []},
-        "agent-evaluations.no-metrics": {"evaluations": {"model": {"provider": "openai", "name": "m"}}},
+        "agent-evaluations.no-metrics": {
+            "evaluations": {"model": {"provider": "openai", "name": "m"}}
+        },
         "optimizer.complete": {
             "evaluations": {
                 "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
                 "optimizer": {
                     "loss": {"faithfulness": 1.0},
                     "axes": {
-                        "numeric": [{"path": "model.temperature", "type": "float", "range": [0.0, 1.0]}],
+                        "numeric": [
+                            {"path": "model.temperature", "type": "float", "range": [0.0, 1.0]}
+                        ],
                         "textual": [{"path": "instructions.inline", "max_chars": 2000}],
                     },
                     "max_cycles": 2,
@@ -324,21 +425,113 @@ def _structural() -> Iterator[Variant]:
                 },
             },
         },
-        "optimizer.no-loss": {"evaluations": {"metrics": [{"type": "rag", "metric_type": "faithfulness"}], "optimizer": {"max_cycles": 2}}},
-        "optimizer.empty-loss": {"evaluations": {"metrics": [{"type": "rag", "metric_type": "faithfulness"}], "optimizer": {"loss": {}}}},
-        "optimizer.unknown-key": {"evaluations": {"metrics": [{"type": "rag", "metric_type": "faithfulness"}], "optimizer": {"loss": {"f": 1}, "foo": 1}}},
-        "optimizer.axis-type": {"evaluations": {"metrics": [{"type": "rag", "metric_type": "faithfulness"}], "optimizer": {"loss": {"f": 1}, "axes": {"numeric": [{"path": "p", "type": "bool", "range": [0, 1]}]}}}},
-        "optimizer.axis-range-length": {"evaluations": {"metrics": [{"type": "rag", "metric_type": "faithfulness"}], "optimizer": {"loss": {"f": 1}, "axes": {"numeric": [{"path": "p", "type": "int", "range": [1]}]}}}},
-        "optimizer.categorical-empty": {"evaluations": {"metrics": [{"type": "rag", "metric_type": "faithfulness"}], "optimizer": {"loss": {"f": 1}, "axes": {"numeric": [{"path": "p", "type": "categorical", "range": []}]}}}},
-        "optimizer.textual-blank-path": {"evaluations": {"metrics": [{"type": "rag", "metric_type": "faithfulness"}], "optimizer": {"loss": {"f": 1}, "axes": {"textual": [{"path": "  "}]}}}},
-        "optimizer.phase-missing-patience": {"evaluations": {"metrics": [{"type": "rag", "metric_type": "faithfulness"}], "optimizer": {"loss": {"f": 1}, "numeric_phase": {"max_trials": 2}}}},
-        "azure.no-endpoint": {"evaluations": {"model": {"provider": "azure_openai", "name": "gpt"}, "metrics": [{"type": "rag", "metric_type": "faithfulness"}]}},
-        "azure.blank-endpoint": {"evaluations": {"model": {"provider": "azure_openai", "name": "gpt", "endpoint": "  "}, "metrics": [{"type": "rag", "metric_type": "faithfulness"}]}},
-        "metric-azure.no-endpoint": {"test_cases": [{"input": "q", "evaluations": [{"name": "n", "criteria": "c", "model": {"provider": "azure_openai", "name": "gpt"}}]}]},
-        "model.temperature.2": {"evaluations": {"model": {"provider": "openai", "name": "m", "temperature": 2}, "metrics": [{"type": "rag", "metric_type": "faithfulness"}]}},
-        "model.temperature.2.01": {"evaluations": {"model": {"provider": "openai", "name": "m", "temperature": 2.01}, "metrics": [{"type": "rag", "metric_type": "faithfulness"}]}},
-        "model.auth_provider.bedrock": {"evaluations": {"model": {"provider": "anthropic", "name": "m", "auth_provider": "bedrock"}, "metrics": [{"type": "rag", "metric_type": "faithfulness"}]}},
-        "model.auth_provider.other": {"evaluations": {"model": {"provider": "anthropic", "name": "m", "auth_provider": "password"}, "metrics": [{"type": "rag", "metric_type": "faithfulness"}]}},
+        "optimizer.no-loss": {
+            "evaluations": {
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+                "optimizer": {"max_cycles": 2},
+            }
+        },
+        "optimizer.empty-loss": {
+            "evaluations": {
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+                "optimizer": {"loss": {}},
+            }
+        },
+        "optimizer.unknown-key": {
+            "evaluations": {
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+                "optimizer": {"loss": {"f": 1}, "foo": 1},
+            }
+        },
+        "optimizer.axis-type": {
+            "evaluations": {
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+                "optimizer": {
+                    "loss": {"f": 1},
+                    "axes": {"numeric": [{"path": "p", "type": "bool", "range": [0, 1]}]},
+                },
+            }
+        },
+        "optimizer.axis-range-length": {
+            "evaluations": {
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+                "optimizer": {
+                    "loss": {"f": 1},
+                    "axes": {"numeric": [{"path": "p", "type": "int", "range": [1]}]},
+                },
+            }
+        },
+        "optimizer.categorical-empty": {
+            "evaluations": {
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+                "optimizer": {
+                    "loss": {"f": 1},
+                    "axes": {"numeric": [{"path": "p", "type": "categorical", "range": []}]},
+                },
+            }
+        },
+        "optimizer.textual-blank-path": {
+            "evaluations": {
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+                "optimizer": {"loss": {"f": 1}, "axes": {"textual": [{"path": "  "}]}},
+            }
+        },
+        "optimizer.phase-missing-patience": {
+            "evaluations": {
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+                "optimizer": {"loss": {"f": 1}, "numeric_phase": {"max_trials": 2}},
+            }
+        },
+        "azure.no-endpoint": {
+            "evaluations": {
+                "model": {"provider": "azure_openai", "name": "gpt"},
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+            }
+        },
+        "azure.blank-endpoint": {
+            "evaluations": {
+                "model": {"provider": "azure_openai", "name": "gpt", "endpoint": "  "},
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+            }
+        },
+        "metric-azure.no-endpoint": {
+            "test_cases": [
+                {
+                    "input": "q",
+                    "evaluations": [
+                        {
+                            "name": "n",
+                            "criteria": "c",
+                            "model": {"provider": "azure_openai", "name": "gpt"},
+                        }
+                    ],
+                }
+            ]
+        },
+        "model.temperature.2": {
+            "evaluations": {
+                "model": {"provider": "openai", "name": "m", "temperature": 2},
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+            }
+        },
+        "model.temperature.2.01": {
+            "evaluations": {
+                "model": {"provider": "openai", "name": "m", "temperature": 2.01},
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+            }
+        },
+        "model.auth_provider.bedrock": {
+            "evaluations": {
+                "model": {"provider": "anthropic", "name": "m", "auth_provider": "bedrock"},
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+            }
+        },
+        "model.auth_provider.other": {
+            "evaluations": {
+                "model": {"provider": "anthropic", "name": "m", "auth_provider": "password"},
+                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
+            }
+        },
         "tool.args.non-string-key": None,
         "turn_config.non-string-key": None,
         "duplicate-key.turn": None,
@@ -348,11 +541,12 @@ def _structural() -> Iterator[Variant]:
         "empty-document": None,
         "comment-only-document": None,
     }
+    turn = "test_cases:\n  - turns:\n      - input: q\n"
     texts = {
-        "tool.args.non-string-key": "test_cases:\n  - turns:\n      - input: q\n        expected_tools:\n          - name: s\n            args: {1: 2}\n",
-        "turn_config.non-string-key": "test_cases:\n  - turns:\n      - input: q\n        turn_config: {on: 1}\n",
-        "duplicate-key.turn": "test_cases:\n  - turns:\n      - input: q\n        input: r\n",
-        "merge-key": "base: &b {input: q}\ntest_cases:\n  - <<: *b\n    name: n\n",
+        "tool.args.non-string-key": turn + "        expected_tools: [{name: s, args: {1: 2}}]\n",
+        "turn_config.non-string-key": turn + "        turn_config: {on: 1}\n",
+        "duplicate-key.turn": turn + "        input: r\n",
+        "merge-key": "test_cases:\n  - &b {input: q}\n  - <<: *b\n    name: n\n",
         "empty-document": "",
         "comment-only-document": "# nothing here\n",
     }
@@ -360,9 +554,10 @@ def _structural() -> Iterator[Variant]:
         yield Variant(f"{name}", texts.get(name) or dump(doc))
     for key in ("foo", "Name", "test_case", "evaluation", "on", "1"):
         yield Variant(f"agent.unknown-key={key}", f"{key}: 1\ntest_cases:\n  - input: q\n")
-    for key in ("name", "description", "author", "model", "instructions", "response_format",
-                "tools", "execution", "observability", "deployment", "embedding_provider",
-                "claude", "openai"):  # fmt: skip
+    # name, model and instructions are required by the platform and owned by it: the
+    # validator does not judge their values, and the oracle fills them in when absent.
+    owned = ("description", "author", "response_format", "tools", "execution", "observability")
+    for key in (*owned, "deployment", "embedding_provider", "claude", "openai"):
         yield Variant(f"agent.platform-key={key}", f"{key}: null\ntest_cases:\n  - input: q\n")
     cases = "- name: a\n  input: q\n"
     for name, content in {
@@ -380,7 +575,11 @@ def _structural() -> Iterator[Variant]:
             "test_cases_file: cases.yaml\n",
             referenced={"cases.yaml": content},
         )
-    yield Variant("test_cases_file.beside-test-cases", "test_cases_file: cases.yaml\ntest_cases: []\n", referenced={"cases.yaml": cases})
+    yield Variant(
+        "test_cases_file.beside-test-cases",
+        "test_cases_file: cases.yaml\ntest_cases: []\n",
+        referenced={"cases.yaml": cases},
+    )
     env = "test_cases:\n  - input: q   # asks about ${HMT_ORACLE_VAR}\n"
     yield Variant("env.unset-in-comment", env)
     yield Variant("env.set-in-comment", env, environ={"HMT_ORACLE_VAR": "x"})

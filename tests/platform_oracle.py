@@ -9,10 +9,11 @@ which parses with ``yaml.safe_load``), resolve ``test_cases_file``
 (``_resolve_test_cases_file``), then validate with the ``Agent`` model. Two things
 of the real load are left out, as the validator leaves them out:
 
-- the keys the platform requires of every agent.yaml but the validator does not
-  judge (``name``, ``model``, ``instructions``) are filled in when a non-empty
-  mapping lacks them, and a list of test cases is judged as the ``test_cases_file``
-  of such an agent;
+- the sections of an agent.yaml the validator leaves to the platform (``name``,
+  ``model``, ``instructions``, ``tools``, ``execution``, ... : ``PLATFORM_OWNED``)
+  are not judged: the three the platform requires are replaced by ``FILLERS``, the
+  others removed, in every non-empty mapping; a list of test cases is judged as
+  the ``test_cases_file`` of such an agent;
 - a code metric's grader module is not imported: every module a ``grader`` names
   is a stub whose attributes are callables (the validator imports graders only
   with ``--import-graders``). The user's global config is not merged.
@@ -47,6 +48,26 @@ FILLERS: dict[str, Any] = {
     "model": {"provider": "openai", "name": "gpt-4o"},
     "instructions": {"inline": "Answer the question."},
 }
+
+
+#: Top-level keys whose values only the platform judges (the validator accepts them as written).
+PLATFORM_OWNED = frozenset(
+    {
+        "name",
+        "description",
+        "author",
+        "model",
+        "instructions",
+        "response_format",
+        "tools",
+        "execution",
+        "observability",
+        "deployment",
+        "embedding_provider",
+        "claude",
+        "openai",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -95,7 +116,7 @@ def _platform() -> dict[str, Any]:
 
 
 def _evaluators_without_init() -> None:
-    """``holodeck.lib.evaluators`` as a bare package: its submodules load, its __init__ never runs."""
+    """``holodeck.lib.evaluators`` as a bare package: its modules load, its __init__ never runs."""
     name = "holodeck.lib.evaluators"
     if name in sys.modules:
         return
@@ -175,13 +196,29 @@ def judge(
     ``referenced`` holds other files beside it by name (a ``test_cases_file``).
     ``environ`` replaces the environment for ``${NAME}`` substitution.
     """
-    with tempfile.TemporaryDirectory(prefix="oracle-") as folder:
-        base = Path(folder)
+    base = _scratch()
+    written = []
+    try:
         for name, content in (referenced or {}).items():
             (base / name).write_text(content, encoding="utf-8", newline="")
+            written.append(base / name)
         path = base / "agent.yaml"
         path.write_text(text, encoding="utf-8", newline="")
+        written.append(path)
         return _judge_file(path, environ)
+    finally:
+        for path in written:
+            path.unlink(missing_ok=True)
+
+
+_SCRATCH: list[tempfile.TemporaryDirectory[str]] = []
+
+
+def _scratch() -> Path:
+    """One folder for every document judged (removed when the process ends)."""
+    if not _SCRATCH:
+        _SCRATCH.append(tempfile.TemporaryDirectory(prefix="oracle-"))
+    return Path(_SCRATCH[0].name)
 
 
 def judge_file(path: Path, environ: Mapping[str, str] | None = None) -> Verdict:
@@ -208,14 +245,24 @@ def _judge_file(path: Path, environ: Mapping[str, str] | None) -> Verdict:
             os.environ.update(saved)
 
 
+def _parsed(platform: dict[str, Any], path: Path) -> Any:
+    try:
+        return platform["yaml"].safe_load(path.read_text(encoding="utf-8"))
+    except Exception:  # the platform's own read already succeeded; this is only a peek
+        return None
+
+
 def _load(platform: dict[str, Any], path: Path) -> Verdict:
     config = platform["read"](path, substitute_env=True)
+    if config is None and isinstance(_parsed(platform, path), list):
+        config = []  # an empty list of test cases reads as None: still a test-cases file
     if isinstance(config, list):
         # A test-cases file: judged as the test_cases_file of an agent.
         config = {"test_cases_file": path.name}
     if isinstance(config, dict) and config:
-        for key, value in FILLERS.items():
-            config.setdefault(key, value)
+        for key in PLATFORM_OWNED & {k for k in config if isinstance(k, str)}:
+            del config[key]
+        config.update(FILLERS)
     if not config:
         config = {}
     platform["resolve"](config, path.parent, substitute_env=True)
