@@ -41,6 +41,7 @@ _SECTIONS = {
     "Code metric": "code metric",
     "File input": "file input",
     "LLM model": "model",
+    "Azure OpenAI model": "an azure_openai model",
     "Test-cases file": "test-cases file",
 }
 

@@ -14,13 +14,10 @@ for their escaping.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,23 +28,13 @@ from holodeck_mt.codes import CODES
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.render import github, renderers
 from holodeck_mt.render import sarif as sarif_format
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-2.1.0.json"
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "update_goldens", ROOT / "scripts" / "update_goldens.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["update_goldens"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-goldens = _load_script()
+goldens = load_script("update_goldens")
 CASES = [pytest.param(case, id=case.name) for case in goldens.CASES]
 RUNS = [
     pytest.param(case, fmt, id=f"{case.name}.{fmt}")
@@ -56,8 +43,8 @@ RUNS = [
 ]
 
 
-@cache
 def _output(case: Any, fmt: str) -> tuple[int, str]:
+    """A fresh run each time: a cached output would hide a change to the code under test."""
     result: tuple[int, str] = goldens.run(case, fmt)
     return result
 
@@ -174,3 +161,32 @@ def test_github_warnings_are_warning_commands() -> None:
     lines = _output(goldens.CASES[2], "github")[1].splitlines()
     assert sum(line.startswith("::warning ") for line in lines) == 2
     assert sum(line.startswith("::error ") for line in lines) == 5
+
+
+def _strict_case() -> Any:
+    return next(c for c in goldens.CASES if "--strict" in c.options)
+
+
+def test_strict_fails_a_warning_only_file_in_every_formats_verdict() -> None:
+    case = _strict_case()
+    text = _output(case, "text")[1]
+    assert text.splitlines()[-1] == (
+        "Found 0 errors and 2 warnings in 1 of 1 file (--strict: warnings fail)."
+    )
+    document = json.loads(_output(case, "json")[1])
+    assert document["files"][0]["valid"] is False
+    assert document["summary"]["invalid"] == 1
+    lines = _output(case, "github")[1].splitlines()
+    assert sum(line.startswith("::error ") for line in lines) == 2
+    assert not any(line.startswith("::warning ") for line in lines)
+    log = json.loads(_output(case, "sarif")[1])
+    assert {r["level"] for r in log["runs"][0]["results"]} == {"error"}
+    root = ET.fromstring(_output(case, "junit")[1])
+    assert root.get("failures") == "2"
+
+
+def test_without_strict_the_same_file_is_valid_in_every_format() -> None:
+    case = next(c for c in goldens.CASES if c.name == "warnings-only")
+    assert _output(case, "text")[1].splitlines()[-1] == "All 1 file valid (2 warnings)."
+    assert json.loads(_output(case, "json")[1])["files"][0]["valid"] is True
+    assert ET.fromstring(_output(case, "junit")[1]).get("failures") == "0"
