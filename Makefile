@@ -109,6 +109,7 @@ docs-check: $(STAMP)
 ## Regenerate the golden outputs of every --format (review the diff by hand).
 goldens: $(STAMP)
 	$(PY) scripts/update_goldens.py
+	HOLODECK_MT_UPDATE_GOLDENS=1 $(PY) -m pytest -q tests/test_explain.py -k golden
 # --- end reference docs and goldens ---------------------------------------------------
 
 # --- mutation testing: does a wrong message fail a test? -----------------------------

@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from holodeck_mt import schemas as sch
 from holodeck_mt import walk
 from holodeck_mt.diagnostics import Fault, JsonPath
+from holodeck_mt.schema_walk import ANNOTATIONS, without_annotations
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -40,33 +41,10 @@ if TYPE_CHECKING:
 #: ``python``: always Python jsonschema; ``auto`` (the default): the compiled
 #: validator when jsonschema-rs is installed, jsonschema for located messages.
 ENGINE_VARIABLE = "HOLODECK_MT_ENGINE"
-ENGINES = ("auto", "python")
 
 TEST_CASE = sch.BASE_URI + "test-case.schema.json#/$defs/TestCase"
 _TEST_CASES = sch.BASE_URI + "test-case.schema.json"
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
-
-# Keywords that only document: the compiled validator is built without them.
-_ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "markdownDescription",
-        "examples",
-        "default",
-        "$comment",
-        "defaultSnippets",
-        "enumDescriptions",
-        "markdownEnumDescriptions",
-        "deprecationMessage",
-        "errorMessage",
-        "doNotSuggest",
-    }
-)
-# Keywords whose value maps names to subschemas: their keys are names, not keywords.
-_BY_NAME = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
-# Keywords whose value is data to compare with, kept as it is.
-_DATA = frozenset({"enum", "const"})
 
 
 def engine() -> str:
@@ -138,8 +116,8 @@ class _Validators:
     def __init__(self, module: Any, files: dict[str, dict[str, Any]]) -> None:
         self._module = module
         self._registry = module.Registry(
-            [(uri, _strip(contents)) for uri, contents in files.items()],
-            retriever=_refuse,
+            [(uri, without_annotations(contents)) for uri, contents in files.items()],
+            retriever=sch.refuse_retrieval,
         )
         self._roots: dict[str, Any] = {}
         self._test_case: Any = None
@@ -148,10 +126,12 @@ class _Validators:
         definition = files[_TEST_CASES]["$defs"]["TestCases"]
         # Its length keywords are checked on the real list, beside the shortened one.
         self.list_length = {k: v for k, v in definition.items() if k in _LENGTH}
-        self.subset_safe = set(definition) - _ANNOTATIONS <= {"type", "items", *_LENGTH}
+        self.subset_safe = set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH}
 
     def _build(self, schema: dict[str, Any]) -> Any:
-        return self._module.validator_for(schema, registry=self._registry, retriever=_refuse)
+        return self._module.validator_for(
+            schema, registry=self._registry, retriever=sch.refuse_retrieval
+        )
 
     def root(self, uri: str) -> Any:
         if uri not in self._roots:
@@ -179,26 +159,6 @@ def _length_errors(
     for error in errors:
         error.path.extendleft(reversed(prefix))
     return errors
-
-
-def _refuse(uri: str) -> Any:
-    """Never fetch a schema: every ``$ref`` must resolve to a file we ship."""
-    raise ValueError(f"schema {uri} is not one of the schema files; it is never fetched")
-
-
-def _strip(node: Any, by_name: bool = False) -> Any:
-    """The schema without its annotations (they only slow the compiled build)."""
-    if isinstance(node, dict):
-        if by_name:
-            return {k: _strip(v) for k, v in node.items()}
-        return {
-            k: v if k in _DATA else _strip(v, k in _BY_NAME)
-            for k, v in node.items()
-            if k not in _ANNOTATIONS
-        }
-    if isinstance(node, list):
-        return [_strip(v) for v in node]
-    return node
 
 
 @cache

@@ -99,10 +99,3 @@ def quote_hint(key: str | int | None, value: Any) -> str | None:
         prefix = f"{key}: " if isinstance(key, str) else ""
         return f'quote it: {prefix}"{text}"'
     return None
-
-
-def backticked(names: Iterable[str]) -> str:
-    items = [f"`{n}`" for n in names]
-    if len(items) <= 2:
-        return " or ".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]

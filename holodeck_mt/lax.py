@@ -285,13 +285,23 @@ def _agent_evaluations_kind(rest: JsonPath, node: Any) -> str | None:
     return None
 
 
+_METRIC_BRANCHES = {
+    "#/$defs/StandardMetric": "metric:standard",
+    "#/$defs/GEvalMetric": "metric:geval",
+    "#/$defs/RagMetric": "metric:rag",
+    "#/$defs/CodeMetric": "metric:code",
+}
+
+
 def _metric(node: Any) -> str | None:
-    from holodeck_mt.schema_errors import metric_kind
+    """The metric's kind, as the schema picks the branch the author meant."""
+    from holodeck_mt import schemas
+    from holodeck_mt.schema_errors import meant_branch
 
     if not isinstance(node, dict):
         return None
-    kind = metric_kind(node)
-    return f"metric:{kind}" if kind else None
+    metric = schemas.schema_files()[schemas.BASE_URI + "metric.schema.json"]["$defs"]["Metric"]
+    return _METRIC_BRANCHES.get(meant_branch(metric, node) or "")
 
 
 def _get(data: Any, parts: JsonPath) -> Any:

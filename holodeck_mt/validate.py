@@ -98,7 +98,14 @@ def validate_text(
     options: Options | None = None,
     limits: Limits | None = None,
 ) -> FileResult:
-    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks)."""
+    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks).
+
+    Raises :class:`ValueError` for a ``role`` other than ``"document"`` and
+    ``"test-cases-file"``.
+    """
+    if not isinstance(role, str) or role not in _ROOTS:
+        allowed = ", ".join(repr(r) for r in _ROOTS)
+        raise ValueError(f"role must be one of {allowed}, got {role!r}")
     result, _ = _validate_text(text, path, role, base_dir or Path.cwd(), options, limits)
     return result
 
@@ -110,7 +117,11 @@ def _validate_text(
     base_dir: Path,
     options: Options | None,
     limits: Limits | None,
+    agent: Any = None,
+    agent_clean: bool = True,
 ) -> tuple[FileResult, loader.Document | None]:
+    """``agent``: the data of the agent.yaml naming this test-cases file, for run-time checks
+    (which run only when neither that agent.yaml nor this document has an error)."""
     options = options or Options()
     limits = limits or Limits()
     result = FileResult(path=path, text=text)
@@ -155,9 +166,18 @@ def _validate_text(
             base_dir=base_dir,
             options=options,
             reported=doc.reported | {f.parts for f in read if severity(f.code) == "error"},
+            agent=agent,
+            runtime=agent_clean
+            and not any(severity(f.code) == "error" for f in faults)
+            and not any(d.severity == "error" for d in doc.diagnostics),
         )
+        runnable = context.runtime
         for check in all_checks(options):
-            faults.extend(check(context))
+            # The run-time lints come last: they see whether any check found an error.
+            context.runtime = runnable
+            for fault in check(context):
+                faults.append(fault)
+                runnable = runnable and severity(fault.code) != "error"
     located = [_locate(f, data, doc.positions) for f in faults]
     located += [_in_test_case(d, data) for d in doc.diagnostics]
     result.diagnostics = [
@@ -230,7 +250,16 @@ def _follow(
         return []
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
-    referenced, _ = _validate_text(content, shown, "test-cases-file", base_dir, options, limits)
+    referenced, _ = _validate_text(
+        content,
+        shown,
+        "test-cases-file",
+        base_dir,
+        options,
+        limits,
+        agent=agent.data,
+        agent_clean=result.errors == 0,
+    )
     return [referenced]
 
 

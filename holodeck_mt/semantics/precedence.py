@@ -90,16 +90,21 @@ def settings(metric: dict[str, Any]) -> dict[str, Any]:
         for k, v in metric.items()
         if k not in IDENTITY_KEYS and k not in PER_LEVEL_KEYS and k != "enabled"
     }
+    defaults: dict[str, Any] = {}
     if kind_of(metric) == "standard":
         defaults = {"equality": EQUALITY_DEFAULTS, "numeric": NUMERIC_DEFAULTS}.get(
             str(metric.get("metric")), {}
         )
-        for key, value in defaults.items():
-            if own.get(key) is None:
-                own[key] = value
-            elif isinstance(value, float) and isinstance(own[key], (int, float)):
-                own[key] = float(own[key])
-    return own
+    out: dict[str, Any] = {}
+    for key, default in defaults.items():
+        value = own.pop(key, None)
+        if value is None:
+            value = default
+        elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        out[key] = value
+    out.update(own)
+    return out
 
 
 @dataclass(frozen=True)
@@ -134,13 +139,15 @@ class Applied:
     own: Definition
     #: The definition the shared evaluator was built from (None for code metrics).
     evaluator: Definition | None
-    #: "runs", "skipped: no ground truth", "fails: no ground truth", "off: enabled false".
+    #: "runs"; "skipped-no-ground-truth" (a multi-turn turn without one: skipped silently);
+    #: "no-ground-truth" (a single-turn test case without one: runs, cannot pass);
+    #: "disabled" (a code metric with `enabled: false`).
     status: str
 
     @property
     def effective_settings(self) -> dict[str, Any]:
         if self.own.kind == "code":
-            return {k: v for k, v in self.own.metric.items() if k not in ("type",)}
+            return {k: v for k, v in self.own.metric.items() if k not in ("type", "threshold")}
         source = self.evaluator or self.own
         return settings(source.metric)
 
@@ -183,13 +190,34 @@ class Plan:
     #: Evaluator name -> the definition its evaluator is built from (the last one).
     evaluators: dict[str, Definition]
     cases: list[CasePlan]
+    _indexes: dict[str, dict[Any, list[Any]]] = field(default_factory=dict, repr=False)
 
     def turns(self) -> Iterator[TurnPlan]:
         for case in self.cases:
             yield from case.turns
 
     def definitions_of(self, key: str) -> list[Definition]:
-        return [d for d in self.definitions if d.key == key]
+        """Every definition of one evaluator name, in walking order."""
+        index = self._index("by_key")
+        return list(index.get(key, []))
+
+    def turns_running(self, definition: Definition) -> list[TurnPlan]:
+        """The turns whose effective list holds ``definition``."""
+        index = self._index("users")
+        return list(index.get(id(definition), []))
+
+    def _index(self, name: str) -> dict[Any, list[Any]]:
+        """One pass over the plan per index: a file may hold thousands of definitions."""
+        if name not in self._indexes:
+            by_key: dict[Any, list[Any]] = {}
+            for definition in self.definitions:
+                by_key.setdefault(definition.key, []).append(definition)
+            users: dict[Any, list[Any]] = {}
+            for turn in self.turns():
+                for applied in turn.metrics:
+                    users.setdefault(id(applied.own), []).append(turn)
+            self._indexes.update(by_key=by_key, users=users)
+        return self._indexes[name]
 
 
 def _metric_list(value: Any) -> list[dict[str, Any]]:
@@ -307,10 +335,10 @@ def _applied(
     own: Definition, evaluators: dict[str, Definition], scope: dict[str, Any], multi_turn: bool
 ) -> Applied:
     if own.kind == "code":
-        status = "off: enabled false" if own.metric.get("enabled") is False else "runs"
+        status = "disabled" if own.metric.get("enabled") is False else "runs"
         return Applied(own, None, status)
     evaluator = evaluators.get(own.key) if own.key is not None else None
     status = "runs"
     if needs_ground_truth(own.metric) and scope.get("ground_truth") is None:
-        status = "skipped: no ground truth" if multi_turn else "fails: no ground truth"
+        status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
     return Applied(own, evaluator, status)
