@@ -149,11 +149,6 @@ def deviation(
 
 # --- the corpus ---------------------------------------------------------------
 
-#: Until the loader reads YAML 1.1 as the platform's PyYAML does, the documents whose
-#: verdict hangs on a scalar YAML 1.1 and 1.2 read differently are counted apart.
-_AWAITING_YAML_1_1 = ("=bool-1.1:", "=int-1.1:", "=int-1.2:", "=float-no-dot:", "=yaml-special:")
-_AWAITING_IDS = ("turn_config.non-string-key",)
-
 
 def _judge_all() -> tuple[Counter[str], list[str]]:
     tally: Counter[str] = Counter()
@@ -173,9 +168,6 @@ def _judge_all() -> tuple[Counter[str], list[str]]:
         why = deviation(variant.text, variant.referenced, verdict, results)
         if why is not None:
             tally[f"deviation: {why}"] += 1
-            continue
-        if any(m in variant.id for m in _AWAITING_YAML_1_1) or variant.id in _AWAITING_IDS:
-            tally["awaiting the YAML 1.1 loader"] += 1
             continue
         tally["disagree"] += 1
         ours = "; ".join(f"{d.code} {d.path} {d.message}" for d in _errors(results))
@@ -199,7 +191,7 @@ def test_validator_agrees_with_the_platform_on_the_corpus(
     _require_platform()
     tally, disagreements = _judge_all()
     total = sum(tally.values())
-    agreed = total - tally["disagree"] - tally["awaiting the YAML 1.1 loader"]
+    agreed = total - tally["disagree"]
     with capsys.disabled():
         print(
             f"\nplatform verdicts (holodeck-ai {oracle.PLATFORM_VERSION}): {total} documents, "
@@ -208,7 +200,7 @@ def test_validator_agrees_with_the_platform_on_the_corpus(
             f"({100 * agreed / total:.2f}% agreement)"
         )
         for key, count in sorted(tally.items()):
-            if key.startswith(("deviation", "awaiting")):
+            if key.startswith("deviation"):
                 print(f"  {key}: {count}")
     assert not disagreements, "\n".join(disagreements[:60]) + f"\n({len(disagreements)} in all)"
 
