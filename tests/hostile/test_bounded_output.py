@@ -75,7 +75,8 @@ def test_ineffective_flag_and_grader_messages_quote_a_clipped_name(tmp_path: Pat
 
 
 def _faults(count: int) -> str:
-    return "test_cases:\n" + "  - input: 1\n" * count
+    """``count`` wrong types (even), two per test case: at most 1,000 test cases."""
+    return "test_cases:\n" + "  - input: 1\n    name: 2\n" * (count // 2)
 
 
 def test_past_a_thousand_diagnostics_one_line_counts_the_rest(tmp_path: Path) -> None:
@@ -86,7 +87,7 @@ def test_past_a_thousand_diagnostics_one_line_counts_the_rest(tmp_path: Path) ->
     assert len(found) == 1001
     assert [d["code"] for d in found[:1000]] == ["HMT102"] * 1000
     last = found[-1]
-    assert (last["code"], last["line"]) == ("HMT220", 1002)
+    assert (last["code"], last["line"]) == ("HMT220", 1002)  # the 1,001st: test case #500
     assert "500 more diagnostics not shown" in last["message"]
     assert "--max-diagnostics 0" in last["hint"]
 
