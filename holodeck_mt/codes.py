@@ -18,6 +18,8 @@ class Code:
     severity: Severity
     title: str
     description: str
+    #: Why a code is no longer produced (codes are never reused nor renumbered).
+    retired: str = ""
     #: The modules of the package that produce it (paths below holodeck_mt/);
     #: ``schema_errors.py`` for a rule of the schema (docs/diagnostics.md names its node).
     where: tuple[str, ...] = ()
@@ -138,7 +140,7 @@ _CODES = [
         "HMT109",
         "error",
         "non-finite-number",
-        "A metric's number is `.nan` or `.inf`, which no comparison can use.",
+        "A metric's (or the optimizer's) number is `.nan` or `.inf`, which no comparison can use.",
         where=("checks/non_finite_numbers.py",),
     ),
     # References to other files and code.
@@ -163,6 +165,31 @@ _CODES = [
         "A `files[*].path` does not exist relative to the agent.yaml (with --check-files).",
         where=("checks/files_exist.py",),
     ),
+    Code(
+        "HMT120",
+        "error",
+        "path-outside-tree",
+        "A `test_cases_file` or `files[*].path` (with --check-files) leaves the repository "
+        "tree or names /proc, /sys or /dev; it is never read.",
+        where=("checks/files_exist.py", "validate.py"),
+    ),
+    Code(
+        "HMT113",
+        "error",
+        "count-not-integer",
+        "An expected tool's `count` is a float (`2.0`, `1.0e+3`): the platform requires an "
+        "integer there.",
+        where=("checks/count_is_integer.py",),
+    ),
+    Code(
+        "HMT114",
+        "error",
+        "blank-text",
+        "Text that is only whitespace where the platform refuses it like empty text: a test "
+        "case's name, an input, a ground truth, an expected tool's name, a G-Eval metric's "
+        "name or criteria, a custom prompt, a model's name, an azure_openai endpoint.",
+        where=("schema_errors.py",),
+    ),
     # Warnings: valid for the platform, but almost certainly not what the author meant.
     Code(
         "HMT200",
@@ -182,8 +209,10 @@ _CODES = [
         "HMT202",
         "warning",
         "unknown-top-level-key",
-        "An agent.yaml key the platform does not define (accepted, but likely a typo).",
-        where=("checks/unknown_top_level_keys.py",),
+        "An agent.yaml key the platform does not define.",
+        retired="the platform refuses an unknown top-level key, so it is now an HMT100 error "
+        "from the schema",
+        where=(),
     ),
     Code(
         "HMT203",
@@ -200,6 +229,14 @@ _CODES = [
         "An args value is a one-key literal mapping whose key looks like a misspelled matcher "
         "(`regexp`, `fuzy`).",
         where=("checks/literal_like_matcher.py",),
+    ),
+    # About the report itself.
+    Code(
+        "HMT220",
+        "warning",
+        "diagnostics-capped",
+        "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown.",
+        where=("validate.py",),
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
     Code(
@@ -259,6 +296,57 @@ _CODES = [
         "A fuzzy pattern holds a currency sign or parentheses, which the fuzzy matcher does not "
         "normalise: it never matches the number it seems to say.",
         where=("checks/fuzzy_unnormalised.py",),
+    ),
+]
+
+_CODES += [
+    # Warnings: the platform loads it, but the contract writes it otherwise.
+    Code(
+        "HMT210",
+        "warning",
+        "number-as-written",
+        'A number field holds a quoted number or a boolean (`absolute_tolerance: "0.5"`): the '
+        "platform converts it; write the number unquoted.",
+        where=("lax.py",),
+    ),
+    Code(
+        "HMT211",
+        "warning",
+        "boolean-as-written",
+        'A boolean field holds a string or number the platform converts (`"yes"`, `"1"`, '
+        "`1`, `n`): write `true` or `false`.",
+        where=("lax.py",),
+    ),
+    Code(
+        "HMT212",
+        "warning",
+        "integer-as-written",
+        "An integer field holds a quoted integer, a float without fraction or a boolean "
+        "(`count: true`): the platform converts it; write the integer.",
+        where=("lax.py",),
+    ),
+    Code(
+        "HMT213",
+        "warning",
+        "unset-variable",
+        "The text names `${NAME}` (comments included) and the variable is not set: the "
+        "platform refuses to load the file unless it is set when it runs.",
+        where=("env_vars.py",),
+    ),
+    Code(
+        "HMT214",
+        "warning",
+        "no-test-cases",
+        "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the platform "
+        "loads it and runs none.",
+        where=("lax.py",),
+    ),
+    Code(
+        "HMT215",
+        "warning",
+        "ignored-key",
+        "A test-cases file holds another key beside `test_cases`: the platform ignores it.",
+        where=("lax.py",),
     ),
 ]
 

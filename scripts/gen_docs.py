@@ -44,6 +44,7 @@ EXAMPLES = Path("docs") / "examples"
 OPTIONS: dict[str, list[str]] = {
     "HMT111": ["--import-graders"],
     "HMT112": ["--check-files"],
+    "HMT220": ["--max-diagnostics", "2"],
 }
 #: Codes whose example is not UTF-8 text: shown with the bad bytes escaped.
 BINARY = {"HMT005"}
@@ -363,7 +364,8 @@ def _schema_nodes(code: Code) -> list[str]:
 
 
 def diagnostics() -> str:
-    examples = [run_example(code) for code in CODES.values()]
+    examples = [run_example(code) for code in CODES.values() if not code.retired]
+    retired = [code for code in CODES.values() if code.retired]
     lines = [
         "# Diagnostic codes",
         "",
@@ -391,6 +393,8 @@ def diagnostics() -> str:
             f"| [{c.code}](#{c.code.lower()}) | {c.title} | {c.severity} | {meaning} "
             f"| {_producers(c)} |"
         )
+    for c in retired:
+        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.title} | retired | {c.description} | |")
     lines.append("")
     for e in examples:
         c = e.code
@@ -424,6 +428,14 @@ def diagnostics() -> str:
             "```text",
             e.output.rstrip("\n"),
             "```",
+            "",
+        ]
+    for c in retired:
+        lines += [
+            f"## {c.code}",
+            "",
+            f"**{c.title}** (retired). {c.description} No longer produced: {c.retired}. "
+            "The code is kept so that it is never reused.",
             "",
         ]
     return "\n".join(lines).rstrip("\n") + "\n"

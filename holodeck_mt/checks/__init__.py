@@ -20,6 +20,8 @@ class Options:
     import_graders: bool = False
     #: Check that each `files[*].path` exists relative to the agent.yaml.
     check_files: bool = False
+    #: Let `test_cases_file` and `files[*].path` leave the repository tree.
+    allow_outside_paths: bool = False
 
 
 @dataclass
@@ -30,6 +32,9 @@ class Context:
     options: Options = field(default_factory=Options)
     #: Paths the schema or the loader already reported: a check skips them.
     reported: set[JsonPath] = field(default_factory=set)
+    #: The tree paths named by the document must stay in (None: anywhere but /proc,
+    #: /sys, /dev); see :mod:`holodeck_mt.confine`.
+    tree: Path | None = None
     #: The agent.yaml naming this test-cases file (its metrics apply to these test cases).
     agent: Any = None
     #: Whether the run-time lints run: the validator sets it for a document (and agent.yaml)
@@ -56,6 +61,7 @@ def _when_runnable(check: Check) -> Check:
 
 def all_checks(options: Options) -> list[Check]:
     from holodeck_mt.checks import (
+        count_is_integer,
         duplicate_expected_tools,
         duplicate_names,
         empty_evaluations,
@@ -71,7 +77,6 @@ def all_checks(options: Options) -> list[Check]:
         regex_float_form,
         skipped_without_ground_truth,
         tolerance_dwarfs_ground_truth,
-        unknown_top_level_keys,
     )
 
     runtime: list[Check] = [
@@ -86,9 +91,9 @@ def all_checks(options: Options) -> list[Check]:
     checks: list[Check] = [
         regex_compiles.check,
         non_finite_numbers.check,
+        count_is_integer.check,
         ineffective_flags.check,
         duplicate_names.check,
-        unknown_top_level_keys.check,
         duplicate_expected_tools.check,
         literal_like_matcher.check,
         # Run-time lints: what the platform will really run (only on files without errors).
