@@ -17,7 +17,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from holodeck_mt import fast_path, hints, loader, walk
+from holodeck_mt import fast_path, hints, loader, ranges, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
@@ -108,7 +108,9 @@ def _validate_text(
         return result, None
     doc = loader.load(text, limits=limits)
     if not doc.loaded:
-        result.diagnostics = sorted(doc.diagnostics, key=Diagnostic.sort_key)
+        result.diagnostics = sorted(
+            ranges.with_ranges(text, doc.diagnostics), key=Diagnostic.sort_key
+        )
         return result, None
     data = doc.data
     faults: list[Fault] = []
@@ -136,8 +138,8 @@ def _validate_text(
         )
         for check in all_checks(options):
             faults.extend(check(context))
-    located = [_locate(f, data, doc.positions) for f in faults]
-    located += [_in_test_case(d, data) for d in doc.diagnostics]
+    located = [_locate(f, data, doc.positions, text) for f in faults]
+    located += [_in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     result.diagnostics = _dedupe(located)
     result.stats = _stats(data)
     return result, doc
@@ -201,7 +203,7 @@ def _follow(
             ("test_cases_file",),
             hint="the path is relative to the agent.yaml's folder",
         )
-        located = _locate(fault, agent.data, agent.positions)
+        located = _locate(fault, agent.data, agent.positions, agent.text)
         result.diagnostics = _dedupe([*result.diagnostics, located])
         return []
     if content is None:
@@ -228,26 +230,27 @@ def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None
 
 
 def _too_large(size: int, limits: Limits) -> Diagnostic:
-    return make(
+    too_large = make(
         "HMT004",
         f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,}; it was not parsed",
         1,
         1,
         hint="raise the limit with --max-file-size if this is intended",
     )
+    return ranges.with_range(None, too_large)
 
 
-def _locate(fault: Fault, data: Any, positions: loader.Positions | None) -> Diagnostic:
+def _locate(fault: Fault, data: Any, positions: loader.Positions | None, text: str) -> Diagnostic:
     if positions is None:
         line, column = 1, 1
     elif fault.at == "key":
         line, column = positions.key(data, fault.parts)
     else:
         line, column = positions.value(data, fault.parts)
-    return _in_test_case(
-        make(fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint),
-        data,
+    located = make(
+        fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
     )
+    return _in_test_case(ranges.with_range(text, located, key=fault.at == "key"), data)
 
 
 def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:

@@ -77,6 +77,8 @@ def logical_location(d: Diagnostic) -> dict[str, str] | None:
 
 def result(path: str, d: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
     region: dict[str, int] = {"startLine": d.line, "startColumn": d.column}
+    if d.end_line is not None:
+        region["endLine"] = d.end_line
     if d.end_column is not None:
         region["endColumn"] = d.end_column
     location: dict[str, Any] = {
