@@ -263,6 +263,8 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
     subject = what or _subject(parts)
     key = parts[-1] if parts else None
     hint = hints.quote_hint(key, value) if "a string" in wanted else None
+    if hint is None and ("a number" in wanted or "an integer" in wanted):
+        hint = hints.unquote_hint(key, value, integer="a number" not in wanted)
     if value is None and hint is None:
         hint = "give it a value, or remove the key"
     return Fault("HMT102", f"{subject} must be {wanted}, got {hints.got(value)}", parts, hint=hint)
@@ -351,9 +353,13 @@ def _leaf(error: ValidationError) -> Iterator[Fault]:
             shape = _PATTERNS[key]
         elif "${" in str(error.validator_value) or "\\$" in str(error.validator_value):
             shape = f"{hints.type_name(_number_type(schema))} or an ${{ENV_VAR}} reference"
+            unquote = hints.unquote_hint(key, value, integer=_number_type(schema) == "integer")
         else:
             shape = f"text matching {error.validator_value}"
-        yield Fault("HMT103", f"{subject} must be {shape}, got {hints.show(value)}", parts)
+            unquote = None
+        yield Fault(
+            "HMT103", f"{subject} must be {shape}, got {hints.show(value)}", parts, hint=unquote
+        )
     elif keyword == "not" and isinstance(value, dict) and "test_cases_file" in value:
         yield Fault(
             "HMT110",
