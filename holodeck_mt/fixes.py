@@ -33,6 +33,7 @@ from dataclasses import dataclass
 
 import yaml
 
+from holodeck_mt import quoting
 from holodeck_mt.diagnostics import Diagnostic
 
 try:  # the C parser (libyaml); PyYAML without it composes the same, only slower
@@ -168,7 +169,9 @@ def _quote(tree: _Tree, d: Diagnostic) -> Fix | None:
     written = tree.text[span[0] : span[1]]
     if not written or "\n" in written or "\r" in written or written != node.value:
         return None  # a multi-line plain scalar folds: its value is not its characters
-    quoted = '"' + written.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    quoted = quoting.quoted(written)
+    if quoted is None:
+        return None
     return Fix(d, f"Quote {written} as a string: {quoted}", Edit(*span, quoted), safe=True)
 
 

@@ -17,7 +17,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from holodeck_mt import fast_path, hints, loader, ranges, walk
+from holodeck_mt import fast_path, hints, loader, quoting, ranges, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
@@ -140,7 +140,7 @@ def _validate_text(
             faults.extend(check(context))
     located = [_locate(f, data, doc.positions, text) for f in faults]
     located += [_in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
-    result.diagnostics = _dedupe(located)
+    result.diagnostics = [quoting.as_written(d, text) for d in _dedupe(located)]
     result.stats = _stats(data)
     return result, doc
 

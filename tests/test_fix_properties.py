@@ -12,11 +12,10 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holodeck_mt import fixes, validate_text, walk
+from holodeck_mt import fixes, loader, validate_text, walk
 from tests import strategies
 
 FAULTS = ("quote", "unquote", "flag", "rename", "repeat")
@@ -35,7 +34,9 @@ def faulty(draw: st.DrawFn) -> tuple[str, Any]:
     if "quote" in chosen:
         number = draw(st.integers(0, 10**9))
         scope["ground_truth"], wanted["ground_truth"] = number, str(number)
-    if "rename" in chosen and "ground_truth" in scope:
+    if "rename" in chosen:
+        if "ground_truth" not in scope:
+            scope["ground_truth"] = wanted["ground_truth"] = "probe"
         _rename(scope, "ground_truth", "ground_truht")
     if "unquote" in chosen:
         metric = {"type": "standard", "metric": "numeric", "threshold": "0.5"}
@@ -47,11 +48,14 @@ def faulty(draw: st.DrawFn) -> tuple[str, Any]:
         wanted.setdefault("evaluations", []).append(metric)
     if "repeat" in chosen:
         tools = [t for t in scope.get("expected_tools", []) if isinstance(t, str)]
-        if tools:
-            name = draw(st.sampled_from(tools))
-            scope["expected_tools"].append(name)
-            at = wanted["expected_tools"].index(name)
-            wanted["expected_tools"][at] = {"name": name, "count": 2}
+        if not tools:  # a name the strategy never draws (it has a digit)
+            tools = ["probe9"]
+            scope.setdefault("expected_tools", []).append("probe9")
+            wanted.setdefault("expected_tools", []).append("probe9")
+        name = draw(st.sampled_from(tools))
+        scope["expected_tools"].append(name)
+        at = wanted["expected_tools"].index(name)
+        wanted["expected_tools"][at] = {"name": name, "count": 2}
     return strategies.emit(broken).text, expected
 
 
@@ -72,7 +76,7 @@ def test_fix_leaves_no_fixable_diagnostic_and_changes_nothing_else(case: tuple[s
     assert any(fixes.fixable(d) for d in _diagnose(text))
     outcome = fixes.fix_all(text, _diagnose, unsafe=True)
     assert _diagnose(outcome.text) == []
-    assert yaml.safe_load(outcome.text) == expected
+    assert loader.load(outcome.text).data == expected
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])

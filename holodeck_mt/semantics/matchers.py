@@ -1,0 +1,182 @@
+"""How the platform judges a turn's tool calls against its `expected_tools`.
+
+Reference semantics, written from the facts recorded for the platform's runner:
+tool names match as case-sensitive substrings; an entry ``{name, args, count}``
+holds when at least ``count`` calls of the turn satisfy it; each asserted
+argument is a literal, a fuzzy or a regex matcher. Pure functions over plain
+data (what a YAML or JSON document loads to), so explain, the lints and any
+other implementation running ``vectors/runtime-semantics.jsonl`` agree.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+MatcherKind = Literal["literal", "fuzzy", "regex"]
+
+#: The characters the fuzzy matcher deletes: comma, underscore, narrow no-break space.
+FUZZY_DELETED = (",", "_", "\u202f")
+#: Fuzzy numbers compare within this absolute distance.
+FUZZY_TOLERANCE = 1e-9
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
+# --- tool names ---------------------------------------------------------------------------
+
+
+def name_matches(expected: str, actual: str) -> bool:
+    """A bare tool name, or an entry's `name`: a case-sensitive substring of the call's name."""
+    return expected in actual
+
+
+# --- argument matchers --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Matcher:
+    """One asserted argument: its kind and its payload (the literal, or the pattern)."""
+
+    kind: MatcherKind
+    value: Any
+
+
+def classify(value: Any) -> Matcher:
+    """What an `args` value means: a one-key `fuzzy`/`regex` mapping is a matcher, else a literal.
+
+    The schema refuses the ambiguous shapes (both keys, a matcher key beside another key),
+    so a mapping reaching here with a matcher key has exactly that one key.
+    """
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, payload),) = value.items()
+        if key == "fuzzy" and isinstance(payload, str):
+            return Matcher("fuzzy", payload)
+        if key == "regex" and isinstance(payload, str):
+            return Matcher("regex", payload)
+    return Matcher("literal", value)
+
+
+def literal_equal(expected: Any, actual: Any) -> bool:
+    """Literal equality: lists in order, mappings by key set, int == float, bool only bool."""
+    if isinstance(expected, list) and isinstance(actual, list):
+        return len(expected) == len(actual) and all(
+            literal_equal(e, a) for e, a in zip(expected, actual, strict=True)
+        )
+    if isinstance(expected, dict) and isinstance(actual, dict):
+        return set(expected) == set(actual) and all(
+            literal_equal(expected[k], actual[k]) for k in expected
+        )
+    if isinstance(expected, bool) or isinstance(actual, bool):
+        return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
+    if expected is None or actual is None:
+        return expected is None and actual is None
+    if isinstance(expected, (int, float)) and isinstance(actual, (int, float)):
+        return float(expected) == float(actual)
+    return bool(expected == actual)
+
+
+def python_str(value: Any) -> str:
+    """The text a regex and the fuzzy matcher see: Python's ``str`` of the argument.
+
+    A float is ``206588.0``, a boolean ``True``, null ``None``, a mapping its repr.
+    """
+    return str(value)
+
+
+def fuzzy_normalize(text: str) -> str:
+    """Strip, lower-case, delete `,` `_` U+202F, collapse whitespace runs to one space."""
+    text = text.strip().lower()
+    for deleted in FUZZY_DELETED:
+        text = text.replace(deleted, "")
+    return _WHITESPACE_RUN.sub(" ", text)
+
+
+def fuzzy_number(normalized: str) -> float | None:
+    """The number a normalized fuzzy string stands for (trailing `%` divides by 100), or None."""
+    percent = normalized.endswith("%")
+    if percent:
+        normalized = normalized[:-1].strip()
+    try:
+        number = float(normalized.replace(" ", ""))
+    except ValueError:
+        return None
+    return number / 100 if percent else number
+
+
+def fuzzy_match(pattern: str, actual: Any) -> bool:
+    """Numbers within 1e-9 when both sides parse as numbers, else equal normalized strings."""
+    left, right = fuzzy_normalize(pattern), fuzzy_normalize(python_str(actual))
+    a, b = fuzzy_number(left), fuzzy_number(right)
+    if a is not None and b is not None:
+        return math.isclose(a, b, rel_tol=0.0, abs_tol=FUZZY_TOLERANCE)
+    return left == right
+
+
+def regex_match(pattern: str, actual: Any) -> bool:
+    """``re.fullmatch`` of the pattern against ``str(actual)``."""
+    return re.fullmatch(pattern, python_str(actual)) is not None
+
+
+def arg_matches(matcher: Any, actual: Any) -> bool:
+    """One asserted argument (as written in `args`) against the value the call passed."""
+    m = classify(matcher)
+    if m.kind == "fuzzy":
+        return fuzzy_match(m.value, actual)
+    if m.kind == "regex":
+        return regex_match(m.value, actual)
+    return literal_equal(m.value, actual)
+
+
+# --- expected-tool entries ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Entry:
+    """An `expected_tools` element in one form: a bare name is ``Entry(name)``."""
+
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+    count: int = 1
+
+
+def entry_of(item: Any) -> Entry | None:
+    """The entry an `expected_tools` element states, or None for a malformed one."""
+    if isinstance(item, str):
+        return Entry(item)
+    if isinstance(item, dict) and isinstance(item.get("name"), str):
+        args = item.get("args")
+        count = item.get("count", 1)
+        if args is not None and not isinstance(args, dict):
+            return None
+        if isinstance(count, bool) or not isinstance(count, int):
+            return None
+        return Entry(item["name"], dict(args or {}), count)
+    return None
+
+
+@dataclass(frozen=True)
+class Call:
+    """A tool call the agent made during the turn."""
+
+    name: str
+    args: Mapping[str, Any] = field(default_factory=dict)
+
+
+def call_satisfies(entry: Entry, call: Call) -> bool:
+    """The name matches and every asserted argument is present and matches; others ignored."""
+    if not name_matches(entry.name, call.name):
+        return False
+    return all(key in call.args and arg_matches(m, call.args[key]) for key, m in entry.args.items())
+
+
+def entry_holds(entry: Entry, calls: Sequence[Call]) -> bool:
+    """At least ``count`` of the turn's calls satisfy the entry."""
+    return sum(call_satisfies(entry, call) for call in calls) >= entry.count
+
+
+def expected_tools_hold(entries: Sequence[Entry], calls: Sequence[Call]) -> bool:
+    """Every entry holds, each judged on its own: one call may satisfy several entries."""
+    return all(entry_holds(entry, calls) for entry in entries)

@@ -1,0 +1,316 @@
+"""Which metrics run on each turn, and whose settings they run with.
+
+- A turn runs the first non-empty list of: its own `evaluations`, its test case's, the
+  agent's `evaluations.metrics` (a single-turn test case: its own, else the agent's).
+  The chosen list replaces the others whole; `evaluations: []` counts as absent.
+- Settings leak: one evaluator per metric name serves the whole file, built from the
+  last definition met walking the agent, then each test case and its turns in order.
+  Only `threshold`, `response_path` and everything of a `code` metric stay per level.
+- In a multi-turn test case, a metric needing a ground truth is skipped on a turn
+  without `ground_truth`. `enabled: false` only switches off `code` metrics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from holodeck_mt.diagnostics import JsonPath
+from holodeck_mt.semantics.metrics import EQUALITY_DEFAULTS, NUMERIC_DEFAULTS
+
+Level = Literal["agent", "test case", "turn"]
+Kind = Literal["standard", "geval", "rag", "code"]
+#: Which document a definition sits in: the agent.yaml, or the test-cases file it names.
+Origin = Literal["agent", "test-cases"]
+
+#: Standard metrics scored against the ground truth.
+STANDARD_NEEDING_GROUND_TRUTH = frozenset({"equality", "numeric", "bleu", "rouge", "meteor"})
+#: RAG metrics scored against the ground truth (the expected output).
+RAG_NEEDING_GROUND_TRUTH = frozenset({"contextual_precision", "contextual_recall"})
+#: Read from each level's own definition, never from the shared evaluator.
+PER_LEVEL_KEYS = frozenset({"threshold", "response_path"})
+#: What names a metric rather than configures it.
+IDENTITY_KEYS = frozenset({"type", "metric", "name", "metric_type"})
+
+
+def kind_of(metric: dict[str, Any]) -> Kind | None:
+    """A metric's kind: its `type`, else the kind whose fields it carries."""
+    declared = metric.get("type")
+    if declared in ("standard", "geval", "rag", "code"):
+        kind: Kind = declared
+        return kind
+    if declared is not None:
+        return None
+    if "grader" in metric:
+        return "code"
+    if "metric_type" in metric:
+        return "rag"
+    if "metric" in metric:
+        return "standard"
+    if "name" in metric and "criteria" in metric:
+        return "geval"
+    return None
+
+
+def evaluator_name(metric: dict[str, Any]) -> str | None:
+    """The name the platform files the metric's evaluator under; None for code metrics."""
+    kind = kind_of(metric)
+    field_name = {"standard": "metric", "geval": "name", "rag": "metric_type"}.get(kind or "")
+    value = metric.get(field_name) if field_name else None
+    return value if isinstance(value, str) else None
+
+
+def display_name(metric: dict[str, Any]) -> str:
+    name = evaluator_name(metric)
+    if name is not None:
+        return name
+    for key in ("name", "grader"):
+        if isinstance(metric.get(key), str):
+            return str(metric[key])
+    return "?"
+
+
+def needs_ground_truth(metric: dict[str, Any]) -> bool:
+    kind, name = kind_of(metric), evaluator_name(metric)
+    if kind == "standard":
+        return name in STANDARD_NEEDING_GROUND_TRUTH
+    if kind == "rag":
+        return name in RAG_NEEDING_GROUND_TRUTH
+    return False
+
+
+def settings(metric: dict[str, Any]) -> dict[str, Any]:
+    """What the shared evaluator takes from a definition, defaults filled for equality/numeric.
+
+    `enabled` is left out: it does nothing on the metrics that share an evaluator.
+    """
+    own = {
+        k: v
+        for k, v in metric.items()
+        if k not in IDENTITY_KEYS and k not in PER_LEVEL_KEYS and k != "enabled"
+    }
+    if kind_of(metric) == "standard":
+        defaults = {"equality": EQUALITY_DEFAULTS, "numeric": NUMERIC_DEFAULTS}.get(
+            str(metric.get("metric")), {}
+        )
+        for key, value in defaults.items():
+            if own.get(key) is None:
+                own[key] = value
+            elif isinstance(value, float) and isinstance(own[key], (int, float)):
+                own[key] = float(own[key])
+    return own
+
+
+@dataclass(frozen=True)
+class Definition:
+    """One metric mapping as written, and where."""
+
+    metric: dict[str, Any]
+    level: Level
+    origin: Origin
+    path: JsonPath
+    #: The test case and turn it sits on (None at the agent level / test-case level).
+    case_index: int | None = None
+    turn_index: int | None = None
+
+    @property
+    def kind(self) -> Kind | None:
+        return kind_of(self.metric)
+
+    @property
+    def name(self) -> str:
+        return display_name(self.metric)
+
+    @property
+    def key(self) -> str | None:
+        return evaluator_name(self.metric)
+
+
+@dataclass(frozen=True)
+class Applied:
+    """A metric of a turn's effective list: its own definition and the evaluator it gets."""
+
+    own: Definition
+    #: The definition the shared evaluator was built from (None for code metrics).
+    evaluator: Definition | None
+    #: "runs", "skipped: no ground truth", "fails: no ground truth", "off: enabled false".
+    status: str
+
+    @property
+    def effective_settings(self) -> dict[str, Any]:
+        if self.own.kind == "code":
+            return {k: v for k, v in self.own.metric.items() if k not in ("type",)}
+        source = self.evaluator or self.own
+        return settings(source.metric)
+
+
+@dataclass(frozen=True)
+class TurnPlan:
+    case_index: int
+    #: None for a single-turn test case.
+    turn_index: int | None
+    #: The test case (single-turn) or the turn mapping.
+    scope: dict[str, Any]
+    path: JsonPath
+    #: Where the effective list came from (None: no metrics at any level).
+    source: Level | None
+    source_path: JsonPath | None
+    metrics: list[Applied] = field(default_factory=list)
+
+    @property
+    def ground_truth(self) -> Any:
+        return self.scope.get("ground_truth")
+
+
+@dataclass(frozen=True)
+class CasePlan:
+    index: int
+    case: dict[str, Any]
+    path: JsonPath
+    turns: list[TurnPlan]
+
+    @property
+    def multi_turn(self) -> bool:
+        return isinstance(self.case.get("turns"), list)
+
+
+@dataclass
+class Plan:
+    """What the platform will run for every turn of a file."""
+
+    definitions: list[Definition]
+    #: Evaluator name -> the definition its evaluator is built from (the last one).
+    evaluators: dict[str, Definition]
+    cases: list[CasePlan]
+
+    def turns(self) -> Iterator[TurnPlan]:
+        for case in self.cases:
+            yield from case.turns
+
+    def definitions_of(self, key: str) -> list[Definition]:
+        return [d for d in self.definitions if d.key == key]
+
+
+def _metric_list(value: Any) -> list[dict[str, Any]]:
+    return [m for m in value if isinstance(m, dict)] if isinstance(value, list) else []
+
+
+def _definitions(
+    metrics: list[Any],
+    level: Level,
+    origin: Origin,
+    base: JsonPath,
+    case_index: int | None = None,
+    turn_index: int | None = None,
+) -> list[Definition]:
+    return [
+        Definition(m, level, origin, (*base, i), case_index, turn_index)
+        for i, m in enumerate(metrics)
+        if isinstance(m, dict)
+    ]
+
+
+def agent_metrics(agent: Any) -> list[Any]:
+    if isinstance(agent, dict):
+        evaluations = agent.get("evaluations")
+        if isinstance(evaluations, dict) and isinstance(evaluations.get("metrics"), list):
+            return list(evaluations["metrics"])
+    return []
+
+
+def build(
+    agent: Any,
+    cases: list[Any],
+    cases_base: JsonPath,
+    cases_origin: Origin = "agent",
+) -> Plan:
+    """The plan for ``cases`` (at ``cases_base`` in their document) under ``agent``'s metrics."""
+    agent_defs = _definitions(agent_metrics(agent), "agent", "agent", ("evaluations", "metrics"))
+    definitions = list(agent_defs)
+    layout: list[tuple[int, dict[str, Any], JsonPath, list[Definition], list[Any]]] = []
+    for i, case in enumerate(cases):
+        if not isinstance(case, dict):
+            continue
+        path = (*cases_base, i)
+        case_defs = _definitions(
+            _metric_list(case.get("evaluations")),
+            "test case",
+            cases_origin,
+            (*path, "evaluations"),
+            i,
+        )
+        definitions += case_defs
+        turn_defs: list[Any] = []
+        turns = case.get("turns")
+        if isinstance(turns, list):
+            for j, turn in enumerate(turns):
+                found = (
+                    _definitions(
+                        _metric_list(turn.get("evaluations")),
+                        "turn",
+                        cases_origin,
+                        (*path, "turns", j, "evaluations"),
+                        i,
+                        j,
+                    )
+                    if isinstance(turn, dict)
+                    else []
+                )
+                definitions += found
+                turn_defs.append(found)
+        layout.append((i, case, path, case_defs, turn_defs))
+    evaluators: dict[str, Definition] = {}
+    for definition in definitions:
+        if definition.key is not None and definition.kind != "code":
+            evaluators[definition.key] = definition
+    plans = []
+    for i, case, path, case_defs, turn_defs in layout:
+        turns = case.get("turns")
+        turn_plans: list[TurnPlan] = []
+        if isinstance(turns, list):
+            for j, turn in enumerate(turns):
+                if isinstance(turn, dict):
+                    levels: list[tuple[Level, list[Definition]]] = [
+                        ("turn", turn_defs[j]),
+                        ("test case", case_defs),
+                        ("agent", agent_defs),
+                    ]
+                    turn_plans.append(
+                        _turn(i, j, turn, (*path, "turns", j), levels, evaluators, True)
+                    )
+        else:
+            levels = [("test case", case_defs), ("agent", agent_defs)]
+            turn_plans.append(_turn(i, None, case, path, levels, evaluators, False))
+        plans.append(CasePlan(i, case, path, turn_plans))
+    return Plan(definitions, evaluators, plans)
+
+
+def _turn(
+    case_index: int,
+    turn_index: int | None,
+    scope: dict[str, Any],
+    path: JsonPath,
+    levels: list[tuple[Level, list[Definition]]],
+    evaluators: dict[str, Definition],
+    multi_turn: bool,
+) -> TurnPlan:
+    for level, defs in levels:
+        if defs:
+            source_path = defs[0].path[:-1]
+            applied = [_applied(d, evaluators, scope, multi_turn) for d in defs]
+            return TurnPlan(case_index, turn_index, scope, path, level, source_path, applied)
+    return TurnPlan(case_index, turn_index, scope, path, None, None, [])
+
+
+def _applied(
+    own: Definition, evaluators: dict[str, Definition], scope: dict[str, Any], multi_turn: bool
+) -> Applied:
+    if own.kind == "code":
+        status = "off: enabled false" if own.metric.get("enabled") is False else "runs"
+        return Applied(own, None, status)
+    evaluator = evaluators.get(own.key) if own.key is not None else None
+    status = "runs"
+    if needs_ground_truth(own.metric) and scope.get("ground_truth") is None:
+        status = "skipped: no ground truth" if multi_turn else "fails: no ground truth"
+    return Applied(own, evaluator, status)

@@ -1,0 +1,78 @@
+"""Run one row of the vector table (``vectors/runtime-semantics.jsonl``).
+
+Each row is a JSON object: ``rule`` (the runtime rule it pins), ``kind`` (what is
+judged), ``expected`` (as written in a test case), ``actual`` (what the agent
+produced), ``options`` (metric settings), ``result`` (pass or not) and ``reason``.
+Kinds: ``name`` (an expected tool name against a called name), ``literal``,
+``fuzzy``, ``regex`` (a matcher's payload against an argument value), ``arg`` (an
+`args` value as written, matcher or literal, against an argument value),
+``tools`` (an `expected_tools` list against the turn's calls ``[{name, args}]``),
+``equality`` and ``numeric`` (a ground truth against a response).
+
+    python -m holodeck_mt.semantics.vectors vectors/runtime-semantics.jsonl
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from holodeck_mt.semantics import matchers, metrics
+
+KINDS = ("name", "literal", "fuzzy", "regex", "arg", "tools", "equality", "numeric")
+
+
+def judge(row: dict[str, Any]) -> bool:
+    """What the reference semantics say for the row's expected and actual values."""
+    kind, expected, actual = row["kind"], row["expected"], row["actual"]
+    options: dict[str, Any] = row.get("options") or {}
+    if kind == "name":
+        return matchers.name_matches(expected, actual)
+    if kind == "literal":
+        return matchers.literal_equal(expected, actual)
+    if kind == "fuzzy":
+        return matchers.fuzzy_match(expected, actual)
+    if kind == "regex":
+        return matchers.regex_match(expected, actual)
+    if kind == "arg":
+        return matchers.arg_matches(expected, actual)
+    if kind == "tools":
+        entries = [matchers.entry_of(item) for item in expected]
+        calls = [matchers.Call(c["name"], c.get("args") or {}) for c in actual]
+        return all(e is not None for e in entries) and matchers.expected_tools_hold(
+            [e for e in entries if e is not None], calls
+        )
+    if kind == "equality":
+        return metrics.equality(actual, expected, options)
+    if kind == "numeric":
+        return metrics.numeric(actual, expected, options)
+    raise ValueError(f"unknown kind {kind!r}")
+
+
+def load(path: Path) -> list[dict[str, Any]]:
+    rows = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.strip():
+            rows.append(json.loads(line))
+    return rows
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = list(sys.argv[1:] if argv is None else argv)
+    path = Path(args[0]) if args else Path("vectors/runtime-semantics.jsonl")
+    failed = 0
+    rows = load(path)
+    for number, row in enumerate(rows, 1):
+        got = judge(row)
+        if got != row["result"]:
+            failed += 1
+            print(f"{path}:{number}: {row['rule']}: expected {row['result']}, got {got}")
+    print(f"{len(rows) - failed} of {len(rows)} vectors agree")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,108 @@
+"""The vector table pins every rule of the runtime's tool-call assertions and metrics.
+
+``vectors/runtime-semantics.jsonl`` is data, so another implementation can run the
+same rows; here the reference semantics (``holodeck_mt.semantics``) must agree with
+every row, and the table must cover every rule with a reason for each row.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from holodeck_mt.semantics import vectors
+from tests.conftest import ROOT
+
+TABLE = ROOT / "vectors" / "runtime-semantics.jsonl"
+ROWS = vectors.load(TABLE)
+
+#: Every rule of the "Tool-call assertions" and "Deterministic metrics" sections.
+RULES = {
+    # A bare string: case-sensitive substring of the called name; "" matches every tool.
+    "name.substring",
+    "name.case-sensitive",
+    "name.empty",
+    # {name, args, count}: name and every asserted argument; others ignored; at least count;
+    # entries judged independently; only the turn's calls count.
+    "entry.name-and-args",
+    "entry.missing-arg",
+    "entry.extra-args-ignored",
+    "entry.count",
+    "entry.independent",
+    "entry.turn-only",
+    # Literal.
+    "literal.list-order",
+    "literal.list-length",
+    "literal.mapping-keys",
+    "literal.mapping-recursive",
+    "literal.int-float",
+    "literal.bool",
+    "literal.string-exact",
+    "literal.null",
+    # Fuzzy.
+    "fuzzy.strip",
+    "fuzzy.case",
+    "fuzzy.deleted-chars",
+    "fuzzy.whitespace-collapse",
+    "fuzzy.numeric",
+    "fuzzy.percent",
+    "fuzzy.inner-spaces",
+    "fuzzy.string-equal",
+    "fuzzy.not-normalised",
+    # Regex.
+    "regex.fullmatch",
+    "regex.str-float",
+    "regex.str-bool",
+    "regex.str-mapping",
+    # Which matcher an args value is.
+    "matcher.dispatch",
+    # equality.
+    "equality.exact",
+    "equality.case_insensitive",
+    "equality.strip_punctuation",
+    "equality.strip_whitespace",
+    "equality.order",
+    # numeric.
+    "numeric.whole-response",
+    "numeric.percent",
+    "numeric.thousands",
+    "numeric.thousands-off",
+    "numeric.absolute",
+    "numeric.relative",
+    "numeric.relative-zero",
+    "numeric.nan",
+    "numeric.tolerance-swallows",
+}
+
+
+def _id(row: dict[str, Any]) -> str:
+    return f"{row['rule']}:{str(row['expected'])[:20]}~{str(row['actual'])[:20]}"
+
+
+def test_the_table_has_at_least_80_rows_each_with_a_one_line_reason() -> None:
+    assert len(ROWS) >= 80
+    for row in ROWS:
+        assert set(row) == {"rule", "kind", "expected", "actual", "options", "result", "reason"}
+        assert row["kind"] in vectors.KINDS
+        assert isinstance(row["result"], bool)
+        assert row["reason"].strip() and "\n" not in row["reason"]
+
+
+def test_the_table_covers_every_runtime_rule() -> None:
+    assert {row["rule"] for row in ROWS} == RULES
+
+
+def test_no_two_rows_are_the_same_case() -> None:
+    keys = [(r["kind"], repr(r["expected"]), repr(r["actual"]), repr(r["options"])) for r in ROWS]
+    assert len(keys) == len(set(keys))
+
+
+@pytest.mark.parametrize("row", ROWS, ids=_id)
+def test_reference_semantics_agree_with_the_row(row: dict[str, Any]) -> None:
+    assert vectors.judge(row) is row["result"], row["reason"]
+
+
+def test_the_table_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
+    assert vectors.main([str(TABLE)]) == 0
+    assert capsys.readouterr().out == f"{len(ROWS)} of {len(ROWS)} vectors agree\n"
