@@ -116,6 +116,35 @@ def build_parser() -> argparse.ArgumentParser:
         help="reject files whose aliases expand to more nodes, e.g. alias bombs "
         f"(default: {MAX_ALIAS_NODES})",
     )
+    fix = commands.add_parser(
+        "fix",
+        help="apply the fixes of diagnostics that have an evident fix",
+        description="Apply the safe fixes to agent.yaml and test-cases files, changing only "
+        "the fixed characters. Exit 0: nothing left to report; 1: errors remain (with --diff: "
+        "a file would change); 2: usage error or unreadable path.",
+    )
+    fix.add_argument(
+        "paths", nargs="*", metavar="PATH", help="as for validate (default: ./agent.yaml)"
+    )
+    fix.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply the fixes that change what a test asserts (renames, `count`)",
+    )
+    fix.add_argument("--diff", action="store_true", help="print a unified diff and change no file")
+    fix.add_argument(
+        "--max-file-size",
+        type=_size,
+        default=MAX_FILE_BYTES,
+        metavar="SIZE",
+        help=f"skip larger files (default: {MAX_FILE_BYTES // 1024**2}M)",
+    )
+    commands.add_parser(
+        "lsp",
+        help="run the language server on stdio (needs the [lsp] extra)",
+        description="A language server over stdio that publishes the validator's diagnostics "
+        "and offers its fixes as quick fixes; it runs beside the YAML language server.",
+    )
     schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
     schema.add_argument(
         "--path", action="store_true", help="print where the installed schema file is instead"
@@ -210,6 +239,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "schema":
         return _schema(args.path)
+    if args.command == "fix":
+        from holodeck_mt import fix_command
+
+        limits = Limits(max_bytes=args.max_file_size)
+        return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
+    if args.command == "lsp":
+        return _lsp()
     from holodeck_mt.render import renderer
     from holodeck_mt.validate import FileResult
 
@@ -245,6 +281,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     failing = any(r.errors or (args.strict and r.warnings) for r in results)
     return EXIT_INVALID if failing else EXIT_OK
+
+
+def _lsp() -> int:
+    try:
+        from holodeck_mt.lsp import server
+    except ImportError as e:
+        missing = e.name or "pygls"
+        print(
+            f"holodeck-mt: error: the language server needs {missing}: "
+            "pip install 'holodeck-mt[lsp]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    server.serve()
+    return EXIT_OK
 
 
 def _schema(path_only: bool) -> int:
