@@ -140,7 +140,7 @@ class _Tree:
 def _tree(text: str) -> _Tree | None:
     try:
         return _Tree(text)
-    except (yaml.YAMLError, RecursionError):
+    except (yaml.YAMLError, RecursionError, UnicodeError):
         return None
 
 

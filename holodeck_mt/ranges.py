@@ -27,7 +27,10 @@ def end_of(text: str, line: int, column: int, *, key: bool = False) -> tuple[int
     ``key`` asks for the key written there rather than the block mapping that
     starts with it (both start at the first key of a block mapping).
     """
-    span = source.node_span(text, line, column, innermost=key)
+    try:
+        span = source.node_span(text, line, column, innermost=key)
+    except UnicodeError:  # a lone surrogate (API text): the parser cannot take the text
+        span = None
     if span is not None and span.end_offset > span.start_offset:
         return span.end_line, span.end_column
     return line, column + _token_width(text, line, column)

@@ -349,6 +349,7 @@ def _leaf(error: ValidationError) -> Iterator[Fault]:
         yield _single_turn_field_on_multi_turn(str(value), (*parts, str(value)))
     elif keyword == "pattern":
         key = parts[-1] if parts else ""
+        unquote = None
         if isinstance(key, str) and key in _PATTERNS:
             shape = _PATTERNS[key]
         elif "${" in str(error.validator_value) or "\\$" in str(error.validator_value):
@@ -356,7 +357,6 @@ def _leaf(error: ValidationError) -> Iterator[Fault]:
             unquote = hints.unquote_hint(key, value, integer=_number_type(schema) == "integer")
         else:
             shape = f"text matching {error.validator_value}"
-            unquote = None
         yield Fault(
             "HMT103", f"{subject} must be {shape}, got {hints.show(value)}", parts, hint=unquote
         )
