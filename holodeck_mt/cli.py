@@ -139,6 +139,12 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SIZE",
         help=f"skip larger files (default: {MAX_FILE_BYTES // 1024**2}M)",
     )
+    commands.add_parser(
+        "lsp",
+        help="run the language server on stdio (needs the [lsp] extra)",
+        description="A language server over stdio that publishes the validator's diagnostics "
+        "and offers its fixes as quick fixes; it runs beside the YAML language server.",
+    )
     schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
     schema.add_argument(
         "--path", action="store_true", help="print where the installed schema file is instead"
@@ -233,6 +239,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "schema":
         return _schema(args.path)
+    if args.command == "lsp":
+        return _lsp()
     if args.command == "fix":
         from holodeck_mt import fix_command
 
@@ -273,6 +281,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_USAGE
     failing = any(r.errors or (args.strict and r.warnings) for r in results)
     return EXIT_INVALID if failing else EXIT_OK
+
+
+def _lsp() -> int:
+    try:
+        from holodeck_mt.lsp import server
+    except ImportError as e:
+        missing = e.name or "pygls"
+        print(
+            f"holodeck-mt: error: the language server needs {missing}: "
+            "pip install 'holodeck-mt[lsp]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    server.serve()
+    return EXIT_OK
 
 
 def _schema(path_only: bool) -> int:

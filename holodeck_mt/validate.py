@@ -164,6 +164,26 @@ def validate_file(
     text, problem = read_text(path, limits)
     if text is None:
         return [FileResult(path=display, diagnostics=[problem] if problem else [])]
+    return _validate_document(text, display, base_dir, options, limits)
+
+
+@_gc_paused
+def validate_document_text(
+    text: str,
+    *,
+    path: str,
+    base_dir: Path,
+    options: Options | None = None,
+    limits: Limits | None = None,
+) -> list[FileResult]:
+    """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
+    the document, then the test-cases file it names, read from ``base_dir``."""
+    return _validate_document(text, path, base_dir, options, limits or Limits())
+
+
+def _validate_document(
+    text: str, display: str, base_dir: Path, options: Options | None, limits: Limits
+) -> list[FileResult]:
     result, doc = _validate_text(text, display, "document", base_dir, options, limits)
     results = [result]
     if doc is not None and isinstance(doc.data, dict) and "test_cases" not in doc.data:
