@@ -210,9 +210,8 @@ def test_open_edit_save_publish_the_clis_diagnostics(editor: Editor, tmp_path: P
     # Type on the line with the emoji: ground_truth gets a second fault, the count changes.
     line = FAULTS.splitlines().index('      - input: "naïve 😀 question"')
     column = _units('      - input: "naïve 😀 question"', "utf-16")
-    insert = {"range": {"start": {"line": line, "character": column}, "end": {}}, "newText": ""}
-    insert["range"]["end"] = insert["range"]["start"]
-    insert["newText"] = "\n        files: [{type: pdf}]"
+    at = {"line": line, "character": column}
+    insert = {"range": {"start": at, "end": at}, "newText": "\n        files: [{type: pdf}]"}
     diagnostics = editor.change(uri, [insert])
     text = editor.texts[uri]
     assert "files: [{type: pdf}]" in text
@@ -261,7 +260,7 @@ def test_the_test_cases_file_an_agent_names_is_validated_as_such(
     editor.client.notify("textDocument/didOpen", {"textDocument": document})
     diagnostics = editor.client.wait_for_diagnostics(uri)
     out = _cli_json(folder / "agent.yaml")
-    followed = [f for f in out["files"] if f["path"].endswith("cases.yaml")][0]
+    followed = next(f for f in out["files"] if f["path"].endswith("cases.yaml"))
     assert [(d["code"], d["message"]) for d in diagnostics] == [
         (d["code"], d["message"]) for d in followed["diagnostics"]
     ]
@@ -335,8 +334,8 @@ def test_each_quick_fix_removes_its_diagnostic(editor: Editor, tmp_path: Path) -
         ]
 
 
-def test_fix_all_applies_the_safe_fixes_in_one_edit(editor: Editor, tmp_path: Path) -> None:
-    uri, diagnostics = editor.open(FAULTS)
+def test_fix_all_applies_the_safe_fixes_in_one_edit(editor: Editor) -> None:
+    uri, _ = editor.open(FAULTS)
     whole = {"start": {"line": 0, "character": 0}, "end": {"line": 40, "character": 0}}
     actions = _actions(editor, uri, {"range": whole})
     [fix_all] = [a for a in actions if a["kind"] == "source.fixAll.holodeck-mt"]
