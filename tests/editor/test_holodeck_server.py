@@ -144,7 +144,7 @@ def apply(text: str, edit: dict[str, Any], encoding: str) -> str:
         return before + chars
 
     start, end = offset(edit["range"]["start"]), offset(edit["range"]["end"])
-    return text[:start] + edit["newText"] + text[end:]
+    return text[:start] + str(edit["newText"]) + text[end:]
 
 
 def _units(text: str, encoding: str) -> int:
