@@ -106,3 +106,18 @@ docs-check: $(STAMP)
 goldens: $(STAMP)
 	$(PY) scripts/update_goldens.py
 # --- end reference docs and goldens ---------------------------------------------------
+
+# --- mutation testing: does a wrong message fail a test? -----------------------------
+.PHONY: mutate
+
+## mutmut over the checks, hints, diagnostics, renderers and the schema-error mapping,
+## with the fast test selection of pyproject.toml ([tool.mutmut]). Survivors are listed
+## at the end (`.venv/bin/mutmut show NAME` prints one). Not part of CI: minutes, not seconds.
+mutate: $(STAMP)
+	rm -rf mutants
+	nice -n 10 $(VENV)/bin/mutmut run --max-children 2
+	$(VENV)/bin/mutmut export-cicd-stats
+	$(PY) -c "import json; s = json.load(open('mutants/mutmut-cicd-stats.json')); \
+	print(s); print(f\"killed {s['killed'] + s['timeout']} of {s['total']}\")"
+	-$(VENV)/bin/mutmut results
+# --- end mutation testing -----------------------------------------------------------

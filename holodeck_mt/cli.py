@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -17,8 +17,6 @@ from holodeck_mt.checks import Options
 from holodeck_mt.limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_FILE_BYTES, Limits
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-AGENT_FILE_NAMES = ("agent.yaml", "agent.yml")
-_SKIPPED_DIRS = {".git", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache"}
 
 
 def _formats() -> list[str]:
@@ -68,7 +66,13 @@ def build_parser() -> argparse.ArgumentParser:
         nargs="*",
         metavar="PATH",
         help="a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
-        "files (default: ./agent.yaml)",
+        "files and YAML files holding test cases (default: ./agent.yaml)",
+    )
+    validate.add_argument(
+        "--by-content",
+        action="store_true",
+        help="validate a named file only if it is an agent.yaml or holds test cases, as a "
+        "folder search does; skip other YAML files silently (the pre-commit hook)",
     )
     validate.add_argument(
         "--format", default="text", choices=_formats(), help="output format (default: text)"
@@ -159,37 +163,6 @@ class _Job:
     limits: Limits
 
 
-def discover(paths: Sequence[str]) -> Iterator[tuple[str, str | None]]:
-    """``(path, problem)`` for each file to validate; a problem means exit 2."""
-    for given in paths or ["agent.yaml"]:
-        path = Path(given)
-        try:  # stat can fail for reasons of its own: a name too long, a loop of links
-            is_dir, is_file, exists = path.is_dir(), path.is_file(), path.exists()
-        except (OSError, ValueError) as e:
-            yield given, f"cannot read '{given}': {getattr(e, 'strerror', None) or e}"
-            continue
-        if is_dir:
-            found = sorted(_agent_files(path))
-            if not found:
-                yield given, f"no {' or '.join(AGENT_FILE_NAMES)} found under '{given}'"
-            for file in found:
-                yield str(file), None
-        elif is_file:
-            yield given, None
-        elif exists:
-            yield given, f"'{given}' is not a regular file"
-        else:
-            yield given, f"cannot read '{given}': no such file or directory"
-
-
-def _agent_files(folder: Path) -> Iterator[Path]:
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in _SKIPPED_DIRS)
-        for name in files:
-            if name in AGENT_FILE_NAMES:
-                yield Path(root) / name
-
-
 def _run(job: _Job) -> tuple[list[object], str | None]:
     from holodeck_mt.validate import validate_file
 
@@ -253,23 +226,36 @@ def main(argv: Sequence[str] | None = None) -> int:
     limits = Limits(
         max_bytes=args.max_file_size, max_depth=args.max_depth, max_alias_nodes=args.max_alias_nodes
     )
-    problems: list[str] = []
-    jobs: list[_Job] = []
-    for path, problem in discover(args.paths):
-        if problem:
-            problems.append(problem)
-        else:
-            jobs.append(_Job(path, options, limits))
-    outcomes: list[tuple[list[object], str | None]]
-    if args.jobs > 1 and len(jobs) > 1 and not args.import_graders:
-        outcomes = _in_parallel(jobs, min(args.jobs, len(jobs)))
-    else:
-        outcomes = [_run(job) for job in jobs]
+    from holodeck_mt import discovery
+
+    found = discovery.find(args.paths, named_by_content=args.by_content)
+    problems = found.problems
+    # A file an agent.yaml of this run names is validated through it (as the
+    # platform reads it); on its own only if that did not happen.
+    followed = {
+        discovery.same_file_key(target)
+        for target in map(discovery.agent_target, map(Path, found.files))
+        if target is not None
+    }
+    later = [f for f in found.files if discovery.same_file_key(f) in followed]
+    jobs = [_Job(f, options, limits) for f in found.files if f not in later]
     results: list[FileResult] = []
-    for found, problem in outcomes:
-        results += [r for r in found if isinstance(r, FileResult)]
-        if problem:
-            problems.append(problem)
+    seen: set[str] = set()
+    for batch in (jobs, [_Job(f, options, limits) for f in later]):
+        batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
+        outcomes: list[tuple[list[object], str | None]]
+        if args.jobs > 1 and len(batch) > 1 and not args.import_graders:
+            outcomes = _in_parallel(batch, min(args.jobs, len(batch)))
+        else:
+            outcomes = [_run(job) for job in batch]
+        for done, problem in outcomes:
+            for result in done:
+                key = discovery.same_file_key(getattr(result, "path", ""))
+                if isinstance(result, FileResult) and key not in seen:  # once per run
+                    seen.add(key)
+                    results.append(result)
+            if problem:
+                problems.append(problem)
     for problem in problems:
         print(f"holodeck-mt: error: {problem}", file=sys.stderr)
     try:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
 from typing import Any
@@ -19,6 +19,21 @@ FIXTURES = ROOT / "tests" / "fixtures"
 SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
 
 RunJson = Callable[..., tuple[int, dict[str, Any]]]
+
+
+@pytest.fixture(autouse=True)
+def _forget_imported_graders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Each test imports the graders it names afresh: a grader module imported by one
+    test (from a temporary folder or a fixture) does not stay in ``sys.modules``, where
+    a second run of the same test in the same process would find it without importing.
+    """
+    before = set(sys.modules)
+    yield
+    roots = (str(tmp_path_factory.getbasetemp()), str(FIXTURES))
+    for name in set(sys.modules) - before:
+        origin = getattr(sys.modules[name], "__file__", None) or ""
+        if origin.startswith(roots):
+            del sys.modules[name]
 
 
 @pytest.fixture

@@ -95,11 +95,14 @@ def test_folder_is_searched_for_agent_files(tmp_path: Path, run_json: RunJson) -
     assert paths == ["a/agent.yaml", "b/c/agent.yml"]
 
 
-def test_folder_without_agent_files_is_a_usage_error(
+def test_folder_without_any_holodeck_file_is_a_usage_error(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     assert main(["validate", str(tmp_path)]) == 2
-    assert "no agent.yaml or agent.yml found" in capsys.readouterr().err
+    (tmp_path / "ci.yaml").write_text("on: push\njobs: {}\n", encoding="utf-8")
+    assert main(["validate", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert "no agent.yaml, agent.yml or YAML file holding test cases found under" in err
 
 
 def test_default_path_is_agent_yaml_in_the_current_folder(

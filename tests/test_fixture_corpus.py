@@ -3,8 +3,8 @@
 Each fixture under ``tests/fixtures/invalid`` and ``tests/fixtures/warnings``
 names its rule (``# rule:``), optional CLI options (``# options:``) and every
 diagnostic it must produce (``# expect: {json}``: code, test case, index, path,
-line; ``file`` for a diagnostic in a referenced test-cases file; ``hint`` where
-the hint is the point of the rule). Nothing else may be reported.
+line; ``file`` for a diagnostic in a referenced test-cases file; ``message`` and
+``hint``, word for word, where given: what the user reads). Nothing else may be reported.
 """
 
 from __future__ import annotations
@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from holodeck_mt.codes import CODES
 from tests.conftest import FIXTURES, ROOT, RunJson
 
 GENERIC_WORDING = (
@@ -42,7 +43,7 @@ FIXTURE_FILES = _fixtures()
 def _header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
     options: list[str] = []
     expected: list[dict[str, Any]] = []
-    for line in path.read_text(encoding="utf-8").splitlines():
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         if line.startswith("# options:"):
             options = line.split(":", 1)[1].split()
         elif line.startswith("# expect:"):
@@ -72,6 +73,17 @@ def test_corpus_is_not_empty() -> None:
     assert len(FIXTURE_FILES) >= 20
 
 
+def test_every_code_is_produced_and_worded_by_a_fixture() -> None:
+    """Each catalogued code has a fixture that pins its message and hint word for word."""
+    worded = {
+        item["code"]
+        for fixture in FIXTURE_FILES
+        for item in _header(fixture)[1]
+        if "message" in item and "hint" in item
+    }
+    assert sorted(set(CODES) - worded) == []
+
+
 @pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=_id)
 def test_fixture_reports_exactly_its_expected_diagnostics(
     fixture: Path, run_json: RunJson, monkeypatch: pytest.MonkeyPatch
@@ -87,7 +99,14 @@ def test_fixture_reports_exactly_its_expected_diagnostics(
     hints = {
         _key(d, fixture, f["path"]): d["hint"] for f in document["files"] for d in f["diagnostics"]
     }
+    messages = {
+        _key(d, fixture, f["path"]): d["message"]
+        for f in document["files"]
+        for d in f["diagnostics"]
+    }
     for item in expected:
+        if "message" in item:
+            assert messages[_key(item, fixture, "")] == item["message"]
         if "hint" in item:
             assert hints[_key(item, fixture, "")] == item["hint"]
     has_error = any(d["severity"] == "error" for f in document["files"] for d in f["diagnostics"])

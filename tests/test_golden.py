@@ -14,13 +14,10 @@ for their escaping.
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 import xml.etree.ElementTree as ET
 from functools import cache
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -31,23 +28,13 @@ from holodeck_mt.codes import CODES
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.render import github, renderers
 from holodeck_mt.render import sarif as sarif_format
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-2.1.0.json"
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "update_goldens", ROOT / "scripts" / "update_goldens.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["update_goldens"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-goldens = _load_script()
+goldens = load_script("update_goldens")
 CASES = [pytest.param(case, id=case.name) for case in goldens.CASES]
 RUNS = [
     pytest.param(case, fmt, id=f"{case.name}.{fmt}")
@@ -56,8 +43,8 @@ RUNS = [
 ]
 
 
-@cache
 def _output(case: Any, fmt: str) -> tuple[int, str]:
+    """A fresh run each time: a cached output would hide a change to the code under test."""
     result: tuple[int, str] = goldens.run(case, fmt)
     return result
 

@@ -22,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.test_discovery import FAULTS, NOT_HOLODECK, make_repository
+
 ROOT = Path(__file__).resolve().parent.parent
 IN_CI = bool(os.environ.get("CI"))
 #: The scratch repository and the environment pre-commit runs in.
@@ -77,7 +79,8 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Scratch:
     (repo / "agent.yaml").write_text(VALID, encoding="utf-8")
     (repo / "bad").mkdir()
     (repo / "bad" / "routing.test-cases.yaml").write_text(INVALID, encoding="utf-8")
-    (repo / "notes.yaml").write_text(INVALID, encoding="utf-8")  # not a file the hook matches
+    (repo / "notes.yaml").write_text(INVALID, encoding="utf-8")  # test cases, whatever the name
+    make_repository(repo)  # agents, data files, and a dozen YAML files that are not HoloDeck's
     _git(repo, "add", ".")
     env = {
         k: v
@@ -89,9 +92,11 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Scratch:
 
 
 def _try_repo(scratch: Scratch, *files: str) -> subprocess.CompletedProcess[str]:
+    """Run the hook on ``files`` (on every file of the repository when none is given)."""
     repo, env = scratch
     command = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "holodeck-mt"]
-    command += ["--ref", _head(), "--color", "never", "--verbose", "--files", *files]
+    command += ["--ref", _head(), "--color", "never", "--verbose"]
+    command += ["--files", *files] if files else ["--all-files"]
     done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True)
     output = done.stdout + done.stderr
     if "An unexpected error has occurred" in output:
@@ -116,10 +121,39 @@ def test_hook_fails_an_invalid_test_cases_file_and_shows_the_diagnostic(
     assert "bad/routing.test-cases.yaml:5:23: error[HMT102]" in output
 
 
-def test_hook_ignores_yaml_files_that_hold_no_test_cases(
-    scratch: Scratch,
-) -> None:
+def test_hook_runs_on_a_test_cases_file_whatever_its_name(scratch: Scratch) -> None:
     done = _try_repo(scratch, "notes.yaml")
     output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    assert "notes.yaml:5:23: error[HMT102]" in output
+
+
+def test_hook_passes_over_yaml_files_that_hold_no_test_cases(scratch: Scratch) -> None:
+    others = sorted(
+        p.relative_to(NOT_HOLODECK).as_posix()
+        for p in NOT_HOLODECK.rglob("*")
+        if p.suffix in (".yaml", ".yml")
+    )
+    done = _try_repo(scratch, *others)
+    output = done.stdout + done.stderr
     assert done.returncode == 0, output
-    assert re.search(r"holodeck-mt\.+\(no files to check\)Skipped", output), output
+    assert re.search(r"holodeck-mt\.+Passed", output), output
+    assert "error" not in output.lower()
+
+
+def test_hook_on_every_file_reports_each_fault_once_and_nothing_else(scratch: Scratch) -> None:
+    done = _try_repo(scratch)
+    output = done.stdout + done.stderr
+    assert done.returncode == 1, output
+    expected = [
+        *FAULTS,
+        ("bad/routing.test-cases.yaml", 5, "HMT102"),
+        ("notes.yaml", 5, "HMT102"),
+    ]
+    found = sorted(
+        (m[1], int(m[2]), m[3])
+        for m in re.finditer(r"^(\S+?):(\d+):\d+: (?:error|warning)\[(HMT\d+)\]", output, re.M)
+    )
+    assert found == sorted(expected), output
+    for other in NOT_HOLODECK.rglob("*"):
+        assert other.relative_to(NOT_HOLODECK).as_posix() + ":" not in output

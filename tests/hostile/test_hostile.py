@@ -178,7 +178,7 @@ def _usage_error(cwd: Path, *args: str) -> str:
 
 def test_a_folder_without_agent_yaml_is_a_clear_usage_error(tmp_path: Path) -> None:
     (tmp_path / "folder").mkdir()
-    (tmp_path / "folder" / "cases.yaml").write_text("- input: hi\n")
+    (tmp_path / "folder" / "compose.yaml").write_text("services: {web: {image: nginx}}\n")
     assert "no agent.yaml" in _usage_error(tmp_path, "folder/")
 
 

@@ -1,0 +1,267 @@
+"""Which files a run validates: HoloDeck's files found by their content, each once.
+
+Real test-case files are named anything (``data/convfinqa_subset_retrieval.yaml``),
+so a folder search does not go by name: it takes every ``agent.yaml``/``agent.yml``
+and every other YAML file whose content holds HoloDeck test cases, and passes over
+the rest of a repository's YAML (CI workflows, compose files, Kubernetes
+manifests, OpenAPI documents, HoloDeck's own ``config.yaml``) without a word.
+
+A file holds test cases when its top level is a mapping with ``test_cases`` (or
+``test_cases_file``: an agent configuration, whatever its name), or a list with a
+mapping that carries ``input`` or ``turns``. Only the top level of the first
+document is read, from the parser's events as they stream in: nothing is
+constructed, and reading stops as soon as the answer is known.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from stat import S_ISREG
+from typing import Any
+
+import yaml
+
+try:  # the C parser (libyaml), reading the file as it goes
+    from yaml._yaml import CParser as _Parser
+except ImportError:  # pragma: no cover - exercised only without libyaml
+    from yaml import Loader as _Parser  # type: ignore[assignment]
+
+AGENT_FILE_NAMES = ("agent.yaml", "agent.yml")
+YAML_SUFFIXES = (".yaml", ".yml")
+SKIPPED_DIRS = frozenset(
+    {".git", ".hg", ".svn", ".venv", "venv", "node_modules", "__pycache__", ".tox", ".mypy_cache"}
+)
+
+#: Keys that make a top-level mapping a HoloDeck file.
+_MAPPING_KEYS = frozenset({"test_cases", "test_cases_file"})
+#: Keys that make a mapping in a top-level list a test case.
+_CASE_KEYS = frozenset({"input", "turns"})
+#: A file is judged by its first bytes: a test-cases file tells on its first lines.
+_SNIFF_BYTES = 1024 * 1024
+#: When those bytes do not parse before the content is known: a line that looks like it.
+_LOOKS_LIKE = re.compile(
+    rb"^(?:test_cases(?:_file)?|-[ \t]+(?:input|turns)|[ \t]+(?:input|turns))[ \t]*:",
+    re.MULTILINE,
+)
+
+
+def is_agent_file(path: Path) -> bool:
+    return path.name in AGENT_FILE_NAMES
+
+
+def is_yaml_file(path: Path) -> bool:
+    return path.suffix.lower() in YAML_SUFFIXES
+
+
+def holds_test_cases(path: Path) -> bool:
+    """Whether the YAML file at ``path`` is a HoloDeck file by its content.
+
+    Only a regular file is read (a FIFO would block). A file that cannot be read
+    is not one. A file whose YAML breaks before its top level tells is judged by
+    a look at its lines, so that a test-case file with a syntax error is still
+    validated, and its error reported.
+    """
+    try:
+        if not S_ISREG(path.stat().st_mode):
+            return False
+        with path.open("rb") as stream:
+            head = stream.read(_SNIFF_BYTES)
+    except (OSError, ValueError):
+        return False
+    verdict = _verdict(head)
+    return bool(_LOOKS_LIKE.search(head)) if verdict is None else verdict
+
+
+class _End(Exception):
+    """The document (or the stream) ended."""
+
+
+def _events(head: bytes) -> Iterator[Any]:
+    """The first document's events after its start; raises _End at its end."""
+    parser = _Parser(head)
+    while True:
+        event = parser.get_event()
+        kind = type(event)
+        if event is None or kind is yaml.DocumentEndEvent or kind is yaml.StreamEndEvent:
+            raise _End
+        if kind is not yaml.StreamStartEvent and kind is not yaml.DocumentStartEvent:
+            yield event
+
+
+def _verdict(head: bytes) -> bool | None:
+    """True/False from the first document's top level; None when the YAML breaks first."""
+    events = _events(head)
+    try:
+        root = type(next(events))
+        if root is yaml.MappingStartEvent:
+            return _has_key(events, _MAPPING_KEYS)
+        if root is yaml.SequenceStartEvent:
+            while True:
+                kind = type(next(events))
+                if kind is yaml.SequenceEndEvent:
+                    return False
+                if kind is yaml.MappingStartEvent and _has_key(events, _CASE_KEYS):
+                    return True
+                if kind is yaml.SequenceStartEvent:
+                    _skip(events)
+        return False
+    except (_End, StopIteration):
+        return False
+    except yaml.YAMLError:  # a syntax error, or bytes that do not decode
+        return None
+
+
+def _has_key(events: Iterator[Any], keys: frozenset[str]) -> bool:
+    """After a mapping's start: whether one of ``keys`` is among its keys.
+
+    Reads to the mapping's end unless the answer is yes.
+    """
+    while True:
+        key = next(events)
+        kind = type(key)
+        if kind is yaml.MappingEndEvent:
+            return False
+        if kind is yaml.ScalarEvent and key.value in keys:
+            return True
+        if kind in _STARTS:  # a complex key
+            _skip(events)
+        if type(next(events)) in _STARTS:  # its value
+            _skip(events)
+
+
+_STARTS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+
+
+def _skip(events: Iterator[Any]) -> None:
+    """Read past the end of the collection whose start was just read."""
+    depth = 1
+    while depth:
+        kind = type(next(events))
+        if kind in _STARTS:
+            depth += 1
+        elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
+            depth -= 1
+
+
+def agent_target(path: Path) -> Path | None:
+    """The test-cases file an agent configuration names, as validating it follows it.
+
+    Read from the top level (``test_cases_file``, and no inline ``test_cases``);
+    None when there is none, or the file does not parse that far.
+    """
+    try:
+        if not S_ISREG(path.stat().st_mode):
+            return None
+        with path.open("rb") as stream:
+            head = stream.read(_SNIFF_BYTES)
+    except (OSError, ValueError):
+        return None
+    target: str | None = None
+    events = _events(head)
+    try:
+        if type(next(events)) is not yaml.MappingStartEvent:
+            return None
+        while True:
+            key = next(events)
+            kind = type(key)
+            if kind is yaml.MappingEndEvent:
+                break
+            if kind is yaml.ScalarEvent and key.value == "test_cases":
+                return None  # inline test cases: the file named is not followed
+            if kind in _STARTS:
+                _skip(events)
+            value = next(events)
+            if type(value) in _STARTS:
+                _skip(events)
+            if kind is yaml.ScalarEvent and key.value == "test_cases_file":
+                target = value.value if type(value) is yaml.ScalarEvent else None
+    except (_End, StopIteration):
+        pass
+    except yaml.YAMLError:
+        return None
+    if not target or "\x00" in target:
+        return None
+    return path.parent / target
+
+
+def same_file_key(path: Path | str) -> str:
+    """What identifies a file however it is named: its resolved path."""
+    try:
+        return os.path.realpath(path)
+    except (OSError, ValueError):
+        return os.path.abspath(path)
+
+
+@dataclass
+class Found:
+    """The files a run validates, each once, and the usage problems met finding them."""
+
+    files: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)
+
+
+def search(folder: Path) -> Iterator[Path]:
+    """Every HoloDeck file under ``folder``: agent files by name, the others by content.
+
+    A link to a file outside the folder is not read to find out what it holds.
+    """
+    inside = same_file_key(folder) + os.sep
+    for root, dirs, files in os.walk(folder):
+        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
+        for name in sorted(files):
+            path = Path(root) / name
+            if is_agent_file(path) or (
+                is_yaml_file(path) and _within(path, inside) and holds_test_cases(path)
+            ):
+                yield path
+
+
+def _within(path: Path, inside: str) -> bool:
+    return not path.is_symlink() or same_file_key(path).startswith(inside)
+
+
+def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
+    """The files to validate for the paths of a command line, each once.
+
+    A folder is searched (:func:`search`). A file named on the command line is
+    validated whatever it holds, unless ``named_by_content`` (the pre-commit hook,
+    which passes every staged YAML file): then it is taken only when it is an
+    agent file or holds test cases, as a folder search would.
+    """
+    found = Found()
+    seen: set[str] = set()
+
+    def take(path: str) -> None:
+        key = same_file_key(path)
+        if key not in seen:
+            seen.add(key)
+            found.files.append(path)
+
+    for given in list(paths) or ["agent.yaml"]:
+        path = Path(given)
+        try:  # stat can fail for reasons of its own: a name too long, a loop of links
+            is_dir, is_file, exists = path.is_dir(), path.is_file(), path.exists()
+        except (OSError, ValueError) as e:
+            found.problems.append(f"cannot read '{given}': {getattr(e, 'strerror', None) or e}")
+            continue
+        if is_dir:
+            files = list(search(path))
+            if not files:
+                found.problems.append(
+                    f"no agent.yaml, agent.yml or YAML file holding test cases found under "
+                    f"'{given}'"
+                )
+            for file in files:
+                take(str(file))
+        elif is_file:
+            if not named_by_content or is_agent_file(path) or holds_test_cases(path):
+                take(given)
+        elif exists:
+            found.problems.append(f"'{given}' is not a regular file")
+        else:
+            found.problems.append(f"cannot read '{given}': no such file or directory")
+    return found
