@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from holodeck_mt import fixes
+from holodeck_mt import discovery, fixes
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.limits import Limits
 from holodeck_mt.validate import Role, validate_file, validate_text
@@ -49,14 +49,21 @@ def run(
     limits: Limits,
     out: TextIO,
 ) -> Report:
-    """Fix every file under ``paths``; the diff (``diff``) goes to ``out``."""
-    from holodeck_mt.cli import discover
-
+    """Fix every file under ``paths``, each once; the diff (``diff``) goes to ``out``."""
     report = Report()
     request = Request(unsafe, diff, limits, out)
-    for path, problem in discover(paths):
-        if problem:
-            report.problems.append(problem)
+    found = discovery.find(paths)
+    report.problems += found.problems
+    # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
+    followed = {
+        discovery.same_file_key(target)
+        for target in map(discovery.agent_target, map(Path, found.files))
+        if target is not None
+    }
+    ordered = sorted(found.files, key=lambda f: discovery.same_file_key(f) in followed)
+    seen: set[str] = set()
+    for path in ordered:
+        if discovery.same_file_key(path) in seen:
             continue
         try:
             results = validate_file(path, limits=limits)
@@ -65,6 +72,10 @@ def run(
             continue
         base_dir = Path(path).parent
         for index, result in enumerate(results):
+            key = discovery.same_file_key(result.path)
+            if key in seen:
+                continue
+            seen.add(key)
             role: Role = "document" if index == 0 else "test-cases-file"
             if result.text is None:
                 report.errors_left += result.errors

@@ -121,7 +121,7 @@ class HoloDeckServer(LanguageServer):
     def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
         """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
         path = Path(to_fs_path(uri) or uri)
-        target = roles.target_of(path, text, self._read)
+        target = roles.target_of(path, text)
         if target is None:
             return None
         if target.role == "document":
@@ -129,18 +129,6 @@ class HoloDeckServer(LanguageServer):
             return results[0].diagnostics
         result = validate_text(text, path=str(path), role=target.role, base_dir=target.base_dir)
         return result.diagnostics
-
-    def _read(self, path: Path) -> str | None:
-        """A file's text: the editor's buffer when it is open, else the disk's."""
-        for document in list(self.workspace.text_documents.values()):
-            if to_fs_path(document.uri) == str(path):
-                return str(document.source)
-        try:
-            if path.is_file() and path.stat().st_size <= 1024 * 1024:
-                return path.read_text(encoding="utf-8")
-        except (OSError, UnicodeError, ValueError):
-            return None
-        return None
 
     async def current(self, uri: str, version: int | None = None) -> Checked | None:
         """The validation of the document as it is now (validated now if need be)."""

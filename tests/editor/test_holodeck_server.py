@@ -245,6 +245,11 @@ def test_a_file_that_is_not_holodecks_gets_no_diagnostics(editor: Editor) -> Non
     assert diagnostics == []
 
 
+def test_a_file_holding_test_cases_by_content_is_validated(editor: Editor) -> None:
+    _, diagnostics = editor.open("- input: q\n  ground_truth: 12\n", name="convfinqa.yaml")
+    assert [d["code"] for d in diagnostics] == ["HMT102"]
+
+
 def test_the_test_cases_file_an_agent_names_is_validated_as_such(
     editor: Editor, tmp_path: Path
 ) -> None:
