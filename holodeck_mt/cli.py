@@ -78,7 +78,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--format", default="text", choices=_formats(), help="output format (default: text)"
     )
     validate.add_argument(
-        "--strict", action="store_true", help="treat warnings as errors for the exit code"
+        "--strict",
+        action="store_true",
+        help="warnings fail the run too: the exit code and every format's verdict",
     )
     validate.add_argument(
         "--import-graders",
@@ -256,6 +258,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     results.append(result)
             if problem:
                 problems.append(problem)
+    for result in results:  # a warning fails its file in every format's verdict
+        result.strict = args.strict
     for problem in problems:
         print(f"holodeck-mt: error: {problem}", file=sys.stderr)
     try:
@@ -265,7 +269,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     if problems:
         return EXIT_USAGE
-    failing = any(r.errors or (args.strict and r.warnings) for r in results)
+    failing = any(not r.valid for r in results)
     return EXIT_INVALID if failing else EXIT_OK
 
 

@@ -23,6 +23,7 @@ from ruamel.yaml import events as ev
 from ruamel.yaml.error import MarkedYAMLError, YAMLError
 
 from holodeck_mt import diagnostics as dg
+from holodeck_mt import yaml_errors
 from holodeck_mt.limits import Limits
 
 try:  # the C parser: ruamel.yaml 0.19 no longer installs it by itself.
@@ -296,13 +297,17 @@ def load(text: str, *, limits: Limits | None = None, positions: bool = True) -> 
         doc.data = None
         doc.loaded = False
     except MarkedYAMLError as e:
-        mark = e.problem_mark or e.context_mark
-        line, column = (mark.line + 1, mark.column + 1) if mark is not None else (1, 1)
-        cause = clip(e.problem or e.context or "unreadable YAML", 200)
-        if e.problem and e.context:
-            where = f" started at line {e.context_mark.line + 1}" if e.context_mark else ""
-            cause = f"{clip(e.problem, 200)} ({clip(e.context, 200)}{where})"
-        doc.diagnostics.append(dg.make("HMT001", f"YAML syntax error: {cause}", line, column))
+        pm, cm = e.problem_mark, e.context_mark
+        said = yaml_errors.explain(
+            text,
+            e.problem,
+            (pm.line, pm.column) if pm is not None else None,
+            e.context,
+            (cm.line, cm.column) if cm is not None else None,
+        )
+        doc.diagnostics.append(
+            dg.make("HMT001", said.message, said.line, said.column, hint=said.hint)
+        )
         doc.data = None
         doc.loaded = False
     except YAMLError as e:

@@ -20,6 +20,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 from holodeck_mt import fast_path, hints, loader, quoting, ranges, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
+from holodeck_mt.codes import Severity
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
 from holodeck_mt.limits import Limits
 
@@ -37,6 +38,8 @@ class FileResult:
     stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
     #: The file's text, for renderers that quote the offending line.
     text: str | None = None
+    #: Warnings fail the file too (``--strict``): its verdict in every format.
+    strict: bool = False
 
     @property
     def errors(self) -> int:
@@ -48,7 +51,15 @@ class FileResult:
 
     @property
     def valid(self) -> bool:
-        return self.errors == 0
+        return self.errors == 0 and not (self.strict and self.warnings)
+
+    def fails(self, diagnostic: Diagnostic) -> bool:
+        """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
+        return self.strict or diagnostic.severity == "error"
+
+    def level(self, diagnostic: Diagnostic) -> Severity:
+        """The level a report gives ``diagnostic``: ``error`` when it fails the file."""
+        return "error" if self.fails(diagnostic) else diagnostic.severity
 
 
 _P = ParamSpec("_P")

@@ -41,6 +41,8 @@ class Case:
     #: The path given on the command line, relative to the repository's root.
     path: str
     exit_code: int
+    #: Options given before the path (``--strict``).
+    options: tuple[str, ...] = ()
 
 
 CASES = (
@@ -48,6 +50,8 @@ CASES = (
     Case("yaml-syntax-error", str(INPUTS / "yaml-syntax-error.yaml"), 1),
     Case("several-faults", str(INPUTS / "several-faults.yaml"), 1),
     Case("with-test-cases-file", str(INPUTS / "with-test-cases-file" / "agent.yaml"), 1),
+    Case("warnings-only", str(INPUTS / "warnings-only.yaml"), 0),
+    Case("warnings-only-strict", str(INPUTS / "warnings-only.yaml"), 1, ("--strict",)),
 )
 
 
@@ -75,7 +79,7 @@ def run(case: Case, fmt: str) -> tuple[int, str]:
     """The CLI's exit code and normalised stdout for one case in one format."""
     out = io.StringIO()
     with _in_root(), contextlib.redirect_stdout(out):
-        code = cli.main(["validate", "-j", "1", "--format", fmt, case.path])
+        code = cli.main(["validate", "-j", "1", "--format", fmt, *case.options, case.path])
     return code, normalise(fmt, out.getvalue())
 
 

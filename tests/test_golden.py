@@ -161,3 +161,32 @@ def test_github_warnings_are_warning_commands() -> None:
     lines = _output(goldens.CASES[2], "github")[1].splitlines()
     assert sum(line.startswith("::warning ") for line in lines) == 2
     assert sum(line.startswith("::error ") for line in lines) == 5
+
+
+def _strict_case() -> Any:
+    return next(c for c in goldens.CASES if "--strict" in c.options)
+
+
+def test_strict_fails_a_warning_only_file_in_every_formats_verdict() -> None:
+    case = _strict_case()
+    text = _output(case, "text")[1]
+    assert text.splitlines()[-1] == (
+        "Found 0 errors and 2 warnings in 1 of 1 file (--strict: warnings fail)."
+    )
+    document = json.loads(_output(case, "json")[1])
+    assert document["files"][0]["valid"] is False
+    assert document["summary"]["invalid"] == 1
+    lines = _output(case, "github")[1].splitlines()
+    assert sum(line.startswith("::error ") for line in lines) == 2
+    assert not any(line.startswith("::warning ") for line in lines)
+    log = json.loads(_output(case, "sarif")[1])
+    assert {r["level"] for r in log["runs"][0]["results"]} == {"error"}
+    root = ET.fromstring(_output(case, "junit")[1])
+    assert root.get("failures") == "2"
+
+
+def test_without_strict_the_same_file_is_valid_in_every_format() -> None:
+    case = next(c for c in goldens.CASES if c.name == "warnings-only")
+    assert _output(case, "text")[1].splitlines()[-1] == "All 1 file valid (2 warnings)."
+    assert json.loads(_output(case, "json")[1])["files"][0]["valid"] is True
+    assert ET.fromstring(_output(case, "junit")[1]).get("failures") == "0"

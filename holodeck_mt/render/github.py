@@ -49,7 +49,8 @@ def message(d: Diagnostic) -> str:
     return text
 
 
-def command(path: str, d: Diagnostic) -> str:
+def command(path: str, d: Diagnostic, level: str | None = None) -> str:
+    """The workflow command of one diagnostic: ``::error`` or ``::warning`` (``level``)."""
     rule = CODES.get(d.code)
     title = f"{d.code} {rule.title}" if rule else d.code
     properties = {"file": path, "line": str(d.line), "col": str(d.column)}
@@ -57,11 +58,11 @@ def command(path: str, d: Diagnostic) -> str:
         properties["endColumn"] = str(d.end_column)
     properties["title"] = title
     joined = ",".join(f"{k}={escape_property(v)}" for k, v in properties.items())
-    return f"::{d.severity} {joined}::{escape_data(message(d))}"
+    return f"::{level or d.severity} {joined}::{escape_data(message(d))}"
 
 
 def render(results: Sequence[FileResult], out: TextIO) -> None:
     for result in results:
         for d in result.diagnostics:
-            out.write(command(result.path, d) + "\n")
+            out.write(command(result.path, d, result.level(d)) + "\n")
     out.write(summary(results) + "\n")

@@ -5,7 +5,8 @@ One ``<testsuite>`` per file; in it one ``<testcase>`` for the file itself (name
 named after the test case (``#i`` when it has no name; ``name (#i)`` when the
 name is shared). A test case with errors carries one ``<failure>``: its
 ``message`` is the first error, its text every error in the text format's
-headline form. Warnings never fail a test case; they go to ``<system-out>``.
+headline form. Warnings go to ``<system-out>``; they fail the test case only under
+``--strict``, where they are failures like errors.
 """
 
 from __future__ import annotations
@@ -56,13 +57,13 @@ def _labels(names: list[str | None]) -> list[str]:
 
 
 def _testcase(
-    suite: ET.Element, path: str, name: str, diagnostics: list[Diagnostic]
+    suite: ET.Element, path: str, name: str, diagnostics: list[Diagnostic], strict: bool = False
 ) -> tuple[int, int]:
     """Add one ``<testcase>``; return (1 if it failed, number of warnings)."""
     where = {"name": _clean(name), "classname": _clean(path), "file": _clean(path)}
     case = ET.SubElement(suite, "testcase", where)
-    errors = [d for d in diagnostics if d.severity == "error"]
-    warnings = [d for d in diagnostics if d.severity != "error"]
+    errors = [d for d in diagnostics if strict or d.severity == "error"]
+    warnings = [d for d in diagnostics if not strict and d.severity != "error"]
     if errors:
         failure = ET.SubElement(
             case,
@@ -97,7 +98,7 @@ def report(results: Sequence[FileResult]) -> ET.Element:
         cases += [(label, by_case.get(i, [])) for i, label in enumerate(_labels(names))]
         failures = 0
         for label, diagnostics in cases:
-            failed, _ = _testcase(suite, result.path, label, diagnostics)
+            failed, _ = _testcase(suite, result.path, label, diagnostics, result.strict)
             failures += failed
         suite.attrib |= {
             "tests": str(len(cases)),

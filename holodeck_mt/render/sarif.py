@@ -75,7 +75,10 @@ def logical_location(d: Diagnostic) -> dict[str, str] | None:
     return location
 
 
-def result(path: str, d: Diagnostic, rule_index: dict[str, int]) -> dict[str, Any]:
+def result(
+    path: str, d: Diagnostic, rule_index: dict[str, int], level: str | None = None
+) -> dict[str, Any]:
+    """One SARIF result; ``level`` overrides the code's (a warning under ``--strict``)."""
     region: dict[str, int] = {"startLine": d.line, "startColumn": d.column}
     if d.end_line is not None:
         region["endLine"] = d.end_line
@@ -92,7 +95,7 @@ def result(path: str, d: Diagnostic, rule_index: dict[str, int]) -> dict[str, An
     if d.code in rule_index:
         entry["ruleIndex"] = rule_index[d.code]
     entry |= {
-        "level": d.severity,
+        "level": level or d.severity,
         "message": {"text": text},
         "locations": [location],
         "properties": {
@@ -122,7 +125,11 @@ def log(results: Sequence[FileResult]) -> dict[str, Any]:
                     }
                 },
                 "columnKind": "unicodeCodePoints",
-                "results": [result(r.path, d, rule_index) for r in results for d in r.diagnostics],
+                "results": [
+                    result(r.path, d, rule_index, r.level(d))
+                    for r in results
+                    for d in r.diagnostics
+                ],
             }
         ],
     }

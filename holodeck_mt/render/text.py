@@ -88,10 +88,11 @@ def summary(results: Sequence[FileResult]) -> str:
 
     if not files:
         return "No files validated."
-    if errors:
+    if invalid:
+        strict = " (--strict: warnings fail)" if warnings and any(r.strict for r in results) else ""
         return (
             f"Found {count(errors, 'error')} and {count(warnings, 'warning')} "
-            f"in {invalid} of {count(files, 'file')}."
+            f"in {invalid} of {count(files, 'file')}{strict}."
         )
     tail = f" ({count(warnings, 'warning')})" if warnings else ""
     return f"All {count(files, 'file')} valid{tail}."
