@@ -109,6 +109,7 @@ docs-check: $(STAMP)
 goldens: $(STAMP)
 	$(PY) scripts/update_goldens.py
 	$(PY) scripts/update_fix_goldens.py
+	HOLODECK_MT_UPDATE_GOLDENS=1 $(PY) -m pytest -q tests/test_explain.py -k golden
 # --- end reference docs and goldens ---------------------------------------------------
 
 # --- mutation testing: does a wrong message fail a test? -----------------------------

@@ -151,6 +151,21 @@ def build_parser() -> argparse.ArgumentParser:
         description="A language server over stdio that publishes the validator's diagnostics "
         "and offers its fixes as quick fixes; it runs beside the YAML language server.",
     )
+    explain = commands.add_parser(
+        "explain",
+        help="say what the platform will run for each test case and turn",
+        description="For each test case and turn: the metrics that will run, the level they "
+        "come from and the settings that really apply, the metrics skipped for want of a "
+        "ground truth, the tool assertions spelled out, the files sent. "
+        "Exit 0: explained; 1: the file has errors (the validator's diagnostics); 2: usage.",
+    )
+    explain.add_argument("path", metavar="PATH", help="an agent.yaml or a test-cases file")
+    explain.add_argument(
+        "--test-case", metavar="NAME", help="explain only the test case of this name"
+    )
+    explain.add_argument(
+        "--format", default="text", choices=["text", "json"], help="output format (default: text)"
+    )
     schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
     schema.add_argument(
         "--path", action="store_true", help="print where the installed schema file is instead"
@@ -221,6 +236,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         limits = Limits(max_bytes=args.max_file_size)
         return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
+    if args.command == "explain":
+        from holodeck_mt.explain import run
+
+        return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
     from holodeck_mt.render import renderer
     from holodeck_mt.validate import FileResult
 

@@ -126,7 +126,8 @@ _CODES = [
         "HMT203",
         "warning",
         "duplicate-expected-tool",
-        "The same tool name is listed twice in one `expected_tools` list.",
+        "Two identical entries in one `expected_tools` list (a bare name and `{name: ...}` "
+        "alike): entries are judged independently, so one call satisfies both; use `count`.",
     ),
     Code(
         "HMT204",
@@ -135,6 +136,58 @@ _CODES = [
         "An args value is a one-key literal mapping whose key looks like a misspelled matcher "
         "(`regexp`, `fuzy`).",
     ),
+    # Run-time lints: the file loads, but the platform will not run what it seems to say.
+    Code(
+        "HMT300",
+        "warning",
+        "metric-settings-leak",
+        "A metric is defined at several levels with different settings: one evaluator per metric "
+        "name serves the whole file, built from the last definition, so the others' settings "
+        "apply nowhere (only `threshold` and `response_path` stay per level).",
+    ),
+    Code(
+        "HMT301",
+        "warning",
+        "tolerance-dwarfs-ground-truth",
+        "The `absolute_tolerance` of `numeric` is at least as large as a numeric ground truth it "
+        "applies to: nearly any answer passes there.",
+    ),
+    Code(
+        "HMT302",
+        "warning",
+        "enabled-false-ignored",
+        "`enabled: false` on a metric that is not `type: code`: only code metrics can be "
+        "switched off; this one still runs.",
+    ),
+    Code(
+        "HMT303",
+        "warning",
+        "empty-evaluations-fall-through",
+        "`evaluations: []` on a test case or turn counts as absent: the next level's metrics run "
+        "instead; an empty list cannot switch metrics off.",
+    ),
+    Code(
+        "HMT304",
+        "warning",
+        "ground-truth-metric-without-ground-truth",
+        "A metric that needs a ground truth (equality, numeric, bleu, rouge, meteor, "
+        "contextual_precision, contextual_recall) on a turn without `ground_truth`: skipped "
+        "silently in a multi-turn test case, bound to fail in a single-turn one.",
+    ),
+    Code(
+        "HMT305",
+        "warning",
+        "regex-misses-float-form",
+        "A regex matcher matches an integer's digits but not its float form (`^\\d+$`): a number "
+        "argument may arrive as a float, and `str(206588.0)` is `206588.0`.",
+    ),
+    Code(
+        "HMT306",
+        "warning",
+        "fuzzy-unnormalised-character",
+        "A fuzzy pattern holds a currency sign or parentheses, which the fuzzy matcher does not "
+        "normalise: it never matches the number it seems to say.",
+    ),
 ]
 
 CODES: dict[str, Code] = {c.code: c for c in _CODES}
@@ -142,3 +195,9 @@ CODES: dict[str, Code] = {c.code: c for c in _CODES}
 
 def severity(code: str) -> Severity:
     return CODES[code].severity
+
+
+def runtime_lint(code: str) -> bool:
+    """Whether the code is a run-time lint (HMT300-HMT319): a valid file that will not run
+    what it seems to say. Generated or hand-made documents may well trigger them."""
+    return code.startswith("HMT3") and code[3:].isdigit() and 300 <= int(code[3:]) <= 319

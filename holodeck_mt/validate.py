@@ -20,7 +20,7 @@ from typing import Any, Literal, ParamSpec, TypeVar
 from holodeck_mt import fast_path, hints, loader, quoting, ranges, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
-from holodeck_mt.codes import Severity
+from holodeck_mt.codes import Severity, severity
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
 from holodeck_mt.limits import Limits
 
@@ -110,7 +110,11 @@ def _validate_text(
     base_dir: Path,
     options: Options | None,
     limits: Limits | None,
+    agent: Any = None,
+    agent_clean: bool = True,
 ) -> tuple[FileResult, loader.Document | None]:
+    """``agent``: the data of the agent.yaml naming this test-cases file, for run-time checks
+    (which run only when neither that agent.yaml nor this document has an error)."""
     options = options or Options()
     limits = limits or Limits()
     result = FileResult(path=path, text=text)
@@ -146,9 +150,18 @@ def _validate_text(
             base_dir=base_dir,
             options=options,
             reported=doc.reported | {f.parts for f in faults},
+            agent=agent,
+            runtime=agent_clean
+            and not any(severity(f.code) == "error" for f in faults)
+            and not any(d.severity == "error" for d in doc.diagnostics),
         )
+        runnable = context.runtime
         for check in all_checks(options):
-            faults.extend(check(context))
+            # The run-time lints come last: they see whether any check found an error.
+            context.runtime = runnable
+            for fault in check(context):
+                faults.append(fault)
+                runnable = runnable and severity(fault.code) != "error"
     located = [_locate(f, data, doc.positions, text) for f in faults]
     located += [_in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     result.diagnostics = [quoting.as_written(d, text) for d in _dedupe(located)]
@@ -186,21 +199,31 @@ def validate_document_text(
     base_dir: Path,
     options: Options | None = None,
     limits: Limits | None = None,
+    followed_text: str | None = None,
 ) -> list[FileResult]:
     """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
-    the document, then the test-cases file it names, read from ``base_dir``."""
-    return _validate_document(text, path, base_dir, options, limits or Limits())
+    the document, then the test-cases file it names, read from ``base_dir`` unless
+    ``followed_text`` gives that file's text (the editor holds it too)."""
+    limits = limits or Limits()
+    return _validate_document(text, path, base_dir, options, limits, followed_text)
 
 
 def _validate_document(
-    text: str, display: str, base_dir: Path, options: Options | None, limits: Limits
+    text: str,
+    display: str,
+    base_dir: Path,
+    options: Options | None,
+    limits: Limits,
+    followed_text: str | None = None,
 ) -> list[FileResult]:
     result, doc = _validate_text(text, display, "document", base_dir, options, limits)
     results = [result]
     if doc is not None and isinstance(doc.data, dict) and "test_cases" not in doc.data:
         target = doc.data.get("test_cases_file")
         if isinstance(target, str) and target:
-            results += _follow(result, doc, target, base_dir, display, options, limits)
+            results += _follow(
+                result, doc, target, base_dir, display, options, limits, followed_text
+            )
     return results
 
 
@@ -212,6 +235,7 @@ def _follow(
     display: str,
     options: Options | None,
     limits: Limits,
+    followed_text: str | None = None,
 ) -> list[FileResult]:
     """Validate the test-cases file an agent.yaml names, relative to its folder."""
     file = base_dir / target
@@ -237,9 +261,20 @@ def _follow(
         located = _locate(fault, agent.data, agent.positions, agent.text)
         result.diagnostics = _dedupe([*result.diagnostics, located])
         return []
+    if followed_text is not None and why is None:
+        content, problem = followed_text, None
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
-    referenced, _ = _validate_text(content, shown, "test-cases-file", base_dir, options, limits)
+    referenced, _ = _validate_text(
+        content,
+        shown,
+        "test-cases-file",
+        base_dir,
+        options,
+        limits,
+        agent=agent.data,
+        agent_clean=result.errors == 0,
+    )
     return [referenced]
 
 

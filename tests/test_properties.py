@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from holodeck_mt import loader
 from holodeck_mt import schemas as sch
+from holodeck_mt.codes import runtime_lint
 from holodeck_mt.diagnostics import Diagnostic, JsonPath
 from holodeck_mt.validate import validate_text
 from tests.strategies import documents, emit
@@ -252,7 +253,8 @@ def _at(data: Any, path: JsonPath) -> Any:
 @given(documents())
 def test_every_generated_document_validates_with_no_diagnostics(data: Any) -> None:
     text = emit(data).text
-    assert _validate(text) == [], text
+    # Run-time lints may fire on a generated document: it is valid, not necessarily sensible.
+    assert [d for d in _validate(text) if not runtime_lint(d.code)] == [], text
     assert _schema_valid(text), text
 
 

@@ -30,6 +30,13 @@ class Context:
     options: Options = field(default_factory=Options)
     #: Paths the schema or the loader already reported: a check skips them.
     reported: set[JsonPath] = field(default_factory=set)
+    #: The agent.yaml naming this test-cases file (its metrics apply to these test cases).
+    agent: Any = None
+    #: Whether the run-time lints run: the validator sets it for a document (and agent.yaml)
+    #: without errors, since a file with errors does not run at all.
+    runtime: bool = False
+    #: Results the checks share, computed once per document (e.g. the run-time plan).
+    cache: dict[str, Any] = field(default_factory=dict)
 
     def already_reported(self, parts: JsonPath) -> bool:
         return under(parts, self.reported)
@@ -38,19 +45,44 @@ class Context:
 Check = Callable[[Context], Iterator[Fault]]
 
 
+def _when_runnable(check: Check) -> Check:
+    def guarded(context: Context) -> Iterator[Fault]:
+        if context.runtime:
+            yield from check(context)
+
+    guarded.__name__ = guarded.__qualname__ = getattr(check, "__module__", "check")
+    return guarded
+
+
 def all_checks(options: Options) -> list[Check]:
     from holodeck_mt.checks import (
         duplicate_expected_tools,
         duplicate_names,
+        empty_evaluations,
+        enabled_false_ignored,
         files_exist,
+        fuzzy_unnormalised,
         graders_import,
         ineffective_flags,
         literal_like_matcher,
+        metric_settings_leak,
         non_finite_numbers,
         regex_compiles,
+        regex_float_form,
+        skipped_without_ground_truth,
+        tolerance_dwarfs_ground_truth,
         unknown_top_level_keys,
     )
 
+    runtime: list[Check] = [
+        metric_settings_leak.check,
+        tolerance_dwarfs_ground_truth.check,
+        enabled_false_ignored.check,
+        empty_evaluations.check,
+        skipped_without_ground_truth.check,
+        regex_float_form.check,
+        fuzzy_unnormalised.check,
+    ]
     checks: list[Check] = [
         regex_compiles.check,
         non_finite_numbers.check,
@@ -59,6 +91,8 @@ def all_checks(options: Options) -> list[Check]:
         unknown_top_level_keys.check,
         duplicate_expected_tools.check,
         literal_like_matcher.check,
+        # Run-time lints: what the platform will really run (only on files without errors).
+        *(_when_runnable(check) for check in runtime),
     ]
     if options.import_graders:
         checks.append(graders_import.check)

@@ -1,29 +1,66 @@
-"""HMT203: the same tool name twice in one `expected_tools` list.
+"""HMT203: two identical entries in one `expected_tools` list.
 
-A name-only entry asserts "called at least once"; listing it twice asserts nothing
-more. To require several calls, use `count`.
+Entries are judged independently, so one call satisfies both: listing an entry
+twice asserts nothing more. A bare name and `{name: ...}` (count 1, no args) are
+the same entry. To require several calls, use `count`.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
+from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.semantics.matchers import Entry, classify, entry_of
+
+
+def _canonical(value: Any) -> Any:
+    """A literal as compared at run time: 1 and 1.0 alike, matchers by kind."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    return repr(value)
+
+
+def identity(entry: Entry) -> str:
+    """Equal for two entries that assert the same thing."""
+    args = {}
+    for key, value in entry.args.items():
+        matcher = classify(value)
+        args[key] = [matcher.kind, _canonical(matcher.value)]
+    return json.dumps([entry.name, entry.count, args], sort_keys=True, default=repr)
 
 
 def check(context: Context) -> Iterator[Fault]:
     for parts, tools in walk.expected_tool_lists(context.data):
-        seen: set[str] = set()
+        seen: dict[str, int] = {}
         for i, tool in enumerate(tools):
-            if not isinstance(tool, str):
+            entry = entry_of(tool)
+            if entry is None or context.already_reported((*parts, i)):
                 continue
-            if tool in seen:
-                yield Fault(
-                    "HMT203",
-                    f"tool '{tool}' is listed twice in `expected_tools`",
-                    (*parts, i),
-                    hint=f"to require several calls, write `- name: {tool}` with `count: 2`",
+            key = identity(entry)
+            if key not in seen:
+                seen[key] = i
+                continue
+            if isinstance(tool, str) and isinstance(tools[seen[key]], str):
+                message = f"tool '{tool}' is listed twice in `expected_tools`"
+            else:
+                message = (
+                    f"this entry asserts the same as `expected_tools[{seen[key]}]`: entries are "
+                    "judged independently, so one call satisfies both"
                 )
-            seen.add(tool)
+            yield Fault(
+                "HMT203",
+                message,
+                (*parts, i),
+                hint=f"to require several calls, write `- name: {entry.name}` with "
+                f"`count: {entry.count + 1}`",
+            )

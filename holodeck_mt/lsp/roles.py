@@ -29,6 +29,8 @@ class Target:
 
     role: Role
     base_dir: Path
+    #: The agent.yaml that names it, for a test-cases file validated through it.
+    agent: Path | None = None
 
 
 def target_of(path: Path, text: str) -> Target | None:
@@ -37,7 +39,7 @@ def target_of(path: Path, text: str) -> Target | None:
         return Target("document", path.parent)
     agent = _naming_agent(path)
     if agent is not None:
-        return Target("test-cases-file", agent.parent)
+        return Target("test-cases-file", agent.parent, agent)
     if discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text):
         return Target("document", path.parent)
     return None

@@ -145,11 +145,23 @@ class HoloDeckServer(LanguageServer):
         target = roles.target_of(path, text)
         if target is None:
             return None
-        if target.role == "document":
+        if target.agent is None:
             results = validate_document_text(text, path=str(path), base_dir=target.base_dir)
             return results[0].diagnostics
-        result = validate_text(text, path=str(path), role=target.role, base_dir=target.base_dir)
-        return result.diagnostics
+        # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
+        # the agent's settings); the agent as saved, this file as the editor holds it.
+        try:
+            agent_text = target.agent.read_text(encoding="utf-8")
+        except (OSError, UnicodeError):
+            agent_text = ""
+        results = validate_document_text(
+            agent_text, path=str(target.agent), base_dir=target.base_dir, followed_text=text
+        )
+        if len(results) < 2:
+            role = target.role
+            result = validate_text(text, path=str(path), role=role, base_dir=target.base_dir)
+            return result.diagnostics
+        return results[1].diagnostics
 
     async def current(self, uri: str, version: int | None = None) -> Checked | None:
         """The validation of the document as it is now (validated now if need be)."""

@@ -90,16 +90,21 @@ def settings(metric: dict[str, Any]) -> dict[str, Any]:
         for k, v in metric.items()
         if k not in IDENTITY_KEYS and k not in PER_LEVEL_KEYS and k != "enabled"
     }
+    defaults: dict[str, Any] = {}
     if kind_of(metric) == "standard":
         defaults = {"equality": EQUALITY_DEFAULTS, "numeric": NUMERIC_DEFAULTS}.get(
             str(metric.get("metric")), {}
         )
-        for key, value in defaults.items():
-            if own.get(key) is None:
-                own[key] = value
-            elif isinstance(value, float) and isinstance(own[key], (int, float)):
-                own[key] = float(own[key])
-    return own
+    out: dict[str, Any] = {}
+    for key, default in defaults.items():
+        value = own.pop(key, None)
+        if value is None:
+            value = default
+        elif isinstance(default, float) and isinstance(value, int) and not isinstance(value, bool):
+            value = float(value)
+        out[key] = value
+    out.update(own)
+    return out
 
 
 @dataclass(frozen=True)
@@ -134,13 +139,15 @@ class Applied:
     own: Definition
     #: The definition the shared evaluator was built from (None for code metrics).
     evaluator: Definition | None
-    #: "runs", "skipped: no ground truth", "fails: no ground truth", "off: enabled false".
+    #: "runs"; "skipped-no-ground-truth" (a multi-turn turn without one: skipped silently);
+    #: "no-ground-truth" (a single-turn test case without one: runs, cannot pass);
+    #: "disabled" (a code metric with `enabled: false`).
     status: str
 
     @property
     def effective_settings(self) -> dict[str, Any]:
         if self.own.kind == "code":
-            return {k: v for k, v in self.own.metric.items() if k not in ("type",)}
+            return {k: v for k, v in self.own.metric.items() if k not in ("type", "threshold")}
         source = self.evaluator or self.own
         return settings(source.metric)
 
@@ -307,10 +314,10 @@ def _applied(
     own: Definition, evaluators: dict[str, Definition], scope: dict[str, Any], multi_turn: bool
 ) -> Applied:
     if own.kind == "code":
-        status = "off: enabled false" if own.metric.get("enabled") is False else "runs"
+        status = "disabled" if own.metric.get("enabled") is False else "runs"
         return Applied(own, None, status)
     evaluator = evaluators.get(own.key) if own.key is not None else None
     status = "runs"
     if needs_ground_truth(own.metric) and scope.get("ground_truth") is None:
-        status = "skipped: no ground truth" if multi_turn else "fails: no ground truth"
+        status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
     return Applied(own, evaluator, status)

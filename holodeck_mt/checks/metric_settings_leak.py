@@ -1,0 +1,86 @@
+"""HMT300: a metric defined at several levels with different settings.
+
+The platform builds one evaluator per metric name for the whole file, from the last
+definition met walking the agent, then each test case and its turns: that one's
+settings apply on every turn running the metric. Only `threshold` and
+`response_path` stay per level (and code metrics, which are not shared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from holodeck_mt.checks import Context, runtime_plan
+from holodeck_mt.diagnostics import Fault
+from holodeck_mt.explain.describe import show
+from holodeck_mt.semantics import precedence
+from holodeck_mt.semantics.precedence import Definition, Plan
+
+
+def check(context: Context) -> Iterator[Fault]:
+    plan = runtime_plan.plan(context)
+    for key, winner in plan.evaluators.items():
+        chosen = precedence.settings(winner.metric)
+        for definition in plan.definitions_of(key):
+            if definition is winner:
+                continue
+            own = precedence.settings(definition.metric)
+            lost = {k: v for k, v in own.items() if chosen.get(k, object()) != v}
+            if not lost:
+                continue
+            if runtime_plan.here(context, definition):
+                yield _loser(context, plan, key, definition, winner, lost)
+            elif runtime_plan.here(context, winner):
+                yield _winner(context, plan, key, definition, winner, lost)
+
+
+def _settings(values: dict[str, Any]) -> str:
+    return runtime_plan.clip(", ".join(f"{k} {show(v, 20)}" for k, v in values.items()), 120)
+
+
+def _runs_on(context: Context, plan: Plan, definition: Definition) -> str:
+    turns = [
+        turn for turn in plan.turns() if any(applied.own is definition for applied in turn.metrics)
+    ]
+    if not turns:
+        return "no turn runs that list"
+    return f"that list runs on {runtime_plan.turns_listing(context, turns)}"
+
+
+def _loser(
+    context: Context,
+    plan: Plan,
+    key: str,
+    definition: Definition,
+    winner: Definition,
+    lost: dict[str, Any],
+) -> Fault:
+    return Fault(
+        "HMT300",
+        f"`{key}` is defined with other settings at {runtime_plan.where(context, winner)}, the "
+        f"last definition, whose evaluator serves every turn running `{key}`: this one's "
+        f"{_settings(lost)} apply nowhere ({_runs_on(context, plan, definition)})",
+        definition.path,
+        hint=f"give every definition of `{key}` the same settings; "
+        "only threshold and response_path may differ per level",
+    )
+
+
+def _winner(
+    context: Context,
+    plan: Plan,
+    key: str,
+    definition: Definition,
+    winner: Definition,
+    lost: dict[str, Any],
+) -> Fault:
+    return Fault(
+        "HMT300",
+        f"this is the last definition of `{key}` in the file, so its evaluator serves every "
+        f"turn running `{key}`: the settings of {runtime_plan.where(context, definition)} "
+        f"({_settings(lost)}) apply nowhere ({_runs_on(context, plan, definition)})",
+        winner.path,
+        hint=f"give every definition of `{key}` the same settings; "
+        "only threshold and response_path may differ per level",
+    )

@@ -1,0 +1,68 @@
+"""``holodeck-mt explain``: what the platform will run for each test case and turn.
+
+For every turn: the effective metric list and the level it came from, the settings
+each metric really runs with (one evaluator per metric name for the whole file),
+which metrics are skipped for want of a ground truth, the tool assertions spelled
+out, and the files sent with the turn. A file with errors is refused with the
+validator's diagnostics. The rules come from :mod:`holodeck_mt.semantics`.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+from typing import Any, TextIO
+
+from holodeck_mt.limits import Limits
+
+EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
+
+
+def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
+    """The explain document of ``path`` (raises :class:`OSError` when it cannot be read)."""
+    from holodeck_mt.explain import document, sources
+    from holodeck_mt.render import json_format
+    from holodeck_mt.validate import validate_file
+
+    limits = limits or Limits()
+    results = validate_file(path, limits=limits)
+    files = json_format.document(results)["files"]
+    if any(r.errors for r in results):
+        return document.refused(files), results
+    followed = results[1].path if len(results) > 1 else None
+    loaded = sources.load(Path(path), path, followed, limits)
+    return document.build(loaded, files, test_case), results
+
+
+def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO) -> int:
+    """Explain one file to ``out``; the exit code (0 explained, 1 refused, 2 usage)."""
+    import sys
+
+    from holodeck_mt.explain import describe, text
+    from holodeck_mt.render import renderer
+
+    if not Path(path).is_file():
+        print(f"holodeck-mt: error: cannot read '{path}': not a file", file=sys.stderr)
+        return EXIT_USAGE
+    try:
+        doc, results = explain(path, test_case=test_case, limits=limits)
+    except OSError as e:
+        print(f"holodeck-mt: error: cannot read '{path}': {e.strerror or e}", file=sys.stderr)
+        return EXIT_USAGE
+    if doc["explained"] and test_case is not None and not doc["test_cases"]:
+        shown = describe.quote(test_case)
+        print(f"holodeck-mt: error: no test case named {shown}", file=sys.stderr)
+        return EXIT_USAGE
+    if fmt == "json":
+        json.dump(doc, out, indent=2, ensure_ascii=False, default=str)
+        out.write("\n")
+    elif not doc["explained"]:
+        renderer("text")(results, out)
+    else:
+        out.write(text.render(doc))
+        if any(r.warnings for r in results):
+            buffer = io.StringIO()
+            renderer("text")(results, buffer)
+            out.write("\n" + buffer.getvalue())
+    return EXIT_OK if doc["explained"] else EXIT_REFUSED

@@ -1,0 +1,103 @@
+"""Words for what will run: tool assertions, matcher values, metric settings.
+
+Every input string reaching the output goes through :func:`quote` or :func:`show`:
+clipped, JSON-quoted, and with no control or bidirectional character left raw.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import unicodedata
+from typing import Any
+
+from holodeck_mt.semantics.matchers import Entry, classify
+
+_BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
+
+
+def safe(text: str) -> str:
+    """``text`` with every control, format, line- or paragraph-separator character escaped."""
+    out = []
+    for ch in text:
+        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            code = ord(ch)
+            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """A string as a JSON string literal, clipped to ``limit`` characters first."""
+    return safe(json.dumps(clip(text, limit), ensure_ascii=False))
+
+
+def show(value: Any, limit: int = 60) -> str:
+    """Any loaded value, written the way YAML/JSON would (``true``, ``null``, ``[1, 2]``)."""
+    if isinstance(value, str):
+        return quote(value, limit)
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return safe(clip(text, limit))
+
+
+def label(name: str) -> str:
+    """A tool or argument name as is when it is plain, else quoted."""
+    return name if _BARE.match(name) else quote(name)
+
+
+def matcher_text(key: str, value: Any) -> str:
+    """One asserted argument: ``a = 206588 (int or float)``, ``b ~ "181001" (fuzzy: ...)``."""
+    m = classify(value)
+    name = label(key)
+    if m.kind == "fuzzy":
+        return f"{name} ~ {quote(m.value)} (fuzzy: case, spaces and separators ignored)"
+    if m.kind == "regex":
+        return f"{name} =~ {quote(m.value)} (regex: full match of str(value))"
+    literal = m.value
+    if isinstance(literal, bool):
+        return f"{name} = {show(literal)} (a boolean only, not 1 or 0)"
+    if literal is None:
+        return f"{name} = null (null only)"
+    if isinstance(literal, (int, float)):
+        return f"{name} = {show(literal)} (int or float)"
+    if isinstance(literal, str):
+        return f"{name} = {show(literal)} (exact string)"
+    if isinstance(literal, list):
+        n = len(literal)
+        return f"{name} = {show(literal)} (a list of {n}, element by element, in order)"
+    if isinstance(literal, dict):
+        return f"{name} = {show(literal)} (a mapping with exactly these keys)"
+    return f"{name} = {show(literal)}"
+
+
+def matcher_kind(value: Any) -> str:
+    return classify(value).kind
+
+
+def entry_text(entry: Entry) -> str:
+    """``subtract: at least 1 call whose name contains "subtract", a = 206588 (int or float)``."""
+    calls = "1 call" if entry.count == 1 else f"{entry.count} calls"
+    if entry.name:
+        head = f"{label(entry.name)}: at least {calls} whose name contains {quote(entry.name)}"
+    else:
+        head = f'"": at least {calls} of any tool ("" matches every name)'
+    parts = [head] + [matcher_text(key, value) for key, value in entry.args.items()]
+    return ", ".join(parts)
+
+
+def settings_text(settings: dict[str, Any], explicit: set[str]) -> str:
+    """``absolute_tolerance 0.5, accept_percent false (default)``; ``none`` when empty."""
+    if not settings:
+        return "none"
+    return ", ".join(
+        f"{label(key)} {show(value)}" + ("" if key in explicit else " (default)")
+        for key, value in settings.items()
+    )

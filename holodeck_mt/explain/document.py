@@ -1,0 +1,194 @@
+"""The explain document (``--format json``, ``"version": 1``): what runs on every turn.
+
+The text output is rendered from this document, so both always say the same.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from holodeck_mt.diagnostics import format_path
+from holodeck_mt.explain import describe
+from holodeck_mt.explain.sources import Sources
+from holodeck_mt.semantics import precedence
+from holodeck_mt.semantics.matchers import entry_of
+from holodeck_mt.semantics.precedence import Applied, Definition, Plan, TurnPlan
+
+VERSION = 1
+#: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).
+INPUT_CHARS = 80
+#: A `rag` metric without `threshold` passes at 0.5 (its model's default).
+RAG_DEFAULT_THRESHOLD = 0.5
+
+
+def plan_of(sources: Sources) -> Plan:
+    agent = sources.agent.data if sources.agent is not None else None
+    return precedence.build(agent, sources.case_list(), sources.cases_base, sources.cases_origin)
+
+
+def _case_name(sources: Sources, index: int | None) -> str | None:
+    if index is None:
+        return None
+    cases = sources.case_list()
+    case = cases[index] if index < len(cases) else None
+    name = case.get("name") if isinstance(case, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def location(sources: Sources, definition: Definition) -> dict[str, Any]:
+    source = sources.of(definition.origin)
+    return {
+        "level": definition.level,
+        "file": source.display if source is not None else None,
+        "path": format_path(definition.path),
+        "line": source.line(definition.path) if source is not None else None,
+        "test_case": _case_name(sources, definition.case_index),
+        "test_case_index": definition.case_index,
+        "turn": definition.turn_index,
+    }
+
+
+def _explicit(metric: dict[str, Any]) -> list[str]:
+    return [k for k in precedence.settings(metric) if k in metric]
+
+
+def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
+    out = []
+    for key, winner in plan.evaluators.items():
+        definitions = plan.definitions_of(key)
+        out.append(
+            {
+                "metric": key,
+                "kind": winner.kind,
+                "settings": precedence.settings(winner.metric),
+                "explicit": _explicit(winner.metric),
+                "from": location(sources, winner),
+                "definitions": [location(sources, d) for d in definitions],
+                "settings_differ": len(
+                    {repr(sorted(precedence.settings(d.metric).items())) for d in definitions}
+                )
+                > 1,
+            }
+        )
+    return out
+
+
+def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
+    own = applied.own
+    entry: dict[str, Any] = {
+        "metric": own.name,
+        "kind": own.kind,
+        "status": applied.status,
+        "threshold": own.metric.get(
+            "threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None
+        ),
+        "response_path": own.metric.get("response_path"),
+        "enabled_ignored": own.kind != "code" and own.metric.get("enabled") is False,
+        "settings": applied.effective_settings,
+    }
+    if own.kind == "code":
+        entry["explicit"] = list(entry["settings"])
+        entry["settings_from"] = location(sources, own)
+        entry["settings_from_elsewhere"] = False
+        entry["own_settings_ignored"] = {}
+        return entry
+    source = applied.evaluator or own
+    mine = precedence.settings(own.metric)
+    entry["explicit"] = _explicit(source.metric)
+    entry["settings_from"] = location(sources, source)
+    entry["settings_from_elsewhere"] = source is not own
+    entry["own_settings_ignored"] = {
+        k: v for k, v in mine.items() if entry["settings"].get(k, object()) != v
+    }
+    return entry
+
+
+def _tools(scope: dict[str, Any]) -> list[dict[str, Any]]:
+    items = scope.get("expected_tools")
+    out = []
+    for item in items if isinstance(items, list) else []:
+        entry = entry_of(item)
+        if entry is None:
+            continue
+        out.append(
+            {
+                "name": entry.name,
+                "count": entry.count,
+                "args": [
+                    {
+                        "name": key,
+                        "matcher": describe.matcher_kind(value),
+                        "value": value,
+                        "text": describe.matcher_text(key, value),
+                    }
+                    for key, value in entry.args.items()
+                ],
+                "text": describe.entry_text(entry),
+            }
+        )
+    return out
+
+
+def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
+    scope = turn.scope
+    cases = sources.cases
+    text = scope.get("input")
+    files = scope.get("files")
+    source_path = turn.source_path
+    origin_source = sources.agent if turn.source == "agent" else cases
+    return {
+        "turn": turn.turn_index,
+        "line": cases.line(turn.path) if cases is not None else None,
+        "input": describe.clip(text, INPUT_CHARS) if isinstance(text, str) else None,
+        "ground_truth": scope.get("ground_truth"),
+        "metrics_from": None
+        if turn.source is None or source_path is None
+        else {
+            "level": turn.source,
+            "path": format_path(source_path),
+            "file": origin_source.display if origin_source is not None else None,
+        },
+        "metrics": [_metric(sources, applied) for applied in turn.metrics],
+        "expected_tools": _tools(scope),
+        "files": [f for f in files if isinstance(f, dict)] if isinstance(files, list) else [],
+    }
+
+
+def build(
+    sources: Sources, files: list[dict[str, Any]], test_case: str | None = None
+) -> dict[str, Any]:
+    """The document for a valid file; ``files`` are the validator's per-file entries."""
+    plan = plan_of(sources)
+    cases = []
+    for case in plan.cases:
+        name = case.case.get("name")
+        if test_case is not None and name != test_case:
+            continue
+        cases.append(
+            {
+                "name": name if isinstance(name, str) else None,
+                "index": case.index,
+                "file": sources.cases.display if sources.cases is not None else None,
+                "line": sources.cases.line(case.path) if sources.cases is not None else None,
+                "multi_turn": case.multi_turn,
+                "turns": [_turn(sources, turn) for turn in case.turns],
+            }
+        )
+    return {
+        "version": VERSION,
+        "explained": True,
+        "files": files,
+        "evaluators": evaluators(sources, plan),
+        "test_cases": cases,
+    }
+
+
+def refused(files: list[dict[str, Any]]) -> dict[str, Any]:
+    """The document for a file the validator found errors in: its diagnostics, nothing run."""
+    return {
+        "version": VERSION,
+        "explained": False,
+        "files": files,
+        "evaluators": [],
+        "test_cases": [],
+    }

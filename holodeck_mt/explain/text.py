@@ -1,0 +1,110 @@
+"""``holodeck-mt explain`` as text, rendered from the JSON document."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from holodeck_mt.explain.describe import label, quote, settings_text, show
+
+_LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
+
+
+def where(loc: dict[str, Any]) -> str:
+    """``turn 1 of test case 'x' (#2), cases.yaml:33``; ``the agent, agent.yaml:12``."""
+    case = loc.get("test_case")
+    index = loc.get("test_case_index")
+    named = f"test case {quote(case)} (#{index})" if case is not None else f"test case #{index}"
+    if loc["level"] == "agent":
+        what = "the agent"
+    elif loc["level"] == "test case":
+        what = named
+    else:
+        what = f"turn {loc['turn']} of {named}"
+    return f"{what}, {loc['file']}:{loc['line']} ({loc['path']})"
+
+
+_STATUS = {
+    "runs": "runs",
+    "skipped-no-ground-truth": "skipped on this turn, silently: it needs a ground_truth "
+    "(the roll-up averages over the turns that ran it)",
+    "no-ground-truth": "runs without a ground_truth, so it cannot pass",
+    "disabled": "off (enabled: false)",
+}
+
+
+def _metric_lines(metric: dict[str, Any]) -> list[str]:
+    head = f"{label(metric['metric'])} ({metric['kind']}): {_STATUS[metric['status']]}"
+    threshold = metric["threshold"]
+    if threshold is None:
+        judge = "grader" if metric["kind"] == "code" else "evaluator"
+        head += f"; no threshold: the {judge}'s own pass/fail"
+    else:
+        head += f"; passes at a score of {show(threshold)} or more"
+    if metric["response_path"] is not None:
+        head += f"; graded on {show(metric['response_path'])} of the response"
+    if metric["enabled_ignored"]:
+        head += "; `enabled: false` is ignored (it only switches off code metrics)"
+    lines = [head]
+    settings = settings_text(metric["settings"], set(metric["explicit"]))
+    if not metric["settings_from_elsewhere"]:
+        lines.append(f"  settings (this definition's): {settings}")
+        return lines
+    lines.append(f"  settings from {where(metric['settings_from'])}: {settings}")
+    ignored = metric["own_settings_ignored"]
+    if ignored:
+        own = ", ".join(f"{label(k)} {show(v)}" for k, v in ignored.items())
+        lines.append(f"  not applied from this definition: {own} (one evaluator per metric name)")
+    return lines
+
+
+def _turn_lines(turn: dict[str, Any]) -> list[str]:
+    lines = []
+    if turn["input"] is not None:
+        lines.append(f"input: {quote(turn['input'], 80)}")
+    truth = turn["ground_truth"]
+    lines.append("ground truth: none" if truth is None else f"ground truth: {show(truth)}")
+    source = turn["metrics_from"]
+    if source is None:
+        lines.append("metrics: none (no evaluations at any level)")
+    else:
+        lines.append(f"metrics from {_LEVEL_WORDS[source['level']]} ({source['path']}):")
+        for metric in turn["metrics"]:
+            lines += ["  " + line for line in _metric_lines(metric)]
+    if turn["expected_tools"]:
+        lines.append("expected tools (only this turn's calls count):")
+        lines += [f"  {tool['text']}" for tool in turn["expected_tools"]]
+    if turn["files"]:
+        lines.append("files sent with this turn only:")
+        for file in turn["files"]:
+            where_from = file.get("path", file.get("url"))
+            kind = file.get("type")
+            text = show(where_from) if where_from is not None else "?"
+            lines.append(f"  {text}" + (f" ({show(kind)})" if kind is not None else ""))
+    return lines
+
+
+def render(document: dict[str, Any]) -> str:
+    out: list[str] = []
+    if document["evaluators"]:
+        out.append("evaluators (one per metric name for the whole file, from its last definition):")
+        for evaluator in document["evaluators"]:
+            settings = settings_text(evaluator["settings"], set(evaluator["explicit"]))
+            out.append(f"  {label(evaluator['metric'])} ({evaluator['kind']}): {settings}")
+            out.append(f"    from {where(evaluator['from'])}")
+            if evaluator["settings_differ"]:
+                others = [d for d in evaluator["definitions"] if d != evaluator["from"]]
+                for other in others:
+                    out.append(f"    overrides {where(other)}")
+        out.append("")
+    for case in document["test_cases"]:
+        name = f"test case {quote(case['name'])}" if case["name"] is not None else "test case"
+        n = len(case["turns"])
+        shape = (f"{n} turn" + ("s" if n != 1 else "")) if case["multi_turn"] else "single turn"
+        out.append(f"{name} (#{case['index']}), {shape}, {case['file']}:{case['line']}")
+        for turn in case["turns"]:
+            indent = "  "
+            if case["multi_turn"]:
+                out.append(f"  turn {turn['turn']}, line {turn['line']}")
+                indent = "    "
+            out += [indent + line for line in _turn_lines(turn)]
+    return "\n".join(out) + "\n"

@@ -1,0 +1,141 @@
+"""The run-time lints (HMT300-HMT306, and HMT203 for identical expected-tool entries).
+
+Each lint has a fixture that fires it (tests/fixtures/warnings/runtime/, checked
+diagnostic by diagnostic by the fixture corpus) and a near miss that must not
+(tests/fixtures/near-misses/). Lints are warnings: the real samples still validate
+with no error, and the test below pins which lint fires on which of them, and why.
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from holodeck_mt.codes import CODES
+from holodeck_mt.semantics import metrics
+from tests.conftest import FIXTURES, ROOT, SAMPLES, RunJson
+
+FIRING = FIXTURES / "warnings" / "runtime"
+NEAR_MISSES = FIXTURES / "near-misses"
+RUNTIME_CODES = sorted(c for c in CODES if c.startswith("HMT3") and int(c[3:]) < 320)
+LINT_CODES = [*RUNTIME_CODES, "HMT203"]
+
+
+def _codes_in(path: Path, run_json: RunJson) -> set[str]:
+    code, document = run_json(str(path))
+    assert code == 0
+    return {d["code"] for f in document["files"] for d in f["diagnostics"]}
+
+
+def _expected_codes(path: Path) -> set[str]:
+    return set(re.findall(r'^# expect: \{"code": "(HMT\d+)"', path.read_text("utf-8"), re.M))
+
+
+def test_every_runtime_code_is_a_warning_with_an_example() -> None:
+    assert [f"HMT30{i}" for i in range(7)] == RUNTIME_CODES
+    for code in LINT_CODES:
+        assert CODES[code].severity == "warning"
+        assert (ROOT / "docs" / "examples" / f"{code}.yaml").is_file()
+
+
+def test_every_lint_has_a_fixture_that_fires_it_and_a_near_miss() -> None:
+    fired = set().union(*(_expected_codes(p) for p in FIRING.glob("*.yaml")))
+    assert fired == set(LINT_CODES)
+    firing = {p.name for p in FIRING.glob("*.yaml")}
+    near = {p.name for p in NEAR_MISSES.glob("*.yaml")}
+    assert firing == near
+
+
+@pytest.mark.parametrize("near_miss", sorted(NEAR_MISSES.glob("*.yaml")), ids=lambda p: p.stem)
+def test_near_misses_fire_nothing(near_miss: Path, run_json: RunJson) -> None:
+    code, document = run_json(str(near_miss))
+    assert code == 0
+    assert [d for f in document["files"] for d in f["diagnostics"]] == []
+
+
+def test_a_leak_into_a_test_cases_file_is_reported_in_that_file(run_json: RunJson) -> None:
+    agent = ROOT / "tests" / "explain" / "inputs" / "with-test-cases-file" / "agent.yaml"
+    _, document = run_json(str(agent))
+    found = {
+        (Path(f["path"]).name, d["code"], d["path"])
+        for f in document["files"]
+        for d in f["diagnostics"]
+    }
+    assert found == {
+        ("cases.yaml", "HMT300", "turns[1].evaluations[0]"),
+        ("cases.yaml", "HMT301", "turns[1].evaluations[0].absolute_tolerance"),
+    }
+
+
+# --- the real samples --------------------------------------------------------------------
+
+needs_samples = pytest.mark.skipif(
+    not SAMPLES.is_dir(), reason=f"the real samples are not beside the checkout ({SAMPLES})"
+)
+
+#: Which lints fire on each real sample, and why (or why none does).
+SAMPLE_VERDICTS: dict[str, tuple[set[str], str]] = {
+    "financial-assistant/claude/agent.yaml": (
+        set(),
+        "numeric is defined once (agent level), its absolute_tolerance 1e-06 is below every "
+        "non-zero ground truth, every turn has a ground_truth, no matcher is a regex or fuzzy",
+    ),
+    "financial-assistant/openai/agent.yaml": (set(), "as the claude variant"),
+    "legal-assistant/claude/agent.yaml": (
+        set(),
+        "its test cases have no ground_truth, but no metric runs at any level",
+    ),
+    "legal-summarization/openai/agent.yaml": (
+        set(),
+        "rouge, bleu and contextual_precision need a ground truth, and every test case has one",
+    ),
+    "customer-support/openai/agent.yaml": (
+        set(),
+        "rag and geval metrics; contextual_relevancy needs no ground truth; each has one anyway",
+    ),
+    "content-moderation/openai/agent.yaml": (set(), "geval and faithfulness only"),
+    "ticket-routing/openai/agent.yaml": (set(), "geval and faithfulness only"),
+}
+
+
+@needs_samples
+def test_which_lint_fires_on_which_real_sample(run_json: RunJson) -> None:
+    code, document = run_json(str(SAMPLES))
+    assert code == 0
+    assert document["summary"]["errors"] == 0
+    fired: dict[str, set[str]] = {}
+    for file in document["files"]:
+        relative = Path(file["path"]).resolve().relative_to(SAMPLES.resolve()).as_posix()
+        fired[relative] = {d["code"] for d in file["diagnostics"] if d["code"] in LINT_CODES}
+    for sample, (codes, why) in SAMPLE_VERDICTS.items():
+        assert fired[sample] == codes, why
+    # No sample file, the test-cases files included, fires any lint.
+    assert set().union(*fired.values()) == set()
+
+
+@needs_samples
+def test_the_samples_former_tolerance_would_fire_hmt301_on_the_turn_its_comment_names(
+    tmp_path: Path, run_json: RunJson
+) -> None:
+    """The comment records `absolute_tolerance: 0.5` letting 13.7% pass against 0.05995."""
+    source = SAMPLES / "financial-assistant" / "claude"
+    (tmp_path / "data").mkdir()
+    shutil.copy(source / "data" / "convfinqa_subset_retrieval.yaml", tmp_path / "data")
+    text = (source / "agent.yaml").read_text(encoding="utf-8")
+    former = text.replace("relative_tolerance: 0.01", "absolute_tolerance: 0.5", 1)
+    former = re.sub(r"\n *absolute_tolerance: 1\.0e-6", "", former, count=1)
+    assert former != text
+    (tmp_path / "agent.yaml").write_text(former, encoding="utf-8")
+    code, document = run_json(str(tmp_path / "agent.yaml"))
+    assert code == 0
+    (hit,) = [d for f in document["files"] for d in f["diagnostics"] if d["code"] == "HMT301"]
+    assert hit["path"].endswith("ground_truth")
+    # 107 of the file's turns have a ground truth of magnitude 0.5 or less, 0.05995 among them.
+    assert "on 107 turns running `numeric`" in hit["message"]
+    former_settings = {"absolute_tolerance": 0.5, "accept_percent": True}
+    assert metrics.numeric("13.7%", "0.05995", former_settings)
+    current = {"relative_tolerance": 0.01, "absolute_tolerance": 1e-6, "accept_percent": True}
+    assert not metrics.numeric("13.7%", "0.05995", current)
