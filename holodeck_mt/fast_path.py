@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any
 from holodeck_mt import schemas as sch
 from holodeck_mt import walk
 from holodeck_mt.diagnostics import Fault, JsonPath
+from holodeck_mt.schema_walk import ANNOTATIONS, without_annotations
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -40,33 +41,10 @@ if TYPE_CHECKING:
 #: ``python``: always Python jsonschema; ``auto`` (the default): the compiled
 #: validator when jsonschema-rs is installed, jsonschema for located messages.
 ENGINE_VARIABLE = "HOLODECK_MT_ENGINE"
-ENGINES = ("auto", "python")
 
 TEST_CASE = sch.BASE_URI + "test-case.schema.json#/$defs/TestCase"
 _TEST_CASES = sch.BASE_URI + "test-case.schema.json"
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
-
-# Keywords that only document: the compiled validator is built without them.
-_ANNOTATIONS = frozenset(
-    {
-        "title",
-        "description",
-        "markdownDescription",
-        "examples",
-        "default",
-        "$comment",
-        "defaultSnippets",
-        "enumDescriptions",
-        "markdownEnumDescriptions",
-        "deprecationMessage",
-        "errorMessage",
-        "doNotSuggest",
-    }
-)
-# Keywords whose value maps names to subschemas: their keys are names, not keywords.
-_BY_NAME = frozenset({"properties", "$defs", "patternProperties", "dependentSchemas"})
-# Keywords whose value is data to compare with, kept as it is.
-_DATA = frozenset({"enum", "const"})
 
 
 def engine() -> str:
@@ -135,18 +113,20 @@ class _Validators:
     def __init__(self, module: Any, files: dict[str, dict[str, Any]]) -> None:
         self._module = module
         self._registry = module.Registry(
-            [(uri, _strip(contents)) for uri, contents in files.items()],
-            retriever=_refuse,
+            [(uri, without_annotations(contents)) for uri, contents in files.items()],
+            retriever=sch.refuse_retrieval,
         )
         self._roots: dict[str, Any] = {}
         self._test_case: Any = None
         # Only a list that constrains nothing but its items can be shortened
         # without changing what the schema says about it.
         definition = files[_TEST_CASES]["$defs"]["TestCases"]
-        self.subset_safe = set(definition) - _ANNOTATIONS <= {"type", "items"}
+        self.subset_safe = set(definition) - ANNOTATIONS <= {"type", "items"}
 
     def _build(self, schema: dict[str, Any]) -> Any:
-        return self._module.validator_for(schema, registry=self._registry, retriever=_refuse)
+        return self._module.validator_for(
+            schema, registry=self._registry, retriever=sch.refuse_retrieval
+        )
 
     def root(self, uri: str) -> Any:
         if uri not in self._roots:
@@ -157,26 +137,6 @@ class _Validators:
         if self._test_case is None:
             self._test_case = self._build({"$schema": _DRAFT, "$ref": TEST_CASE})
         return self._test_case
-
-
-def _refuse(uri: str) -> Any:
-    """Never fetch a schema: every ``$ref`` must resolve to a file we ship."""
-    raise ValueError(f"schema {uri} is not one of the schema files; it is never fetched")
-
-
-def _strip(node: Any, by_name: bool = False) -> Any:
-    """The schema without its annotations (they only slow the compiled build)."""
-    if isinstance(node, dict):
-        if by_name:
-            return {k: _strip(v) for k, v in node.items()}
-        return {
-            k: v if k in _DATA else _strip(v, k in _BY_NAME)
-            for k, v in node.items()
-            if k not in _ANNOTATIONS
-        }
-    if isinstance(node, list):
-        return [_strip(v) for v in node]
-    return node
 
 
 @cache

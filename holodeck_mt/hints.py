@@ -113,10 +113,3 @@ def unquote_hint(key: str | int | None, value: Any, *, integer: bool = False) ->
         prefix = f"{key}: " if isinstance(key, str) else ""
         return f"write it unquoted: {prefix}{value}"
     return None
-
-
-def backticked(names: Iterable[str]) -> str:
-    items = [f"`{n}`" for n in names]
-    if len(items) <= 2:
-        return " or ".join(items)
-    return ", ".join(items[:-1]) + " or " + items[-1]

@@ -1,54 +1,39 @@
 """From jsonschema's errors to one fault per mistake, written for the author.
 
-Where a ``oneOf`` fails, the branch the author meant is decided from the
-instance (``turns`` present: multi-turn; ``fuzzy``/``regex``: that matcher; the
-metric named by ``type``, else by its fields) and only that branch's errors are
-reported. Each keyword then gets its own one-line message; jsonschema's own
-wording (and its rendering of whole instances) never reaches the user.
+The schema says what Python would otherwise re-derive, in annotations that
+validators and editors ignore (:mod:`holodeck_mt.schema_walk` lists them):
+
+- ``x-holodeck-choose`` on a ``oneOf``: the branch the author meant, as rules
+  ``{"if": <schema>, "then": <the branch's $ref>}``; the first rule whose ``if``
+  holds on the instance names the branch, and only that branch's errors are
+  reported (never "is not valid under any of the given schemas");
+- ``x-holodeck-codes``: the code a keyword of the node reports where it states a
+  rule of its own (``minItems`` of ``turns``: HMT105, a test-case shape);
+- ``x-holodeck-name``: what the node is called in messages ("turn", "file input");
+- ``x-holodeck-shape``: what a ``pattern`` asks for, in words.
+
+Each keyword then gets its one-line message from :data:`_KEYWORDS`, or from
+:data:`_RULES` where the schema gave it a code; jsonschema's own wording (and its
+rendering of whole instances) never reaches the user.
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable, Iterator
+from functools import cache
 from typing import Any
 
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 
 from holodeck_mt import hints
-from holodeck_mt.diagnostics import Fault, JsonPath
+from holodeck_mt import schemas as sch
+from holodeck_mt.diagnostics import Fault, JsonPath, under
 from holodeck_mt.loader import clip
+from holodeck_mt.schema_walk import CHOOSE, CODES, NAME, SHAPE
 
-# Single-turn fields that belong on the turns of a multi-turn test case.
-_TURN_FIELDS = ("input", "ground_truth", "expected_tools", "files", "retrieval_context")
-_METRIC_KINDS = ("standard", "geval", "rag", "code")
-# Fields that tell a metric's kind when `type` is omitted (REFERENCE.md).
-_KIND_FIELDS = (("metric", "standard"), ("metric_type", "rag"), ("grader", "code"))
-
-# What each section of the schema is called in messages, by its `title`.
-_SECTIONS = {
-    "Agent": "agent.yaml",
-    "Agent evaluations": "`evaluations`",
-    "Single-turn test case": "single-turn test case",
-    "Multi-turn test case": "multi-turn test case",
-    "Turn": "turn",
-    "Tool call": "expected tool",
-    "Fuzzy matcher": "fuzzy matcher",
-    "Regex matcher": "regex matcher",
-    "Standard metric": "standard metric",
-    "G-Eval metric": "geval metric",
-    "RAG metric": "rag metric",
-    "Code metric": "code metric",
-    "File input": "file input",
-    "LLM model": "model",
-    "Test-cases file": "test-cases file",
-}
-
-_PATTERNS = {
-    "grader": "`module.path:callable`, such as `my_benchmarks.convfinqa:program_equivalence`",
-    "response_path": "dotted keys with optional [n] indices, such as `answer`, "
-    "`result.value` or `items[0].score`",
-}
+Handler = Callable[[ValidationError], Iterator[Fault]]
 
 
 def faults(validator: Draft202012Validator, data: Any) -> list[Fault]:
@@ -66,136 +51,180 @@ def faults_of(errors: Iterable[ValidationError]) -> list[Fault]:
 
 def _fault(error: ValidationError) -> Iterator[Fault]:
     if error.validator in ("oneOf", "anyOf"):
-        yield from _branch(error)
-    else:
-        yield from _leaf(error)
+        return _branch(error)
+    return _leaf(error)
 
 
-# --- oneOf: the branch the author meant ---------------------------------------
+def _schema(error: ValidationError) -> dict[str, Any]:
+    return error.schema if isinstance(error.schema, dict) else {}
 
 
-def _branch_errors(error: ValidationError, index: int) -> Iterator[Fault]:
-    for sub in error.context or ():
-        if sub.relative_schema_path and sub.relative_schema_path[0] == index:
-            yield from _fault(sub)
+def _code(error: ValidationError) -> str | None:
+    """The code the schema gives this keyword of this node, if it gives one."""
+    codes = _schema(error).get(CODES, {})
+    return codes.get(error.validator) if isinstance(codes, dict) else None
 
 
-def _branch(error: ValidationError) -> Iterator[Fault]:
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    chooser = _CHOOSERS.get(schema.get("title", ""))
-    if chooser is not None:
-        yield from chooser(error)
-        return
-    # A oneOf we have no rule for: report the branch with the fewest errors.
-    by_branch: dict[int, list[ValidationError]] = {}
-    for sub in error.context or ():
-        by_branch.setdefault(int(sub.relative_schema_path[0]), []).append(sub)
-    if not by_branch:
-        yield Fault("HMT103", f"{_subject(_parts(error))} has an unexpected form", _parts(error))
-        return
-    best = min(by_branch, key=lambda i: len(by_branch[i]))
-    yield from _branch_errors(error, best)
+def _parts(error: ValidationError) -> JsonPath:
+    return tuple(error.absolute_path)
 
 
-def _test_case(error: ValidationError) -> Iterator[Fault]:
-    case, parts = error.instance, _parts(error)
-    if not isinstance(case, dict):
-        yield _type_fault(parts, case, ["object"], "a test case")
-        return
-    if "turns" in case:
-        faults = list(_branch_errors(error, 1))
-        # A refused single-turn key is the mistake; what is wrong inside its value is an echo.
-        refused = [f for f in faults if f.code == "HMT105" and f.at == "key"]
-        yield from refused
-        for fault in faults:
-            if not any(fault.parts[: len(r.parts)] == r.parts for r in refused):
-                yield fault
-    elif "input" in case:
-        yield from _branch_errors(error, 0)
-    else:
-        # A misspelt `turns` or `input` (`turn`, `inputs`) is the one mistake here.
-        meant = {k: hints.did_you_mean(k, ("input", "turns")) for k in case if isinstance(k, str)}
-        typo = next((k for k, guess in meant.items() if guess), None)
-        if typo is not None:
-            yield Fault(
-                "HMT100",
-                f"unknown key '{typo}' in test case",
-                (*parts, typo),
-                at="key",
-                hint=f"did you mean '{meant[typo]}'?",
-            )
-        else:
-            yield Fault(
-                "HMT105",
-                "test case has neither `input` (single-turn) nor `turns` (multi-turn)",
-                parts,
-                hint="add `input: ...` for a single-turn test case, or a `turns:` list",
-            )
-        # Whatever else is wrong with it, judged as the single-turn case it may become.
-        for fault in _branch_errors(error, 0):
-            if fault.code != "HMT101" and fault.parts != (*parts, typo):
-                yield fault
+# --- oneOf: the branch the author meant ---------------------------------------------
 
 
-def _expected_tool(error: ValidationError) -> Iterator[Fault]:
-    tool, parts = error.instance, _parts(error)
-    if isinstance(tool, str):
-        yield from _branch_errors(error, 0)
-    elif isinstance(tool, dict):
-        yield from _branch_errors(error, 1)
-    else:
-        yield Fault(
-            "HMT102",
-            f"an expected tool must be a tool name or a mapping {{name, args, count}}, "
-            f"got {hints.got(tool)}",
-            parts,
-            hint=hints.quote_hint(None, tool),
-        )
+@cache
+def _rule_validator(rule: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(rule))
 
 
-def _arg_matcher(error: ValidationError) -> Iterator[Fault]:
-    value, parts = error.instance, _parts(error)
-    if isinstance(value, dict) and "fuzzy" in value and "regex" in value:
-        yield Fault(
-            "HMT106",
-            "an argument matcher holds both `fuzzy` and `regex`; a matcher is one or the other",
-            parts,
-            hint="keep `fuzzy` or `regex`, not both",
-        )
-        return
-    yield from _branch_errors(error, 0 if isinstance(value, dict) and "fuzzy" in value else 1)
+def _holds(rule: Any, instance: Any) -> bool:
+    return _rule_validator(json.dumps(rule, sort_keys=True)).is_valid(instance)
 
 
-def metric_kind(metric: dict[str, Any]) -> str | None:
-    """The kind the author meant: `type` if valid, else the kind whose fields are there."""
-    kind = metric.get("type")
-    if kind in _METRIC_KINDS:
-        return str(kind)
-    for field, meant in _KIND_FIELDS:
-        if field in metric:
-            return meant
-    if "criteria" in metric or "evaluation_steps" in metric:
-        return "geval"
+def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
+    """The ``$ref`` of the branch the author meant, by the schema's ``x-holodeck-choose``."""
+    for rule in schema.get(CHOOSE, ()):
+        if _holds(rule["if"], instance):
+            return str(rule["then"])
     return None
 
 
-def _metric(error: ValidationError) -> Iterator[Fault]:
+def _branch_errors(error: ValidationError, ref: str) -> Iterator[Fault]:
+    """The faults of one branch; a key the branch refuses hides what is wrong inside it."""
+    refs = [branch.get("$ref") for branch in _schema(error).get("oneOf", [])]
+    index = refs.index(ref)
+    found = [
+        fault
+        for sub in error.context or ()
+        if sub.relative_schema_path and sub.relative_schema_path[0] == index
+        for fault in _fault(sub)
+    ]
+    refused = [f for f in found if f.at == "key" and f.code == _code(error)]
+    hidden = {f.parts for f in refused}
+    yield from refused
+    yield from (f for f in found if f not in refused and not under(f.parts, hidden))
+
+
+def _branch(error: ValidationError) -> Iterator[Fault]:
+    meant = meant_branch(_schema(error), error.instance)
+    if meant is not None:
+        yield from _branch_errors(error, meant)
+        return
+    code = _code(error)
+    if code in _UNCHOSEN:
+        yield from _UNCHOSEN[code](error)
+        return
+    # A oneOf the schema says nothing about: report the branch with the fewest errors.
+    by_branch: dict[int, int] = {}
+    for sub in error.context or ():
+        index = int(sub.relative_schema_path[0])
+        by_branch[index] = by_branch.get(index, 0) + 1
+    parts = _parts(error)
+    if not by_branch:
+        yield Fault("HMT103", f"{_subject(parts)} has an unexpected form", parts)
+        return
+    best = min(by_branch, key=lambda i: by_branch[i])
+    yield from _branch_errors(error, _schema(error)["oneOf"][best].get("$ref"))
+
+
+def _deciding_keys(schema: dict[str, Any]) -> list[str]:
+    """The keys whose presence decides the branch (``turns``, ``input``)."""
+    return [key for rule in schema.get(CHOOSE, ()) for key in rule["if"].get("required", ())]
+
+
+def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
+    """A test case with neither deciding key: a misspelt one, or the shape is missing."""
+    case, parts, schema = error.instance, _parts(error), _schema(error)
+    if not isinstance(case, dict):
+        yield _type_fault(parts, case, ["object"], "a test case")
+        return
+    keys = _deciding_keys(schema)
+    meant = {k: hints.did_you_mean(k, keys) for k in case if isinstance(k, str)}
+    typo = next((k for k, guess in meant.items() if guess), None)
+    if typo is not None:
+        yield Fault(
+            "HMT100",
+            f"unknown key '{typo}' in test case",
+            (*parts, typo),
+            at="key",
+            hint=f"did you mean '{meant[typo]}'?",
+        )
+    else:
+        yield Fault(
+            "HMT105",
+            "test case has neither `input` (single-turn) nor `turns` (multi-turn)",
+            parts,
+            hint="add `input: ...` for a single-turn test case, or a `turns:` list",
+        )
+    # Whatever else is wrong with it, judged as the shape of the last rule (the plain one).
+    plain = str(schema[CHOOSE][-1]["then"])
+    for fault in _branch_errors(error, plain):
+        if fault.code != "HMT101" and fault.parts != (*parts, typo):
+            yield fault
+
+
+def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
+    tool = error.instance
+    yield Fault(
+        "HMT102",
+        f"an expected tool must be a tool name or a mapping {{name, args, count}}, "
+        f"got {hints.got(tool)}",
+        _parts(error),
+        hint=hints.quote_hint(None, tool),
+    )
+
+
+def _both_matchers(error: ValidationError) -> Iterator[Fault]:
+    yield Fault(
+        "HMT106",
+        "an argument matcher holds both `fuzzy` and `regex`; a matcher is one or the other",
+        _parts(error),
+        hint="keep `fuzzy` or `regex`, not both",
+    )
+
+
+def _file_source(error: ValidationError) -> Iterator[Fault]:
+    entry = error.instance
+    if isinstance(entry, dict) and "path" in entry and "url" in entry:
+        yield Fault(
+            "HMT107",
+            "a file sets both `path` and `url`; it takes exactly one",
+            _parts(error),
+            hint="remove `path` or `url`",
+        )
+    else:
+        yield Fault(
+            "HMT107",
+            "a file needs `path` (relative to the agent.yaml) or `url`",
+            _parts(error),
+            hint="add `path: ./data/file.pdf` or `url: https://...`",
+        )
+
+
+def metric_kinds(schema: dict[str, Any]) -> list[str]:
+    """The metric kinds, as the values of `type` that choose a branch."""
+    kinds = []
+    for rule in schema.get(CHOOSE, ()):
+        kind = rule["if"].get("properties", {}).get("type", {}).get("const")
+        if kind is not None and kind not in kinds:
+            kinds.append(kind)
+    return kinds
+
+
+def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
     metric, parts = error.instance, _parts(error)
     if not isinstance(metric, dict):
         yield _type_fault(parts, metric, ["object"], "a metric")
-        return
-    kind = metric.get("type")
-    if "type" in metric and kind not in _METRIC_KINDS:
-        guess = hints.did_you_mean(str(kind), _METRIC_KINDS)
+    elif "type" in metric:
+        kinds = metric_kinds(_schema(error))
+        guess = hints.did_you_mean(str(metric["type"]), kinds)
         yield Fault(
             "HMT103",
-            f"metric `type` must be one of {', '.join(_METRIC_KINDS)}, got {hints.got(kind)}",
+            f"metric `type` must be one of {', '.join(kinds)}, got {hints.got(metric['type'])}",
             (*parts, "type"),
             hint=f"did you mean '{guess}'?" if guess else None,
         )
-        return
-    meant = metric_kind(metric)
-    if meant is None:
+    else:
         yield Fault(
             "HMT108",
             "cannot tell this metric's kind: it has no `type` and none of `metric`, "
@@ -203,42 +232,19 @@ def _metric(error: ValidationError) -> Iterator[Fault]:
             parts,
             hint="add `type: standard` (with `metric`), `geval`, `rag` or `code`",
         )
-        return
-    yield from _branch_errors(error, _METRIC_KINDS.index(meant))
 
 
-def _file_input(error: ValidationError) -> Iterator[Fault]:
-    entry, parts = error.instance, _parts(error)
-    if isinstance(entry, dict) and "path" in entry and "url" in entry:
-        yield Fault(
-            "HMT107",
-            "a file sets both `path` and `url`; it takes exactly one",
-            parts,
-            hint="remove `path` or `url`",
-        )
-    else:
-        yield Fault(
-            "HMT107",
-            "a file needs `path` (relative to the agent.yaml) or `url`",
-            parts,
-            hint="add `path: ./data/file.pdf` or `url: https://...`",
-        )
-
-
-_CHOOSERS: dict[str, Callable[[ValidationError], Iterator[Fault]]] = {
-    "Test case": _test_case,
-    "Expected tool": _expected_tool,
-    "Arg matcher": _arg_matcher,
-    "Metric": _metric,
-    "File input": _file_input,
+#: What a ``oneOf`` reports when no branch is meant, by the code the schema gives it.
+_UNCHOSEN: dict[str, Handler] = {
+    "HMT105": _no_test_case_shape,
+    "HMT102": _neither_tool_form,
+    "HMT106": _both_matchers,
+    "HMT107": _file_source,
+    "HMT108": _unknown_metric_kind,
 }
 
 
-# --- one keyword, one message --------------------------------------------------
-
-
-def _parts(error: ValidationError) -> JsonPath:
-    return tuple(error.absolute_path)
+# --- one keyword, one message ------------------------------------------------------------
 
 
 def _subject(parts: JsonPath) -> str:
@@ -253,9 +259,8 @@ def _subject(parts: JsonPath) -> str:
     return "`" + "".join(tail) + "`" if tail else "the document"
 
 
-def _section(schema: Any) -> str:
-    title = schema.get("title", "") if isinstance(schema, dict) else ""
-    return _SECTIONS.get(title, "mapping")
+def _section(schema: dict[str, Any]) -> str:
+    return str(schema.get(NAME, "mapping"))
 
 
 def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str = "") -> Fault:
@@ -272,106 +277,17 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
 
 def _bound_phrase(schema: dict[str, Any]) -> str:
     noun = "an integer" if schema.get("type") == "integer" else "a number"
-    low = schema.get("minimum")
-    low_x = schema.get("exclusiveMinimum")
-    high = schema.get("maximum")
-    high_x = schema.get("exclusiveMaximum")
+    low, high = schema.get("minimum"), schema.get("maximum")
     if low is not None and high is not None:
         return f"{noun} from {low} to {high}"
-    parts = []
-    if low is not None:
-        parts.append(f">= {low}")
-    if low_x is not None:
-        parts.append(f"> {low_x}")
-    if high is not None:
-        parts.append(f"<= {high}")
-    if high_x is not None:
-        parts.append(f"< {high_x}")
-    return f"{noun} {' and '.join(parts)}"
-
-
-def _leaf(error: ValidationError) -> Iterator[Fault]:
-    keyword = error.validator
-    rule: Any = error.validator_value
-    value: Any = error.instance
-    parts = _parts(error)
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    subject = _subject(parts)
-
-    if keyword == "additionalProperties":
-        yield from _unknown_keys(error)
-    elif keyword == "required":
-        yield from _missing_keys(error)
-    elif keyword == "type":
-        yield _type_fault(parts, value, [rule] if isinstance(rule, str) else rule)
-    elif keyword == "minLength":
-        yield Fault("HMT103", f"{subject} must not be empty", parts)
-    elif keyword == "minItems":
-        if parts and parts[-1] == "turns":
-            yield Fault(
-                "HMT105",
-                "`turns` must not be empty: a multi-turn test case needs at least one turn",
-                parts,
-                hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
-            )
-        else:
-            n = error.validator_value
-            yield Fault(
-                "HMT103", f"{subject} needs at least {n} item{'s' if n != 1 else ''}", parts
-            )
-    elif keyword == "maxItems":
-        yield Fault(
-            "HMT103",
-            f"{subject} holds {len(value)} items; at most {rule} are allowed",
-            parts,
-        )
-    elif keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-        yield Fault(
-            "HMT103", f"{subject} must be {_bound_phrase(schema)}, got {hints.show(value)}", parts
-        )
-    elif keyword == "enum":
-        allowed = [str(v) for v in rule]
-        guess = hints.did_you_mean(str(value), allowed) if isinstance(value, str) else None
-        yield Fault(
-            "HMT103",
-            f"{subject} must be one of {', '.join(allowed)}, got {hints.got(value)}",
-            parts,
-            hint=f"did you mean '{guess}'?" if guess else hints.quote_hint(None, value),
-        )
-    elif keyword == "const":
-        yield Fault(
-            "HMT103",
-            f"{subject} must be {hints.show(error.validator_value)}, got {hints.show(value)}",
-            parts,
-        )
-    elif keyword == "pattern" and "propertyNames" in error.relative_schema_path:
-        # The multi-turn test case names the single-turn fields only to refuse them.
-        yield _single_turn_field_on_multi_turn(str(value), (*parts, str(value)))
-    elif keyword == "pattern":
-        key = parts[-1] if parts else ""
-        unquote = None
-        if isinstance(key, str) and key in _PATTERNS:
-            shape = _PATTERNS[key]
-        elif "${" in str(error.validator_value) or "\\$" in str(error.validator_value):
-            shape = f"{hints.type_name(_number_type(schema))} or an ${{ENV_VAR}} reference"
-            unquote = hints.unquote_hint(key, value, integer=_number_type(schema) == "integer")
-        else:
-            shape = f"text matching {error.validator_value}"
-        yield Fault(
-            "HMT103", f"{subject} must be {shape}, got {hints.show(value)}", parts, hint=unquote
-        )
-    elif keyword == "not" and isinstance(value, dict) and "test_cases_file" in value:
-        yield Fault(
-            "HMT110",
-            "`test_cases` and `test_cases_file` are both set; use one or the other",
-            (*parts, "test_cases_file"),
-            at="key",
-            hint="move the test cases into the file, or remove `test_cases_file`",
-        )
-    elif keyword == "uniqueItems":
-        yield Fault("HMT103", f"{subject} lists the same item twice", parts)
-    else:
-        yield Fault("HMT103", f"{subject} is not allowed here ({keyword})", parts)
+    signs = (
+        (">=", "minimum"),
+        (">", "exclusiveMinimum"),
+        ("<=", "maximum"),
+        ("<", "exclusiveMaximum"),
+    )
+    bounds = [f"{sign} {schema[k]}" for sign, k in signs if schema.get(k) is not None]
+    return f"{noun} {' and '.join(bounds)}"
 
 
 def _number_type(schema: dict[str, Any]) -> str:
@@ -381,82 +297,215 @@ def _number_type(schema: dict[str, Any]) -> str:
     return "number"
 
 
-def _single_turn_field_on_multi_turn(key: str, where: JsonPath) -> Fault:
-    hint = (
-        "a multi-turn test case takes its inputs from `turns`; make it the first turn's `input`"
-        if key == "input"
-        else "move it onto each turn that needs it"
+def _one(code: str, message: Callable[[ValidationError], str]) -> Handler:
+    """A handler that reports one fault with ``message(error)`` at the error's node."""
+
+    def handle(error: ValidationError) -> Iterator[Fault]:
+        yield Fault(code, message(error), _parts(error))
+
+    return handle
+
+
+def _type(error: ValidationError) -> Iterator[Fault]:
+    rule: Any = error.validator_value
+    yield _type_fault(_parts(error), error.instance, [rule] if isinstance(rule, str) else rule)
+
+
+def _min_items(error: ValidationError) -> str:
+    n = error.validator_value
+    return f"{_subject(_parts(error))} needs at least {n} item{'s' if n != 1 else ''}"
+
+
+def _max_items(error: ValidationError) -> str:
+    items: Any = error.instance
+    return (
+        f"{_subject(_parts(error))} holds {len(items)} items; "
+        f"at most {error.validator_value} are allowed"
     )
-    return Fault(
-        "HMT105",
-        f"`{key}` is not allowed on a multi-turn test case (it has `turns`)",
-        where,
-        at="key",
-        hint=hint,
+
+
+def _enum(error: ValidationError) -> Iterator[Fault]:
+    value = error.instance
+    rule: Any = error.validator_value
+    allowed = [str(v) for v in rule]
+    guess = hints.did_you_mean(str(value), allowed) if isinstance(value, str) else None
+    yield Fault(
+        "HMT103",
+        f"{_subject(_parts(error))} must be one of {', '.join(allowed)}, got {hints.got(value)}",
+        _parts(error),
+        hint=f"did you mean '{guess}'?" if guess else hints.quote_hint(None, value),
     )
+
+
+def _pattern(error: ValidationError) -> Iterator[Fault]:
+    schema, rule = _schema(error), str(error.validator_value)
+    parts, hint = _parts(error), None
+    if SHAPE in schema:
+        shape = schema[SHAPE]
+    elif "${" in rule or "\\$" in rule:
+        number = _number_type(schema)
+        shape = f"{hints.type_name(number)} or an ${{ENV_VAR}} reference"
+        key = parts[-1] if parts else None
+        hint = hints.unquote_hint(key, error.instance, integer=number == "integer")
+    else:
+        shape = f"text matching {rule}"
+    message = f"{_subject(parts)} must be {shape}, got {hints.show(error.instance)}"
+    yield Fault("HMT103", message, parts, hint=hint)
 
 
 def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
-    schema = error.schema if isinstance(error.schema, dict) else {}
+    schema = _schema(error)
     properties = schema.get("properties", {})
     # Keys named only to be refused (hidden from completion) are no suggestion.
     allowed = [
         k for k, v in properties.items() if not (isinstance(v, dict) and v.get("doNotSuggest"))
     ]
     instance = error.instance if isinstance(error.instance, dict) else {}
-    title = schema.get("title", "")
-    section = _section(schema)
-    parts = _parts(error)
     for key in instance:
         if key in properties:
             continue
-        where = (*parts, key)
-        if title in ("Fuzzy matcher", "Regex matcher"):
-            matcher = "fuzzy" if title == "Fuzzy matcher" else "regex"
+        guess = hints.did_you_mean(key, allowed)
+        yield Fault(
+            "HMT100",
+            f"unknown key '{clip(key)}' in {_section(schema)}",
+            (*_parts(error), key),
+            at="key",
+            hint=f"did you mean '{guess}'?"
+            if guess
+            else f"allowed keys: {', '.join(allowed)}"
+            if allowed
+            else None,
+        )
+
+
+def _missing_keys(error: ValidationError) -> Iterator[Fault]:
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    required: Any = error.validator_value
+    for key in required:
+        if key not in instance:
+            yield Fault(
+                "HMT101",
+                f"missing required key `{key}` in {_section(_schema(error))}",
+                _parts(error),
+            )
+
+
+_KEYWORDS: dict[str, Handler] = {
+    "additionalProperties": _unknown_keys,
+    "required": _missing_keys,
+    "type": _type,
+    "enum": _enum,
+    "minLength": _one("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
+    "minItems": _one("HMT103", _min_items),
+    "maxItems": _one("HMT103", _max_items),
+    "const": _one(
+        "HMT103",
+        lambda e: (
+            f"{_subject(_parts(e))} must be {hints.show(e.validator_value)}, "
+            f"got {hints.show(e.instance)}"
+        ),
+    ),
+    "pattern": _pattern,
+    "uniqueItems": _one("HMT103", lambda e: f"{_subject(_parts(e))} lists the same item twice"),
+}
+for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+    _KEYWORDS[_bound] = _one(
+        "HMT103",
+        lambda e: (
+            f"{_subject(_parts(e))} must be {_bound_phrase(_schema(e))}, "
+            f"got {hints.show(e.instance)}"
+        ),
+    )
+
+
+def _other(error: ValidationError) -> Iterator[Fault]:
+    parts = _parts(error)
+    yield Fault("HMT103", f"{_subject(parts)} is not allowed here ({error.validator})", parts)
+
+
+# --- keywords the schema gives a code of their own -------------------------------------------
+
+
+def _empty_turns(error: ValidationError) -> Iterator[Fault]:
+    yield Fault(
+        "HMT105",
+        "`turns` must not be empty: a multi-turn test case needs at least one turn",
+        _parts(error),
+        hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
+    )
+
+
+def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
+    key = str(error.instance)
+    hint = (
+        "a multi-turn test case takes its inputs from `turns`; make it the first turn's `input`"
+        if key == "input"
+        else "move it onto each turn that needs it"
+    )
+    yield Fault(
+        "HMT105",
+        f"`{key}` is not allowed on a multi-turn test case (it has `turns`)",
+        (*_parts(error), key),
+        at="key",
+        hint=hint,
+    )
+
+
+def _key_beside_matcher(error: ValidationError) -> Iterator[Fault]:
+    schema = _schema(error)
+    matcher = schema["required"][0]
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    for key in instance:
+        if key not in schema.get("properties", {}):
             yield Fault(
                 "HMT106",
                 f"unknown key '{clip(key)}' beside the `{matcher}` matcher; "
                 "a matcher mapping holds nothing else",
-                where,
+                (*_parts(error), key),
                 at="key",
                 hint="to compare a whole mapping literally, drop the matcher key",
             )
-        else:
-            guess = hints.did_you_mean(key, allowed)
-            yield Fault(
-                "HMT100",
-                f"unknown key '{clip(key)}' in {section}",
-                where,
-                at="key",
-                hint=f"did you mean '{guess}'?"
-                if guess
-                else f"allowed keys: {', '.join(allowed)}"
-                if allowed
-                else None,
-            )
 
 
-def _missing_keys(error: ValidationError) -> Iterator[Fault]:
-    schema = error.schema if isinstance(error.schema, dict) else {}
-    instance = error.instance if isinstance(error.instance, dict) else {}
-    parts = _parts(error)
-    title = schema.get("title", "")
-    required: Any = error.validator_value
-    for key in required:
-        if key in instance:
-            continue
-        if title == "Agent metric" and key == "type":
-            meant = metric_kind(instance)
-            yield Fault(
-                "HMT108",
-                "an agent-level metric needs `type`; the platform selects the kind by `type` alone",
-                parts,
-                hint=f"add `type: {meant or 'standard'}`",
-            )
-            continue
-        yield Fault(
-            "HMT101",
-            f"missing required key `{key}` in {_section(schema)}",
-            parts,
-            hint=None,
-        )
+def _both_test_case_sources(error: ValidationError) -> Iterator[Fault]:
+    yield Fault(
+        "HMT110",
+        "`test_cases` and `test_cases_file` are both set; use one or the other",
+        (*_parts(error), "test_cases_file"),
+        at="key",
+        hint="move the test cases into the file, or remove `test_cases_file`",
+    )
+
+
+def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
+    """An agent-level metric without `type`: the hint names the kind its fields suggest."""
+    definitions = sch.schema_files()[sch.METRIC]["$defs"]
+    meant = meant_branch(definitions["Metric"], error.instance)
+    kind = (
+        definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"]
+        if meant
+        else "standard"
+    )
+    yield Fault(
+        "HMT108",
+        "an agent-level metric needs `type`; the platform selects the kind by `type` alone",
+        _parts(error),
+        hint=f"add `type: {kind}`",
+    )
+
+
+#: Handlers of the keywords the schema gives a code (``x-holodeck-codes``), by code and keyword.
+_RULES: dict[tuple[str, str], Handler] = {
+    ("HMT105", "minItems"): _empty_turns,
+    ("HMT105", "pattern"): _single_turn_key,
+    ("HMT106", "additionalProperties"): _key_beside_matcher,
+    ("HMT110", "not"): _both_test_case_sources,
+    ("HMT108", "required"): _agent_metric_without_type,
+}
+
+
+def _leaf(error: ValidationError) -> Iterator[Fault]:
+    code = _code(error)
+    rule = _RULES.get((code, str(error.validator))) if code else None
+    handler = rule or _KEYWORDS.get(str(error.validator), _other)
+    return handler(error)

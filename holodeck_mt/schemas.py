@@ -24,6 +24,8 @@ BASE_URI = "https://holodeck.dev/schemas/holodeck-mt/v1/"
 DOCUMENT = BASE_URI + "document.schema.json"
 AGENT = BASE_URI + "agent.schema.json"
 TEST_CASES_FILE = BASE_URI + "test-cases-file.schema.json"
+#: The metric definitions (the kinds, and what chooses each).
+METRIC = BASE_URI + "metric.schema.json"
 
 
 def schema_dir() -> Path:
@@ -37,7 +39,7 @@ def schema_dir() -> Path:
     raise FileNotFoundError(f"schema files not found in {packaged} nor {checkout}")
 
 
-def _refuse_retrieval(uri: str) -> Resource[Any]:
+def refuse_retrieval(uri: str) -> Resource[Any]:
     """Never fetch a schema: every ``$ref`` must resolve to a file we ship."""
     from referencing.exceptions import NoSuchResource
 
@@ -54,17 +56,22 @@ def schema_files() -> dict[str, dict[str, Any]]:
     return contents
 
 
-@cache
-def registry() -> Registry[Any]:
-    """An offline registry of our schema files, crawled once."""
+def registry_for(files: dict[str, dict[str, Any]]) -> Registry[Any]:
+    """An offline registry of the schema ``files`` (by ``$id``), crawled."""
     from referencing import Registry, Resource
     from referencing.jsonschema import DRAFT202012
 
     resources = [
         (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
-        for uri, contents in schema_files().items()
+        for uri, contents in files.items()
     ]
-    return Registry(retrieve=_refuse_retrieval).with_resources(resources).crawl()  # type: ignore[call-arg]
+    return Registry(retrieve=refuse_retrieval).with_resources(resources).crawl()  # type: ignore[call-arg]
+
+
+@cache
+def registry() -> Registry[Any]:
+    """An offline registry of our schema files, crawled once."""
+    return registry_for(schema_files())
 
 
 @cache

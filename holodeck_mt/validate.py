@@ -98,7 +98,14 @@ def validate_text(
     options: Options | None = None,
     limits: Limits | None = None,
 ) -> FileResult:
-    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks)."""
+    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks).
+
+    Raises :class:`ValueError` for a ``role`` other than ``"document"`` and
+    ``"test-cases-file"``.
+    """
+    if not isinstance(role, str) or role not in _ROOTS:
+        allowed = ", ".join(repr(r) for r in _ROOTS)
+        raise ValueError(f"role must be one of {allowed}, got {role!r}")
     result, _ = _validate_text(text, path, role, base_dir or Path.cwd(), options, limits)
     return result
 

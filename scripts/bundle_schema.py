@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from holodeck_mt.schema_walk import rebuild
 from holodeck_mt.schemas import BASE_URI, DOCUMENT, schema_files
 
 BUNDLE_ID = BASE_URI + "holodeck-mt.schema.json"
@@ -28,10 +29,6 @@ BUNDLE_PATH = (
     Path(__file__).resolve().parent.parent / "schema" / "bundle" / "holodeck-mt.schema.json"
 )
 
-#: Keywords whose values are data, not subschemas: a "$ref" inside them is not a reference.
-_DATA_KEYWORDS = frozenset(
-    {"const", "default", "defaultSnippets", "enum", "enumDescriptions", "examples"}
-)
 #: Keywords of a file's root that the bundle does not carry over into a definition.
 _RESOURCE_KEYWORDS = frozenset({"$schema", "$id", "$defs"})
 
@@ -107,21 +104,7 @@ class _Bundler:
 
     def rewrite(self, base: str, node: Any) -> Any:
         """A copy of ``node`` with every ``$ref`` rewritten (data keywords left as they are)."""
-        if isinstance(node, list):
-            return [self.rewrite(base, item) for item in node]
-        if not isinstance(node, dict):
-            return node
-        out: dict[str, Any] = {}
-        for key, value in node.items():
-            if key == "$ref" and isinstance(value, str):
-                out[key] = self.rewrite_ref(base, value)
-            elif key in _DATA_KEYWORDS:
-                out[key] = value
-            elif key in {"properties", "patternProperties", "$defs", "dependentSchemas"}:
-                out[key] = {name: self.rewrite(base, sub) for name, sub in value.items()}
-            else:
-                out[key] = self.rewrite(base, value)
-        return out
+        return rebuild(node, ref=lambda target: self.rewrite_ref(base, target))
 
     def bundle(self) -> dict[str, Any]:
         for uri, schema in self.files.items():

@@ -29,6 +29,7 @@ from typing import Any
 
 from holodeck_mt import cli
 from holodeck_mt.codes import CODES, Code
+from holodeck_mt.schema_walk import ANNOTATIONS
 from holodeck_mt.schemas import BASE_URI, schema_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -119,11 +120,7 @@ def type_of(schema: Any, here: str) -> str:
         return "not allowed"
     if not isinstance(schema, dict):
         return "any"
-    if schema.get("doNotSuggest") and set(schema) <= {
-        "description",
-        "markdownDescription",
-        "doNotSuggest",
-    }:
+    if schema.get("doNotSuggest") and set(schema) <= ANNOTATIONS:
         return "not allowed"
     if "$ref" in schema:
         return _link(_ref_name(schema["$ref"], here))

@@ -31,15 +31,16 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import quote
 
+import yaml
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
-from referencing import Registry, Resource
-from referencing.exceptions import NoSuchResource, Unresolvable
-from referencing.jsonschema import DRAFT202012
+from referencing import Registry
+from referencing.exceptions import Unresolvable
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from holodeck_mt import schemas
+from holodeck_mt.schema_walk import subschemas
 
 REPO = Path(__file__).resolve().parent.parent
 CONTRACT_EXAMPLES_DIR = REPO / "examples" / "contract"
@@ -59,22 +60,6 @@ CONTRACT_EXAMPLES: dict[str, str] = {
 
 Schemas = Mapping[str, Mapping[str, Any]]
 
-# Keywords whose value is a subschema, a map of subschemas, or a list of subschemas.
-_ONE = (
-    "items",
-    "additionalProperties",
-    "not",
-    "if",
-    "then",
-    "else",
-    "contains",
-    "propertyNames",
-    "unevaluatedItems",
-    "unevaluatedProperties",
-)
-_MAP = ("properties", "$defs", "patternProperties", "dependentSchemas")
-_LIST = ("oneOf", "anyOf", "allOf", "prefixItems")
-
 
 @dataclass
 class Report:
@@ -91,30 +76,6 @@ class Report:
 # --- walking the schema files ----------------------------------------------------
 
 
-def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every subschema of ``schema`` with its JSON pointer, keyword by keyword.
-
-    Data keywords (``examples``, ``default``, ``enum``, ``defaultSnippets``, ...) are not
-    entered, so a property called ``description`` is a subschema, not a description.
-    """
-    if not isinstance(schema, dict):
-        return
-    yield pointer, schema
-    for keyword in _ONE:
-        if keyword in schema:
-            yield from subschemas(schema[keyword], f"{pointer}/{keyword}")
-    for keyword in _MAP:
-        for name, sub in (schema.get(keyword) or {}).items():
-            yield from subschemas(sub, f"{pointer}/{keyword}/{_escape(name)}")
-    for keyword in _LIST:
-        for i, sub in enumerate(schema.get(keyword) or []):
-            yield from subschemas(sub, f"{pointer}/{keyword}/{i}")
-
-
-def _escape(name: str) -> str:
-    return name.replace("~", "~0").replace("/", "~1")
-
-
 def uri_of(file_id: str, pointer: str) -> str:
     """The URI of the subschema at ``pointer`` of the file ``file_id``."""
     return f"{file_id}#{quote(pointer, safe='/~$')}"
@@ -126,15 +87,7 @@ def short(file_id: str) -> str:
 
 def registry_for(files: Schemas) -> Registry[Any]:
     """An offline registry of ``files`` (the checked-in files: :func:`schemas.registry`)."""
-
-    def refuse(uri: str) -> Resource[Any]:
-        raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
-
-    resources = [
-        (uri, Resource.from_contents(dict(contents), default_specification=DRAFT202012))
-        for uri, contents in files.items()
-    ]
-    return Registry(retrieve=refuse).with_resources(resources).crawl()  # type: ignore[call-arg]
+    return schemas.registry_for({uri: dict(contents) for uri, contents in files.items()})
 
 
 def validator_at(uri: str, registry: Registry[Any]) -> Draft202012Validator:
@@ -194,7 +147,8 @@ _ENUM_DOCS = ("enumDescriptions", "markdownEnumDescriptions")
 
 
 def check_docs(files: Schemas) -> tuple[list[str], int]:
-    """Every property has description, markdownDescription and examples; enums are explained."""
+    """Every property has description, markdownDescription and examples (or snippets);
+    enums are explained."""
     problems = []
     count = 0
     for file_id, schema in files.items():
@@ -209,8 +163,11 @@ def check_docs(files: Schemas) -> tuple[list[str], int]:
                 count += 1
                 # A property named only to be refused (a single-turn field on a multi-turn
                 # test case, hidden from completion) has nothing valid to exemplify.
+                # A snippet is an example an editor can insert; a property whose example is
+                # a list of mappings has one instead (yaml-language-server inserts such an
+                # example as `[object Object]`).
                 wanted = ["description", "markdownDescription"]
-                if not prop.get("doNotSuggest"):
+                if not prop.get("doNotSuggest") and "defaultSnippets" not in prop:
                     wanted.append("examples")
                 for keyword in wanted:
                     if keyword not in prop:
@@ -252,15 +209,22 @@ def expand_snippet(body: Any) -> Any:
 
     ``${1:text}`` becomes ``text``. A placeholder without a default (``$1``, ``${1}``)
     would leave an empty value, so it raises ValueError: every placeholder needs one.
+    yaml-language-server writes a string of the body into the document as it stands
+    (after a leading ``^``, as YAML text; ``true``/``false`` quoted), so it is read back
+    as YAML reads it: ``"25587"`` becomes a number unless the body quotes it
+    (``"^\"${2:25587}\""``).
     """
     if isinstance(body, str):
         if _BARE_PLACEHOLDER.search(body):
             raise ValueError(f"placeholder without a default in {body!r}")
-        return _PLACEHOLDER.sub(lambda m: m.group(2), body)
+        text = _PLACEHOLDER.sub(lambda m: m.group(2), body)
+        if text in ("true", "false"):
+            return text
+        return yaml.safe_load(text.removeprefix("^") or "''")
     if isinstance(body, list):
         return [expand_snippet(item) for item in body]
     if isinstance(body, dict):
-        return {expand_snippet(k): expand_snippet(v) for k, v in body.items()}
+        return {str(expand_snippet(k)): expand_snippet(v) for k, v in body.items()}
     return body
 
 

@@ -18,7 +18,10 @@ from typing import Any
 
 from hypothesis import strategies as st
 
+from holodeck_mt.checks.ineffective_flags import flags
 from holodeck_mt.diagnostics import JsonPath
+from holodeck_mt.schema_errors import metric_kinds
+from holodeck_mt.schemas import BASE_URI, METRIC, schema_files
 
 Data = Any
 
@@ -51,7 +54,7 @@ def _optional(
 @st.composite
 def models(draw: st.DrawFn) -> dict[str, Any]:
     model: dict[str, Any] = {
-        "provider": draw(st.sampled_from(["openai", "azure_openai", "anthropic", "ollama"])),
+        "provider": draw(st.sampled_from(PROVIDERS)),
         "name": draw(text),
     }
     _optional(draw, model, "temperature", st.one_of(unit, st.just("${TEMPERATURE}")))
@@ -60,28 +63,37 @@ def models(draw: st.DrawFn) -> dict[str, Any]:
     return model
 
 
-STANDARD = ["groundedness", "relevance", "coherence", "fluency", "bleu", "rouge", "meteor"]
-EQUALITY_FLAGS = ("case_insensitive", "strip_whitespace", "strip_punctuation")
-NUMERIC_FLAGS = ("accept_percent", "accept_thousands_separators")
-RAG = [
-    "faithfulness",
-    "contextual_relevancy",
-    "contextual_precision",
-    "contextual_recall",
-    "answer_relevancy",
-]
-GEVAL_PARAMS = ["input", "actual_output", "expected_output", "context", "retrieval_context"]
+# The kinds, names and flags come from the schema, so a strategy never drifts from it.
+_METRIC = schema_files()[METRIC]["$defs"]
+KINDS = metric_kinds(_METRIC["Metric"])
+#: Each flag that applies to one standard metric only, with its metric.
+FLAGS = flags()
+METRIC_NAMES = list(_METRIC["StandardMetric"]["properties"]["metric"]["enum"])
+RAG = list(_METRIC["RagMetric"]["properties"]["metric_type"]["enum"])
+GEVAL_PARAMS = list(_METRIC["GEvalMetric"]["properties"]["evaluation_params"]["items"]["enum"])
+PROVIDERS = list(
+    schema_files()[BASE_URI + "llm-model.schema.json"]["$defs"]["LLMModel"]["properties"][
+        "provider"
+    ]["enum"]
+)
+
+
+def _flag_value(flag: str) -> st.SearchStrategy[Any]:
+    """A value of a metric flag that the schema accepts: a boolean, or a number >= 0."""
+    if _METRIC["StandardMetric"]["properties"][flag].get("type") == "boolean":
+        return st.booleans()
+    return st.floats(0, 100)
 
 
 @st.composite
 def metrics(draw: st.DrawFn, *, typed: bool) -> dict[str, Any]:
     """One metric of any kind; ``typed`` (the agent level) always sets `type`."""
-    kind = draw(st.sampled_from(["standard", "geval", "rag", "code"]))
+    kind = draw(st.sampled_from(KINDS))
     metric: dict[str, Any] = {}
     if typed or draw(st.booleans()):
         metric["type"] = kind
     if kind == "standard":
-        name = draw(st.sampled_from([*STANDARD, "equality", "numeric"]))
+        name = draw(st.sampled_from(METRIC_NAMES))
         metric["metric"] = name
         _optional(draw, metric, "threshold", finite)
         _optional(draw, metric, "retry_on_failure", st.integers(1, 3))
@@ -93,14 +105,9 @@ def metrics(draw: st.DrawFn, *, typed: bool) -> dict[str, Any]:
             "response_path",
             st.sampled_from(["answer", "result.value", "items[0].score"]),
         )
-        if name == "equality":
-            for flag in EQUALITY_FLAGS:
-                _optional(draw, metric, flag, st.booleans())
-        if name == "numeric":
-            _optional(draw, metric, "absolute_tolerance", st.floats(0, 100))
-            _optional(draw, metric, "relative_tolerance", st.floats(0, 1))
-            for flag in NUMERIC_FLAGS:
-                _optional(draw, metric, flag, st.booleans())
+        for flag, owner in FLAGS.items():
+            if owner == name:
+                _optional(draw, metric, flag, _flag_value(flag))
     elif kind == "geval":
         metric["name"] = draw(text)
         metric["criteria"] = draw(text)

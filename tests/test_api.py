@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from holodeck_mt import validate_file, validate_text
 
 
@@ -37,3 +39,9 @@ def test_validate_file_follows_test_cases_file(tmp_path: Path) -> None:
     assert agent.valid
     assert [d.code for d in cases.diagnostics] == ["HMT105"]
     assert cases.path == str(tmp_path / "cases.yaml")
+
+
+@pytest.mark.parametrize("role", ["bogus", "agent", "", None, 1])
+def test_a_role_that_is_not_one_of_the_two_is_a_value_error_naming_them(role: object) -> None:
+    with pytest.raises(ValueError, match="role must be one of 'document', 'test-cases-file'"):
+        validate_text("- input: hi\n", role=role)  # type: ignore[arg-type]

@@ -181,3 +181,38 @@ def test_an_unknown_test_case_name_is_a_usage_error(
 def test_a_missing_file_is_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["explain", "does/not/exist.yaml"]) == 2
     assert "cannot read" in capsys.readouterr().err
+
+
+HOSTILE = (
+    "test_cases:\n"
+    '  - name: "evil\\e[31m\\u202e"\n'
+    "    turns:\n"
+    '      - input: "in\\u0007put\\u2028x"\n'
+    '        ground_truth: "1\\u0085"\n'
+    "        expected_tools:\n"
+    '          - name: "t\\e"\n'
+    "            args:\n"
+    '              "k\\e": { fuzzy: "\\e" }\n'
+    "        files:\n"
+    '          - path: "a\\eb"\n'
+    "            type: image\n"
+)
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+def test_no_control_or_bidi_character_of_the_input_reaches_the_output(
+    fmt: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import unicodedata
+
+    path = tmp_path / "evil.yaml"
+    path.write_text(HOSTILE, encoding="utf-8")
+    code, out = _run([str(path)], fmt, capsys)
+    assert code == 0
+    raw = [c for c in out if c != "\n" and unicodedata.category(c) in ("Cc", "Cf", "Zl", "Zp")]
+    assert raw == []
+    if fmt == "json":
+        (case,) = json.loads(out)["test_cases"]
+        assert case["name"] == "evil\x1b[31m\u202e"
+    else:
+        assert 'test case "evil\\u001b[31m\\u202e"' in out

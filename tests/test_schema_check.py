@@ -146,9 +146,12 @@ def test_an_undocumented_property_is_caught() -> None:
     ]
 
 
-def test_snippet_placeholders_expand_to_their_defaults() -> None:
-    body = {"${1:a}": {"fuzzy": "${2:206588}"}, "grader": "${3:mod}:${4:fn}", "n": 2}
+def test_snippet_placeholders_expand_to_their_defaults_as_the_editor_writes_them() -> None:
+    body = {"${1:a}": {"fuzzy": '^"${2:206588}"'}, "grader": "${3:mod}:${4:fn}", "n": 2}
     assert sc.expand_snippet(body) == {"a": {"fuzzy": "206588"}, "grader": "mod:fn", "n": 2}
+    # Written as it stands, an unquoted number-like string is read back as a number.
+    assert sc.expand_snippet({"fuzzy": "${1:206588}"}) == {"fuzzy": 206588}
+    assert sc.expand_snippet({"flag": "true"}) == {"flag": "true"}
     with pytest.raises(ValueError):
         sc.expand_snippet({"name": "$1"})
 

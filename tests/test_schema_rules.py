@@ -23,8 +23,15 @@ VALID = sorted((TESTS / "fixtures/valid").glob("*.yaml"))
 CONTRACT_EXAMPLES = sorted((REPO / "examples/contract").glob("*.yaml"))
 SAMPLES = REPO.parent / "shared" / "data" / "holodeck-samples"
 
-#: The keys of a single-turn test case that a multi-turn one must not carry.
-_SINGLE_TURN_KEYS = {"input", "ground_truth", "expected_tools", "files", "retrieval_context"}
+#: The keys of a single-turn test case that a multi-turn one must not carry: the schema
+#: names them on the multi-turn test case only to refuse them (hidden from completion).
+_SINGLE_TURN_KEYS = {
+    key
+    for key, prop in schemas.schema_files()[schemas.BASE_URI + "test-case.schema.json"]["$defs"][
+        "MultiTurnTestCase"
+    ]["properties"].items()
+    if prop.get("doNotSuggest")
+}
 
 
 def _load(path: Path) -> Any:

@@ -1,26 +1,27 @@
 """HMT200: a standard metric's flag that has no effect on the metric it sits on.
 
 The platform accepts the equality flags and the numeric fields on every standard
-metric, and ignores them where they do not apply.
+metric, and ignores them where they do not apply. Which metric a flag applies to is
+stated in the schema, on the flag (``x-holodeck-applies-to``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from functools import cache
 
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.schema_walk import APPLIES_TO
+from holodeck_mt.schemas import METRIC, schema_files
 
-FLAGS = {
-    "equality": ("case_insensitive", "strip_whitespace", "strip_punctuation"),
-    "numeric": (
-        "absolute_tolerance",
-        "relative_tolerance",
-        "accept_percent",
-        "accept_thousands_separators",
-    ),
-}
+
+@cache
+def flags() -> dict[str, str]:
+    """Each flag of a standard metric that applies to one metric only, with that metric."""
+    properties = schema_files()[METRIC]["$defs"]["StandardMetric"]["properties"]
+    return {name: str(p[APPLIES_TO]) for name, p in properties.items() if APPLIES_TO in p}
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -28,15 +29,12 @@ def check(context: Context) -> Iterator[Fault]:
         name = metric.get("metric")
         if metric.get("type", "standard") != "standard" or not isinstance(name, str):
             continue
-        for owner, flags in FLAGS.items():
-            if owner == name:
-                continue
-            for flag in flags:
-                if flag in metric:
-                    yield Fault(
-                        "HMT200",
-                        f"`{flag}` has no effect on the `{name}` metric (it applies to `{owner}`)",
-                        (*parts, flag),
-                        at="key",
-                        hint=f"remove it, or use `metric: {owner}`",
-                    )
+        for flag, owner in flags().items():
+            if owner != name and flag in metric:
+                yield Fault(
+                    "HMT200",
+                    f"`{flag}` has no effect on the `{name}` metric (it applies to `{owner}`)",
+                    (*parts, flag),
+                    at="key",
+                    hint=f"remove it, or use `metric: {owner}`",
+                )

@@ -40,9 +40,7 @@ def _settings(values: dict[str, Any]) -> str:
 
 
 def _runs_on(context: Context, plan: Plan, definition: Definition) -> str:
-    turns = [
-        turn for turn in plan.turns() if any(applied.own is definition for applied in turn.metrics)
-    ]
+    turns = plan.turns_running(definition)
     if not turns:
         return "no turn runs that list"
     return f"that list runs on {runtime_plan.turns_listing(context, turns)}"

@@ -55,8 +55,8 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
         print(f"holodeck-mt: error: no test case named {shown}", file=sys.stderr)
         return EXIT_USAGE
     if fmt == "json":
-        json.dump(doc, out, indent=2, ensure_ascii=False, default=str)
-        out.write("\n")
+        dumped = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
+        out.write(describe.safe(dumped, keep="\n") + "\n")
     elif not doc["explained"]:
         renderer("text")(results, out)
     else:

@@ -16,13 +16,20 @@ from holodeck_mt.semantics.matchers import Entry, classify
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
 
 
-def safe(text: str) -> str:
-    """``text`` with every control, format, line- or paragraph-separator character escaped."""
+def safe(text: str, keep: str = "") -> str:
+    """``text`` with every control, format, line- or paragraph-separator character escaped
+    (as JSON does, so the escapes are valid inside a JSON string); ``keep`` stays raw."""
     out = []
     for ch in text:
-        if unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+        if ch in keep:
+            out.append(ch)
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
             code = ord(ch)
-            out.append(f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}")
+            if code > 0xFFFF:  # a surrogate pair, as JSON writes it
+                code -= 0x10000
+                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{code:04x}")
         else:
             out.append(ch)
     return "".join(out)

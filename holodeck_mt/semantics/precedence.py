@@ -190,13 +190,34 @@ class Plan:
     #: Evaluator name -> the definition its evaluator is built from (the last one).
     evaluators: dict[str, Definition]
     cases: list[CasePlan]
+    _indexes: dict[str, dict[Any, list[Any]]] = field(default_factory=dict, repr=False)
 
     def turns(self) -> Iterator[TurnPlan]:
         for case in self.cases:
             yield from case.turns
 
     def definitions_of(self, key: str) -> list[Definition]:
-        return [d for d in self.definitions if d.key == key]
+        """Every definition of one evaluator name, in walking order."""
+        index = self._index("by_key")
+        return list(index.get(key, []))
+
+    def turns_running(self, definition: Definition) -> list[TurnPlan]:
+        """The turns whose effective list holds ``definition``."""
+        index = self._index("users")
+        return list(index.get(id(definition), []))
+
+    def _index(self, name: str) -> dict[Any, list[Any]]:
+        """One pass over the plan per index: a file may hold thousands of definitions."""
+        if name not in self._indexes:
+            by_key: dict[Any, list[Any]] = {}
+            for definition in self.definitions:
+                by_key.setdefault(definition.key, []).append(definition)
+            users: dict[Any, list[Any]] = {}
+            for turn in self.turns():
+                for applied in turn.metrics:
+                    users.setdefault(id(applied.own), []).append(turn)
+            self._indexes.update(by_key=by_key, users=users)
+        return self._indexes[name]
 
 
 def _metric_list(value: Any) -> list[dict[str, Any]]:

@@ -1,0 +1,122 @@
+"""The keywords our schema uses, by what their values are, and the one walk over its subschemas.
+
+The fast path strips the annotations before compiling, the bundler rewrites ``$ref``
+everywhere but in data, the schema check and the docs generator visit every
+subschema: all of them read these lists, so a keyword added to the schema is
+added here once.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from typing import Any
+
+#: Keywords whose value is one subschema.
+ONE_SUBSCHEMA = (
+    "items",
+    "additionalProperties",
+    "not",
+    "if",
+    "then",
+    "else",
+    "contains",
+    "propertyNames",
+    "unevaluatedItems",
+    "unevaluatedProperties",
+)
+#: Keywords whose value maps names to subschemas: their keys are names, not keywords.
+NAMED_SUBSCHEMAS = ("properties", "$defs", "patternProperties", "dependentSchemas")
+#: Keywords whose value is a list of subschemas.
+LISTED_SUBSCHEMAS = ("oneOf", "anyOf", "allOf", "prefixItems")
+
+# Our own annotations: what the schema tells the validator's messages (schema_errors).
+#: On a ``oneOf``: ``[{"if": <schema>, "then": <branch $ref>}]``, the branch the author meant.
+CHOOSE = "x-holodeck-choose"
+#: ``{keyword: code}``: the code a keyword of this node reports, where it states a rule.
+CODES = "x-holodeck-codes"
+#: What the node is called in messages ("turn", "file input").
+NAME = "x-holodeck-name"
+#: What a ``pattern`` asks for, in words.
+SHAPE = "x-holodeck-shape"
+#: On a metric flag: the one `metric` it has an effect on (checks/ineffective_flags).
+APPLIES_TO = "x-holodeck-applies-to"
+HOLODECK_KEYWORDS = frozenset({CHOOSE, CODES, NAME, SHAPE, APPLIES_TO})
+
+#: Keywords editors read (VS Code's JSON service, the YAML language server) and JSON
+#: Schema does not define.
+EDITOR_KEYWORDS = frozenset(
+    {
+        "markdownDescription",
+        "defaultSnippets",
+        "enumDescriptions",
+        "markdownEnumDescriptions",
+        "deprecationMessage",
+        "errorMessage",
+        "patternErrorMessage",
+        "doNotSuggest",
+    }
+)
+#: Keywords that only document or guide: no validator reads them.
+ANNOTATIONS = (
+    frozenset({"title", "description", "examples", "default", "$comment"})
+    | EDITOR_KEYWORDS
+    | HOLODECK_KEYWORDS
+)
+#: Keywords whose value is data (compared, shown or inserted), never a subschema.
+DATA = frozenset({"const", "enum", "default", "examples"}) | EDITOR_KEYWORDS | HOLODECK_KEYWORDS
+
+
+def escape(name: str) -> str:
+    """A name as one JSON pointer segment."""
+    return name.replace("~", "~0").replace("/", "~1")
+
+
+def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
+    """Every subschema of ``schema`` with its JSON pointer, keyword by keyword.
+
+    Data keywords (``examples``, ``default``, ``enum``, ``defaultSnippets``, ...) are not
+    entered, so a property called ``description`` is a subschema, not a description.
+    """
+    if not isinstance(schema, dict):
+        return
+    yield pointer, schema
+    for keyword in ONE_SUBSCHEMA:
+        if keyword in schema:
+            yield from subschemas(schema[keyword], f"{pointer}/{keyword}")
+    for keyword in NAMED_SUBSCHEMAS:
+        for name, sub in (schema.get(keyword) or {}).items():
+            yield from subschemas(sub, f"{pointer}/{keyword}/{escape(name)}")
+    for keyword in LISTED_SUBSCHEMAS:
+        for i, sub in enumerate(schema.get(keyword) or []):
+            yield from subschemas(sub, f"{pointer}/{keyword}/{i}")
+
+
+def rebuild(
+    node: Any,
+    keep: Callable[[str], bool] = lambda keyword: True,
+    ref: Callable[[str], str] = lambda target: target,
+) -> Any:
+    """A copy of the schema ``node``: only the keywords ``keep`` keeps, each ``$ref``
+    mapped through ``ref``; data keywords are copied as they are."""
+    if isinstance(node, list):
+        return [rebuild(item, keep, ref) for item in node]
+    if not isinstance(node, dict):
+        return node
+    out: dict[str, Any] = {}
+    for key, value in node.items():
+        if not keep(key):
+            continue
+        if key == "$ref" and isinstance(value, str):
+            out[key] = ref(value)
+        elif key in DATA:
+            out[key] = value
+        elif key in NAMED_SUBSCHEMAS and isinstance(value, dict):
+            out[key] = {name: rebuild(sub, keep, ref) for name, sub in value.items()}
+        else:
+            out[key] = rebuild(value, keep, ref)
+    return out
+
+
+def without_annotations(schema: Any) -> Any:
+    """The schema with only what validates (the compiled validator builds faster)."""
+    return rebuild(schema, keep=lambda keyword: keyword not in ANNOTATIONS)

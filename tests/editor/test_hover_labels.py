@@ -1,0 +1,50 @@
+"""A hover names each allowed value once: the server writes the value, the schema its meaning."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from .test_language_server import BINDINGS, SCHEMAS, Editor, _require_server, _start
+
+#: Keys whose value is one of a list of words, each explained in the hover.
+HOVERED = {
+    "metric": (
+        "test_cases:\n  - input: hi\n    ground_truth: '1'\n    evaluations:\n"
+        "      - type: standard\n        met<|>ric: numeric\n"
+    ),
+    "file type": (
+        "test_cases:\n  - turns:\n      - input: hi\n        files:\n"
+        "          - path: a.png\n            ty<|>pe: image\n"
+    ),
+    "evaluation_params": (
+        "test_cases:\n  - input: hi\n    evaluations:\n      - type: geval\n        name: x\n"
+        "        criteria: y\n        evaluation_params:\n          - in<|>put\n"
+    ),
+}
+
+_DOUBLED = re.compile(r"`([^`]+)`: `\1`")
+
+
+@pytest.fixture(scope="module", params=BINDINGS)
+def editor(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Editor]:
+    _require_server()
+    binding, schema_name = request.param
+    folder = tmp_path_factory.mktemp(f"hover-{binding}-{schema_name}")
+    editor = _start(binding, SCHEMAS[schema_name], folder)
+    try:
+        yield editor
+    finally:
+        editor.client.close()
+
+
+@pytest.mark.parametrize("key", sorted(HOVERED))
+def test_a_hover_names_each_allowed_value_once(editor: Editor, key: str) -> None:
+    text = editor.hover(HOVERED[key])
+    assert not _DOUBLED.search(text), text
+    if key == "metric":
+        assert "* `numeric`: Deterministic, no LLM" in text, text
