@@ -166,6 +166,26 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument(
         "--format", default="text", choices=["text", "json"], help="output format (default: text)"
     )
+    editor = commands.add_parser(
+        "init-editor",
+        help="bind the schema to this repository's HoloDeck files in .vscode/settings.json",
+        description="Write or merge .vscode/settings.json so that the YAML language server "
+        "(VS Code's YAML extension and others) checks and completes every agent.yaml, the "
+        "test-cases files they name and every other YAML file holding test cases; and set "
+        '"yaml.yamlVersion": "1.1", the YAML the platform reads. Run it again after adding '
+        "files; it changes nothing otherwise.",
+    )
+    editor.add_argument("folder", nargs="?", default=".", help="the repository's root (default: .)")
+    editor.add_argument(
+        "--modeline",
+        action="store_true",
+        help="put a `# yaml-language-server: $schema=...` line at the top of each file instead",
+    )
+    editor.add_argument(
+        "--schema",
+        metavar="URL_OR_PATH",
+        help="the schema to bind (default: a copy of the bundle in .vscode/)",
+    )
     schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
     schema.add_argument(
         "--path", action="store_true", help="print where the installed schema file is instead"
@@ -236,6 +256,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         limits = Limits(max_bytes=args.max_file_size)
         return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
+    if args.command == "init-editor":
+        return _init_editor(Path(args.folder), args.modeline, args.schema)
     if args.command == "explain":
         from holodeck_mt.explain import run
 
@@ -304,6 +326,25 @@ def _lsp() -> int:
         )
         return EXIT_USAGE
     server.serve()
+    return EXIT_OK
+
+
+def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
+    from holodeck_mt.editor_setup import SetupError, init_editor
+
+    try:
+        outcome = init_editor(folder, modeline=modeline, schema=schema)
+    except (SetupError, OSError, UnicodeError) as e:
+        print(f"holodeck-mt: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    how = "a modeline in each file" if modeline else ".vscode/settings.json"
+    print(f"The schema is bound to {len(outcome.files)} file(s) by {how}:")
+    for name in outcome.files:
+        print(f"  {name}")
+    if outcome.written:
+        print("Written: " + ", ".join(outcome.written))
+    else:
+        print("Nothing to change.")
     return EXIT_OK
 
 
