@@ -37,12 +37,24 @@ _CODES = [
         "limit-exceeded",
         "The file exceeds a safety limit (size, nesting depth, alias expansions).",
     ),
-    Code("HMT005", "error", "encoding", "The file is not valid UTF-8 / UTF-16 text."),
+    Code(
+        "HMT005",
+        "error",
+        "encoding",
+        "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused).",
+    ),
     Code(
         "HMT006",
         "error",
         "document-shape",
         "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
+    ),
+    Code(
+        "HMT007",
+        "error",
+        "unloadable-scalar",
+        "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole load: "
+        "`=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`.",
     ),
     # The schema.
     Code("HMT100", "error", "unknown-key", "A key that is not allowed where it stands."),

@@ -209,7 +209,7 @@ def _where(error: BaseException) -> str:
 def _worker_atheris(seconds: int, stats: Path, slow: float, timeout: int) -> None:
     # Imported by name: atheris is optional and ships no type information.
     atheris: Any = importlib.import_module("atheris")
-    with atheris.instrument_imports(include=["holodeck_mt", "ruamel", "jsonschema"]):
+    with atheris.instrument_imports(include=["holodeck_mt", "yaml", "jsonschema"]):
         run = _target()
     counter = _Counter(stats)
     one = _guarded(run, counter, slow)

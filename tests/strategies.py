@@ -274,7 +274,7 @@ def _scalar(value: Any) -> str | None:
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
-        return repr(value)
+        return _float(value)
     if isinstance(value, str):
         return quote(value)
     if value == {}:
@@ -282,6 +282,16 @@ def _scalar(value: Any) -> str | None:
     if value == []:
         return "[]"
     return None
+
+
+def _float(value: float) -> str:
+    """A float as the platform (YAML 1.1) reads it back: a dot, and a signed exponent."""
+    mantissa, e, exponent = repr(value).partition("e")
+    if "." not in mantissa:
+        mantissa += ".0"
+    if e and exponent[0] not in "+-":
+        exponent = "+" + exponent
+    return mantissa + (f"e{exponent}" if e else "")
 
 
 def _key(key: str) -> str:

@@ -22,7 +22,7 @@ def _hints(ground_truth_lines: str) -> list[tuple[str, int, str | None]]:
         ("14.10", 'quote it: ground_truth: "14.10"'),
         ("0x1F", 'quote it: ground_truth: "0x1F"'),
         ("2024-01-31", 'quote it: ground_truth: "2024-01-31"'),
-        ("-.50", 'quote it: ground_truth: "-.50"'),
+        ("-0.50", 'quote it: ground_truth: "-0.50"'),
         ("&answer 007", 'quote it: ground_truth: "007"'),
     ],
 )

@@ -1,0 +1,336 @@
+"""What a YAML scalar means: the platform's YAML 1.1 reading, and the editors' YAML 1.2 one.
+
+The platform loads files with PyYAML's ``safe_load``, which resolves untagged
+plain scalars by the YAML 1.1 type definitions (yaml.org/type): ``yes``/``no``/
+``on``/``off`` are booleans, ``1_000``, ``0b101``, ``017`` (octal) and ``1:30``
+(base 60) are integers, a float needs a dot (``1e3`` stays a string, and an
+exponent needs its sign: ``1.0e+3``), ``2009-12-31`` is a date, and ``=`` (the
+"value" type) is something it cannot construct at all. :func:`resolve` gives
+that reading; :func:`construct` the meaning of an explicit standard tag
+(``!!int 12``). Editors (yaml-language-server) and most other tools read YAML
+1.2's core schema instead: :func:`editor_reading` gives theirs, so that a scalar
+read differently by the two can be pointed out.
+
+Values JSON cannot hold (a date, binary data) are kept as :class:`YamlScalar`,
+so that the schema rejects them wherever a JSON type is required.
+"""
+
+from __future__ import annotations
+
+import datetime
+import math
+import re
+from typing import Any
+
+
+class YamlScalar:
+    """A scalar YAML can hold but JSON cannot (a timestamp, binary data).
+
+    It is kept as its text so that the schema rejects it wherever a JSON type is
+    required, and accepts it wherever anything goes.
+    """
+
+    __slots__ = ("kind", "text")
+
+    def __init__(self, kind: str, text: str) -> None:
+        self.kind = kind
+        self.text = text
+
+    def __repr__(self) -> str:
+        return f"{self.kind} {self.text}"
+
+
+class Unconstructible:
+    """A scalar the platform resolves to a type it then fails to construct.
+
+    ``=`` (YAML 1.1's "value" type), ``2024-02-30``, ``0x_``, ``!!int abc``: the
+    platform's whole load fails on it.
+    """
+
+    __slots__ = ("text", "why")
+
+    def __init__(self, text: str, why: str) -> None:
+        self.text = text
+        self.why = why
+
+
+class TooLong(ValueError):
+    """An integer literal too long to be read as a number (see ``MAX_INT_DIGITS``)."""
+
+
+class _Marker:
+    __slots__ = ("name",)
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+#: The merge key ``<<`` (or anything tagged ``!!merge``): only meaningful as a key.
+MERGE = _Marker("MERGE")
+#: ``=`` (or anything tagged ``!!value``): YAML 1.1's "value" type, a string as a key,
+#: a failed load anywhere else.
+VALUE = _Marker("VALUE")
+#: An explicit tag that is not one of the standard scalar types.
+UNKNOWN_TAG = _Marker("UNKNOWN_TAG")
+
+#: The longest integer literal read as a number. Python refuses to print an
+#: integer of more than 4,300 digits, and messages (ours, the schema library's)
+#: print the values they reject; a hex literal of 3,000 digits has 3,600.
+MAX_INT_DIGITS = 4000
+MAX_HEX_DIGITS = 3000
+
+TAG_PREFIX = "tag:yaml.org,2002:"
+
+# --- YAML 1.1 (the platform) --------------------------------------------------
+# ``$`` rather than ``\Z`` throughout: the platform's resolver matches that way,
+# which only matters for a quoted scalar given the non-specific tag ``!``.
+
+_NULL_11 = {"", "~", "null", "Null", "NULL"}
+_BOOL_11 = {
+    word: truth
+    for truth, words in ((True, "yes true on"), (False, "no false off"))
+    for lower in words.split()
+    for word in (lower, lower.capitalize(), lower.upper())
+}
+_INT_11 = re.compile(
+    r"""[-+]?(?: 0b[01_]+
+              | 0x[0-9a-fA-F_]+
+              | 0[0-7_]+
+              | 0
+              | [1-9][0-9_]*(?::[0-5]?[0-9])* )$""",
+    re.X,
+)
+_FLOAT_11 = re.compile(
+    r"""(?: [-+]?[0-9][0-9_]*\.[0-9_]*(?:[eE][-+][0-9]+)?
+          | \.[0-9][0-9_]*(?:[eE][-+][0-9]+)?
+          | [-+]?[0-9][0-9_]*(?::[0-5]?[0-9])+\.[0-9_]*
+          | [-+]?\.(?:inf|Inf|INF)
+          | \.(?:nan|NaN|NAN) )$""",
+    re.X,
+)
+_TIME = (
+    r"(?:[Tt]|[ \t]+)(?P<hour>[0-9]{1,2}):(?P<minute>[0-9]{2}):(?P<second>[0-9]{2})"
+    r"(?:\.(?P<fraction>[0-9]*))?"
+    r"(?:[ \t]*(?P<zone>Z|(?P<sign>[-+])(?P<tzh>[0-9]{1,2})(?::(?P<tzm>[0-9]{2}))?))?"
+)
+#: An untagged date needs two-digit months and days; with a time, or tagged, one will do.
+_TIMESTAMP_11 = re.compile(
+    rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{2}})-(?P<day>[0-9]{{2}})$"
+    rf"|(?P<y2>[0-9]{{4}})-(?P<m2>[0-9]{{1,2}})-(?P<d2>[0-9]{{1,2}}){_TIME}$"
+)
+_TIMESTAMP_TAGGED = re.compile(
+    rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{1,2}})-(?P<day>[0-9]{{1,2}})(?:{_TIME})?$"
+)
+#: First characters of the scalars YAML 1.1 gives a type other than string.
+_TYPED_FIRST = frozenset("yYnNtTfFoO~<=-+.0123456789")
+
+
+def resolve(text: str) -> Any:
+    """The platform's reading of an untagged plain scalar (raises :class:`TooLong`)."""
+    if not text:
+        return None
+    first = text[0]
+    if first not in _TYPED_FIRST:
+        return text
+    if text in _NULL_11:
+        return None
+    truth = _BOOL_11.get(text)
+    if truth is not None:
+        return truth
+    if text == "<<":
+        return MERGE
+    if text == "=":
+        return VALUE
+    if first not in "-+.0123456789":
+        return text
+    if _FLOAT_11.match(text):
+        return _float_11(text)
+    if _INT_11.match(text):
+        return _int_11(text)
+    match = _TIMESTAMP_11.match(text)
+    if match is not None:
+        return _timestamp(text, match)
+    return text
+
+
+def _int_11(text: str) -> int | Unconstructible:
+    """An integer in any YAML 1.1 notation: sign, ``_`` separators, 0b, 0x, 0 (octal), a:b."""
+    digits = text.replace("_", "")
+    sign = -1 if digits[:1] == "-" else 1
+    if digits[:1] in ("-", "+"):
+        digits = digits[1:]
+    base, body = 10, digits
+    if digits[:2] == "0b":
+        base, body = 2, digits[2:]
+    elif digits[:2] == "0x":
+        base, body = 16, digits[2:]
+    elif digits[:1] == "0" and len(digits) > 1:
+        base = 8  # Python reads a leading 0o as well: ``!!int 0o17`` is 15
+    if len(body) > (MAX_HEX_DIGITS if base == 16 else MAX_INT_DIGITS):
+        raise TooLong(text)
+    try:
+        if base == 10 and ":" in body:
+            return sign * int(_base60([int(part) for part in body.split(":")]))
+        return sign * int(body, base)
+    except ValueError:
+        return Unconstructible(text, "it reads as an integer with no digits")
+
+
+def _float_11(text: str) -> float | Unconstructible:
+    """A float in YAML 1.1 notation: sign, ``_`` separators, a:b.c, .inf, .nan."""
+    digits = text.replace("_", "").lower()
+    sign = -1.0 if digits[:1] == "-" else 1.0
+    if digits[:1] in ("-", "+"):
+        digits = digits[1:]
+    if digits == ".inf":
+        return sign * math.inf
+    if digits == ".nan":
+        return math.nan
+    try:
+        if ":" in digits:
+            return sign * float(_base60([float(part) for part in digits.split(":")]))
+        return sign * float(digits)
+    except ValueError:
+        return Unconstructible(text, "it is not a number")
+
+
+def _base60(parts: list[Any]) -> Any:
+    total = parts[0] * 0
+    for part in parts:
+        total = total * 60 + part
+    return total
+
+
+def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
+    """A date or a date and time; kept as text once the calendar accepts it."""
+    group = match.groupdict()
+    year = int(group.get("year") or group["y2"])
+    month = int(group.get("month") or group["m2"])
+    day = int(group.get("day") or group["d2"])
+    try:
+        if group["hour"] is None:
+            datetime.date(year, month, day)
+        else:
+            zone = None
+            if group["sign"]:
+                offset = datetime.timedelta(hours=int(group["tzh"]), minutes=int(group["tzm"] or 0))
+                zone = datetime.timezone(-offset if group["sign"] == "-" else offset)
+            fraction = int((group["fraction"] or "0")[:6].ljust(6, "0"))
+            datetime.datetime(
+                year,
+                month,
+                day,
+                int(group["hour"]),
+                int(group["minute"]),
+                int(group["second"]),
+                fraction,
+                zone,
+            )
+    except ValueError as e:
+        return Unconstructible(text, f"it reads as a date, and {e}")
+    return YamlScalar("timestamp", text)
+
+
+# --- explicit tags --------------------------------------------------------------
+
+
+def construct(tag: str, text: str) -> Any:
+    """The meaning of a scalar with an explicit tag, as the platform constructs it.
+
+    Returns :data:`UNKNOWN_TAG` for a tag that is not a standard scalar type,
+    :data:`MERGE` for ``!!merge``, and an :class:`Unconstructible` for a value
+    the tag's type refuses (``!!int abc``, ``!!bool y``).
+    """
+    name = tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else None
+    if name == "str":
+        return text
+    if name == "null":
+        return None
+    if name == "bool":
+        truth = _BOOL_11.get(text.lower())
+        return (
+            Unconstructible(text, "!!bool takes yes/no/true/false/on/off")
+            if truth is None
+            else truth
+        )
+    if name == "int":
+        return _tagged_number(text, _int_11, "!!int")
+    if name == "float":
+        return _tagged_number(text, _float_11, "!!float")
+    if name == "timestamp":
+        match = _TIMESTAMP_TAGGED.match(text)
+        if match is None:
+            return Unconstructible(text, "!!timestamp takes a date, or a date and time")
+        return _timestamp(text, match)
+    if name == "binary":
+        return YamlScalar("binary", text)
+    if name == "merge":
+        return MERGE
+    if name == "value":
+        return VALUE
+    if name in ("map", "seq", "omap", "pairs", "set"):
+        return Unconstructible(text, f"!!{name} cannot tag a scalar")
+    return UNKNOWN_TAG
+
+
+def _tagged_number(text: str, read: Any, tag: str) -> Any:
+    if not text.strip():
+        return Unconstructible(text, f"{tag} needs digits")
+    value = read(text)
+    if isinstance(value, Unconstructible):
+        value.why = f"{tag} cannot read it as a number"
+    return value
+
+
+# --- YAML 1.2 core schema (editors) --------------------------------------------
+
+_INT_12 = re.compile(r"[-+]?[0-9]+\Z")
+_OCT_12 = re.compile(r"0o[0-7]+\Z")
+_HEX_12 = re.compile(r"0x[0-9a-fA-F]+\Z")
+_FLOAT_12 = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
+_INF_12 = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
+_NAN_12 = re.compile(r"\.(?:nan|NaN|NAN)\Z")
+_NULL_12 = {"", "~", "null", "Null", "NULL"}
+_BOOL_12 = {
+    "true": True,
+    "True": True,
+    "TRUE": True,
+    "false": False,
+    "False": False,
+    "FALSE": False,
+}
+
+
+def editor_reading(text: str) -> Any:
+    """How a YAML 1.2 core-schema reader (an editor) reads an untagged plain scalar."""
+    if text in _NULL_12:
+        return None
+    if text in _BOOL_12:
+        return _BOOL_12[text]
+    if len(text) > MAX_INT_DIGITS:
+        return text
+    if _INT_12.match(text):
+        return int(text)
+    if _OCT_12.match(text):
+        return int(text[2:], 8)
+    if _HEX_12.match(text):
+        return int(text[2:], 16)
+    if _FLOAT_12.match(text):
+        return float(text)
+    if _INF_12.match(text):
+        return -math.inf if text[0] == "-" else math.inf
+    if _NAN_12.match(text):
+        return math.nan
+    return text
+
+
+def read_differently(platform: Any, editor: Any) -> bool:
+    """Whether the two readings of one scalar differ in type or value."""
+    if type(platform) is not type(editor):
+        return True
+    if isinstance(platform, float) and math.isnan(platform):
+        return not math.isnan(editor)
+    return bool(platform != editor)
