@@ -10,14 +10,16 @@ diagnostic                fix                                         safe?
 ========================  ==========================================  ======
 hint ``quote it: ...``    quote the scalar as written: ``"25587"``    yes
 hint ``write it unq...``  write the quoted number unquoted: ``0.5``   yes
-HMT200                    remove the flag that has no effect          yes
+hint ``write key: v``     write the value as the platform reads it    yes
+HMT200, HMT215            remove the key the platform ignores         yes
 hint ``did you mean``     rename the key (or value) to the candidate  no
 HMT203                    ``- {name: tool, count: 2}`` for the pair   no
 ========================  ==========================================  ======
 
-A safe fix keeps what the file means (the value as written, a flag that does
-nothing); an unsafe one changes what the test asserts or which key is read, so
-it is applied only when asked for (``--unsafe-fixes``) and offered as such.
+A safe fix keeps what the file means (the value as written, the value as the
+platform reads it, a key that does nothing); an unsafe one changes what the test
+asserts or which key is read, so it is applied only when asked for
+(``--unsafe-fixes``) and offered as such.
 
 Every edit replaces one range of the text and leaves every other character as it
 was: comments, key order, quoting style, blank lines, line endings. Positions
@@ -148,6 +150,8 @@ def _tree(text: str) -> _Tree | None:
 
 _QUOTE = re.compile(r"quote it\b")
 _UNQUOTE = re.compile(r"write it unquoted\b")
+#: "write threshold: 0.5": the value as the platform reads it, in the form the contract writes.
+_WRITE = re.compile(r"write (?:[A-Za-z_][A-Za-z0-9_]*: )?(?P<value>[^\s:#,\[\]{}]+)\Z")
 _DID_YOU_MEAN = re.compile(r"did you mean '([^'\\\"\n]+)'\?")
 #: Numbers every YAML version reads as numbers, and never as octal or a string.
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
@@ -290,9 +294,31 @@ def _count(tree: _Tree, d: Diagnostic) -> Fix | None:
     return Fix(d, title, Edit(start, cursor, "".join(pieces)), safe=False)
 
 
+def _rewrite(tree: _Tree, d: Diagnostic) -> Fix | None:
+    """``enabled: "yes"`` -> ``enabled: true``: the value as the platform reads it, written
+    as the hint says (``write enabled: true``), when YAML reads that back as the same kind."""
+    found = _WRITE.match(d.hint or "")
+    located = tree.scalar(d, key=False)
+    if found is None or located is None or not isinstance(located.node, yaml.ScalarNode):
+        return None
+    canonical = found.group("value")
+    try:
+        read_back = yaml.safe_load(canonical)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(read_back, (bool, int, float)) or "\n" in canonical:
+        return None
+    span = tree.value_range(located.node)
+    if span is None or "\n" in tree.text[span[0] : span[1]]:
+        return None
+    written = tree.text[span[0] : span[1]]
+    title = f"Write {written} as {canonical}"
+    return Fix(d, title, Edit(*span, canonical), safe=True)
+
+
 def _fixer(d: Diagnostic) -> Fixer | None:
     """The fix that applies to a diagnostic, by its code first and its hint second."""
-    if d.code == "HMT200":
+    if d.code in ("HMT200", "HMT215"):  # no effect / ignored by the platform: remove it
         return _remove_pair
     if d.code == "HMT203":
         return _count
@@ -301,6 +327,8 @@ def _fixer(d: Diagnostic) -> Fixer | None:
         return _quote
     if _UNQUOTE.match(hint):
         return _unquote
+    if _WRITE.match(hint):
+        return _rewrite
     if _DID_YOU_MEAN.search(hint):
         return _rename
     return None

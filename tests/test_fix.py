@@ -44,7 +44,16 @@ def test_every_fixable_code_is_in_the_goldens() -> None:
     for source in goldens.INPUTS.glob("*.yaml"):
         text = source.read_bytes().decode("utf-8")
         codes |= {f.diagnostic.code for f in fixes.fixes(text, validate_text(text).diagnostics)}
-    assert codes == {"HMT100", "HMT102", "HMT103", "HMT200", "HMT202", "HMT203", "HMT204"}
+    assert codes == {
+        "HMT100",
+        "HMT102",
+        "HMT103",
+        "HMT200",
+        "HMT203",
+        "HMT204",
+        "HMT210",
+        "HMT211",
+    }
 
 
 def test_crlf_line_endings_stay_crlf() -> None:
@@ -70,7 +79,7 @@ def test_diff_prints_the_change_and_writes_nothing(
     assert "-        ground_truth: 206588.10" in out
     assert '+        ground_truth: "206588.10"' in out
     assert '+        ground_truth: "181001"' not in out  # an unsafe fix is not in the safe diff
-    assert err.startswith("Would fix 6 problems in 1 file. 5 unsafe fixes not applied")
+    assert err.startswith("Would fix 7 problems in 1 file. 5 unsafe fixes not applied")
 
 
 def test_safe_fixes_leave_unsafe_ones_and_say_so(
@@ -79,7 +88,7 @@ def test_safe_fixes_leave_unsafe_ones_and_say_so(
     target = _copy(tmp_path, "block-style.yaml")
     assert main(["fix", str(target)]) == 1  # the misspelt key is still an error
     err = capsys.readouterr().err
-    assert "Fixed 6 problems in 1 file. 5 unsafe fixes not applied" in err
+    assert "Fixed 7 problems in 1 file. 5 unsafe fixes not applied" in err
     assert main(["fix", "--unsafe-fixes", str(target)]) == 0
     fixed = target.read_text(encoding="utf-8")
     after = validate_text(fixed).diagnostics
@@ -122,3 +131,11 @@ def test_the_real_samples_pass_through_fix_byte_for_byte(tmp_path: Path) -> None
     assert files
     for relative in files:
         assert (copy / relative).read_bytes() == (SAMPLES / relative).read_bytes(), relative
+
+
+def test_a_key_the_platform_ignores_is_removed_from_a_test_cases_file(tmp_path: Path) -> None:
+    (tmp_path / "agent.yaml").write_text("name: a\ntest_cases_file: cases.yaml\n")
+    cases = tmp_path / "cases.yaml"
+    cases.write_text("notes: drafted by hand  # old\ntest_cases:\n  - input: q\n")
+    assert main(["fix", str(tmp_path / "agent.yaml")]) == 0
+    assert cases.read_text() == "test_cases:\n  - input: q\n"

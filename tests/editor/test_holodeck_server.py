@@ -228,7 +228,7 @@ def test_beside_the_yaml_server_only_what_the_schema_cannot_say(
         d for d in cli_diagnostics(FAULTS, tmp_path, "utf-16") if d[0] not in SHOWN_BY_YAML_SERVER
     ]
     assert published(diagnostics) == expected
-    assert {d[0] for d in expected} == {"HMT104", "HMT200", "HMT202", "HMT203", "HMT204"}
+    assert {d[0] for d in expected} == {"HMT104", "HMT200", "HMT203", "HMT204", "HMT210"}
 
 
 @pytest.mark.parametrize(
@@ -316,7 +316,7 @@ def test_each_quick_fix_removes_its_diagnostic(editor: Editor, tmp_path: Path) -
         quick = [a for a in _actions(editor, uri, diagnostic) if a["kind"] == "quickfix"]
         fixable += [(diagnostic, a) for a in quick if a["diagnostics"] == [diagnostic]]
     codes = {d["code"] for d, _ in fixable}
-    assert codes == {"HMT100", "HMT102", "HMT103", "HMT200", "HMT202", "HMT203", "HMT204"}
+    assert codes == {"HMT100", "HMT102", "HMT103", "HMT200", "HMT203", "HMT204", "HMT210"}
     for diagnostic, action in fixable:
         fresh, opened = editor.open(FAULTS)
         assert diagnostic in opened
