@@ -236,7 +236,7 @@ _CODES = [
         "warning",
         "diagnostics-capped",
         "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown.",
-        where=("validate.py",),
+        where=("fast_path.py", "validate.py"),
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
     Code(
