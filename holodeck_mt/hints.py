@@ -25,25 +25,24 @@ def type_name(schema_type: str) -> str:
     return _TYPE_NAMES.get(schema_type, schema_type)
 
 
+#: What a YAML author calls a value of each Python type (``bool`` before ``int``).
+_KINDS: tuple[tuple[type, str], ...] = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (dict, "mapping"),
+    (list, "list"),
+)
+
+
 def kind_of(value: Any) -> str:
     """What a YAML author would call the value's type."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "mapping"
-    if isinstance(value, list):
-        return "list"
     if isinstance(value, YamlScalar):
         return "date" if value.kind == "timestamp" else value.kind
-    return type(value).__name__
+    return next((kind for t, kind in _KINDS if isinstance(value, t)), type(value).__name__)
 
 
 def _show_number(value: int | float) -> str:
