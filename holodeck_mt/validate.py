@@ -17,7 +17,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from holodeck_mt import fast_path, hints, loader, quoting, walk
+from holodeck_mt import dialect, fast_path, hints, loader, quoting, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
@@ -169,6 +169,8 @@ def _validate_text(
                 runnable = runnable and severity(fault.code) != "error"
     located = [_locate(f, data, doc.positions) for f in faults]
     located += [_in_test_case(d, data) for d in doc.diagnostics]
+    faulted = doc.reported | {f.parts for f in faults}
+    located += [_in_test_case(d, data) for d in dialect.warnings(doc.dialect, faulted)]
     result.diagnostics = [quoting.as_written(d, text) for d in _dedupe(located)]
     result.stats = _stats(data)
     return result, doc
