@@ -139,3 +139,32 @@ def test_the_samples_former_tolerance_would_fire_hmt301_on_the_turn_its_comment_
     assert metrics.numeric("13.7%", "0.05995", former_settings)
     current = {"relative_tolerance": 0.01, "absolute_tolerance": 1e-6, "accept_percent": True}
     assert not metrics.numeric("13.7%", "0.05995", current)
+
+
+@needs_samples
+def test_why_the_financial_assistant_fires_no_lint() -> None:
+    from holodeck_mt.explain import explain
+
+    document, _ = explain(str(SAMPLES / "financial-assistant" / "claude" / "agent.yaml"))
+    (numeric,) = document["evaluators"]
+    assert (numeric["metric"], len(numeric["definitions"])) == ("numeric", 1)  # no HMT300
+    tolerance = numeric["settings"]["absolute_tolerance"]
+    turns = [t for case in document["test_cases"] for t in case["turns"]]
+    assert all(t["ground_truth"] is not None for t in turns)  # no HMT304
+    sizes = [
+        abs(value)
+        for t in turns
+        if (value := metrics.parse_number(t["ground_truth"], numeric["settings"]).value)
+    ]
+    assert min(sizes) > tolerance  # no HMT301
+    assert all(not t["expected_tools"][0]["args"] for t in turns if t["expected_tools"])
+
+
+@needs_samples
+def test_why_the_legal_assistant_fires_no_ground_truth_lint() -> None:
+    from holodeck_mt.explain import explain
+
+    document, _ = explain(str(SAMPLES / "legal-assistant" / "claude" / "agent.yaml"))
+    turns = [t for case in document["test_cases"] for t in case["turns"]]
+    assert turns and all(t["ground_truth"] is None for t in turns)
+    assert all(t["metrics_from"] is None for t in turns)  # nothing runs, nothing is skipped

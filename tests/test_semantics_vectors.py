@@ -106,3 +106,50 @@ def test_reference_semantics_agree_with_the_row(row: dict[str, Any]) -> None:
 def test_the_table_runs_from_the_command_line(capsys: pytest.CaptureFixture[str]) -> None:
     assert vectors.main([str(TABLE)]) == 0
     assert capsys.readouterr().out == f"{len(ROWS)} of {len(ROWS)} vectors agree\n"
+
+
+def _platform_judge(row: dict[str, Any]) -> bool:
+    """The platform's own functions on the row (holodeck-ai, a test-only oracle)."""
+    import asyncio
+    import re
+
+    matcher = pytest.importorskip("holodeck.lib.test_runner.tool_arg_matcher")
+    evaluators = pytest.importorskip("holodeck.lib.evaluators.deterministic")
+    executor = pytest.importorskip("holodeck.lib.test_runner.executor")
+    models = pytest.importorskip("holodeck.models.test_case")
+    results = pytest.importorskip("holodeck.models.test_result")
+    kind, expected, actual = row["kind"], row["expected"], row["actual"]
+    options = row["options"]
+    if kind == "name":
+        return bool(matcher.tool_name_matches(expected, actual))
+    if kind == "literal":
+        return bool(matcher.match_literal(expected, actual))
+    if kind == "fuzzy":
+        return bool(matcher.match_fuzzy(expected, actual))
+    if kind == "regex":
+        return bool(matcher.match_regex(re.compile(expected), actual))
+    if kind == "arg":
+        (coerced,) = models.ExpectedTool(name="t", args={"v": expected}).args.values()
+        return bool(matcher.match_arg(coerced, actual)[0])
+    if kind == "tools":
+        calls = [
+            results.ToolInvocation(name=c["name"], args=c.get("args") or {}, bytes=0)
+            for c in actual
+        ]
+        objects = [models.ExpectedTool(**e) for e in expected if isinstance(e, dict)]
+        simple = [o.name for o in objects if o.args is None and o.count == 1]
+        bare = [e for e in expected if isinstance(e, str)] + simple
+        names = [c.name for c in calls]
+        fast = executor.validate_tool_calls(names, bare) is not False
+        return fast and bool(matcher.evaluate_expected_tools(objects, calls)[0])
+    metric = {"equality": evaluators.EqualityEvaluator, "numeric": evaluators.NumericEvaluator}
+    scored = asyncio.run(
+        metric[kind](**options)._evaluate_impl(response=actual, ground_truth=expected)
+    )
+    return bool(scored["passed"])
+
+
+@pytest.mark.parametrize("row", ROWS, ids=_id)
+def test_the_platform_agrees_with_the_row_when_installed(row: dict[str, Any]) -> None:
+    """Skipped unless holodeck-ai is installed (a test-only oracle, never a dependency)."""
+    assert _platform_judge(row) is row["result"], row["reason"]
