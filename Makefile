@@ -4,13 +4,17 @@ PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
+# The platform the verdicts are checked against (tests/platform_oracle.py): a test-only
+# oracle, installed without its dependencies; pydantic and PyYAML come with '.[dev]'.
+PLATFORM_VERSION := 0.7.1
 
 .PHONY: validate test lint schema-check check clean
 
-$(STAMP): pyproject.toml
+$(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet --no-deps 'holodeck-ai==$(PLATFORM_VERSION)'
 	touch $(STAMP)
 
 ## Validate the bundled examples (every contract example and every valid fixture).

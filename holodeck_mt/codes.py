@@ -18,6 +18,8 @@ class Code:
     severity: Severity
     title: str
     description: str
+    #: Why a code is no longer produced (codes are never reused nor renumbered).
+    retired: str = ""
 
 
 _CODES = [
@@ -99,7 +101,7 @@ _CODES = [
         "HMT109",
         "error",
         "non-finite-number",
-        "A metric's number is `.nan` or `.inf`, which no comparison can use.",
+        "A metric's (or the optimizer's) number is `.nan` or `.inf`, which no comparison can use.",
     ),
     # References to other files and code.
     Code(
@@ -120,6 +122,21 @@ _CODES = [
         "file-missing",
         "A `files[*].path` does not exist relative to the agent.yaml (with --check-files).",
     ),
+    Code(
+        "HMT113",
+        "error",
+        "count-not-integer",
+        "An expected tool's `count` is a float (`2.0`, `1.0e+3`): the platform requires an "
+        "integer there.",
+    ),
+    Code(
+        "HMT114",
+        "error",
+        "blank-text",
+        "Text that is only whitespace where the platform refuses it like empty text: a test "
+        "case's name, an input, a ground truth, an expected tool's name, a G-Eval metric's "
+        "name or criteria, a custom prompt, a model's name, an azure_openai endpoint.",
+    ),
     # Warnings: valid for the platform, but almost certainly not what the author meant.
     Code(
         "HMT200",
@@ -132,7 +149,9 @@ _CODES = [
         "HMT202",
         "warning",
         "unknown-top-level-key",
-        "An agent.yaml key the platform does not define (accepted, but likely a typo).",
+        "An agent.yaml key the platform does not define.",
+        retired="the platform refuses an unknown top-level key, so it is now an HMT100 error "
+        "from the schema",
     ),
     Code(
         "HMT203",
@@ -228,6 +247,51 @@ _CODES = [
         "fuzzy-unnormalised-character",
         "A fuzzy pattern holds a currency sign or parentheses, which the fuzzy matcher does not "
         "normalise: it never matches the number it seems to say.",
+    ),
+]
+
+_CODES += [
+    # Warnings: the platform loads it, but the contract writes it otherwise.
+    Code(
+        "HMT210",
+        "warning",
+        "number-as-written",
+        'A number field holds a quoted number or a boolean (`absolute_tolerance: "0.5"`): the '
+        "platform converts it; write the number unquoted.",
+    ),
+    Code(
+        "HMT211",
+        "warning",
+        "boolean-as-written",
+        'A boolean field holds a string or number the platform converts (`"yes"`, `"1"`, '
+        "`1`, `n`): write `true` or `false`.",
+    ),
+    Code(
+        "HMT212",
+        "warning",
+        "integer-as-written",
+        "An integer field holds a quoted integer, a float without fraction or a boolean "
+        "(`count: true`): the platform converts it; write the integer.",
+    ),
+    Code(
+        "HMT213",
+        "warning",
+        "unset-variable",
+        "The text names `${NAME}` (comments included) and the variable is not set: the "
+        "platform refuses to load the file unless it is set when it runs.",
+    ),
+    Code(
+        "HMT214",
+        "warning",
+        "no-test-cases",
+        "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the platform "
+        "loads it and runs none.",
+    ),
+    Code(
+        "HMT215",
+        "warning",
+        "ignored-key",
+        "A test-cases file holds another key beside `test_cases`: the platform ignores it.",
     ),
 ]
 

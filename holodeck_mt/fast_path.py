@@ -83,8 +83,11 @@ def schema_faults(root: str, data: Any, *, compiled: bool = True) -> list[Fault]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt import schema_errors
 
-    errors = sch.validator(root).iter_errors(shadow)
-    return schema_errors.faults_of(_renumbered(errors, prefix, bad))
+    errors = _renumbered(sch.validator(root).iter_errors(shadow), prefix, bad)
+    # The shortened list says nothing of the real one's length: that is checked on it.
+    kept = (e for e in errors if not (e.validator in _LENGTH and tuple(e.path) == prefix))
+    length = _length_errors(validators.list_length, cases, prefix)
+    return schema_errors.faults_of([*kept, *length])
 
 
 def _python(root: str, data: Any) -> list[Fault]:
@@ -121,7 +124,9 @@ class _Validators:
         # Only a list that constrains nothing but its items can be shortened
         # without changing what the schema says about it.
         definition = files[_TEST_CASES]["$defs"]["TestCases"]
-        self.subset_safe = set(definition) - ANNOTATIONS <= {"type", "items"}
+        # Its length keywords are checked on the real list, beside the shortened one.
+        self.list_length = {k: v for k, v in definition.items() if k in _LENGTH}
+        self.subset_safe = set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH}
 
     def _build(self, schema: dict[str, Any]) -> Any:
         return self._module.validator_for(
@@ -137,6 +142,23 @@ class _Validators:
         if self._test_case is None:
             self._test_case = self._build({"$schema": _DRAFT, "$ref": TEST_CASE})
         return self._test_case
+
+
+_LENGTH = ("minItems", "maxItems")
+
+
+def _length_errors(
+    keywords: dict[str, Any], cases: list[Any], prefix: JsonPath
+) -> list[ValidationError]:
+    """The test-case list's length errors, as a full run reports them (at the list's path)."""
+    if not keywords:
+        return []
+    from jsonschema import Draft202012Validator
+
+    errors = list(Draft202012Validator(keywords).iter_errors(cases))
+    for error in errors:
+        error.path.extendleft(reversed(prefix))
+    return errors
 
 
 @cache

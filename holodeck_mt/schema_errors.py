@@ -487,8 +487,21 @@ def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
     )
 
 
+def _blank(error: ValidationError) -> Iterator[Fault]:
+    """Text that is only whitespace, where the platform refuses it as it refuses empty text."""
+    if error.instance == "" and "minLength" in _schema(error):
+        return  # empty text is minLength's fault, reported once
+    yield Fault(
+        "HMT114",
+        f"{_subject(_parts(error))} must not be blank, got {hints.show(error.instance)}: "
+        "the platform refuses text that is only whitespace",
+        _parts(error),
+    )
+
+
 #: Handlers of the keywords the schema gives a code (``x-holodeck-codes``), by code and keyword.
 _RULES: dict[tuple[str, str], Handler] = {
+    ("HMT114", "pattern"): _blank,
     ("HMT105", "minItems"): _empty_turns,
     ("HMT105", "pattern"): _single_turn_key,
     ("HMT106", "additionalProperties"): _key_beside_matcher,

@@ -17,7 +17,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any, Literal, ParamSpec, TypeVar
 
-from holodeck_mt import dialect, fast_path, hints, loader, quoting, walk
+from holodeck_mt import dialect, env_vars, fast_path, hints, lax, loader, quoting, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
@@ -129,12 +129,19 @@ def _validate_text(
         result.diagnostics.append(_too_large(len(text), limits))
         return result, None
     doc = loader.load(text, limits=limits)
+    doc.diagnostics += env_vars.unset_references(text)
     if not doc.loaded:
+        if role == "test-cases-file":
+            doc.diagnostics = [
+                lax.no_test_cases(d) if d.code == "HMT006" else d for d in doc.diagnostics
+            ]
         result.diagnostics = sorted(doc.diagnostics, key=Diagnostic.sort_key)
         return result, None
     data = doc.data
     faults: list[Fault] = []
-    if not isinstance(data, (dict, list)):
+    if role == "test-cases-file" and not data:
+        faults.append(lax.NO_TEST_CASES)
+    elif not isinstance(data, (dict, list)):
         shown = "empty" if data is None else f"a single {hints.kind_of(data)}"
         faults.append(
             Fault(
@@ -145,16 +152,20 @@ def _validate_text(
             )
         )
     else:
-        faults += [
-            f
-            for f in fast_path.schema_faults(_ROOTS[role], data, compiled=not doc.has_non_json)
-            if not under(f.parts, doc.reported)
-        ]
+        compiled = not doc.has_non_json
+
+        def schema(document: Any) -> list[Fault]:
+            found = fast_path.schema_faults(_ROOTS[role], document, compiled=compiled)
+            return [f for f in found if not under(f.parts, doc.reported)]
+
+        # The schema's faults of the document as the platform reads it (lax.py).
+        read, as_read = lax.relax(data, schema(data), schema, role=role)
+        faults += read
         context = Context(
-            data=data,
+            data=as_read,
             base_dir=base_dir,
             options=options,
-            reported=doc.reported | {f.parts for f in faults},
+            reported=doc.reported | {f.parts for f in read if severity(f.code) == "error"},
             agent=agent,
             runtime=agent_clean
             and not any(severity(f.code) == "error" for f in faults)
@@ -171,7 +182,9 @@ def _validate_text(
     located += [_in_test_case(d, data) for d in doc.diagnostics]
     faulted = doc.reported | {f.parts for f in faults}
     located += [_in_test_case(d, data) for d in dialect.warnings(doc.dialect, faulted)]
-    result.diagnostics = [quoting.as_written(d, text) for d in _dedupe(located)]
+    result.diagnostics = [
+        lax.as_written(quoting.as_written(d, text), text) for d in _dedupe(located)
+    ]
     result.stats = _stats(data)
     return result, doc
 

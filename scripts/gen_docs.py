@@ -341,7 +341,8 @@ def run_example(code: Code) -> Example:
 
 
 def diagnostics() -> str:
-    examples = [run_example(code) for code in CODES.values()]
+    examples = [run_example(code) for code in CODES.values() if not code.retired]
+    retired = [code for code in CODES.values() if code.retired]
     lines = [
         "# Diagnostic codes",
         "",
@@ -362,6 +363,8 @@ def diagnostics() -> str:
         c = e.code
         meaning = c.description.replace("|", "\\|")
         lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.title} | {c.severity} | {meaning} |")
+    for c in retired:
+        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.title} | retired | {c.description} |")
     lines.append("")
     for e in examples:
         c = e.code
@@ -392,6 +395,14 @@ def diagnostics() -> str:
             "```text",
             e.output.rstrip("\n"),
             "```",
+            "",
+        ]
+    for c in retired:
+        lines += [
+            f"## {c.code}",
+            "",
+            f"**{c.title}** (retired). {c.description} No longer produced: {c.retired}. "
+            "The code is kept so that it is never reused.",
             "",
         ]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -27,12 +27,13 @@ Data = Any
 
 # --- text ---------------------------------------------------------------------
 
-#: Unicode text, any script, no surrogates or control characters.
+#: Unicode text, any script, no surrogates or control characters, not only whitespace
+#: (the platform refuses blank names, inputs and ground truths).
 text = st.text(
     alphabet=st.characters(blacklist_categories=("Cs", "Cc", "Co", "Cn")),
     min_size=1,
     max_size=12,
-)
+).filter(lambda s: not s.isspace())
 identifier = st.from_regex(r"[a-z][a-z0-9_]{0,8}", fullmatch=True)
 tool_names = st.from_regex(r"[a-z][a-z_]{0,10}", fullmatch=True)
 #: Patterns that compile with Python's re (the platform uses re.fullmatch).
@@ -57,7 +58,9 @@ def models(draw: st.DrawFn) -> dict[str, Any]:
         "provider": draw(st.sampled_from(PROVIDERS)),
         "name": draw(text),
     }
-    _optional(draw, model, "temperature", st.one_of(unit, st.just("${TEMPERATURE}")))
+    if model["provider"] == "azure_openai":  # the platform requires its endpoint
+        model["endpoint"] = "https://example.openai.azure.com/"
+    _optional(draw, model, "temperature", unit)
     _optional(draw, model, "max_tokens", st.integers(1, 10_000))
     _optional(draw, model, "top_p", unit)
     return model

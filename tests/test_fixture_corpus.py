@@ -81,7 +81,7 @@ def test_every_code_is_produced_and_worded_by_a_fixture() -> None:
         for item in _header(fixture)[1]
         if "message" in item and "hint" in item
     }
-    assert sorted(set(CODES) - worded) == []
+    assert sorted({c for c in CODES if not CODES[c].retired} - worded) == []
 
 
 @pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=_id)

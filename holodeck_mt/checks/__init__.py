@@ -56,6 +56,7 @@ def _when_runnable(check: Check) -> Check:
 
 def all_checks(options: Options) -> list[Check]:
     from holodeck_mt.checks import (
+        count_is_integer,
         duplicate_expected_tools,
         duplicate_names,
         empty_evaluations,
@@ -71,7 +72,6 @@ def all_checks(options: Options) -> list[Check]:
         regex_float_form,
         skipped_without_ground_truth,
         tolerance_dwarfs_ground_truth,
-        unknown_top_level_keys,
     )
 
     runtime: list[Check] = [
@@ -86,9 +86,9 @@ def all_checks(options: Options) -> list[Check]:
     checks: list[Check] = [
         regex_compiles.check,
         non_finite_numbers.check,
+        count_is_integer.check,
         ineffective_flags.check,
         duplicate_names.check,
-        unknown_top_level_keys.check,
         duplicate_expected_tools.check,
         literal_like_matcher.check,
         # Run-time lints: what the platform will really run (only on files without errors).

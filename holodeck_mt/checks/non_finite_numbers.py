@@ -1,17 +1,29 @@
-"""HMT109: a metric's numbers are finite (`.nan` and `.inf` are YAML, not JSON, numbers)."""
+"""HMT109: a metric's and the optimizer's numbers are finite (`.nan` and `.inf` are YAML,
+not JSON, numbers: no comparison can use them)."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
-from holodeck_mt.diagnostics import Fault
+from holodeck_mt.diagnostics import Fault, JsonPath
+
+
+def _numbers(data: Any) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
+    yield from walk.metrics(data)
+    evaluations = data.get("evaluations") if isinstance(data, dict) else None
+    optimizer = evaluations.get("optimizer") if isinstance(evaluations, dict) else None
+    if isinstance(optimizer, dict):
+        yield ("evaluations", "optimizer"), optimizer
+        if isinstance(optimizer.get("loss"), dict):
+            yield ("evaluations", "optimizer", "loss"), optimizer["loss"]
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in walk.metrics(context.data):
+    for parts, metric in _numbers(context.data):
         for key, value in metric.items():
             if isinstance(value, float) and not math.isfinite(value):
                 where = (*parts, key)

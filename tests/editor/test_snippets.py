@@ -44,6 +44,10 @@ PLACES: dict[str, tuple[str, str]] = {
         "test_cases:\n  - input: hi\n    ground_truth: '1'\n    evaluations:\n      - <|>\n",
         "agent.yaml",
     ),
+    "metric of an agent": (
+        "name: support\nevaluations:\n  metrics:\n    - <|>\ntest_cases:\n  - input: hi\n",
+        "agent.yaml",
+    ),
     "key of a turn": ("test_cases:\n  - turns:\n      - input: hi\n        <|>\n", "agent.yaml"),
     "key of an agent": ("name: support\n<|>\n", "agent.yaml"),
 }
@@ -141,7 +145,8 @@ def test_every_snippet_the_schema_offers_leaves_a_valid_document(
         for item in items:
             if _is_snippet(item):
                 accepted[(place, item["label"])] = (accept(body.replace("<|>", CURSOR), item), name)
-    # Every snippet of the schema is offered somewhere.
+    # Every place offers a snippet, and every snippet of the schema is offered somewhere.
+    assert {place for place, _ in accepted} == set(PLACES), sorted(accepted)
     assert {label for _, label in accepted} >= SNIPPET_LABELS, sorted(accepted)
     opened = {key: editor.write(text, name=name)[0] for key, (text, name) in accepted.items()}
     problems = {}

@@ -197,7 +197,7 @@ CASES: list[Case] = [
     ),
     Case(
         "merge-key",
-        _text("base: &base {input: hi}\ntest_cases:\n  - <<: *base\n    name: merged\n"),
+        _text("test_cases:\n  - &base {input: hi}\n  - <<: *base\n    name: merged\n"),
         0,
     ),
     Case(
