@@ -19,6 +19,8 @@ VERSION = 1
 INPUT_CHARS = 80
 #: A `rag` metric without `threshold` passes at 0.5 (its model's default).
 RAG_DEFAULT_THRESHOLD = 0.5
+#: A geval evaluator built from a definition without `threshold` judges at 0.5.
+GEVAL_DEFAULT_THRESHOLD = 0.5
 
 
 def plan_of(sources: Sources) -> Plan:
@@ -93,6 +95,10 @@ def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
         entry["own_settings_ignored"] = {}
         return entry
     source = applied.evaluator or own
+    if own.kind == "geval" and entry["threshold"] is None:
+        # Without a threshold of its own, the level takes the shared evaluator's verdict,
+        # judged at the threshold of the definition the evaluator was built from.
+        entry["evaluator_threshold"] = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
     mine = precedence.settings(own.metric)
     entry["explicit"] = _explicit(source.metric)
     entry["settings_from"] = location(sources, source)

@@ -38,6 +38,9 @@ def _metric_lines(metric: dict[str, Any]) -> list[str]:
     if threshold is None:
         judge = "grader" if metric["kind"] == "code" else "evaluator"
         head += f"; no threshold: the {judge}'s own pass/fail"
+        if "evaluator_threshold" in metric:
+            shared = show(metric["evaluator_threshold"])
+            head += f" (judged at {shared}, the shared evaluator's threshold)"
     else:
         head += f"; passes at a score of {show(threshold)} or more"
     if metric["response_path"] is not None:
