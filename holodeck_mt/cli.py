@@ -7,16 +7,31 @@ one error in a file; 2 a usage error or a path that cannot be read.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TextIO
 
 from holodeck_mt.checks import Options
-from holodeck_mt.limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_FILE_BYTES, Limits
+from holodeck_mt.limits import (
+    MAX_ALIAS_NODES,
+    MAX_DEPTH,
+    MAX_DIAGNOSTICS,
+    MAX_FILE_BYTES,
+    Limits,
+)
+from holodeck_mt.safe_text import MESSAGE, clip, escape
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
+EXIT_INTERRUPTED = 130
 
 
 def _formats() -> list[str]:
@@ -25,32 +40,55 @@ def _formats() -> list[str]:
     return list(FORMATS)
 
 
+_SIZE = re.compile(r"(\d{1,15}(?:\.\d{1,6})?)([kmgt]?)b?")
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
+#: The largest --max-file-size: beyond it a limit protects nothing (and reads overflow).
+MAX_SIZE_OPTION = 1024**4
+#: The largest count an option takes (--max-depth, --max-alias-nodes, --max-diagnostics).
+MAX_COUNT_OPTION = 10**9
+#: The most worker processes --jobs starts.
+MAX_JOBS = 256
+
+
 def _size(text: str) -> int:
-    units = {"k": 1024, "m": 1024**2, "g": 1024**3}
-    text = text.strip().lower().removesuffix("b")
-    factor = units.get(text[-1:], 1)
-    number = text[:-1] if text[-1:] in units else text
-    try:
-        value = int(float(number) * factor)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a size: {text!r} (try 64M)") from None
-    if value <= 0:
-        raise argparse.ArgumentTypeError("must be positive")
+    """``512k``, ``64M``, ``1g``, ``1.5m``: a whole number of bytes, 1 byte to 1 TiB."""
+    match = _SIZE.fullmatch(text.strip().lower())
+    if match is None:
+        raise argparse.ArgumentTypeError(f"not a size: '{clip(text, 40)}' (try 64M)")
+    number, unit = match.groups()
+    value = int(float(number) * _UNITS[unit])
+    if not 1 <= value <= MAX_SIZE_OPTION:
+        raise argparse.ArgumentTypeError("must be between 1 byte and 1T")
     return value
 
 
-def _positive(text: str) -> int:
-    try:
+def _count(minimum: int, maximum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"\s*\+?\d{1,12}\s*", text):
+            raise argparse.ArgumentTypeError(f"not a whole number: '{clip(text, 40)}'")
         value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not an integer: {text!r}") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError("must be at least 1")
-    return value
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"must be between {minimum} and {maximum:,}")
+        return value
+
+    return parse
+
+
+_positive = _count(1, MAX_COUNT_OPTION)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with the arguments it quotes in errors escaped (they reach a CI log)."""
+
+    def error(self, message: str) -> NoReturn:
+        for line in self.format_usage().rstrip().splitlines():  # our own text, line by line
+            _say(line)
+        _say(f"{self.prog}: error: {message}")
+        raise SystemExit(EXIT_USAGE)
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="holodeck-mt",
         description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
     )
@@ -96,9 +134,9 @@ def build_parser() -> argparse.ArgumentParser:
     validate.add_argument(
         "-j",
         "--jobs",
-        type=_positive,
+        type=_count(1, MAX_JOBS),
         default=os.cpu_count() or 1,
-        help="files validated in parallel (default: all cores)",
+        help=f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
     )
     validate.add_argument(
         "--max-file-size",
@@ -121,6 +159,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="N",
         help="reject files whose aliases expand to more nodes, e.g. alias bombs "
         f"(default: {MAX_ALIAS_NODES})",
+    )
+    validate.add_argument(
+        "--max-diagnostics",
+        type=_count(0, MAX_COUNT_OPTION),
+        default=MAX_DIAGNOSTICS,
+        metavar="N",
+        help="diagnostics shown per file; one more line counts the rest; 0 shows all "
+        f"(default: {MAX_DIAGNOSTICS})",
+    )
+    validate.add_argument(
+        "--allow-outside-paths",
+        action="store_true",
+        help="let test_cases_file and files[*].path (--check-files) name files outside "
+        "the repository tree (/proc, /sys and /dev stay refused)",
     )
     explain = commands.add_parser(
         "explain",
@@ -182,19 +234,40 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
         if os.environ.get("HOLODECK_MT_DEBUG"):
             raise
         first = str(e).splitlines()[0][:200] if str(e) else ""
-        return [], (
-            f"internal error while validating '{job.path}': {type(e).__name__}"
-            + (f": {first}" if first else "")
-            + " (a bug in holodeck-mt; HOLODECK_MT_DEBUG=1 shows the traceback)"
-        )
+        return [], _internal(job, f"{type(e).__name__}" + (f": {first}" if first else ""))
 
 
-def _in_parallel(jobs: list[_Job], workers: int) -> list[tuple[list[object], str | None]]:
-    """Validate on ``workers`` processes; results in the order of ``jobs``."""
+def _internal(job: _Job, what: str) -> str:
+    return (
+        f"internal error while validating '{job.path}': {what}"
+        " (a bug in holodeck-mt; HOLODECK_MT_DEBUG=1 shows the traceback)"
+    )
+
+
+def _run_chunk(jobs: list[_Job]) -> list[tuple[list[object], str | None]]:
+    return [_run(job) for job in jobs]
+
+
+def _ignore_interrupt() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+Outcome = tuple[list[object], str | None]
+
+
+def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
+    """Validate on ``workers`` processes; results in the order of ``jobs``.
+
+    A worker that dies (killed for its memory, say) takes down the pool and every
+    file it was working on; those files are then validated again, each in a
+    process of its own, so that only the file that kills its own process is lost
+    (an internal error for that file). The others' results stand.
+    """
     import gc
     import multiprocessing
-    from concurrent.futures import ProcessPoolExecutor
-    from concurrent.futures.process import BrokenProcessPool
 
     from holodeck_mt import fast_path
     from holodeck_mt.checks import all_checks
@@ -205,17 +278,108 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[tuple[list[object], str
     fast_path.warm()
     all_checks(jobs[0].options)
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    size = max(1, len(jobs) // (4 * workers))
+    chunks = [list(range(i, min(i + size, len(jobs)))) for i in range(0, len(jobs), size)]
+    outcomes: list[Outcome | None] = [None] * len(jobs)
     gc.freeze()
     try:
-        with ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-            return list(pool.map(_run, jobs, chunksize=max(1, len(jobs) // (4 * workers))))
-    except BrokenProcessPool:  # a worker was killed (out of memory?): one line, exit 2
-        return [([], "internal error: a worker process died; retry with --jobs 1")]
+        _pool_run(jobs, chunks, workers, context, outcomes)
+        for i, outcome in enumerate(outcomes):
+            if outcome is None:  # its chunk was lost with a dead worker: alone, in a new one
+                _pool_run(jobs, [[i]], 1, context, outcomes)
+                if outcomes[i] is None:
+                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"))
     finally:
         gc.unfreeze()
+    return [outcome or ([], None) for outcome in outcomes]
+
+
+def _pool_run(
+    jobs: list[_Job],
+    chunks: list[list[int]],
+    workers: int,
+    context: BaseContext,
+    outcomes: list[Outcome | None],
+) -> None:
+    """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``."""
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_ignore_interrupt,
+    )
+    try:
+        futures = {pool.submit(_run_chunk, [jobs[i] for i in chunk]): chunk for chunk in chunks}
+        wait(futures, return_when=FIRST_EXCEPTION)
+        wait(futures)
+        for future, chunk in futures.items():
+            if future.exception() is None:
+                for i, outcome in zip(chunk, future.result(), strict=False):
+                    outcomes[i] = outcome
+    except BaseException:  # Ctrl-C: stop the workers now rather than wait for them
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _say(line: str) -> None:
+    """One line on stderr, escaped; a closed or broken stderr changes nothing."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(escape(clip(line, 2 * MESSAGE)) + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _write_report(render: Callable[[TextIO], None]) -> None:
+    """Render to stdout; a closed stdout or a reader gone (``| head``) is not our failure."""
+    stream = sys.stdout
+    try:
+        if stream is None:
+            raise OSError("no standard output")
+        render(stream)
+        stream.flush()
+    except (OSError, ValueError):
+        _detach_stdout()
+
+
+def _detach_stdout() -> None:
+    """Point descriptor 1 at /dev/null, so that the exit's flush cannot fail and change the
+    exit code."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+    with contextlib.suppress(OSError):
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
+def _safe_streams() -> None:
+    """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(OSError, ValueError):
+                reconfigure(errors="backslashreplace")
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    _safe_streams()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "schema":
@@ -229,9 +393,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     from holodeck_mt.render import renderer
     from holodeck_mt.validate import FileResult
 
-    options = Options(import_graders=args.import_graders, check_files=args.check_files)
+    options = Options(
+        import_graders=args.import_graders,
+        check_files=args.check_files,
+        allow_outside_paths=args.allow_outside_paths,
+    )
     limits = Limits(
-        max_bytes=args.max_file_size, max_depth=args.max_depth, max_alias_nodes=args.max_alias_nodes
+        max_bytes=args.max_file_size,
+        max_depth=args.max_depth,
+        max_alias_nodes=args.max_alias_nodes,
+        max_diagnostics=args.max_diagnostics,
     )
     from holodeck_mt import discovery
 
@@ -250,7 +421,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     seen: set[str] = set()
     for batch in (jobs, [_Job(f, options, limits) for f in later]):
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
-        outcomes: list[tuple[list[object], str | None]]
+        outcomes: list[Outcome]
         if args.jobs > 1 and len(batch) > 1 and not args.import_graders:
             outcomes = _in_parallel(batch, min(args.jobs, len(batch)))
         else:
@@ -266,12 +437,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     for result in results:  # a warning fails its file in every format's verdict
         result.strict = args.strict
     for problem in problems:
-        print(f"holodeck-mt: error: {problem}", file=sys.stderr)
-    try:
-        renderer(args.format)(results, sys.stdout)
-        sys.stdout.flush()
-    except BrokenPipeError:  # the reader went away (`| head`): not our failure
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        _say(f"holodeck-mt: error: {problem}")
+    render = renderer(args.format)
+    _write_report(lambda out: render(results, out))
     if problems:
         return EXIT_USAGE
     failing = any(not r.valid for r in results)

@@ -123,6 +123,13 @@ _CODES = [
         "A `files[*].path` does not exist relative to the agent.yaml (with --check-files).",
     ),
     Code(
+        "HMT120",
+        "error",
+        "path-outside-tree",
+        "A `test_cases_file` or `files[*].path` (with --check-files) leaves the repository "
+        "tree or names /proc, /sys or /dev; it is never read.",
+    ),
+    Code(
         "HMT113",
         "error",
         "count-not-integer",
@@ -195,6 +202,13 @@ _CODES = [
         "yaml11-date",
         "An unquoted date the platform (YAML 1.1) reads as a date and editors as a string, where "
         "any value is accepted: quote it if it is text.",
+    ),
+    # About the report itself.
+    Code(
+        "HMT220",
+        "warning",
+        "diagnostics-capped",
+        "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown.",
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
     Code(

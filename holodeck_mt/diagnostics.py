@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from holodeck_mt.codes import Severity, severity
+from holodeck_mt.safe_text import MESSAGE, clip, clip_parts
 
 #: A location inside a document: mapping keys and list indices from the root.
 JsonPath = tuple[str | int, ...]
@@ -28,7 +29,8 @@ class Diagnostic:
 
     @property
     def pointer(self) -> str:
-        return to_pointer(self.pointer_parts)
+        """The RFC 6901 pointer, each key clipped: it quotes the input's keys."""
+        return clip(to_pointer(clip_parts(self.pointer_parts)), MESSAGE)
 
     def sort_key(self) -> tuple[int, int, str, str]:
         return (self.line, self.column, self.code, self.message)

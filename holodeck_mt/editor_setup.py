@@ -64,6 +64,10 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
     if not root.is_dir():
         raise SetupError(f"'{root}' is not a folder")
     outcome = Outcome(files=holodeck_files(root))
+    if not outcome.files:
+        raise SetupError(
+            f"no agent.yaml, agent.yml or YAML file holding test cases found under '{root}'"
+        )
     settings_path = root / SETTINGS
     settings = _read_settings(settings_path)
     if schema is None:

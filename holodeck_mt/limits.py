@@ -9,6 +9,7 @@ from dataclasses import dataclass
 MAX_FILE_BYTES = 64 * 1024 * 1024
 MAX_DEPTH = 64
 MAX_ALIAS_NODES = 100_000
+MAX_DIAGNOSTICS = 1000
 
 
 @dataclass(frozen=True)
@@ -20,3 +21,6 @@ class Limits:
     #: Nodes reached through aliases, each alias counted at its expanded size
     #: (``--max-alias-nodes``): an alias bomb trips this before anything walks it.
     max_alias_nodes: int = MAX_ALIAS_NODES
+    #: Diagnostics shown per file (``--max-diagnostics``; 0 shows all): past it, one
+    #: line counts the rest, so output stays bounded whatever the number of faults.
+    max_diagnostics: int = MAX_DIAGNOSTICS

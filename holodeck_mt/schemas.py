@@ -76,10 +76,16 @@ def registry() -> Registry[Any]:
 
 @cache
 def validator(root: str = DOCUMENT) -> Draft202012Validator:
-    """A validator for one of the root schemas, built once."""
+    """A validator for one of the root schemas, built once.
+
+    Its keywords never quote the instance in their messages (see schema_keywords).
+    """
     from jsonschema import Draft202012Validator
 
-    return Draft202012Validator(schema_files()[root], registry=registry())
+    from holodeck_mt.schema_keywords import extended
+
+    bounded = extended(Draft202012Validator)
+    return bounded(schema_files()[root], registry=registry())  # type: ignore[return-value]
 
 
 def bundle_path() -> Path:

@@ -8,21 +8,22 @@ from __future__ import annotations
 
 import dataclasses
 import errno
-import functools
 import gc
 import os
-from collections.abc import Callable, Iterable
+import threading
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from stat import S_ISREG
-from typing import Any, Literal, ParamSpec, TypeVar
+from typing import Any, Literal
 
-from holodeck_mt import dialect, env_vars, fast_path, hints, lax, loader, quoting, walk
+from holodeck_mt import confine, dialect, env_vars, fast_path, hints, lax, loader, quoting, walk
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
 from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
 from holodeck_mt.limits import Limits
+from holodeck_mt.safe_text import MESSAGE, clip, display_path
 
 #: How a document is read: as given on the command line (an agent.yaml, or a
 #: list of test cases), or as the test-cases file an agent.yaml names.
@@ -38,6 +39,8 @@ class FileResult:
     stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
     #: The file's text, for renderers that quote the offending line.
     text: str | None = None
+    #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
+    test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
 
@@ -62,35 +65,37 @@ class FileResult:
         return "error" if self.fails(diagnostic) else diagnostic.severity
 
 
-_P = ParamSpec("_P")
-_T = TypeVar("_T")
+_COLLECTOR = threading.Lock()
+_PAUSES = 0
+_RESUME = False
 
 
-def _gc_paused(function: Callable[_P, _T]) -> Callable[_P, _T]:
-    """Run without the cyclic garbage collector, restored when the call returns.
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic collector paused while a document is built, for every thread at once.
 
-    A loaded document is a million containers and no cycles: each collection
-    the checks' allocations trigger would walk all of them again (a tenth of
-    the run on a large file). The document is freed before the collector is
-    back, when the call's frame goes.
+    A loaded document is a million containers and no cycles: collections while
+    it is built would walk it again and again. Only the build is paused, never the
+    validation (whose error objects form cycles that must be freed), and the
+    collector comes back when the last thread leaves, whatever the interleaving.
     """
-
-    @functools.wraps(function)
-    def paused(*args: _P.args, **kwargs: _P.kwargs) -> _T:
-        was_enabled = gc.isenabled()
-        gc.disable()
-        try:
-            return function(*args, **kwargs)
-        finally:
-            if was_enabled:
+    global _PAUSES, _RESUME
+    with _COLLECTOR:
+        if _PAUSES == 0:
+            _RESUME = gc.isenabled()
+            gc.disable()
+        _PAUSES += 1
+    try:
+        yield
+    finally:
+        with _COLLECTOR:
+            _PAUSES -= 1
+            if _PAUSES == 0 and _RESUME:
                 gc.enable()
 
-    return paused
 
-
-@_gc_paused
 def validate_text(
-    text: str,
+    text: str | bytes,
     *,
     path: str = "<text>",
     role: Role = "document",
@@ -100,13 +105,30 @@ def validate_text(
 ) -> FileResult:
     """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks).
 
+    ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
+    without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
+    other type raises :class:`TypeError`.
     Raises :class:`ValueError` for a ``role`` other than ``"document"`` and
     ``"test-cases-file"``.
     """
     if not isinstance(role, str) or role not in _ROOTS:
         allowed = ", ".join(repr(r) for r in _ROOTS)
-        raise ValueError(f"role must be one of {allowed}, got {role!r}")
-    result, _ = _validate_text(text, path, role, base_dir or Path.cwd(), options, limits)
+        raise ValueError(f"role must be one of {allowed}, got {clip(repr(role))}")
+    limits = limits or Limits()
+    if isinstance(text, (bytes, bytearray, memoryview)):
+        raw = bytes(text)
+        if len(raw) > limits.max_bytes:
+            return FileResult(path=display_path(path), diagnostics=[_too_large(len(raw), limits)])
+        decoded, problem = loader.decode(raw)
+        if decoded is None:
+            return FileResult(path=display_path(path), diagnostics=[problem] if problem else [])
+        text = decoded
+    elif not isinstance(text, str):
+        raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
+    folder = base_dir or Path.cwd()
+    result, _ = _validate_text(
+        text, display_path(path), role, folder, options, limits, confine.tree_of(folder / "_")
+    )
     return result
 
 
@@ -117,6 +139,7 @@ def _validate_text(
     base_dir: Path,
     options: Options | None,
     limits: Limits | None,
+    tree: Path | None = None,
     agent: Any = None,
     agent_clean: bool = True,
 ) -> tuple[FileResult, loader.Document | None]:
@@ -128,14 +151,15 @@ def _validate_text(
     if len(text) > limits.max_bytes:
         result.diagnostics.append(_too_large(len(text), limits))
         return result, None
-    doc = loader.load(text, limits=limits)
+    with _collector_paused():
+        doc = loader.load(text, limits=limits)
     doc.diagnostics += env_vars.unset_references(text)
     if not doc.loaded:
         if role == "test-cases-file":
             doc.diagnostics = [
                 lax.no_test_cases(d) if d.code == "HMT006" else d for d in doc.diagnostics
             ]
-        result.diagnostics = sorted(doc.diagnostics, key=Diagnostic.sort_key)
+        result.diagnostics = _finish(doc.diagnostics, limits)
         return result, None
     data = doc.data
     faults: list[Fault] = []
@@ -166,6 +190,7 @@ def _validate_text(
             base_dir=base_dir,
             options=options,
             reported=doc.reported | {f.parts for f in read if severity(f.code) == "error"},
+            tree=tree,
             agent=agent,
             runtime=agent_clean
             and not any(severity(f.code) == "error" for f in faults)
@@ -182,14 +207,16 @@ def _validate_text(
     located += [_in_test_case(d, data) for d in doc.diagnostics]
     faulted = doc.reported | {f.parts for f in faults}
     located += [_in_test_case(d, data) for d in dialect.warnings(doc.dialect, faulted)]
+    # Hints that quote a scalar are rewritten as the source writes it, on the kept ones only.
     result.diagnostics = [
-        lax.as_written(quoting.as_written(d, text), text) for d in _dedupe(located)
+        _bounded(lax.as_written(quoting.as_written(d, text), text))
+        for d in _finish(located, limits)
     ]
     result.stats = _stats(data)
+    result.test_cases = _names(data)
     return result, doc
 
 
-@_gc_paused
 def validate_file(
     path: Path | str,
     *,
@@ -199,21 +226,27 @@ def validate_file(
 ) -> list[FileResult]:
     """Validate a file, and the test-cases file it names; one result per file.
 
-    Raises :class:`OSError` when the file cannot be read (the CLI's exit 2).
+    The test-cases file must lie in the agent.yaml's tree (see :mod:`holodeck_mt.confine`).
+    Raises :class:`OSError` when the file cannot be read (the CLI's exit 2), a path
+    holding a NUL character included.
     """
+    if "\x00" in str(path):
+        raise OSError(errno.EINVAL, "a file name cannot hold a NUL character", repr(path))
     path = Path(path)
-    display = display if display is not None else str(path)
+    display = display_path(display if display is not None else path)
+    options = options or Options()
     limits = limits or Limits()
     base_dir = path.parent
     text, problem = read_text(path, limits)
     if text is None:
         return [FileResult(path=display, diagnostics=[problem] if problem else [])]
-    result, doc = _validate_text(text, display, "document", base_dir, options, limits)
+    tree = confine.tree_of(path)
+    result, doc = _validate_text(text, display, "document", base_dir, options, limits, tree)
     results = [result]
     if doc is not None and isinstance(doc.data, dict) and "test_cases" not in doc.data:
         target = doc.data.get("test_cases_file")
         if isinstance(target, str) and target:
-            results += _follow(result, doc, target, base_dir, display, options, limits)
+            results += _follow(result, doc, target, base_dir, display, options, limits, tree)
     return results
 
 
@@ -223,15 +256,19 @@ def _follow(
     target: str,
     base_dir: Path,
     display: str,
-    options: Options | None,
+    options: Options,
     limits: Limits,
+    tree: Path,
 ) -> list[FileResult]:
     """Validate the test-cases file an agent.yaml names, relative to its folder."""
     file = base_dir / target
-    shown = os.path.normpath(os.path.join(os.path.dirname(display), target))
-    content, problem, why = None, None, None
+    shown = display_path(os.path.normpath(os.path.join(os.path.dirname(display), target)))
+    content, problem, why, code = None, None, None, "HMT110"
     try:  # the path comes from the file: it may hold a NUL, be too long, name a FIFO
-        if file.is_file():
+        refused = confine.refusal(file, tree, allow_outside=options.allow_outside_paths)
+        if refused is not None:
+            why, code = refused, "HMT120"
+        elif file.is_file():
             content, problem = read_text(file, limits)
         elif file.is_dir():
             why = "is a folder"
@@ -241,14 +278,17 @@ def _follow(
         why = f"cannot be read ({getattr(e, 'strerror', None) or e})"
     if why is not None:
         fault = Fault(
-            "HMT110",
-            f"test_cases_file '{loader.clip(target)}' {why} "
-            f"(looked for {loader.clip(str(file), 200)})",
+            code,
+            f"test_cases_file '{clip(target)}' {why}"
+            + (f" (looked for {clip(str(file), 200)})" if code == "HMT110" else ""),
             ("test_cases_file",),
-            hint="the path is relative to the agent.yaml's folder",
+            hint="the path is relative to the agent.yaml's folder"
+            if code == "HMT110"
+            else "keep test-cases files inside the repository (--allow-outside-paths "
+            "allows other places)",
         )
         located = _locate(fault, agent.data, agent.positions)
-        result.diagnostics = _dedupe([*result.diagnostics, located])
+        result.diagnostics = _finish([*result.diagnostics, located], limits)
         return []
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
@@ -259,6 +299,7 @@ def _follow(
         base_dir,
         options,
         limits,
+        tree,
         agent=agent.data,
         agent_clean=result.errors == 0,
     )
@@ -268,14 +309,14 @@ def _follow(
 def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None]:
     """The file's text, or a diagnostic for a file too large or not text.
 
-    Raises :class:`OSError` when the file cannot be read at all.
+    Raises :class:`OSError` when the file cannot be read at all, or is not a
+    regular file (a FIFO or a device would block or never end).
     """
-    status = path.stat()
-    if not S_ISREG(status.st_mode):  # a FIFO or a device would block or never end
-        raise OSError(errno.EINVAL, "not a regular file", str(path))
-    if status.st_size > limits.max_bytes:
-        return None, _too_large(status.st_size, limits)
-    with path.open("rb") as file:
+    descriptor = confine.open_regular(path)
+    with os.fdopen(descriptor, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > limits.max_bytes:
+            return None, _too_large(size, limits)
         raw = file.read(limits.max_bytes + 1)  # a file that grew since stat stays bounded
     if len(raw) > limits.max_bytes:
         return None, _too_large(len(raw), limits)
@@ -320,6 +361,45 @@ def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     )
 
 
+def _bounded(d: Diagnostic) -> Diagnostic:
+    """The diagnostic with everything it quotes from the input clipped."""
+    return dataclasses.replace(
+        d,
+        message=clip(d.message, MESSAGE),
+        hint=clip(d.hint, MESSAGE) if d.hint is not None else None,
+        test_case=clip(d.test_case) if d.test_case is not None else None,
+        path=clip(d.path, MESSAGE),
+    )
+
+
+def _finish(diagnostics: Iterable[Diagnostic], limits: Limits) -> list[Diagnostic]:
+    """Clipped, sorted, deduplicated, and at most ``limits.max_diagnostics`` of them.
+
+    Past the cap one ``HMT220`` line says how many more there are and how to see
+    them: a hostile file cannot make the output grow with its number of faults.
+    """
+    kept = _dedupe(_bounded(d) for d in diagnostics)
+    cap = limits.max_diagnostics
+    if not cap or len(kept) <= cap:
+        return kept
+    rest = kept[cap:]
+    errors = sum(d.severity == "error" for d in rest)
+    first = rest[0]
+    more = make(
+        "HMT220",
+        f"{_count(len(rest), 'more diagnostic')} not shown, from this line on "
+        f"({_count(errors, 'error')}, {_count(len(rest) - errors, 'warning')})",
+        first.line,
+        first.column,
+        hint="--max-diagnostics 0 shows them all",
+    )
+    return [*kept[:cap], more]
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+
 def _dedupe(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
     seen: set[tuple[str, str, str]] = set()
     out = []
@@ -329,6 +409,15 @@ def _dedupe(diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
             seen.add(key)
             out.append(d)
     return out
+
+
+def _names(data: Any) -> list[str | None]:
+    """Each test case's name (clipped), by index; None when it has none."""
+    names: list[str | None] = []
+    for _, _, case in walk.test_cases(data):
+        name = case.get("name") if isinstance(case, dict) else None
+        names.append(clip(name) if isinstance(name, str) and name else None)
+    return names
 
 
 def _stats(data: Any) -> dict[str, int]:

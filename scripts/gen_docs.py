@@ -43,6 +43,7 @@ EXAMPLES = Path("docs") / "examples"
 OPTIONS: dict[str, list[str]] = {
     "HMT111": ["--import-graders"],
     "HMT112": ["--check-files"],
+    "HMT220": ["--max-diagnostics", "2"],
 }
 #: Codes whose example is not UTF-8 text: shown with the bad bytes escaped.
 BINARY = {"HMT005"}

@@ -200,7 +200,10 @@ def test_a_test_cases_file_is_validated_through_the_agent_that_names_it(
     ]
 
 
-def test_two_agents_naming_one_file_validate_it_once(tmp_path: Path, run_json: RunJson) -> None:
+def test_two_agents_naming_one_file_validate_it_once(
+    tmp_path: Path, run_json: RunJson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.chdir(tmp_path)  # ../cases.yaml must lie in the tree: the working directory
     (tmp_path / "a").mkdir()
     (tmp_path / "b").mkdir()
     (tmp_path / "cases.yaml").write_text(CONVFINQA, encoding="utf-8")

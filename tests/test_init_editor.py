@@ -140,3 +140,12 @@ def test_modeline_puts_the_schema_on_each_files_first_line_once(
 
 def test_a_path_that_is_not_a_folder_is_a_usage_error(tmp_path: Path) -> None:
     assert _init(tmp_path / "missing") == 2
+
+
+def test_a_folder_without_holodeck_files_is_a_usage_error_and_left_alone(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (tmp_path / "ci.yml").write_text("on: push\njobs: {}\n", encoding="utf-8")
+    assert _init(tmp_path) == 2
+    assert "no agent.yaml, agent.yml or YAML file holding test cases" in capsys.readouterr().err
+    assert not (tmp_path / ".vscode").exists()

@@ -20,6 +20,8 @@ class Options:
     import_graders: bool = False
     #: Check that each `files[*].path` exists relative to the agent.yaml.
     check_files: bool = False
+    #: Let `test_cases_file` and `files[*].path` leave the repository tree.
+    allow_outside_paths: bool = False
 
 
 @dataclass
@@ -30,6 +32,9 @@ class Context:
     options: Options = field(default_factory=Options)
     #: Paths the schema or the loader already reported: a check skips them.
     reported: set[JsonPath] = field(default_factory=set)
+    #: The tree paths named by the document must stay in (None: anywhere but /proc,
+    #: /sys, /dev); see :mod:`holodeck_mt.confine`.
+    tree: Path | None = None
     #: The agent.yaml naming this test-cases file (its metrics apply to these test cases).
     agent: Any = None
     #: Whether the run-time lints run: the validator sets it for a document (and agent.yaml)

@@ -14,6 +14,7 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
 from holodeck_mt.semantics.matchers import Entry, classify, entry_of
 
 
@@ -42,16 +43,18 @@ def identity(entry: Entry) -> str:
 def check(context: Context) -> Iterator[Fault]:
     for parts, tools in walk.expected_tool_lists(context.data):
         seen: dict[str, int] = {}
+        # An alias repeats one object: its identity is computed once, however long it is.
+        keys: dict[int, str] = {}
         for i, tool in enumerate(tools):
             entry = entry_of(tool)
             if entry is None or context.already_reported((*parts, i)):
                 continue
-            key = identity(entry)
+            key = keys.get(id(tool)) or keys.setdefault(id(tool), identity(entry))
             if key not in seen:
                 seen[key] = i
                 continue
             if isinstance(tool, str) and isinstance(tools[seen[key]], str):
-                message = f"tool '{tool}' is listed twice in `expected_tools`"
+                message = f"tool '{clip(tool)}' is listed twice in `expected_tools`"
             else:
                 message = (
                     f"this entry asserts the same as `expected_tools[{seen[key]}]`: entries are "
@@ -61,6 +64,6 @@ def check(context: Context) -> Iterator[Fault]:
                 "HMT203",
                 message,
                 (*parts, i),
-                hint=f"to require several calls, write `- name: {entry.name}` with "
+                hint=f"to require several calls, write `- name: {clip(str(entry.name))}` with "
                 f"`count: {entry.count + 1}`",
             )

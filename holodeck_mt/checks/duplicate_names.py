@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -18,7 +19,7 @@ def check(context: Context) -> Iterator[Fault]:
         if name in first:
             yield Fault(
                 "HMT201",
-                f"test case name '{name}' is already used by test case #{first[name]}",
+                f"test case name '{clip(name)}' is already used by test case #{first[name]}",
                 (*parts, "name"),
                 hint="give every test case a distinct name",
             )

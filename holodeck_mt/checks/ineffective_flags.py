@@ -13,6 +13,7 @@ from functools import cache
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
 from holodeck_mt.schema_walk import APPLIES_TO
 from holodeck_mt.schemas import METRIC, schema_files
 
@@ -33,7 +34,8 @@ def check(context: Context) -> Iterator[Fault]:
             if owner != name and flag in metric:
                 yield Fault(
                     "HMT200",
-                    f"`{flag}` has no effect on the `{name}` metric (it applies to `{owner}`)",
+                    f"`{flag}` has no effect on the `{clip(name)}` metric "
+                    f"(it applies to `{owner}`)",
                     (*parts, flag),
                     at="key",
                     hint=f"remove it, or use `metric: {owner}`",

@@ -16,6 +16,7 @@ from typing import TextIO
 from holodeck_mt.codes import CODES
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.render.text import summary
+from holodeck_mt.safe_text import escape
 from holodeck_mt.validate import FileResult
 
 
@@ -33,19 +34,20 @@ def where(d: Diagnostic) -> str:
     """``test case 'name' #0, turns[1].input``: the test case and the field path."""
     parts: list[str] = []
     if d.test_case_index is not None:
-        named = f"'{d.test_case}' " if d.test_case else ""
+        named = f"'{escape(d.test_case)}' " if d.test_case else ""
         parts.append(f"test case {named}#{d.test_case_index}")
     if d.path:
-        parts.append(d.path)
+        parts.append(escape(d.path))
     return ", ".join(parts)
 
 
 def message(d: Diagnostic) -> str:
     """The annotation's text: the cause, where it lies, and the hint on its own line."""
     located = where(d)
-    text = f"{d.message} ({located})" if located else d.message
+    said = escape(d.message, keep_newlines=True)  # a newline is encoded (%0A) below
+    text = f"{said} ({located})" if located else said
     if d.hint:
-        text += f"\nhint: {d.hint}"
+        text += f"\nhint: {escape(d.hint, keep_newlines=True)}"
     return text
 
 
@@ -53,7 +55,7 @@ def command(path: str, d: Diagnostic, level: str | None = None) -> str:
     """The workflow command of one diagnostic: ``::error`` or ``::warning`` (``level``)."""
     rule = CODES.get(d.code)
     title = f"{d.code} {rule.title}" if rule else d.code
-    properties = {"file": path, "line": str(d.line), "col": str(d.column)}
+    properties = {"file": escape(path), "line": str(d.line), "col": str(d.column)}
     if d.end_column is not None:
         properties["endColumn"] = str(d.end_column)
     properties["title"] = title

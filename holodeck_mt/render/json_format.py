@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import Any, TextIO
 
+from holodeck_mt.safe_text import escape_json
 from holodeck_mt.validate import FileResult
 
 VERSION = 1
@@ -34,5 +35,4 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
 
 
 def render(results: Sequence[FileResult], out: TextIO) -> None:
-    json.dump(document(results), out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    out.write(escape_json(json.dumps(document(results), indent=2, ensure_ascii=False)) + "\n")

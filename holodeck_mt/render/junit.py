@@ -15,11 +15,11 @@ import re
 import xml.etree.ElementTree as ET
 from collections import Counter
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TextIO
 
-from holodeck_mt import loader, walk
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.render.text import headline
+from holodeck_mt.safe_text import escape, escape_xml
 from holodeck_mt.validate import FileResult
 
 FILE_CASE = "(file)"
@@ -35,13 +35,8 @@ def _names(result: FileResult) -> list[str | None]:
     """The name of every test case of the file, by index (None when unnamed)."""
     count = result.stats.get("test_cases", 0)
     names: list[str | None] = [None] * count
-    data: Any = None
-    if result.text is not None and count:
-        doc = loader.load(result.text, positions=False)
-        data = doc.data if doc.loaded else None
-    for i, _, case in walk.test_cases(data):
-        if i < count and isinstance(case, dict) and isinstance(case.get("name"), str):
-            names[i] = case["name"]
+    for i, name in enumerate(result.test_cases[:count]):
+        names[i] = name
     for d in result.diagnostics:  # the validator's own view wins
         if d.test_case_index is not None and d.test_case_index < count and d.test_case:
             names[d.test_case_index] = d.test_case
@@ -60,7 +55,11 @@ def _testcase(
     suite: ET.Element, path: str, name: str, diagnostics: list[Diagnostic], strict: bool = False
 ) -> tuple[int, int]:
     """Add one ``<testcase>``; return (1 if it failed, number of warnings)."""
-    where = {"name": _clean(name), "classname": _clean(path), "file": _clean(path)}
+    where = {
+        "name": _clean(escape(name)),
+        "classname": _clean(escape(path)),
+        "file": _clean(escape(path)),
+    }
     case = ET.SubElement(suite, "testcase", where)
     errors = [d for d in diagnostics if strict or d.severity == "error"]
     warnings = [d for d in diagnostics if not strict and d.severity != "error"]
@@ -68,7 +67,10 @@ def _testcase(
         failure = ET.SubElement(
             case,
             "failure",
-            {"message": _clean(f"[{errors[0].code}] {errors[0].message}"), "type": errors[0].code},
+            {
+                "message": _clean(escape(f"[{errors[0].code}] {errors[0].message}")),
+                "type": errors[0].code,
+            },
         )
         failure.text = _clean("\n".join(_line(path, d) for d in errors) + "\n")
     if warnings:
@@ -79,14 +81,14 @@ def _testcase(
 
 def _line(path: str, d: Diagnostic) -> str:
     text = headline(path, d)
-    return f"{text}\n  hint: {d.hint}" if d.hint else text
+    return f"{text}\n  hint: {escape(d.hint)}" if d.hint else text
 
 
 def report(results: Sequence[FileResult]) -> ET.Element:
     root = ET.Element("testsuites", {"name": "holodeck-mt"})
     total_tests = total_failures = 0
     for result in results:
-        suite = ET.SubElement(root, "testsuite", {"name": _clean(result.path)})
+        suite = ET.SubElement(root, "testsuite", {"name": _clean(escape(result.path))})
         names = _names(result)
         by_case: dict[int | None, list[Diagnostic]] = {}
         for d in result.diagnostics:
@@ -116,5 +118,5 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
     root = report(results)
     ET.indent(root)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-    out.write(ET.tostring(root, encoding="unicode"))
+    out.write(escape_xml(ET.tostring(root, encoding="unicode")))
     out.write("\n")

@@ -20,6 +20,7 @@ from urllib.parse import quote
 
 from holodeck_mt.codes import CODES
 from holodeck_mt.diagnostics import Diagnostic, format_path
+from holodeck_mt.safe_text import MESSAGE, clip, clip_parts, escape_json
 from holodeck_mt.schemas import BASE_URI
 from holodeck_mt.validate import FileResult
 
@@ -67,7 +68,7 @@ def logical_location(d: Diagnostic) -> dict[str, str] | None:
     kind = "element" if isinstance(last, int) else "property" if last is not None else "object"
     location = {
         "name": d.path or (f"#{d.test_case_index}" if d.test_case_index is not None else ""),
-        "fullyQualifiedName": format_path(d.pointer_parts),
+        "fullyQualifiedName": clip(format_path(clip_parts(d.pointer_parts)), MESSAGE),
         "kind": kind,
     }
     if not location["name"]:
@@ -134,5 +135,4 @@ def log(results: Sequence[FileResult]) -> dict[str, Any]:
 
 
 def render(results: Sequence[FileResult], out: TextIO) -> None:
-    json.dump(log(results), out, indent=2, ensure_ascii=False)
-    out.write("\n")
+    out.write(escape_json(json.dumps(log(results), indent=2, ensure_ascii=False)) + "\n")

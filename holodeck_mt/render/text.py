@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from typing import TextIO
 
 from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.safe_text import escape, guard_lines
 from holodeck_mt.validate import FileResult
 
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
@@ -39,7 +40,8 @@ def headline(result_path: str, d: Diagnostic) -> str:
         name = f"'{d.test_case}' (#{d.test_case_index})" if d.test_case else f"#{d.test_case_index}"
         where = f"test case {name} "
     path = f"{d.path}: " if d.path else ""
-    return f"{result_path}:{d.line}:{d.column}: {d.severity}[{d.code}] {where}{path}{d.message}"
+    line = f"{result_path}:{d.line}:{d.column}: {d.severity}[{d.code}] {where}{path}{d.message}"
+    return guard_lines(escape(line))  # one line, whatever the input quoted in it holds
 
 
 def _excerpt(lines: list[str], d: Diagnostic, style: _Style) -> list[str]:
@@ -54,11 +56,13 @@ def _excerpt(lines: list[str], d: Diagnostic, style: _Style) -> list[str]:
         source = ("…" if left else "") + source[left : left + _MAX_SHOWN] + "…"
         start = start - left + (1 if left else 0)
         width = min(width, _MAX_SHOWN - (start - 1))
+    shown = escape(source.replace("\t", " "))
+    start = len(escape(source[:start].replace("\t", " ")))  # escapes widen the line
     gutter = f"{d.line:>5} | "
     caret = "^" + "~" * (width - 1)
     colour = "31" if d.severity == "error" else "33"
     return [
-        style(gutter, "34") + source.replace("\t", " "),
+        style(gutter, "34") + shown,
         style(" " * (len(gutter) - 2) + "| ", "34") + " " * start + style(caret, colour),
     ]
 
@@ -73,7 +77,7 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
             for line in _excerpt(lines, d, style):
                 out.write(line + "\n")
             if d.hint:
-                out.write(f"  {style('hint', '36')}: {d.hint}\n")
+                out.write(f"  {style('hint', '36')}: {escape(d.hint)}\n")
     out.write(summary(results) + "\n")
 
 

@@ -1,0 +1,105 @@
+"""What may be quoted from an input, and how: clipped, with control characters escaped.
+
+Every input is hostile: a test-case name, a key, a value or a file name can be a
+megabyte long, hold an ESC sequence that repaints a terminal, a bidi override
+that reorders what a reviewer reads, or a newline followed by ``::error ...``
+that GitHub Actions executes as a workflow command. So anything quoted from an
+input is clipped here (:func:`clip`), and every human-facing output escapes
+control characters (:func:`escape`) and never starts a line with ``::``
+(:func:`guard_lines`). The machine formats keep their data exact and escape
+only what a terminal or a log viewer would act on (:func:`escape_json`,
+:func:`escape_xml`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Sequence
+
+#: How much of one quoted input a message shows (a name, a key, a value).
+QUOTE = 60
+#: The longest message, hint, field path or pointer a diagnostic carries.
+MESSAGE = 400
+
+#: C0 and C1 controls, DEL, bidi controls and invisible marks, line and
+#: paragraph separators, the BOM, and lone surrogates (an undecodable byte of a
+#: file name, as ``os`` hands it over).
+_CONTROL = re.compile(
+    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
+)
+#: What the machine formats escape: a JSON string already escapes C0.
+_JSON_UNSAFE = re.compile(
+    "[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
+)
+_XML_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+#: A line a CI runner would read as a workflow command (leading blanks allowed).
+_COMMAND_LINE = re.compile(r"(?m)^([ \t]*):(?=:)")
+_NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
+
+
+def clip(text: str, limit: int = QUOTE) -> str:
+    """At most ``limit`` characters of ``text``, ending in ``…`` when cut."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | int, ...]:
+    """A document path with each key clipped (for a field path or pointer shown to users)."""
+    return tuple(clip(p, limit) if isinstance(p, str) else p for p in parts)
+
+
+def _escaped(match: re.Match[str]) -> str:
+    char = match.group(0)
+    named = _NAMED.get(char)
+    if named is not None:
+        return named
+    point = ord(char)
+    if 0xDC80 <= point <= 0xDCFF:  # an undecodable byte of a file name
+        return f"\\x{point - 0xDC00:02x}"
+    return f"\\x{point:02x}" if point <= 0xFF else f"\\u{point:04x}"
+
+
+def escape(text: str, *, keep_newlines: bool = False) -> str:
+    """``text`` with every control, bidi and invisible character written as an escape.
+
+    The result holds no line break, so it cannot start a line of its own; with
+    ``keep_newlines`` (for a format that encodes them itself) ``\\n`` stays.
+    """
+    if keep_newlines:
+        return "\n".join(_CONTROL.sub(_escaped, line) for line in text.split("\n"))
+    return _CONTROL.sub(_escaped, text)
+
+
+def guard_lines(text: str) -> str:
+    """No line of ``text`` starts (after blanks) with ``::``: the first ``:`` becomes ``\\x3a``."""
+    return _COMMAND_LINE.sub(r"\1\\x3a", text)
+
+
+def escape_json(text: str) -> str:
+    """Serialized JSON with C1, bidi and invisible characters as ``\\uXXXX`` (same data).
+
+    Lone surrogates (undecodable bytes of a file name) become ``\\udcXX`` escapes,
+    which any JSON reader takes, instead of failing to encode.
+    """
+    return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
+
+
+def escape_xml(text: str) -> str:
+    """Serialized XML with C1, bidi and invisible characters as character references,
+    and no line starting with ``::``."""
+    text = _XML_UNSAFE.sub(lambda m: f"&#x{ord(m.group(0)):x};", text)
+    return _COMMAND_LINE.sub(r"\1&#58;", text)
+
+
+def display_path(path: str | bytes | os.PathLike[str]) -> str:
+    """A file name as it can be printed in any encoding: undecodable bytes as ``\\xNN``."""
+    name = os.fspath(path)
+    raw: bytes
+    if isinstance(name, bytes):
+        raw = name
+    else:
+        try:
+            raw = name.encode("utf-8", "surrogateescape")
+        except UnicodeEncodeError:  # a surrogate no file system gave: not a byte
+            raw = name.encode("utf-8", "backslashreplace")
+    return raw.decode("utf-8", "backslashreplace")

@@ -1,0 +1,169 @@
+"""The run itself under hostile conditions: odd file names, Ctrl-C, bad options,
+closed streams, a worker process that dies. Each ends with the right exit code
+and no traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+
+from holodeck_mt import cli
+from holodeck_mt.render import FORMATS
+from tests.hostile.test_hostile import GUARD, ROOT, diagnostics, run_cli
+
+VALID = "test_cases:\n  - input: hi\n"
+INVALID = "test_cases:\n  - input: 1\n"
+
+
+@pytest.mark.parametrize("fmt", FORMATS)
+@pytest.mark.parametrize("encoding", ["", "utf-8", "ascii"])
+def test_a_file_name_that_is_not_utf8_is_reported_in_every_format(
+    fmt: str, encoding: str, tmp_path: Path
+) -> None:
+    folder = os.fsencode(tmp_path) + b"/caf\xe9\xff"
+    os.mkdir(folder)
+    with open(folder + b"/agent.yaml", "w") as file:
+        file.write(INVALID)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    if encoding:
+        env["PYTHONIOENCODING"] = encoding
+    done = subprocess.run(
+        [sys.executable, "-m", "holodeck_mt", "validate", ".", "--format", fmt, "-j", "1"],
+        cwd=tmp_path,
+        capture_output=True,
+        timeout=GUARD,
+        env=env,
+    )
+    assert b"Traceback" not in done.stderr
+    assert done.returncode == 1, done.stderr
+    out = done.stdout.decode("utf-8")
+    if fmt in ("json", "sarif"):
+        out = json.dumps(json.loads(out))  # one level of escaping, as in the other formats
+        out = out.replace("\\\\", "\\")
+    assert ("caf%5Cxe9%5Cxff" if fmt == "sarif" else "caf\\xe9\\xff") in out
+
+
+def test_ctrl_c_ends_quietly_with_exit_130(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    def interrupted(job: object) -> NoReturn:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(cli, "_run", interrupted)
+    (tmp_path / "agent.yaml").write_text(VALID)
+    code = cli.main(["validate", str(tmp_path / "agent.yaml"), "--jobs", "1"])
+    captured = capsys.readouterr()
+    assert code == 130
+    assert (captured.out, captured.err) == ("", "")
+
+
+def test_ctrl_c_on_a_real_run_is_quiet(tmp_path: Path) -> None:
+    import signal
+    import time
+
+    (tmp_path / "agent.yaml").write_text(
+        "test_cases:\n" + "".join(f"  - input: {i}\n" for i in range(200_000))
+    )
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "holodeck_mt", "validate", "agent.yaml"],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=env,
+    )
+    time.sleep(1.0)
+    process.send_signal(signal.SIGINT)
+    _out, err = process.communicate(timeout=GUARD)
+    if process.returncode in (0, 1):  # finished before the signal: nothing to check
+        pytest.skip("the run ended before Ctrl-C")
+    assert process.returncode == 130
+    assert err == b""
+
+
+@pytest.mark.parametrize(
+    ("option", "value"),
+    [
+        ("--max-file-size", "inf"),
+        ("--max-file-size", "nan"),
+        ("--max-file-size", "9e18g"),
+        ("--max-file-size", "99999999t"),
+        ("--max-file-size", "-1"),
+        ("--max-file-size", "0"),
+        ("--max-file-size", ""),
+        ("--max-depth", "0"),
+        ("--max-depth", "1e3"),
+        ("--max-depth", "99999999999999999999"),
+        ("--max-alias-nodes", "-5"),
+        ("--max-diagnostics", "-1"),
+        ("--jobs", "0"),
+        ("--jobs", "100000"),
+    ],
+)
+def test_a_bad_option_value_is_a_usage_error(option: str, value: str, tmp_path: Path) -> None:
+    (tmp_path / "agent.yaml").write_text(VALID)
+    code, _out, err = run_cli("agent.yaml", option, value, cwd=tmp_path)
+    assert code == 2
+    assert "Traceback" not in err
+    assert option in err and "error: argument" in err
+
+
+@pytest.mark.parametrize("value", ["1k", "64M", "1.5m", "1g", "2048", "512kb"])
+def test_a_good_size_is_taken(value: str, tmp_path: Path) -> None:
+    (tmp_path / "agent.yaml").write_text(VALID)
+    assert run_cli("agent.yaml", "--max-file-size", value, cwd=tmp_path)[0] == 0
+
+
+@pytest.mark.parametrize("closed", ["1", "2", "1 2"])
+@pytest.mark.parametrize(
+    ("content", "args", "expected"),
+    [
+        (VALID, ["agent.yaml"], 0),
+        (INVALID, ["agent.yaml"], 1),
+        (VALID, ["absent.yaml"], 2),
+    ],
+)
+def test_the_exit_code_does_not_depend_on_a_closed_stream(
+    closed: str, content: str, args: list[str], expected: int, tmp_path: Path
+) -> None:
+    (tmp_path / "agent.yaml").write_text(content)
+    closing = " ".join(f"{fd}>&-" for fd in closed.split())
+    command = f"{sys.executable} -m holodeck_mt validate {' '.join(args)} -j 1 {closing}"
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        ["sh", "-c", command], cwd=tmp_path, capture_output=True, timeout=GUARD, env=env
+    )
+    assert done.returncode == expected, done.stderr
+    assert b"Traceback" not in done.stderr
+
+
+def _die_on_b(job: cli._Job) -> tuple[list[object], str | None]:
+    if "/b/" in job.path:
+        os._exit(3)  # as a worker killed by the kernel for its memory would
+    return cli._Run_original(job)  # type: ignore[attr-defined,no-any-return]
+
+
+def test_a_dead_worker_costs_only_its_own_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setattr(cli, "_Run_original", cli._run, raising=False)
+    monkeypatch.setattr(cli, "_run", _die_on_b)
+    for name in ("a", "b", "c", "d"):
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "agent.yaml").write_text(INVALID)
+    code = cli.main(["validate", str(tmp_path), "--jobs", "2", "--format", "json"])
+    captured = capsys.readouterr()
+    assert code == 2
+    assert "Traceback" not in captured.err
+    assert captured.err.count("\n") == 1
+    assert "internal error while validating" in captured.err and "/b/agent.yaml" in captured.err
+    files = json.loads(captured.out)["files"]
+    assert sorted(Path(f["path"]).parent.name for f in files) == ["a", "c", "d"]
+    assert all(f["diagnostics"][0]["code"] == "HMT102" for f in files)
+    assert diagnostics(captured.out)
