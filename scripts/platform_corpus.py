@@ -536,6 +536,8 @@ def _structural() -> Iterator[Variant]:
         "turn_config.non-string-key": None,
         "duplicate-key.turn": None,
         "merge-key": None,
+        "binary.ground_truth": None,
+        "set.retrieval_context": None,
         "test-cases-list": [{"name": "a", "input": "q"}, {"turns": [{"input": "q"}]}],
         "test-cases-list.empty": [],
         "empty-document": None,
@@ -547,6 +549,8 @@ def _structural() -> Iterator[Variant]:
         "turn_config.non-string-key": turn + "        turn_config: {on: 1}\n",
         "duplicate-key.turn": turn + "        input: r\n",
         "merge-key": "test_cases:\n  - &b {input: q}\n  - <<: *b\n    name: n\n",
+        "binary.ground_truth": turn + "        ground_truth: !!binary aGVsbG8=\n",
+        "set.retrieval_context": turn + "        retrieval_context: !!set {a, b}\n",
         "empty-document": "",
         "comment-only-document": "# nothing here\n",
     }

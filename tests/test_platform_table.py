@@ -12,6 +12,7 @@ and fact has its fixture.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
@@ -24,11 +25,17 @@ from tests.conftest import FIXTURES, ROOT, RunJson
 FOLDERS = ("invalid", "warnings", "valid")
 
 
+def _text(path: Path) -> str:
+    """A fixture's text: UTF-8, or UTF-16 for the one that pins its refusal."""
+    raw = path.read_bytes()
+    return raw.decode("utf-16" if raw[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8")
+
+
 def _fixtures() -> list[Path]:
     found = []
     for folder in FOLDERS:
         for path in sorted((FIXTURES / folder / "platform").rglob("*.yaml")):
-            if "# platform:" in path.read_text(encoding="utf-8"):
+            if "# platform:" in _text(path):
                 found.append(path)
     return found
 
@@ -39,15 +46,24 @@ FIXTURE_FILES = _fixtures()
 def _header(path: Path, tag: str) -> list[str]:
     prefix = f"# {tag}:"
     return [
-        line[len(prefix) :].strip()
-        for line in path.read_text(encoding="utf-8").splitlines()
-        if line.startswith(prefix)
+        line[len(prefix) :].strip() for line in _text(path).splitlines() if line.startswith(prefix)
     ]
 
 
-#: PLATFORM.md's example table, row by row, as the fixtures name them; the rows whose
-#: verdict hangs on the YAML 1.1 reading of scalars come with the PyYAML loader.
+#: PLATFORM.md's example table, row by row, as the fixtures name them.
 ROWS = [
+    "a UTF-16 file (with its byte-order mark)",
+    "turn `ground_truth: yes`",
+    "`args: {a: {regex: on}}`",
+    "turn `ground_truth: 1_000`",
+    "turn `input: =`",
+    "`count: 1e3`",
+    "`threshold: 0o17`",
+    "`turn_config: {on: 1}`",
+    "`expected_tools: [ns:tool]`, `url: https://x.org/a.pdf` in a flow mapping",
+    "`case_insensitive: yes`",
+    "`ground_truth: 1e3`",
+    "`count: 1:30`",
     'turn `input: "   "`',
     '`expected_tools: [{name: "   "}]`',
     "`count: 2.0`",
@@ -102,6 +118,16 @@ def test_every_row_and_fact_has_its_fixture() -> None:
     facts = {fact for path in FIXTURE_FILES for fact in _header(path, "fact")}
     assert [row for row in ROWS if row not in rows] == []
     assert [fact for fact in FACTS if fact not in facts] == []
+
+
+def test_the_utf16_fixture_reports_exactly_its_expected_diagnostic(run_json: RunJson) -> None:
+    """The fixture corpus reads fixtures as UTF-8; this one is checked here."""
+    fixture = FIXTURES / "invalid" / "platform" / "utf16.yaml"
+    (expected,) = [json.loads(line) for line in _header(fixture, "expect")]
+    code, document = run_json(str(fixture))
+    (diagnostic,) = document["files"][0]["diagnostics"]
+    assert code == 1
+    assert {k: diagnostic[k] for k in expected} == expected
 
 
 @pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=_id)

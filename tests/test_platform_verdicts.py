@@ -105,6 +105,8 @@ def _deviation_of(error: Diagnostic, data: Any) -> str | None:
         return ".nan / .inf"
     if error.code == "HMT003" and "/args" in pointer:
         return "non-string args key"
+    if isinstance(value, (bytes, set)):
+        return "!!binary / !!set value"
     if value == "" and re.search(r"/expected_tools/\d+$", pointer):
         return 'bare "" tool name'
     if value == "" and re.search(r"/evaluation_steps/\d+$", pointer):
