@@ -126,3 +126,12 @@ mutate: $(STAMP)
 	print(s); print(f\"killed {s['killed'] + s['timeout']} of {s['total']}\")"
 	-$(VENV)/bin/mutmut results
 # --- end mutation testing -----------------------------------------------------------
+
+# --- platform verdicts: tests/test_platform_verdicts.py ------------------------------
+.PHONY: platform-verdicts
+
+## Judge the generated variant corpus with the platform itself (holodeck-ai, test-only)
+## and print the agreement figure; `make test` runs the same test.
+platform-verdicts: $(STAMP)
+	$(PY) -m pytest -q tests/test_platform_verdicts.py -k corpus
+# --- end platform verdicts ------------------------------------------------------------

@@ -25,6 +25,7 @@ both paths give the same diagnostics on every fixture and generated corpora.
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Iterator
 from functools import cache
@@ -53,22 +54,27 @@ def engine() -> str:
     return "python" if chosen == "python" else "auto"
 
 
-def schema_faults(root: str, data: Any, *, compiled: bool = True) -> list[Fault]:
+def schema_faults(
+    root: str, data: Any, *, compiled: bool = True, max_cases: int = 0
+) -> list[Fault]:
     """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them.
 
     ``compiled=False`` (data a compiled validator cannot judge) forces jsonschema.
+    ``max_cases`` (0: no limit) examines only the first so many invalid test cases
+    with jsonschema; one ``HMT220`` fault counts the others (a hostile file can hold
+    a million faulty test cases: their diagnostics would not be shown anyway).
     """
     validators = _compiled() if compiled and engine() == "auto" else None
     if validators is None:
-        return _python(root, data)
+        return _python(root, data, max_cases)
     try:
         if validators.root(root).is_valid(data):
             return []
     except Exception:  # a value it cannot take: jsonschema judges the document
-        return _python(root, data)
+        return _python(root, data, max_cases)
     located = walk.test_case_list(data)
     if located is None or not validators.subset_safe:
-        return _python(root, data)
+        return _python(root, data, max_cases)
     cases, prefix = located
     case_validator = validators.test_case()
     bad: list[int] = []
@@ -79,6 +85,18 @@ def schema_faults(root: str, data: Any, *, compiled: bool = True) -> list[Fault]
             valid = False
         if not valid:
             bad.append(i)
+    skipped: list[Fault] = []
+    if max_cases and len(bad) > max_cases:
+        rest, bad = bad[max_cases:], bad[:max_cases]
+        skipped.append(
+            Fault(
+                "HMT220",
+                f"{len(rest):,} more invalid test case{'' if len(rest) == 1 else 's'} not "
+                "examined, from this one on",
+                (*prefix, rest[0]),
+                hint="--max-diagnostics 0 examines them all",
+            )
+        )
     subset = [cases[i] for i in bad]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt import schema_errors
@@ -87,13 +105,30 @@ def schema_faults(root: str, data: Any, *, compiled: bool = True) -> list[Fault]
     # The shortened list says nothing of the real one's length: that is checked on it.
     kept = (e for e in errors if not (e.validator in _LENGTH and tuple(e.path) == prefix))
     length = _length_errors(validators.list_length, cases, prefix)
-    return schema_errors.faults_of([*kept, *length])
+    # Lazily: each error (with its graph of sub-errors) is freed once its faults are out.
+    return schema_errors.faults_of(itertools.chain(kept, length)) + skipped
 
 
-def _python(root: str, data: Any) -> list[Fault]:
+def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:
+    """jsonschema on the whole document; with ``max_cases``, it stops past that many faults."""
     from holodeck_mt import schema_errors
 
-    return schema_errors.faults(sch.validator(root), data)
+    if not max_cases:
+        return schema_errors.faults(sch.validator(root), data)
+    found: list[Fault] = []
+    for error in sch.validator(root).iter_errors(data):
+        found += schema_errors.faults_of([error])
+        if len(found) > max_cases:
+            found.append(
+                Fault(
+                    "HMT220",
+                    f"schema validation stopped after {len(found):,} faults; more may follow",
+                    found[-1].parts,
+                    hint="--max-diagnostics 0 examines them all",
+                )
+            )
+            break
+    return found
 
 
 def _renumbered(

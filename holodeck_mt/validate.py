@@ -179,7 +179,9 @@ def _validate_text(
         compiled = not doc.has_non_json
 
         def schema(document: Any) -> list[Fault]:
-            found = fast_path.schema_faults(_ROOTS[role], document, compiled=compiled)
+            found = fast_path.schema_faults(
+                _ROOTS[role], document, compiled=compiled, max_cases=limits.max_diagnostics
+            )
             return [f for f in found if not under(f.parts, doc.reported)]
 
         # The schema's faults of the document as the platform reads it (lax.py).
@@ -382,6 +384,11 @@ def _finish(diagnostics: Iterable[Diagnostic], limits: Limits) -> list[Diagnosti
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
         return kept
+    # A count of test cases not examined (fast_path) stays, after the capped list.
+    counts = [d for d in kept if d.code == "HMT220"]
+    kept = [d for d in kept if d.code != "HMT220"]
+    if len(kept) <= cap:
+        return [*kept, *counts]
     rest = kept[cap:]
     errors = sum(d.severity == "error" for d in rest)
     first = rest[0]
@@ -393,7 +400,7 @@ def _finish(diagnostics: Iterable[Diagnostic], limits: Limits) -> list[Diagnosti
         first.column,
         hint="--max-diagnostics 0 shows them all",
     )
-    return [*kept[:cap], more]
+    return [*kept[:cap], more, *counts]
 
 
 def _count(n: int, what: str) -> str:

@@ -25,6 +25,7 @@ import io
 import json
 import os
 import random
+import re
 import subprocess
 import sys
 import time
@@ -132,10 +133,65 @@ def _target() -> Callable[[bytes], None]:
                 validate_text(text, path="fuzz.yaml", role=role, limits=limits)
                 for role in ("document", "test-cases-file")
             ]
-        for render in formats.values():
-            render(results, io.StringIO())
+        for name, render in formats.items():
+            out = io.StringIO()
+            render(results, out)
+            check_output(name, out.getvalue(), results)
+        check_memory(len(data))
 
     return run
+
+
+# --- what an iteration must respect beyond not raising -------------------------------------
+
+#: Output per format for one input (a few MB whatever the input, within the limits).
+OUTPUT_BUDGET = 4 * 1024 * 1024
+#: Peak memory of the process: 300 MB plus 20 times the input's size.
+MEMORY_BASE, MEMORY_PER_BYTE = 300 * 1024 * 1024, 20
+#: The longest message, hint, test-case name or path a diagnostic may carry.
+FIELD_BUDGET = 400
+_RAW = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+_HUMAN = ("text", "github", "junit")
+
+
+class Finding(AssertionError):
+    """An output or memory budget broken: saved like a crash."""
+
+
+def check_output(fmt: str, out: str, results: list[Any]) -> None:
+    """Bounded size, no raw control character where a human reads, no forged command line."""
+    if len(out) > OUTPUT_BUDGET:
+        raise Finding(f"{fmt} output of {len(out):,} characters")
+    if fmt in _HUMAN and _RAW.search(out):
+        raise Finding(f"raw control character in {fmt} output")
+    for line in out.splitlines():
+        if line.lstrip(" \t").startswith("::") and not (
+            fmt == "github" and line.startswith(("::error file=", "::warning file="))
+        ):
+            raise Finding(f"a {fmt} line starts with '::'")
+    for result in results:
+        for d in result.diagnostics:
+            for field in (d.message, d.hint or "", d.test_case or "", d.path, d.pointer):
+                if len(field) > FIELD_BUDGET:
+                    raise Finding(f"a {d.code} field of {len(field):,} characters")
+
+
+def _peak_rss() -> int:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024  # KiB on Linux
+
+
+_MEMORY_REPORTED: list[int] = []
+
+
+def check_memory(size: int) -> None:
+    """The process's peak memory so far within budget: the first input over it is saved
+    (the peak only grows, so once is all a process can tell)."""
+    peak = _peak_rss()
+    if not _MEMORY_REPORTED and peak > MEMORY_BASE + MEMORY_PER_BYTE * size:
+        _MEMORY_REPORTED.append(peak)
+        raise Finding("peak memory over budget")
 
 
 def _save(kind: str, data: bytes) -> Path:
@@ -174,11 +230,11 @@ def _guarded(
         try:
             run(data)
         except Exception as e:
-            key = f"{type(e).__name__}:{_where(e)}"
+            key = f"{type(e).__name__}:{_where(e)}" + (f":{e}" if isinstance(e, Finding) else "")
             if key not in seen:  # one input per distinct failure is enough
                 seen.add(key)
                 counter.figures["crashes"] += 1
-                saved = _save("crash", data)
+                saved = _save("finding" if isinstance(e, Finding) else "crash", data)
                 print(f"fuzz: {key} -> {saved.name}", file=sys.stderr, flush=True)
                 counter.flush()
             return

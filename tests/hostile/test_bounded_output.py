@@ -105,5 +105,6 @@ def test_the_cap_holds_in_every_format(fmt: str, tmp_path: Path) -> None:
     assert code == 1
     assert out.count("HMT102") <= 5 * 3  # a code may appear in a title and a rule list too
     assert "HMT220" in out
-    if fmt == "json":
-        assert len(json.loads(out)["files"][0]["diagnostics"]) == 6
+    if fmt == "json":  # 5 shown, a count of the rest, a count of test cases not examined
+        codes = [d["code"] for d in json.loads(out)["files"][0]["diagnostics"]]
+        assert codes == ["HMT102"] * 5 + ["HMT220", "HMT220"]

@@ -14,6 +14,7 @@ import pytest
 from holodeck_mt import loader
 from holodeck_mt.render import FORMATS, renderer
 from holodeck_mt.validate import FileResult, validate_text
+from tests.conftest import load_script
 
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
 SAVED = sorted(p for p in REGRESSIONS.iterdir() if p.is_file()) if REGRESSIONS.is_dir() else []
@@ -34,5 +35,8 @@ def test_a_saved_fuzzer_input_validates_into_diagnostics(path: Path) -> None:
         for d in result.diagnostics:
             assert d.line >= 1
             assert d.column >= 1
+    fuzz = load_script("fuzz")
     for name in FORMATS:
-        renderer(name)(results, io.StringIO())
+        out = io.StringIO()
+        renderer(name)(results, out)
+        fuzz.check_output(name, out.getvalue(), results)  # the fuzzer's budgets, replayed
