@@ -17,7 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from holodeck_mt import confine, env_vars, fast_path, hints, lax, loader, quoting, ranges, walk
+from holodeck_mt import (
+    confine,
+    dialect,
+    env_vars,
+    fast_path,
+    hints,
+    lax,
+    loader,
+    quoting,
+    ranges,
+    walk,
+)
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
@@ -207,6 +218,9 @@ def _validate_text(
                 runnable = runnable and severity(fault.code) != "error"
     located = [_locate(f, data, doc.positions, text) for f in faults]
     located += [_in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
+    faulted = doc.reported | {f.parts for f in faults}
+    warned = dialect.warnings(doc.dialect, faulted)
+    located += [_in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
     # Hints that quote a scalar are rewritten as the source writes it, on the kept ones only.
     result.diagnostics = [
         _bounded(lax.as_written(quoting.as_written(d, text), text))
