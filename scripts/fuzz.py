@@ -441,7 +441,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=int, default=1800, help="how long to fuzz")
     parser.add_argument("--engine", choices=["auto", "atheris", "random"], default="auto")
-    parser.add_argument("--slow", type=float, default=2.0, help="save inputs taking more CPU seconds than this")
+    parser.add_argument(
+        "--slow", type=float, default=2.0, help="save inputs using more CPU seconds"
+    )
     parser.add_argument("--timeout", type=int, default=20, help="libFuzzer's hang timeout")
     parser.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--stats", type=Path, default=STATS, help=argparse.SUPPRESS)
