@@ -89,9 +89,12 @@ $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet 'check-jsonschema>=0.29'
 	touch $(BENCH_STAMP)
 
-## Time the validator against ruamel's C safe-load and check-jsonschema (whole processes).
+## Time the validator against ruamel's C safe-load and check-jsonschema (whole processes),
+## then the language server on the same file (scripts/bench_lsp.py adds its own section).
+LSP_BENCH_ARGS ?= --write docs/performance.md
 bench: $(BENCH_STAMP)
 	$(PY) scripts/bench.py $(BENCH_ARGS)
+	$(PY) scripts/bench_lsp.py $(LSP_BENCH_ARGS)
 # --- end speed benchmark ------------------------------------------------------------
 
 # --- reference docs and goldens (issue 4): scripts/gen_docs.py, scripts/update_goldens.py ---
@@ -106,9 +109,10 @@ docs: $(STAMP)
 docs-check: $(STAMP)
 	$(PY) scripts/gen_docs.py --check
 
-## Regenerate the golden outputs of every --format (review the diff by hand).
+## Regenerate the golden outputs of every --format and of `fix` (review the diff by hand).
 goldens: $(STAMP)
 	$(PY) scripts/update_goldens.py
+	$(PY) scripts/update_fix_goldens.py
 	HOLODECK_MT_UPDATE_GOLDENS=1 $(PY) -m pytest -q tests/test_explain.py -k golden
 # --- end reference docs and goldens ---------------------------------------------------
 
@@ -126,3 +130,12 @@ mutate: $(STAMP)
 	print(s); print(f\"killed {s['killed'] + s['timeout']} of {s['total']}\")"
 	-$(VENV)/bin/mutmut results
 # --- end mutation testing -----------------------------------------------------------
+
+# --- platform verdicts: tests/test_platform_verdicts.py ------------------------------
+.PHONY: platform-verdicts
+
+## Judge the generated variant corpus with the platform itself (holodeck-ai, test-only)
+## and print the agreement figure; `make test` runs the same test.
+platform-verdicts: $(STAMP)
+	$(PY) -m pytest -q tests/test_platform_verdicts.py -k corpus
+# --- end platform verdicts ------------------------------------------------------------

@@ -174,6 +174,35 @@ def build_parser() -> argparse.ArgumentParser:
         help="let test_cases_file and files[*].path (--check-files) name files outside "
         "the repository tree (/proc, /sys and /dev stay refused)",
     )
+    fix = commands.add_parser(
+        "fix",
+        help="apply the fixes of diagnostics that have an evident fix",
+        description="Apply the safe fixes to agent.yaml and test-cases files, changing only "
+        "the fixed characters. Exit 0: nothing left to report; 1: errors remain (with --diff: "
+        "a file would change); 2: usage error or unreadable path.",
+    )
+    fix.add_argument(
+        "paths", nargs="*", metavar="PATH", help="as for validate (default: ./agent.yaml)"
+    )
+    fix.add_argument(
+        "--unsafe-fixes",
+        action="store_true",
+        help="also apply the fixes that change what a test asserts (renames, `count`)",
+    )
+    fix.add_argument("--diff", action="store_true", help="print a unified diff and change no file")
+    fix.add_argument(
+        "--max-file-size",
+        type=_size,
+        default=MAX_FILE_BYTES,
+        metavar="SIZE",
+        help=f"skip larger files (default: {MAX_FILE_BYTES // 1024**2}M)",
+    )
+    commands.add_parser(
+        "lsp",
+        help="run the language server on stdio (needs the [lsp] extra)",
+        description="A language server over stdio that publishes the validator's diagnostics "
+        "and offers its fixes as quick fixes; it runs beside the YAML language server.",
+    )
     explain = commands.add_parser(
         "explain",
         help="say what the platform will run for each test case and turn",
@@ -384,6 +413,13 @@ def _main(argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
     if args.command == "schema":
         return _schema(args.path)
+    if args.command == "lsp":
+        return _lsp()
+    if args.command == "fix":
+        from holodeck_mt import fix_command
+
+        limits = Limits(max_bytes=args.max_file_size)
+        return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
     if args.command == "init-editor":
         return _init_editor(Path(args.folder), args.modeline, args.schema)
     if args.command == "explain":
@@ -444,6 +480,21 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     failing = any(not r.valid for r in results)
     return EXIT_INVALID if failing else EXIT_OK
+
+
+def _lsp() -> int:
+    try:
+        from holodeck_mt.lsp import server
+    except ImportError as e:
+        missing = e.name or "pygls"
+        print(
+            f"holodeck-mt: error: the language server needs {missing}: "
+            "pip install 'holodeck-mt[lsp]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    server.serve()
+    return EXIT_OK
 
 
 def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:

@@ -174,6 +174,35 @@ _CODES = [
         "An args value is a one-key literal mapping whose key looks like a misspelled matcher "
         "(`regexp`, `fuzy`).",
     ),
+    # YAML 1.1 (the platform) and YAML 1.2 (editors) read these plain scalars differently.
+    Code(
+        "HMT205",
+        "warning",
+        "yaml11-boolean",
+        "`yes`/`no`/`on`/`off` (any case): a boolean to the platform (YAML 1.1), a string to "
+        "editors (YAML 1.2), where a boolean is expected: write `true` or `false`.",
+    ),
+    Code(
+        "HMT206",
+        "warning",
+        "yaml11-number",
+        "A number only YAML 1.1 reads so (`1_000`, `0b101`, `017` as octal 15, `1:30` as 90): "
+        "editors read a string or another number; write the number the platform reads.",
+    ),
+    Code(
+        "HMT207",
+        "warning",
+        "yaml12-number",
+        "A scalar editors (YAML 1.2) read as a number that the platform reads as a string "
+        "(`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it.",
+    ),
+    Code(
+        "HMT208",
+        "warning",
+        "yaml11-date",
+        "An unquoted date the platform (YAML 1.1) reads as a date and editors as a string, where "
+        "any value is accepted: quote it if it is text.",
+    ),
     # About the report itself.
     Code(
         "HMT220",

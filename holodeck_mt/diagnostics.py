@@ -24,8 +24,10 @@ class Diagnostic:
     test_case_index: int | None = None
     path: str = ""
     hint: str | None = None
+    #: Where the offending key or value ends: 1-based, just after its last character.
     end_column: int | None = None
     severity: Severity = field(default="error")
+    end_line: int | None = None
 
     @property
     def pointer(self) -> str:
@@ -46,6 +48,8 @@ class Diagnostic:
             "pointer": self.pointer,
             "line": self.line,
             "column": self.column,
+            "end_line": self.end_line if self.end_line is not None else self.line,
+            "end_column": self.end_column if self.end_column is not None else self.column,
             "hint": self.hint,
         }
 

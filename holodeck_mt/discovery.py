@@ -265,3 +265,10 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
         else:
             found.problems.append(f"cannot read '{given}': no such file or directory")
     return found
+
+
+def text_holds_test_cases(text: str) -> bool:
+    """:func:`holds_test_cases` for a text (an editor's buffer) instead of a file."""
+    head = text.encode("utf-8", "surrogatepass")[:_SNIFF_BYTES]
+    verdict = _verdict(head)
+    return bool(_LOOKS_LIKE.search(head)) if verdict is None else verdict

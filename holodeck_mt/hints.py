@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import re
 from collections.abc import Iterable
 from typing import Any
 
@@ -98,4 +99,17 @@ def quote_hint(key: str | int | None, value: Any) -> str | None:
             text = show(value)
         prefix = f"{key}: " if isinstance(key, str) else ""
         return f'quote it: {prefix}"{text}"'
+    return None
+
+
+#: Numbers every YAML version reads as numbers (no octal, no exponent without a dot).
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
+
+
+def unquote_hint(key: str | int | None, value: Any, *, integer: bool = False) -> str | None:
+    """For a number written in quotes where a number (or an integer) is required."""
+    if isinstance(value, str) and (_INTEGER if integer else _DECIMAL).match(value):
+        prefix = f"{key}: " if isinstance(key, str) else ""
+        return f"write it unquoted: {prefix}{value}"
     return None

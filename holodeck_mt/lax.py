@@ -141,8 +141,10 @@ _LONGEST = 60
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
 #: Conversions may reveal the test-case shape or metric kind the author meant, and
-#: with it more conversions; a few rounds settle any real document.
-_ROUNDS = 4
+#: with it more conversions; and the schema examines a capped number of faulty test
+#: cases at a time (--max-diagnostics), so each round may reach new ones. Every round
+#: converts something new, so the loop ends; this bound only guards against a bug.
+_ROUNDS = 10_000
 
 
 class _Absent:
@@ -337,12 +339,11 @@ def relax(
         changes = [c for c in changes if c[0] not in notes]
         if not changes:
             break
-        for parts, replacement, note in _unique(changes):
-            current = _replaced(current, parts, replacement)
-            if note is not None:
-                notes[parts] = note
-            else:
-                notes[parts] = Fault("", "", parts)  # dropped: remembered, never shown
+        unique = _unique(changes)
+        current = _replaced(current, {parts: replacement for parts, replacement, _ in unique})
+        for parts, _, note in unique:
+            # A dropped null is remembered (never converted twice) but never shown.
+            notes[parts] = note if note is not None else Fault("", "", parts)
         faults = judge(current)
     # A value that is wrong even as the platform reads it is its error alone.
     wrong = {f.parts for f in faults}
@@ -465,25 +466,42 @@ def _written(value: Any) -> str:
     return str(value)
 
 
-def _replaced(data: Any, parts: JsonPath, replacement: Any) -> Any:
-    """A copy of ``data`` with the node at ``parts`` replaced (``_NO``: removed).
+def _replaced(data: Any, changes: dict[JsonPath, Any]) -> Any:
+    """A copy of ``data`` with each node at a path of ``changes`` replaced (``_NO``: removed).
 
-    Only the containers on the path are copied; everything else is shared.
+    Only the containers on the changed paths are copied, each once, whatever the
+    number of changes below it; everything else is shared.
     """
-    if not parts:
-        return replacement
-    head, rest = parts[0], parts[1:]
+    tree: dict[Any, Any] = {}
+    for parts, replacement in changes.items():
+        if not parts:
+            continue
+        node = tree
+        for part in parts[:-1]:
+            node = node.setdefault(("in", part), {})
+        node[("at", parts[-1])] = replacement
+    return _rebuilt(data, tree)
+
+
+def _rebuilt(data: Any, tree: dict[Any, Any]) -> Any:
     if isinstance(data, dict):
-        copy = dict(data)
-        if rest:
-            copy[head] = _replaced(data[head], rest, replacement)
-        elif replacement is _NO:
-            copy.pop(head, None)
+        copy: Any = dict(data)
+    elif isinstance(data, list):
+        copy = list(data)
+    else:
+        return data
+    removed = []
+    for (how, part), below in tree.items():
+        present = part in copy if isinstance(copy, dict) else 0 <= part < len(copy)
+        if not present:
+            continue
+        if how == "in":
+            copy[part] = _rebuilt(copy[part], below)
+        elif below is _NO:
+            removed.append(part)
         else:
-            copy[head] = replacement
-        return copy
-    if isinstance(data, list) and isinstance(head, int):
-        items = list(data)
-        items[head] = _replaced(data[head], rest, replacement) if rest else replacement
-        return items
-    return data
+            copy[part] = below
+    for part in removed:
+        if isinstance(copy, dict):
+            del copy[part]
+    return copy

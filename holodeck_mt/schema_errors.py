@@ -268,6 +268,8 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
     subject = what or _subject(parts)
     key = parts[-1] if parts else None
     hint = hints.quote_hint(key, value) if "a string" in wanted else None
+    if hint is None and ("a number" in wanted or "an integer" in wanted):
+        hint = hints.unquote_hint(key, value, integer="a number" not in wanted)
     if value is None and hint is None:
         hint = "give it a value, or remove the key"
     return Fault("HMT102", f"{subject} must be {wanted}, got {hints.got(value)}", parts, hint=hint)
@@ -335,15 +337,20 @@ def _enum(error: ValidationError) -> Iterator[Fault]:
     )
 
 
-def _pattern(error: ValidationError) -> str:
+def _pattern(error: ValidationError) -> Iterator[Fault]:
     schema, rule = _schema(error), str(error.validator_value)
+    parts, hint = _parts(error), None
     if SHAPE in schema:
         shape = schema[SHAPE]
     elif "${" in rule or "\\$" in rule:
-        shape = f"{hints.type_name(_number_type(schema))} or an ${{ENV_VAR}} reference"
+        number = _number_type(schema)
+        shape = f"{hints.type_name(number)} or an ${{ENV_VAR}} reference"
+        key = parts[-1] if parts else None
+        hint = hints.unquote_hint(key, error.instance, integer=number == "integer")
     else:
         shape = f"text matching {rule}"
-    return f"{_subject(_parts(error))} must be {shape}, got {hints.show(error.instance)}"
+    message = f"{_subject(parts)} must be {shape}, got {hints.show(error.instance)}"
+    yield Fault("HMT103", message, parts, hint=hint)
 
 
 def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
@@ -398,7 +405,7 @@ _KEYWORDS: dict[str, Handler] = {
             f"got {hints.show(e.instance)}"
         ),
     ),
-    "pattern": _one("HMT103", _pattern),
+    "pattern": _pattern,
     "uniqueItems": _one("HMT103", lambda e: f"{_subject(_parts(e))} lists the same item twice"),
 }
 for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):

@@ -17,7 +17,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from holodeck_mt import confine, env_vars, fast_path, hints, lax, loader, quoting, walk
+from holodeck_mt import (
+    confine,
+    dialect,
+    env_vars,
+    fast_path,
+    hints,
+    lax,
+    loader,
+    quoting,
+    ranges,
+    walk,
+)
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
@@ -159,7 +170,7 @@ def _validate_text(
             doc.diagnostics = [
                 lax.no_test_cases(d) if d.code == "HMT006" else d for d in doc.diagnostics
             ]
-        result.diagnostics = _finish(doc.diagnostics, limits)
+        result.diagnostics = _finish(ranges.with_ranges(text, doc.diagnostics), limits)
         return result, None
     data = doc.data
     faults: list[Fault] = []
@@ -205,8 +216,11 @@ def _validate_text(
             for fault in check(context):
                 faults.append(fault)
                 runnable = runnable and severity(fault.code) != "error"
-    located = [_locate(f, data, doc.positions) for f in faults]
-    located += [_in_test_case(d, data) for d in doc.diagnostics]
+    located = [_locate(f, data, doc.positions, text) for f in faults]
+    located += [_in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
+    faulted = doc.reported | {f.parts for f in faults}
+    warned = dialect.warnings(doc.dialect, faulted)
+    located += [_in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
     # Hints that quote a scalar are rewritten as the source writes it, on the kept ones only.
     result.diagnostics = [
         _bounded(lax.as_written(quoting.as_written(d, text), text))
@@ -240,13 +254,44 @@ def validate_file(
     text, problem = read_text(path, limits)
     if text is None:
         return [FileResult(path=display, diagnostics=[problem] if problem else [])]
+    return _validate_document(text, display, path, base_dir, options, limits)
+
+
+def validate_document_text(
+    text: str,
+    *,
+    path: str,
+    base_dir: Path,
+    options: Options | None = None,
+    limits: Limits | None = None,
+    followed_text: str | None = None,
+) -> list[FileResult]:
+    """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
+    the document, then the test-cases file it names, read from ``base_dir`` unless
+    ``followed_text`` gives that file's text (the editor holds it too)."""
+    options, limits = options or Options(), limits or Limits()
+    display = display_path(path)
+    return _validate_document(text, display, Path(path), base_dir, options, limits, followed_text)
+
+
+def _validate_document(
+    text: str,
+    display: str,
+    path: Path,
+    base_dir: Path,
+    options: Options,
+    limits: Limits,
+    followed_text: str | None = None,
+) -> list[FileResult]:
     tree = confine.tree_of(path)
     result, doc = _validate_text(text, display, "document", base_dir, options, limits, tree)
     results = [result]
     if doc is not None and isinstance(doc.data, dict) and "test_cases" not in doc.data:
         target = doc.data.get("test_cases_file")
         if isinstance(target, str) and target:
-            results += _follow(result, doc, target, base_dir, display, options, limits, tree)
+            results += _follow(
+                result, doc, target, base_dir, display, options, limits, tree, followed_text
+            )
     return results
 
 
@@ -259,6 +304,7 @@ def _follow(
     options: Options,
     limits: Limits,
     tree: Path,
+    followed_text: str | None = None,
 ) -> list[FileResult]:
     """Validate the test-cases file an agent.yaml names, relative to its folder."""
     file = base_dir / target
@@ -287,9 +333,11 @@ def _follow(
             else "keep test-cases files inside the repository (--allow-outside-paths "
             "allows other places)",
         )
-        located = _locate(fault, agent.data, agent.positions)
+        located = _locate(fault, agent.data, agent.positions, agent.text)
         result.diagnostics = _finish([*result.diagnostics, located], limits)
         return []
+    if followed_text is not None and why is None:
+        content, problem = followed_text, None
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
     referenced, _ = _validate_text(
@@ -324,26 +372,27 @@ def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None
 
 
 def _too_large(size: int, limits: Limits) -> Diagnostic:
-    return make(
+    too_large = make(
         "HMT004",
         f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,}; it was not parsed",
         1,
         1,
         hint="raise the limit with --max-file-size if this is intended",
     )
+    return ranges.with_range(None, too_large)
 
 
-def _locate(fault: Fault, data: Any, positions: loader.Positions | None) -> Diagnostic:
+def _locate(fault: Fault, data: Any, positions: loader.Positions | None, text: str) -> Diagnostic:
     if positions is None:
         line, column = 1, 1
     elif fault.at == "key":
         line, column = positions.key(data, fault.parts)
     else:
         line, column = positions.value(data, fault.parts)
-    return _in_test_case(
-        make(fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint),
-        data,
+    located = make(
+        fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
     )
+    return _in_test_case(ranges.with_range(text, located, key=fault.at == "key"), data)
 
 
 def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:

@@ -121,6 +121,8 @@ def test_the_json_record_has_every_field_in_the_documented_order() -> None:
         ("pointer", "/test_cases/0/a~1b"),
         ("line", 3),
         ("column", 4),
+        ("end_line", 3),
+        ("end_column", 4),
         ("hint", "h"),
     ]
 

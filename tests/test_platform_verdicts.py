@@ -4,7 +4,11 @@ The platform (``holodeck-ai``, see ``tests/platform_oracle.py``) judges every
 fixture, example, real sample and every document of ``scripts/platform_corpus.py``;
 the validator must call a document valid (no error) exactly when the platform
 loads it, except where the README's deviations table says otherwise. The
-agreement figure is printed (``pytest -s``) and written to the terminal summary.
+agreement figure is printed, whatever pytest captures.
+
+``response_path`` is validated by the platform's ``holodeck.lib.evaluators.response_path``,
+whose package ``__init__`` imports deepeval (not installed): the oracle loads that
+subpackage without running its ``__init__`` (``platform_oracle._evaluators_without_init``).
 """
 
 from __future__ import annotations

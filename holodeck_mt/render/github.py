@@ -56,7 +56,7 @@ def command(path: str, d: Diagnostic, level: str | None = None) -> str:
     rule = CODES.get(d.code)
     title = f"{d.code} {rule.title}" if rule else d.code
     properties = {"file": escape(path), "line": str(d.line), "col": str(d.column)}
-    if d.end_column is not None:
+    if d.end_column is not None and d.end_line in (None, d.line):
         properties["endColumn"] = str(d.end_column)
     properties["title"] = title
     joined = ",".join(f"{k}={escape_property(v)}" for k, v in properties.items())

@@ -81,6 +81,8 @@ def result(
 ) -> dict[str, Any]:
     """One SARIF result; ``level`` overrides the code's (a warning under ``--strict``)."""
     region: dict[str, int] = {"startLine": d.line, "startColumn": d.column}
+    if d.end_line is not None:
+        region["endLine"] = d.end_line
     if d.end_column is not None:
         region["endColumn"] = d.end_column
     location: dict[str, Any] = {

@@ -21,6 +21,8 @@ DEFAULT_TIMEOUT = 20.0
 
 #: Answers a ``workspace/configuration`` item: section name (or None) -> its settings.
 SettingsProvider = Callable[[str | None], Any]
+#: Takes a ``workspace/applyEdit`` request's edit; returns whether it was applied.
+EditApplier = Callable[[dict[str, Any]], bool]
 
 
 class LspError(RuntimeError):
@@ -37,9 +39,11 @@ class LspClient:
         *,
         cwd: Path | None = None,
         timeout: float = DEFAULT_TIMEOUT,
+        apply_edit: EditApplier | None = None,
     ) -> None:
         self.timeout = timeout
         self._settings = settings
+        self._apply_edit = apply_edit
         self._process = subprocess.Popen(
             list(argv),
             stdin=subprocess.PIPE,
@@ -167,6 +171,9 @@ class LspClient:
             items = message.get("params", {}).get("items", [])
             result: Any = [self._settings(item.get("section")) for item in items]
             self._send({"id": message["id"], "result": result})
+        elif method == "workspace/applyEdit" and self._apply_edit is not None:
+            applied = self._apply_edit(message.get("params", {}).get("edit", {}))
+            self._send({"id": message["id"], "result": {"applied": applied}})
         elif method in {
             "client/registerCapability",
             "client/unregisterCapability",

@@ -1,0 +1,63 @@
+"""From the validator's positions to the client's: lines and columns in its encoding.
+
+The validator counts 1-based lines and columns in characters (code points); the fix
+engine counts offsets into the text. LSP counts 0-based lines, split at ``\\n``, ``\\r\\n``
+and ``\\r`` only, and characters in the position encoding agreed at initialisation:
+UTF-16 code units unless the client offers UTF-8 or UTF-32.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from dataclasses import dataclass, field
+
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
+
+
+def units(text: str, encoding: str) -> int:
+    """How many code units ``text`` is in ``encoding``."""
+    if encoding == UTF32:
+        return len(text)
+    if encoding == UTF8:
+        return len(text.encode("utf-8", "surrogatepass"))
+    return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
+
+
+@dataclass
+class Lines:
+    """A text's line starts, to turn positions into the client's positions."""
+
+    text: str
+    encoding: str = UTF16
+    starts: list[int] = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
+
+    def _line_end(self, line: int) -> int:
+        """Offset just before the break that ends 0-based ``line``."""
+        if line + 1 < len(self.starts):
+            end = self.starts[line + 1]
+            return end - (2 if self.text[end - 2 : end] == "\r\n" else 1)
+        return len(self.text)
+
+    def from_offset(self, offset: int) -> tuple[int, int]:
+        """The 0-based line and client character of an offset into the text."""
+        offset = max(0, min(offset, len(self.text)))
+        line = bisect.bisect_right(self.starts, offset) - 1
+        start = self.starts[line]
+        return line, units(self.text[start:offset], self.encoding)
+
+    def from_validator(self, line: int, column: int) -> tuple[int, int]:
+        """The client position of the validator's 1-based ``line``:``column``."""
+        if line < 1:
+            return 0, 0
+        if line > len(self.starts):
+            last = len(self.starts) - 1
+            return last, units(self.text[self.starts[last] :], self.encoding)
+        start = self.starts[line - 1]
+        end = min(start + max(column - 1, 0), self._line_end(line - 1))
+        return line - 1, units(self.text[start:end], self.encoding)

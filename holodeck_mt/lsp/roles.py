@@ -1,0 +1,61 @@
+"""Which open documents the server validates, and as what.
+
+- an ``agent.yaml``/``agent.yml``: as the CLI validates it (the test-cases file it names
+  is followed, so a missing one is reported on the agent.yaml);
+- a file an agent.yaml names in ``test_cases_file`` (the agent.yaml, as saved, sits in the
+  file's folder or up to four above it): as that agent's test-cases file;
+- any other YAML file that holds test cases by its content, as a folder search finds them
+  (:mod:`holodeck_mt.discovery`), judged on the editor's buffer: as the CLI validates a
+  file given on its command line.
+
+Every other file gets no diagnostics: a workflow or a compose file is not ours to judge.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+from holodeck_mt import discovery
+from holodeck_mt.validate import Role
+
+#: How many folders above a file are searched for the agent.yaml naming it.
+_LEVELS_UP = 4
+
+
+@dataclass(frozen=True)
+class Target:
+    """How a document is validated: its role and the folder its paths are relative to."""
+
+    role: Role
+    base_dir: Path
+    #: The agent.yaml that names it, for a test-cases file validated through it.
+    agent: Path | None = None
+
+
+def target_of(path: Path, text: str) -> Target | None:
+    """How to validate the document at ``path`` holding ``text``; None: not a HoloDeck file."""
+    if discovery.is_agent_file(path):
+        return Target("document", path.parent)
+    agent = _naming_agent(path)
+    if agent is not None:
+        return Target("test-cases-file", agent.parent, agent)
+    if discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text):
+        return Target("document", path.parent)
+    return None
+
+
+def _naming_agent(path: Path) -> Path | None:
+    """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in its folder or above."""
+    wanted = discovery.same_file_key(path)
+    folder = path.parent
+    for _ in range(_LEVELS_UP + 1):
+        for name in discovery.AGENT_FILE_NAMES:
+            agent = folder / name
+            target = discovery.agent_target(agent)
+            if target is not None and discovery.same_file_key(target) == wanted:
+                return agent
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return None

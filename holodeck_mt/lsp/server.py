@@ -1,0 +1,338 @@
+"""``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio (pygls).
+
+- Diagnostics are the validator's own (code, message, range), published on open, on
+  change (debounced: one validation once the edits pause for :data:`DEBOUNCE` seconds)
+  and on save, with the document version they belong to. Validation runs on one worker
+  thread; a document is validated once at a time (edits meanwhile ask for one more run
+  when it ends), and a result for a version the editor has left is dropped.
+- Quick fixes come from :mod:`holodeck_mt.fixes`, the engine ``holodeck-mt fix`` uses: each
+  is a command (``holodeck-mt.applyFix``) that the server carries out with one
+  ``workspace/applyEdit``; an unsafe fix says so in its title and is never preferred.
+  ``source.fixAll`` applies every safe fix of the document (``holodeck-mt.fixAll``).
+- Positions honour the encoding the client offers (UTF-16 unless it prefers UTF-8/32).
+
+Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. Which
+diagnostics are left to the YAML language server: :mod:`holodeck_mt.lsp.sharing`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from lsprotocol import types as lsp
+from pygls.lsp.server import LanguageServer
+from pygls.uris import to_fs_path
+
+from holodeck_mt import fixes
+from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.lsp import documents, roles, sharing
+from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
+from holodeck_mt.validate import validate_document_text, validate_text
+
+#: Seconds of quiet after an edit before the document is validated again.
+DEBOUNCE = 0.15
+APPLY_FIX = "holodeck-mt.applyFix"
+FIX_ALL = "holodeck-mt.fixAll"
+SOURCE = "holodeck-mt"
+FIX_ALL_KIND = "source.fixAll.holodeck-mt"
+
+
+@dataclass
+class Checked:
+    """A document's last validation: the text and version it was of, and what it found."""
+
+    version: int
+    text: str
+    diagnostics: list[Diagnostic]
+
+
+class HoloDeckServer(LanguageServer):
+    def __init__(self) -> None:
+        from holodeck_mt import __version__
+
+        super().__init__("holodeck-mt", __version__)
+        self.schema_diagnostics = False
+        self.checked: dict[str, Checked] = {}
+        self.validations = 0
+        self._pending: dict[str, asyncio.Task[None]] = {}
+        self._running: set[str] = set()
+        self._again: set[str] = set()
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
+
+    # -- validating --------------------------------------------------------------------------
+
+    @property
+    def encoding(self) -> str:
+        chosen = str(self.workspace.position_encoding or UTF16)
+        return chosen if chosen in (UTF8, UTF32) else UTF16
+
+    def schedule(self, uri: str, delay: float) -> None:
+        """Validate ``uri`` after ``delay`` seconds, unless another edit comes first."""
+        pending = self._pending.pop(uri, None)
+        if pending is not None:
+            pending.cancel()
+        self._pending[uri] = asyncio.ensure_future(self._validate_later(uri, delay))
+
+    async def _validate_later(self, uri: str, delay: float) -> None:
+        """One validation of a document at a time; edits during it ask for one more after."""
+        if delay:
+            await asyncio.sleep(delay)
+        self._pending.pop(uri, None)
+        if uri in self._running:
+            self._again.add(uri)
+            return
+        self._running.add(uri)
+        try:
+            await self.validate(uri)
+        finally:
+            self._running.discard(uri)
+        if uri in self._again:
+            self._again.discard(uri)
+            self.schedule(uri, 0)
+
+    async def validate(self, uri: str) -> Checked | None:
+        """Validate the open document and publish; None when it is not a HoloDeck file."""
+        document = self.workspace.text_documents.get(uri)
+        if document is None:
+            return None
+        text, version = document.source, document.version or 0
+        loop = asyncio.get_running_loop()
+        started = time.perf_counter()
+        self._log(f"validating {uri} version {version}")
+        found, cpu = await loop.run_in_executor(self._worker, self._timed, uri, text)
+        current = self.workspace.text_documents.get(uri)
+        if current is None or (current.version or 0) != version:
+            return None  # the editor has moved on: a newer validation is scheduled
+        self.validations += 1
+        checked = Checked(version, text, found or [])
+        self.checked[uri] = checked
+        self.publish(uri, checked)
+        took = (time.perf_counter() - started) * 1000
+        self._log(
+            f"published {uri} version {version}: validated in {took:.0f} ms "
+            f"(CPU {cpu * 1000:.0f} ms)"
+        )
+        return checked
+
+    def _log(self, message: str) -> None:
+        """A line of the server's log (the client's output panel; the benchmark counts them)."""
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=message))
+
+    def publish(self, uri: str, checked: Checked) -> None:
+        lines = Lines(checked.text, self.encoding)
+        shown = sharing.published(
+            checked.diagnostics, schema_diagnostics=self.schema_diagnostics, text=checked.text
+        )
+        self.text_document_publish_diagnostics(
+            lsp.PublishDiagnosticsParams(
+                uri=uri, version=checked.version, diagnostics=[to_lsp(d, lines) for d in shown]
+            )
+        )
+
+    def _timed(self, uri: str, text: str) -> tuple[list[Diagnostic] | None, float]:
+        started = time.thread_time()
+        found = self._diagnose(uri, text)
+        return found, time.thread_time() - started
+
+    def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
+        """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
+        path = Path(to_fs_path(uri) or uri)
+        target = roles.target_of(path, text)
+        if target is None:
+            return None
+        if target.agent is None:
+            results = validate_document_text(text, path=str(path), base_dir=target.base_dir)
+            return results[0].diagnostics
+        # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
+        # the agent's settings); the agent as saved, this file as the editor holds it.
+        try:
+            agent_text = target.agent.read_text(encoding="utf-8")
+        except (OSError, UnicodeError):
+            agent_text = ""
+        results = validate_document_text(
+            agent_text, path=str(target.agent), base_dir=target.base_dir, followed_text=text
+        )
+        if len(results) < 2:
+            role = target.role
+            result = validate_text(text, path=str(path), role=role, base_dir=target.base_dir)
+            return result.diagnostics
+        return results[1].diagnostics
+
+    async def current(self, uri: str, version: int | None = None) -> Checked | None:
+        """The validation of the document as it is now (validated now if need be)."""
+        document = self.workspace.text_documents.get(uri)
+        if document is None or (version is not None and document.version != version):
+            return None
+        checked = self.checked.get(uri)
+        if checked is None or checked.version != document.version:
+            checked = await self.validate(uri)
+        return checked
+
+    # -- fixing ------------------------------------------------------------------------------
+
+    def edit_of(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> lsp.WorkspaceEdit:
+        lines = Lines(checked.text, self.encoding)
+        text_edits = [
+            lsp.TextEdit(range=_range(lines, e.start, e.end), new_text=e.new_text) for e in edits
+        ]
+        document = lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=checked.version)
+        return lsp.WorkspaceEdit(
+            document_changes=[lsp.TextDocumentEdit(text_document=document, edits=text_edits)]
+        )
+
+
+def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
+    start = lines.from_validator(d.line, d.column)
+    end_line = d.end_line if d.end_line is not None else d.line
+    end_column = d.end_column if d.end_column is not None else d.column
+    end = lines.from_validator(end_line, end_column)
+    severity = (
+        lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning
+    )
+    return lsp.Diagnostic(
+        range=lsp.Range(start=lsp.Position(*start), end=lsp.Position(*max(start, end))),
+        message=d.message,
+        severity=severity,
+        code=d.code,
+        source=SOURCE,
+        data={"path": d.path, "test_case": d.test_case, "hint": d.hint},
+    )
+
+
+def _range(lines: Lines, start: int, end: int) -> lsp.Range:
+    return lsp.Range(
+        start=lsp.Position(*lines.from_offset(start)), end=lsp.Position(*lines.from_offset(end))
+    )
+
+
+def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
+    def key(p: lsp.Position) -> tuple[int, int]:
+        return p.line, p.character
+
+    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+
+
+server = HoloDeckServer()
+
+
+@server.feature(lsp.INITIALIZE)
+def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
+    documents.install(ls.workspace)
+    options = params.initialization_options
+    if isinstance(options, dict):
+        ls.schema_diagnostics = bool(options.get("schemaDiagnostics", False))
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
+def did_open(ls: HoloDeckServer, params: lsp.DidOpenTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, 0)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
+def did_change(ls: HoloDeckServer, params: lsp.DidChangeTextDocumentParams) -> None:
+    ls.schedule(params.text_document.uri, DEBOUNCE)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
+def did_save(ls: HoloDeckServer, params: lsp.DidSaveTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    document = ls.workspace.text_documents.get(uri)
+    checked = ls.checked.get(uri)
+    if document is not None and checked is not None and checked.version == document.version:
+        ls.publish(uri, checked)  # validated as saved already: published again, not redone
+        return
+    ls.schedule(uri, 0)
+
+
+@server.feature(lsp.TEXT_DOCUMENT_DID_CLOSE)
+def did_close(ls: HoloDeckServer, params: lsp.DidCloseTextDocumentParams) -> None:
+    uri = params.text_document.uri
+    pending = ls._pending.pop(uri, None)
+    if pending is not None:
+        pending.cancel()
+    ls.checked.pop(uri, None)
+    ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
+
+
+@server.feature(
+    lsp.TEXT_DOCUMENT_CODE_ACTION,
+    lsp.CodeActionOptions(code_action_kinds=[lsp.CodeActionKind.QuickFix, FIX_ALL_KIND]),
+)
+async def code_action(
+    ls: HoloDeckServer, params: lsp.CodeActionParams
+) -> list[lsp.CodeAction] | None:
+    uri = params.text_document.uri
+    checked = await ls.current(uri)
+    if checked is None:
+        return None
+    lines = Lines(checked.text, ls.encoding)
+    found = fixes.fixes(checked.text, checked.diagnostics)
+    actions: list[lsp.CodeAction] = []
+    for fix in found:
+        diagnostic = to_lsp(fix.diagnostic, lines)
+        if not _overlaps(diagnostic.range, params.range):
+            continue
+        title = fix.title if fix.safe else f"{fix.title} (unsafe: changes what the test asserts)"
+        edit = {"start": fix.edit.start, "end": fix.edit.end, "newText": fix.edit.new_text}
+        actions.append(
+            lsp.CodeAction(
+                title=title,
+                kind=lsp.CodeActionKind.QuickFix,
+                diagnostics=[diagnostic],
+                is_preferred=fix.safe,
+                command=lsp.Command(
+                    title=title, command=APPLY_FIX, arguments=[uri, checked.version, edit]
+                ),
+            )
+        )
+    if any(f.safe for f in found):
+        title = "Fix all safe holodeck-mt problems"
+        actions.append(
+            lsp.CodeAction(
+                title=title,
+                kind=FIX_ALL_KIND,
+                command=lsp.Command(title=title, command=FIX_ALL, arguments=[uri, checked.version]),
+            )
+        )
+    return actions
+
+
+@server.command(APPLY_FIX)
+async def apply_fix(ls: HoloDeckServer, *arguments: Any) -> bool:
+    """Apply one quick fix: ``[uri, version, {start, end, newText}]`` (offsets in the text)."""
+    uri, version, edit = arguments
+    checked = await ls.current(str(uri), int(version))
+    if checked is None:
+        return False  # the document changed since the fix was offered
+    one = fixes.Edit(int(edit["start"]), int(edit["end"]), str(edit["newText"]))
+    result = await ls.workspace_apply_edit_async(
+        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(str(uri), checked, [one]), label="holodeck-mt")
+    )
+    return bool(result.applied)
+
+
+@server.command(FIX_ALL)
+async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
+    """Apply every safe fix that does not overlap another: ``[uri, version]``."""
+    uri, version = arguments
+    checked = await ls.current(str(uri), int(version))
+    if checked is None:
+        return False
+    safe = [f for f in fixes.fixes(checked.text, checked.diagnostics) if f.safe]
+    _, applied = fixes.apply(checked.text, safe)
+    edits = sorted({f.edit for f in applied})
+    if not edits:
+        return False
+    result = await ls.workspace_apply_edit_async(
+        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(str(uri), checked, edits), label="holodeck-mt")
+    )
+    return bool(result.applied)
+
+
+def serve() -> None:
+    server.start_io()

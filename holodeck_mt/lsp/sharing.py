@@ -1,0 +1,66 @@
+"""How the server shares the editor with the YAML language server: who reports what.
+
+The YAML language server (yaml-language-server, the Red Hat YAML extension) reads the
+same schema and already reports, in its own words, what the schema says and what YAML
+syntax says. Those diagnostics are not published again: by default the server
+publishes only what the schema cannot say (a regex that does not compile, a flag with
+no effect, a duplicate name, a missing test-cases file, a non-finite number, YAML the
+platform reads differently, every run-time lint) — every code outside the set below.
+
+With the initialisation option ``{"schemaDiagnostics": true}`` (an editor without the
+YAML language server) it publishes every diagnostic, as ``holodeck-mt validate``
+reports them. Quick fixes are offered either way, for every fixable diagnostic: a
+``quote it`` fix sits on the YAML language server's "Incorrect type" squiggle.
+"""
+
+from __future__ import annotations
+
+from holodeck_mt.diagnostics import Diagnostic
+
+#: Codes the YAML language server reports too: YAML syntax, duplicate keys, and the
+#: schema's keywords (unknown and missing keys, types, values, the test case's,
+#: matcher's, file's and metric's shapes).
+SHOWN_BY_YAML_SERVER = frozenset(
+    {
+        "HMT001",
+        "HMT002",
+        "HMT100",
+        "HMT101",
+        "HMT102",
+        "HMT103",
+        "HMT105",
+        "HMT106",
+        "HMT107",
+        "HMT108",
+    }
+)
+#: `test_cases` beside `test_cases_file` is the schema's (a refused key, located on it);
+#: a file that cannot be read is not (located on the value).
+_BOTH_SET = "HMT110"
+
+
+def shown_by_yaml_server(diagnostic: Diagnostic, key_column: int | None) -> bool:
+    """Whether the YAML language server reports this diagnostic already."""
+    if diagnostic.code in SHOWN_BY_YAML_SERVER:
+        return True
+    return diagnostic.code == _BOTH_SET and diagnostic.column == key_column
+
+
+def published(
+    diagnostics: list[Diagnostic], *, schema_diagnostics: bool, text: str
+) -> list[Diagnostic]:
+    """The diagnostics the server publishes for a document."""
+    if schema_diagnostics:
+        return diagnostics
+    return [d for d in diagnostics if not shown_by_yaml_server(d, _key_column(text, d))]
+
+
+def _key_column(text: str, diagnostic: Diagnostic) -> int | None:
+    """The column of the first key on the diagnostic's line (HMT110 only)."""
+    if diagnostic.code != _BOTH_SET:
+        return None
+    lines = text.splitlines()
+    if not 1 <= diagnostic.line <= len(lines):
+        return None
+    line = lines[diagnostic.line - 1]
+    return len(line) - len(line.lstrip()) + 1
