@@ -1,4 +1,4 @@
-"""Whole-process benchmark of the validator (issue 5: speed).
+"""Whole-process benchmark of the validator's speed and memory.
 
 Every figure is the wall time of a fresh process, started the way CI starts it,
 repeated (median, min-max), with the child's peak resident memory taken from
@@ -78,7 +78,12 @@ TINY = """\
     expected_tools: [subtract]
 """
 
-IMPORTS = "import jsonschema, ruamel.yaml, referencing"
+#: What the validator imports before it reads a file (its YAML reader is PyYAML's).
+IMPORTS = "import jsonschema, yaml, referencing"
+
+#: The platform reads at most this many test cases per agent: a larger corpus is
+#: written as several test-cases files, each read (and timed) in one process.
+MAX_CASES_PER_FILE = 1000
 
 
 # --- inputs ---------------------------------------------------------------------
@@ -102,9 +107,10 @@ class Sizes:
 
 @dataclass
 class Inputs:
-    full: Path
-    one_fault: Path
-    one_percent: Path
+    #: The large corpus, as files of at most MAX_CASES_PER_FILE test cases.
+    full: list[Path]
+    one_fault: list[Path]
+    one_percent: list[Path]
     small: Path
     tiny: Path
     agents: Path
@@ -155,10 +161,17 @@ def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
     """Generate the inputs into ``data_dir``, unless the same ones are already there."""
     data_dir.mkdir(parents=True, exist_ok=True)
     n = sizes.conversations
+    parts = -(-n // MAX_CASES_PER_FILE)
+
+    def split(stem: str) -> list[Path]:
+        if parts == 1:
+            return [data_dir / f"{stem}.yaml"]
+        return [data_dir / f"{stem}.part{i + 1}of{parts}.yaml" for i in range(parts)]
+
     inputs = Inputs(
-        full=data_dir / f"corpus-{n}.yaml",
-        one_fault=data_dir / f"corpus-{n}-1-fault.yaml",
-        one_percent=data_dir / f"corpus-{n}-{sizes.one_percent}-faults.yaml",
+        full=split(f"corpus-{n}"),
+        one_fault=split(f"corpus-{n}-1-fault"),
+        one_percent=split(f"corpus-{n}-{sizes.one_percent}-faults"),
         small=data_dir / f"corpus-{sizes.small}.yaml",
         tiny=data_dir / "tiny-10-lines.yaml",
         agents=data_dir / f"agents-{sizes.agents}",
@@ -178,7 +191,7 @@ def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
         "tiny": TINY,
     }
     manifest = data_dir / f"manifest-{n}-{sizes.agents}.json"
-    paths = [inputs.full, inputs.one_fault, inputs.one_percent, inputs.small, inputs.tiny]
+    paths = [*inputs.full, *inputs.one_fault, *inputs.one_percent, inputs.small, inputs.tiny]
     if (
         manifest.is_file()
         and json.loads(manifest.read_text()) == stamp
@@ -186,14 +199,16 @@ def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
     ):
         return inputs
     gen = _generator()
-    for path, count, errors in [
+    for files, count, errors in [
         (inputs.full, n, 0),
         (inputs.one_fault, n, 1),
         (inputs.one_percent, n, sizes.one_percent),
-        (inputs.small, sizes.small, 0),
+        ([inputs.small], sizes.small, 0),
     ]:
         cases, _ = gen.corpus(count, errors=errors, seed=sizes.seed)
-        _write(path, gen.dump(cases))
+        chunk = -(-len(cases) // len(files))
+        for i, path in enumerate(files):
+            _write(path, gen.dump(cases[i * chunk : (i + 1) * chunk]))
     _write(inputs.tiny, TINY)
     if inputs.agents.is_dir():
         shutil.rmtree(inputs.agents)
@@ -355,13 +370,15 @@ def _check_jsonschema() -> str | None:
 def build_rows(inputs: Inputs, sizes: Sizes) -> list[Row]:
     py = sys.executable
     ours = [py, "-m", "holodeck_mt", "validate", "--format", "json"]
+    # The large corpus's files one after the other in one process, as the floor reads them.
+    ours1 = [*ours, "--jobs", "1"]
     cj_exe = _check_jsonschema()
     cj_na = None if cj_exe else "n/a: check-jsonschema not installed (`make bench` installs it)"
 
-    def cj(path: Path | None) -> list[str] | None:
-        if cj_exe is None or path is None:
+    def cj(*paths: Path) -> list[str] | None:
+        if cj_exe is None or not paths:
             return None
-        return [cj_exe, "--schemafile", str(inputs.schema), str(path)]
+        return [cj_exe, "--schemafile", str(inputs.schema), *map(str, paths)]
 
     def floor(*paths: Path) -> list[str]:
         return [py, "-c", FLOOR_CODE, *map(str, paths)]
@@ -372,21 +389,21 @@ def build_rows(inputs: Inputs, sizes: Sizes) -> list[Row]:
     real = inputs.real
     k = sizes.one_percent
     rows = [
-        Row("floor", big, "floor: C safe-load", floor(inputs.full), floor="floor"),
-        Row("ours", big, "validator, valid", [*ours, str(inputs.full)], floor="floor"),
-        Row("ours_1", big, "validator, 1 fault", [*ours, str(inputs.one_fault)], 1, "floor"),
+        Row("floor", big, "floor: C safe-load", floor(*inputs.full), floor="floor"),
+        Row("ours", big, "validator, valid", [*ours1, *map(str, inputs.full)], floor="floor"),
+        Row("ours_1", big, "validator, 1 fault", [*ours1, *map(str, inputs.one_fault)], 1, "floor"),
         Row(
             "ours_pct",
             big,
             f"validator, 1% faulty ({k} test case{'s' if k > 1 else ''})",
-            [*ours, str(inputs.one_percent)],
+            [*ours1, *map(str, inputs.one_percent)],
             1,
             "floor",
         ),
-        Row("cj", big, "check-jsonschema, valid", cj(inputs.full), 0, "floor", cj_na),
-        Row("cj_1", big, "check-jsonschema, 1 fault", cj(inputs.one_fault), 1, "floor", cj_na),
+        Row("cj", big, "check-jsonschema, valid", cj(*inputs.full), 0, "floor", cj_na),
+        Row("cj_1", big, "check-jsonschema, 1 fault", cj(*inputs.one_fault), 1, "floor", cj_na),
         Row(
-            "cj_pct", big, "check-jsonschema, 1% faulty", cj(inputs.one_percent), 1, "floor", cj_na
+            "cj_pct", big, "check-jsonschema, 1% faulty", cj(*inputs.one_percent), 1, "floor", cj_na
         ),
         Row(
             "floor_real",
@@ -408,7 +425,7 @@ def build_rows(inputs: Inputs, sizes: Sizes) -> list[Row]:
             "cj_real",
             "real file (133 conversations)",
             "check-jsonschema",
-            cj(real),
+            cj(*([real] if real else [])),
             floor="floor_real",
             na=real_na or cj_na,
         ),
@@ -549,7 +566,7 @@ def evaluate(rows: list[Row], cores: int) -> list[Target]:
         return f"{value:.2f}x (CPU time: {cpu:.2f}x)", value <= limit
 
     for key, limit, what in [
-        ("ours", 0.6, "valid file"),
+        ("ours", 0.3, "valid file"),
         ("ours_1", 0.7, "1 fault"),
         ("ours_pct", 1.0, "1% faulty"),
     ]:
@@ -590,12 +607,13 @@ def evaluate(rows: list[Row], cores: int) -> list[Target]:
         "start-up: 10-line file vs check-jsonschema", "< 0.5x", ["ours_tiny", "cj_tiny"], startup_cj
     )
     for key, what in [("ours", "valid file"), ("ours_1", "1 fault"), ("ours_pct", "1% faulty")]:
+        cap = 1.0 if key == "ours" else 1.3
 
-        def memory(key: str = key) -> tuple[str, bool]:
+        def memory(key: str = key, cap: float = cap) -> tuple[str, bool]:
             value = r[key].peak() / r["floor"].peak()
-            return f"{value:.2f}x ({r[key].peak():.0f} MB)", value <= 1.3
+            return f"{value:.2f}x ({r[key].peak():.0f} MB)", value <= cap
 
-        add(f"peak memory, {what}", "<= 1.3x floor", [key, "floor"], memory)
+        add(f"peak memory, {what}", f"<= {cap}x floor", [key, "floor"], memory)
 
     def linear() -> tuple[str, bool]:
         big, small = r["ours"].wall(), r["ours_small"].wall()
@@ -749,8 +767,11 @@ def report(
     args: argparse.Namespace,
     load_before: str,
 ) -> str:
-    def size(path: Path) -> str:
-        return f"{path.stat().st_size / 1e6:.1f} MB"
+    def size(*paths: Path) -> str:
+        return f"{sum(p.stat().st_size for p in paths) / 1e6:.1f} MB"
+
+    full = inputs.full
+    named = f"`{full[0].name}`" if len(full) == 1 else f"{len(full)} files `{full[0].name}`..."
 
     lines = [
         "# Performance",
@@ -769,9 +790,12 @@ def report(
         "",
         "## Inputs",
         "",
-        f"- {sizes.conversations:,} conversations: `{inputs.full.name}` ({size(inputs.full)}), "
+        f"- {sizes.conversations:,} conversations: {named} ({size(*full)}), "
         f"the same with 1 fault, and with {sizes.one_percent} faulty test case(s) "
-        f"(generated by `scripts/generate_corpus.py --seed {sizes.seed}`)",
+        f"(generated by `scripts/generate_corpus.py --seed {sizes.seed}`); the platform "
+        f"reads at most {MAX_CASES_PER_FILE:,} test cases per agent, so the corpus is split "
+        "into files of at most that many, each command reading them all in one process "
+        "(the validator with `--jobs 1`)",
         f"- linearity: `{inputs.small.name}` ({size(inputs.small)})",
         f"- many files: {sizes.agents} agent.yaml with {sizes.agent_conversations} conversations "
         "each",
@@ -783,16 +807,16 @@ def report(
         "",
         *table(rows),
         "",
-        "## Targets (issue 5)",
+        "## Targets",
         "",
         "| target | limit | measured | verdict |",
         "|---|---|---|---|",
         *(f"| {t.name} | {t.limit} | {t.measured} | **{t.verdict}** |" for t in targets),
         "",
         "Time targets compare medians of wall time. *linear* divides the whole-process time on "
-        "the large corpus by the time on the corpus a tenth its size, as the issue states it; "
-        "start-up weighs on the small run, so the figure net of start-up (each command's run on "
-        "the 10-line file subtracted) is shown beside it, with the floor's for comparison "
+        "the large corpus by the time on the corpus a tenth its size, as the targets state "
+        "it; start-up weighs on the small run, so the figure net of start-up (each command's "
+        "run on the 10-line file subtracted) is shown beside it, with the floor's for comparison "
         "(parsing alone need not scale linearly either). The net figures subtract two small "
         "numbers and are noisy. *many files* compares `--jobs 1` with the "
         "default (every core); *cores busy* is CPU time over wall time.",
@@ -836,7 +860,7 @@ def busy_note(load_before: str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="Benchmark the validator (issue 5).")
+    parser = argparse.ArgumentParser(description="Benchmark the validator.")
     parser.add_argument("--quick", action="store_true", help="small corpora, 2 repetitions")
     parser.add_argument("--repeat", type=int, default=None, help="repetitions (default 5; 2 quick)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import os
 import re
+import sys
 import tempfile
 from collections import Counter
 from collections.abc import Iterator, Mapping
@@ -257,3 +258,25 @@ def test_validator_agrees_with_the_platform_on_every_fixture_example_and_sample(
         f"platform {'loads' if verdict.loads else 'fails'} ({verdict.reason}); validator "
         + ("valid" if valid else "errors: " + "; ".join(d.message for d in _errors(results)))
     )
+
+
+def _samples() -> list[Path]:
+    return sorted(SAMPLES.rglob("agent.y*ml")) if SAMPLES.is_dir() else []
+
+
+@pytest.mark.parametrize("path", _samples(), ids=lambda p: str(p.relative_to(p.parents[2])))
+def test_a_real_sample_loads_through_the_platforms_own_entry_point_as_the_oracle_says(
+    path: Path, monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """``ConfigLoader.load_agent_yaml`` itself, nothing replaced, on the real samples."""
+    _require_platform()
+    from holodeck.config.loader import ConfigLoader
+
+    monkeypatch.setenv("HOME", str(tmp_path))  # no user config merged in
+    monkeypatch.setattr(sys, "path", list(sys.path))  # it adds the agent's folder
+    text = path.read_text(encoding="utf-8")
+    for name in _ENV_VAR.findall(text):
+        monkeypatch.setenv(name, "https://example.org/value")
+    ConfigLoader().load_agent_yaml(str(path))
+    assert oracle.judge_file(path).loads
+    assert not _errors(validate_file(path))

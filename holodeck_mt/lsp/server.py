@@ -1,10 +1,11 @@
 """``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio (pygls).
 
 - Diagnostics are the validator's own (code, message, range), published on open, on
-  change (debounced: one validation once the edits pause for :data:`DEBOUNCE` seconds)
-  and on save, with the document version they belong to. Validation runs on one worker
-  thread; a document is validated once at a time (edits meanwhile ask for one more run
-  when it ends), and a result for a version the editor has left is dropped.
+  change (the first edit after a pause at once, the edits that follow it debounced into
+  one validation once they pause for :data:`DEBOUNCE` seconds) and on save, with the
+  document version they belong to. Validation runs on one worker thread; a document is
+  validated once at a time (edits meanwhile ask for one more run when it ends), and a
+  result for a version the editor has left is dropped.
 - Quick fixes come from :mod:`holodeck_mt.fixes`, the engine ``holodeck-mt fix`` uses: each
   is a command (``holodeck-mt.applyFix``) that the server carries out with one
   ``workspace/applyEdit``; an unsafe fix says so in its title and is never preferred.
@@ -61,6 +62,7 @@ class HoloDeckServer(LanguageServer):
         self.validations = 0
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._running: set[str] = set()
+        self.last_edit: dict[str, float] = {}
         self._again: set[str] = set()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
 
@@ -235,7 +237,13 @@ def did_open(ls: HoloDeckServer, params: lsp.DidOpenTextDocumentParams) -> None:
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_CHANGE)
 def did_change(ls: HoloDeckServer, params: lsp.DidChangeTextDocumentParams) -> None:
-    ls.schedule(params.text_document.uri, DEBOUNCE)
+    """The first edit after a pause is validated at once; the edits that follow it closely
+    are debounced into one validation when they pause (a burst costs two at most)."""
+    uri = params.text_document.uri
+    now = time.monotonic()
+    quiet = now - ls.last_edit.get(uri, -DEBOUNCE) > DEBOUNCE
+    ls.last_edit[uri] = now
+    ls.schedule(uri, 0 if quiet else DEBOUNCE)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_SAVE)
@@ -256,6 +264,7 @@ def did_close(ls: HoloDeckServer, params: lsp.DidCloseTextDocumentParams) -> Non
     if pending is not None:
         pending.cancel()
     ls.checked.pop(uri, None)
+    ls.last_edit.pop(uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
 
