@@ -2,9 +2,9 @@
 
 A diagnostic is located at the first character of its node (the loader's
 positions). Editors underline, and SARIF regions span, the whole node: its end
-comes from :func:`holodeck_mt.source.node_span`. Where no node starts at the
-position (a syntax error, a file too large to parse), the range covers the
-token written there, or is empty at the end of a line.
+comes from :func:`holodeck_mt.source.node_span`; the document's root spans its
+whole text. Where no node starts at the position (a syntax error, a file too large to
+parse), the range covers the token written there, or is empty at the end of a line.
 """
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from collections.abc import Iterable
 
 from holodeck_mt import source
 from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.positions import line_column
 
 #: A token as the text renderer underlines it: a quoted scalar or a run of plain characters.
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
@@ -28,6 +29,8 @@ def end_of(text: str, line: int, column: int, *, key: bool = False) -> tuple[int
     starts with it (both start at the first key of a block mapping).
     """
     try:
+        if not key and (line, column) == source.root_position(text):  # the document: its text
+            return line_column(text, len(text.rstrip()))
         span = source.node_span(text, line, column, innermost=key)
     except UnicodeError:  # a lone surrogate (API text): the parser cannot take the text
         span = None

@@ -17,6 +17,8 @@ from typing import Any
 
 import yaml
 
+from holodeck_mt.positions import line_column
+
 try:  # the C parser (libyaml); PyYAML without it parses the same, only slower
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - exercised only without libyaml
@@ -62,10 +64,16 @@ def node_span(text: str, line: int, column: int, *, innermost: bool = False) -> 
     mapping's value position there; ``innermost=True`` returns the key instead.
     None when no node starts there (or the text is not YAML up to that point).
     """
-    found = _spans(text).get((line, column))
-    if found is None:
-        return None
-    return found[-1] if innermost else found[0]
+    events = _events(text)
+    if not innermost and (line, column) == events.root_position():
+        found = _spans(text).get((line, column))  # the document: read to its end
+        return None if found is None else found[0]
+    return events.at(line, column, innermost=innermost)
+
+
+def root_position(text: str) -> Position | None:
+    """Where the document's root node starts (None for a text with no node)."""
+    return _events(text).root_position()
 
 
 def source_text(text: str, span: Span) -> str:
@@ -144,3 +152,97 @@ def _line_breaks(text: str, start: int, end: int) -> int:
     """Line breaks in ``text[start:end]``, a CR LF pair counting once."""
     chunk = text[start:end]
     return chunk.count("\n") + chunk.count("\r") - chunk.count("\r\n")
+
+
+End = tuple[int, int, int]  # offset, 1-based line and column
+
+
+class _Lazy:
+    """One text's parser events, read on demand: the ends of the nodes met so far.
+
+    A question about a node near the top of an 11 MB file reads a few lines, not
+    the file; the next question about the same text goes on from there.
+    """
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.parser: Any = _Parser(text)
+        #: Start position -> (start offset, end) of each node starting there, outermost first.
+        self.nodes: dict[Position, list[tuple[int, End]]] = {}
+        #: Open collections: [start position, start offset, flow, end of the last child].
+        self.open: list[list[Any]] = []
+        self.root: Position | None = None
+        self.last: Position = (0, 0)
+        self.done = False
+
+    def at(self, line: int, column: int, *, innermost: bool) -> Span | None:
+        """The node at ``line``:``column``, read as far as its end and no further."""
+        where = (line, column)
+        while not self.done and not self._settled(where, innermost):
+            self._step()
+        found = [n for n in self.nodes.get(where, []) if n[1][0] > n[0]]
+        if not found:
+            found = self.nodes.get(where, [])[:1]
+        if not found:
+            return None
+        offset, (end, end_line, end_column) = found[-1] if innermost else found[0]
+        return Span(line, column, end_line, end_column, offset, end)
+
+    def root_position(self) -> Position | None:
+        while self.root is None and not self.done:
+            self._step()
+        return self.root
+
+    def _settled(self, where: Position, key: bool) -> bool:
+        """Whether every node starting at ``where`` has been read to its end."""
+        if where == self.root and not key:
+            return True
+        if any(entry[0] == where for entry in self.open):
+            return False
+        return where in self.nodes or self.last > where
+
+    def _step(self) -> None:
+        event: Any
+        try:
+            event = self.parser.get_event()
+        except yaml.YAMLError:
+            event = None
+        if event is None or isinstance(event, yaml.StreamEndEvent):
+            self.done = True
+            return
+        start: Any = event.start_mark
+        if isinstance(event, (yaml.StreamStartEvent, yaml.DocumentStartEvent)):
+            return
+        if isinstance(event, yaml.DocumentEndEvent):
+            self.done = True  # a second document is the loader's fault to report
+            return
+        where = (start.line + 1, start.column + 1)
+        self.last = max(self.last, where)
+        end: Any = event.end_mark
+        if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
+            finished: End = (end.index, end.line + 1, end.column + 1)
+            if isinstance(event, yaml.ScalarEvent) and event.style in ("|", ">"):
+                index = len(self.text[start.index : end.index].rstrip(" \t\r\n")) + start.index
+                finished = (index, *line_column(self.text, index))
+            self._close(where, start.index, finished)
+        elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
+            if not self.open and self.root is None:
+                self.root = where
+            self.open.append(
+                [where, start.index, event.flow_style, (end.index, end.line + 1, end.column + 1)]
+            )
+        elif self.open:  # a collection's end
+            at, offset, flow, last = self.open.pop()
+            if flow:
+                last = (end.index, end.line + 1, end.column + 1)
+            self._close(at, offset, last)
+
+    def _close(self, where: Position, offset: int, end: End) -> None:
+        if self.open:  # the parent reaches at least to the end of this child
+            self.open[-1][3] = end
+        self.nodes.setdefault(where, []).insert(0, (offset, end))
+
+
+@functools.lru_cache(maxsize=2)
+def _events(text: str) -> _Lazy:
+    return _Lazy(text)

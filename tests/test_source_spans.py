@@ -100,11 +100,11 @@ def test_the_nodes_before_a_syntax_error_keep_their_spans() -> None:
 
 def test_a_text_is_parsed_once_however_often_it_is_asked() -> None:
     text = "fresh: [1, 2]\nother: 3\n"
-    before = source._spans.cache_info().misses
+    before = source._events.cache_info().misses
     for _ in range(3):
         node_span(text, 1, 8)
         node_span(text, 2, 8)
-    assert source._spans.cache_info().misses == before + 1
+    assert source._events.cache_info().misses == before + 1
 
 
 def _values(data: Any, located: Any, positions: loader.Positions) -> Any:
