@@ -67,12 +67,16 @@ def schema_faults(
     validators = _compiled() if compiled and engine() == "auto" else None
     if validators is None:
         return _python(root, data, max_cases)
+    located = walk.test_case_list(data)
+    # A list longer than the schema allows is invalid: not converted whole for the
+    # compiled validator (a copy of a million test cases), each is judged below.
+    longest = validators.list_length.get("maxItems")
+    too_long = located is not None and longest is not None and len(located[0]) > longest
     try:
-        if validators.root(root).is_valid(data):
+        if not too_long and validators.root(root).is_valid(data):
             return []
     except Exception:  # a value it cannot take: jsonschema judges the document
         return _python(root, data, max_cases)
-    located = walk.test_case_list(data)
     if located is None or not validators.subset_safe:
         return _python(root, data, max_cases)
     cases, prefix = located

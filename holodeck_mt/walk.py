@@ -6,6 +6,7 @@ what has the expected shape, with its path from the document root.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Iterator
 from typing import Any
 
@@ -67,8 +68,11 @@ def metrics(data: Any) -> Iterator[Node]:
             for i, metric in enumerate(evaluations["metrics"]):
                 if isinstance(metric, dict):
                     yield ("evaluations", "metrics", i), metric
-    holders: list[Node] = [(path, case) for _, path, case in test_cases(data)]
-    holders += [node for node in scopes(data) if "turns" in node[0]]
+    # Streamed, not listed: a file of a million test cases costs no list of them.
+    holders: Iterator[Node] = itertools.chain(
+        ((path, case) for _, path, case in test_cases(data)),
+        (node for node in scopes(data) if "turns" in node[0]),
+    )
     for path, holder in holders:
         if isinstance(holder, dict) and isinstance(holder.get("evaluations"), list):
             for i, metric in enumerate(holder["evaluations"]):

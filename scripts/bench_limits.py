@@ -1,22 +1,31 @@
-"""Time each hostile case as a whole validator process, against a 2-second budget.
+"""Run each hostile case as a whole validator process, against its budgets.
 
-    python scripts/bench_limits.py [--budget 2.0] [--repeat 3]
+    python scripts/bench_limits.py [--budget 2.0] [--repeat 3] [--write FILE]
 
-Each case is a file the validator must reject (or accept) quickly without
-expanding, walking or compiling more than its limits allow. The time is the
-best of ``--repeat`` runs of ``python -m holodeck_mt validate FILE`` (the
-interpreter's start included), so it is what CI sees. Exit 1 if any case is
-over budget. Not a test: timings belong here, not in the suite.
+Each case is a file the validator must reject (or accept) without expanding,
+walking, compiling, storing or printing more than its limits allow. For each:
+
+- time: the best of ``--repeat`` runs of ``python -m holodeck_mt validate FILE``
+  (the interpreter's start included), against ``--budget`` seconds for the
+  cases that must be fast (the limits are enforced while the file streams in);
+- peak memory: the process's maximum resident set (``wait4``), against 300 MB
+  plus 20 times the file's size;
+- output: the largest report over every ``--format``, against 4 MB.
+
+Exit 1 if any case is over a budget that applies to it. Not a test: figures
+belong here, not in the suite.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -51,53 +60,150 @@ def _long_keys(path: Path) -> None:
     )
 
 
-#: (name, writer, expected exit code, required): a required case fails the run when
-#: over budget; the others show how the cost of many diagnostics scales (linearly).
-CASES: list[tuple[str, Callable[[Path], None], int, bool]] = [
-    (f"alias bomb ({len(alias_bomb())} bytes, 10**9 nodes expanded)", _write(alias_bomb), 1, True),
-    ("nesting 10,000 deep", _write(deep_flow), 1, True),
-    (f"file over the size limit ({MAX_FILE_BYTES + 1:,} bytes)", _over_size, 1, True),
-    ("regex of 100,000 characters", _write(long_regex), 0, True),
-    ("10 unknown keys of 100,000 characters", _long_keys, 1, True),
-    ("10,000 unknown tags (one diagnostic each)", _bad_tags, 1, False),
+def _aliased_name(path: Path) -> None:
+    """A 1 MB test-case name aliased into 999 faulty test cases (6 GB of output before)."""
+    path.write_text(
+        f"test_cases:\n  - name: &n {'N' * 1_000_000}\n    input: 1\n"
+        + "  - name: *n\n    input: 1\n" * 998
+    )
+
+
+def _ones(size: int) -> Callable[[Path], None]:
+    """``size`` bytes of ``- 1`` lines: one faulty test case per line."""
+
+    def write(path: Path) -> None:
+        path.write_text("- 1\n" * (size // 4))
+
+    return write
+
+
+def _aliased_value(path: Path) -> None:
+    """A 100 KB value aliased into 1,000 wrong expected tools (2 GB before)."""
+    path.write_text(
+        "test_cases:\n  - input: hi\n    expected_tools:\n"
+        f"      - &v {{name: 1, args: {'v' * 100_000}}}\n" + "      - *v\n" * 999
+    )
+
+
+def _control_names(path: Path) -> None:
+    """1,000 test cases named with ESC sequences and a forged workflow command."""
+    name = '"\\e[2J\\e[32mAll valid\\n::error file=README.md::forged\\u202e"'
+    path.write_text(
+        "test_cases:\n" + "".join(f"  - name: {name}\n    input: {i}\n" for i in range(1000))
+    )
+
+
+@dataclass(frozen=True)
+class Case:
+    name: str
+    write: Callable[[Path], None]
+    #: The validator's exit code.
+    exit: int
+    #: Held to the time budget (the others show how cost scales).
+    timed: bool
+
+
+#: Every case is held to the memory and output budgets.
+CASES: list[Case] = [
+    Case(
+        f"alias bomb ({len(alias_bomb())} bytes, 10**9 nodes expanded)", _write(alias_bomb), 1, True
+    ),
+    Case("nesting 10,000 deep", _write(deep_flow), 1, True),
+    Case(f"file over the size limit ({MAX_FILE_BYTES + 1:,} bytes)", _over_size, 1, True),
+    Case("regex of 100,000 characters", _write(long_regex), 0, True),
+    Case("10 unknown keys of 100,000 characters", _long_keys, 1, True),
+    Case("10,000 unknown tags (one diagnostic each)", _bad_tags, 1, False),
+    Case("1 MB name aliased into 999 faulty test cases", _aliased_name, 1, False),
+    Case("100 KB value aliased into 1,000 expected tools", _aliased_value, 1, False),
+    Case("1 MiB of '- 1' lines (262,144 faulty test cases)", _ones(2**20), 1, False),
+    Case("6 MiB of '- 1' lines (1.5 million faulty test cases)", _ones(6 * 2**20), 1, False),
+    Case("1,000 names holding ESC and '::error'", _control_names, 1, False),
 ]
 
+MEMORY_BASE, MEMORY_PER_BYTE = 300 * 10**6, 20
+OUTPUT_BUDGET = 4 * 10**6
+FORMATS = ("text", "json", "github", "sarif", "junit")
 
-def _time(path: Path, expected: int, repeat: int) -> tuple[float, int]:
-    best, code = float("inf"), -1
-    for _ in range(repeat):
+
+def _run(path: Path, fmt: str) -> tuple[float, int, int, int, bool]:
+    """(seconds, peak bytes, output bytes, exit code, traceback seen) of one process."""
+    command = [sys.executable, "-m", "holodeck_mt", "validate", str(path), "--jobs", "1"]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
-        done = subprocess.run(
-            [sys.executable, "-m", "holodeck_mt", "validate", str(path), "--jobs", "1"],
-            capture_output=True,
-            cwd=ROOT,
-        )
-        best = min(best, time.perf_counter() - start)
-        code = done.returncode
-        if b"Traceback" in done.stderr:
-            code = -2
-    return best, code if code != expected else expected
+        process = subprocess.Popen([*command, "--format", fmt], stdout=out, stderr=err, cwd=ROOT)
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        process.returncode = os.waitstatus_to_exitcode(status)
+        size = out.seek(0, os.SEEK_END)
+        err.seek(0)
+        traceback = b"Traceback" in err.read()
+    return seconds, usage.ru_maxrss * 1024, size, process.returncode, traceback
+
+
+@dataclass
+class Figures:
+    seconds: float
+    peak: int
+    output: int
+    exit: int
+    traceback: bool
+
+
+def measure(case: Case, path: Path, repeat: int) -> Figures:
+    runs = [_run(path, "text") for _ in range(repeat)]
+    runs += [_run(path, fmt) for fmt in FORMATS[1:]]
+    return Figures(
+        seconds=min(r[0] for r in runs[:repeat]),
+        peak=max(r[1] for r in runs),
+        output=max(r[2] for r in runs),
+        exit=runs[0][3] if all(r[3] == runs[0][3] for r in runs) else -1,
+        traceback=any(r[4] for r in runs),
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--budget", type=float, default=2.0, help="seconds per case")
-    parser.add_argument("--repeat", type=int, default=3, help="runs per case (best is kept)")
+    parser.add_argument("--budget", type=float, default=2.0, help="seconds per timed case")
+    parser.add_argument("--repeat", type=int, default=3, help="text runs per case (best kept)")
+    parser.add_argument("--write", type=Path, help="also write the table to this file")
     args = parser.parse_args(argv)
     failed = 0
+    lines = [
+        "| case | size | time | peak memory (budget) | largest output | exit | verdict |",
+        "|---|---:|---:|---:|---:|---:|---|",
+    ]
+    print(lines[0])
+    print(lines[1])
     with tempfile.TemporaryDirectory() as folder:
-        for i, (name, make, expected, required) in enumerate(CASES):
+        for i, case in enumerate(CASES):
             path = Path(folder) / f"case-{i}.yaml"
-            make(path)
-            seconds, code = _time(path, expected, args.repeat)
-            ok = seconds < args.budget and code == expected
-            failed += not ok and required
-            verdict = "PASS" if ok else "FAIL" if required else "SLOW"
-            exit_note = "" if code == expected else f" (exit {code}, expected {expected})"
-            print(f"{verdict}  {seconds:6.2f} s  {name}{exit_note}")
+            case.write(path)
+            size = path.stat().st_size
+            figures = measure(case, path, args.repeat)
+            budget = MEMORY_BASE + MEMORY_PER_BYTE * min(size, MAX_FILE_BYTES)
+            problems = []
+            if figures.peak > budget:
+                problems.append("memory")
+            if figures.output > OUTPUT_BUDGET:
+                problems.append("output")
+            if figures.exit != case.exit or figures.traceback:
+                problems.append(f"exit {figures.exit}, expected {case.exit}")
+            if case.timed and figures.seconds > args.budget:
+                problems.append("time")
+            failed += bool(problems)
+            verdict = "PASS" if not problems else "FAIL (" + ", ".join(problems) + ")"
+            line = (
+                f"| {case.name} | {size:,} B | {figures.seconds:.2f} s"
+                f"{'' if case.timed else ' (untimed)'} | {figures.peak / 1e6:,.0f} MB "
+                f"({budget / 1e6:,.0f} MB) | {figures.output:,} B | {figures.exit} | {verdict} |"
+            )
+            lines.append(line)
+            print(line, flush=True)
             path.unlink()
-    total = sum(case[3] for case in CASES)
-    print(f"{total - failed} of {total} required cases under {args.budget:g} s")
+    summary = f"{len(CASES) - failed} of {len(CASES)} cases within every budget"
+    print(summary)
+    if args.write:
+        args.write.write_text("\n".join([*lines, "", summary]) + "\n")
     return 1 if failed else 0
 
 

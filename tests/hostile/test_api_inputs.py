@@ -6,6 +6,7 @@ import errno
 import gc
 import io
 import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -95,3 +96,45 @@ def test_junit_names_survive_a_file_over_the_default_limits(tmp_path: Path) -> N
     out = io.StringIO()
     renderer("junit")([result], out)
     assert 'name="deep"' in out.getvalue()
+
+
+def test_a_thread_pausing_the_collector_late_cannot_leave_it_off(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Thread B sees the collector off (A paused it) and pauses it again only after A is done:
+    whoever finishes last, the collector ends on."""
+    assert gc.isenabled()
+    real_disable, real_load = gc.disable, loader.load
+    a_loading, a_done = threading.Event(), threading.Event()
+
+    def disable() -> None:
+        if threading.current_thread().name == "B":
+            a_done.wait(5)
+        real_disable()
+
+    def load(*args: object, **kwargs: object) -> object:
+        if threading.current_thread().name == "A":
+            a_loading.set()
+            time.sleep(0.2)
+        return real_load(*args, **kwargs)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(gc, "disable", disable)
+    monkeypatch.setattr(loader, "load", load)
+
+    def first() -> None:
+        validate_text("test_cases:\n  - input: hi\n")
+        a_done.set()
+
+    def second() -> None:
+        a_loading.wait(5)
+        validate_text("test_cases:\n  - input: hi\n")
+
+    threads = [threading.Thread(target=first, name="A"), threading.Thread(target=second, name="B")]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(20)
+    monkeypatch.undo()
+    enabled = gc.isenabled()
+    gc.enable()
+    assert enabled

@@ -108,3 +108,11 @@ def test_the_cap_holds_in_every_format(fmt: str, tmp_path: Path) -> None:
     if fmt == "json":  # 5 shown, a count of the rest, a count of test cases not examined
         codes = [d["code"] for d in json.loads(out)["files"][0]["diagnostics"]]
         assert codes == ["HMT102"] * 5 + ["HMT220", "HMT220"]
+
+
+def test_junit_lists_a_bounded_number_of_test_cases(tmp_path: Path) -> None:
+    (tmp_path / "cases.yaml").write_text("- input: 1\n" * 20_000)
+    code, out, _ = run_cli("cases.yaml", "--format", "junit", cwd=tmp_path)
+    assert code == 1
+    assert out.count("<testcase ") <= 2_002
+    assert "more test cases without diagnostics are not listed" in out

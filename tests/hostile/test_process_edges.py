@@ -167,3 +167,34 @@ def test_a_dead_worker_costs_only_its_own_file(
     assert sorted(Path(f["path"]).parent.name for f in files) == ["a", "c", "d"]
     assert all(f["diagnostics"][0]["code"] == "HMT102" for f in files)
     assert diagnostics(captured.out)
+
+
+@pytest.mark.parametrize(
+    ("content", "args", "expected"),
+    [
+        (VALID, ["agent.yaml"], 0),
+        (INVALID, ["agent.yaml"], 1),
+        (VALID, ["absent.yaml"], 2),
+    ],
+)
+@pytest.mark.parametrize("stream", ["stdout", "stderr"])
+def test_the_exit_code_does_not_depend_on_a_reader_gone(
+    stream: str, content: str, args: list[str], expected: int, tmp_path: Path
+) -> None:
+    (tmp_path / "agent.yaml").write_text(content)
+    read, write = os.pipe()
+    os.close(read)  # every write to the pipe fails (EPIPE)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    other = subprocess.DEVNULL
+    try:
+        done = subprocess.run(
+            [sys.executable, "-m", "holodeck_mt", "validate", *args, "-j", "1"],
+            cwd=tmp_path,
+            stdout=write if stream == "stdout" else other,
+            stderr=write if stream == "stderr" else other,
+            timeout=GUARD,
+            env=env,
+        )
+    finally:
+        os.close(write)
+    assert done.returncode == expected
