@@ -32,6 +32,7 @@ from pygls.uris import to_fs_path
 from holodeck_mt import fixes
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.lsp import documents, roles, sharing
+from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.validate import validate_document_text, validate_text
 
@@ -50,6 +51,7 @@ class Checked:
     version: int
     text: str
     diagnostics: list[Diagnostic]
+    lines: Lines | None = None
 
 
 class HoloDeckServer(LanguageServer):
@@ -125,8 +127,18 @@ class HoloDeckServer(LanguageServer):
         """A line of the server's log (the client's output panel; the benchmark counts them)."""
         self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=message))
 
+    def lines(self, uri: str, checked: Checked) -> Lines:
+        """The lines of a validated text, from the open document's own index when it is that."""
+        if checked.lines is None or checked.lines.encoding != self.encoding:
+            document = self.workspace.text_documents.get(uri)
+            starts: list[int] = []
+            if isinstance(document, FastTextDocument) and document.version == checked.version:
+                starts = document.line_starts()
+            checked.lines = Lines(checked.text, self.encoding, starts)
+        return checked.lines
+
     def publish(self, uri: str, checked: Checked) -> None:
-        lines = Lines(checked.text, self.encoding)
+        lines = self.lines(uri, checked)
         shown = sharing.published(
             checked.diagnostics, schema_diagnostics=self.schema_diagnostics, text=checked.text
         )
@@ -178,7 +190,7 @@ class HoloDeckServer(LanguageServer):
     # -- fixing ------------------------------------------------------------------------------
 
     def edit_of(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> lsp.WorkspaceEdit:
-        lines = Lines(checked.text, self.encoding)
+        lines = self.lines(uri, checked)
         text_edits = [
             lsp.TextEdit(range=_range(lines, e.start, e.end), new_text=e.new_text) for e in edits
         ]
@@ -279,7 +291,7 @@ async def code_action(
     checked = await ls.current(uri)
     if checked is None:
         return None
-    lines = Lines(checked.text, ls.encoding)
+    lines = ls.lines(uri, checked)
     found = fixes.fixes(checked.text, checked.diagnostics)
     actions: list[lsp.CodeAction] = []
     for fix in found:
