@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -36,6 +37,7 @@ from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.validate import validate_document_text, validate_text
 
+_T = TypeVar("_T")
 #: Seconds of quiet after an edit before the document is validated again.
 DEBOUNCE = 0.15
 APPLY_FIX = "holodeck-mt.applyFix"
@@ -126,6 +128,10 @@ class HoloDeckServer(LanguageServer):
     def _log(self, message: str) -> None:
         """A line of the server's log (the client's output panel; the benchmark counts them)."""
         self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=message))
+
+    async def off_the_loop(self, work: Callable[..., _T], *args: Any) -> _T:
+        """Run ``work`` on the validation thread: the editor's messages are not held up."""
+        return await asyncio.get_running_loop().run_in_executor(self._worker, work, *args)
 
     def lines(self, uri: str, checked: Checked) -> Lines:
         """The lines of a validated text, from the open document's own index when it is that."""
@@ -292,7 +298,7 @@ async def code_action(
     if checked is None:
         return None
     lines = ls.lines(uri, checked)
-    found = fixes.fixes(checked.text, checked.diagnostics)
+    found = await ls.off_the_loop(fixes.fixes, checked.text, checked.diagnostics)
     actions: list[lsp.CodeAction] = []
     for fix in found:
         diagnostic = to_lsp(fix.diagnostic, lines)
@@ -344,7 +350,8 @@ async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     checked = await ls.current(str(uri), int(version))
     if checked is None:
         return False
-    safe = [f for f in fixes.fixes(checked.text, checked.diagnostics) if f.safe]
+    found = await ls.off_the_loop(fixes.fixes, checked.text, checked.diagnostics)
+    safe = [f for f in found if f.safe]
     _, applied = fixes.apply(checked.text, safe)
     edits = sorted({f.edit for f in applied})
     if not edits:
