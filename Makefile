@@ -77,7 +77,7 @@ bench-limits: $(STAMP)
 	$(PY) scripts/bench_limits.py
 # --- end hostile input -------------------------------------------------------------
 
-# --- speed benchmark (issue 5): scripts/bench.py -----------------------------------
+# --- speed benchmark: scripts/bench.py --------------------------------------------
 # check-jsonschema is the peer we compare with: installed into the venv here, never a
 # runtime dependency. Generated inputs go to bench-data/ (git-ignored). `make bench`
 # rewrites docs/performance.md; BENCH_ARGS="--quick" for a smoke run, "--check" to fail
@@ -99,7 +99,7 @@ bench: $(BENCH_STAMP)
 	$(PY) scripts/bench_lsp.py $(LSP_BENCH_ARGS)
 # --- end speed benchmark ------------------------------------------------------------
 
-# --- reference docs and goldens (issue 4): scripts/gen_docs.py, scripts/update_goldens.py ---
+# --- reference docs and goldens: scripts/gen_docs.py, scripts/update_goldens.py ---
 .PHONY: docs docs-check goldens
 
 ## Regenerate docs/reference.md (from schema/) and docs/diagnostics.md (from codes.py and

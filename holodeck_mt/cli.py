@@ -29,6 +29,8 @@ from holodeck_mt.safe_text import MESSAGE, clip, escape
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
+    from holodeck_mt.validate import FileResult
+
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
 EXIT_INTERRUPTED = 130
@@ -87,12 +89,8 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = _Parser(
-        prog="holodeck-mt",
-        description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
-    )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+def _add_validate(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The `validate` command and its options."""
     validate = commands.add_parser(
         "validate",
         help="validate agent.yaml and test-cases files",
@@ -174,6 +172,10 @@ def build_parser() -> argparse.ArgumentParser:
         help="let test_cases_file and files[*].path (--check-files) name files outside "
         "the repository tree (/proc, /sys and /dev stay refused)",
     )
+
+
+def _add_fix(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The `fix` command and its options."""
     fix = commands.add_parser(
         "fix",
         help="apply the fixes of diagnostics that have an evident fix",
@@ -197,12 +199,20 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="SIZE",
         help=f"skip larger files (default: {MAX_FILE_BYTES // 1024**2}M)",
     )
+
+
+def _add_lsp(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The `lsp` command and its options."""
     commands.add_parser(
         "lsp",
         help="run the language server on stdio (needs the [lsp] extra)",
         description="A language server over stdio that publishes the validator's diagnostics "
         "and offers its fixes as quick fixes; it runs beside the YAML language server.",
     )
+
+
+def _add_explain(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The `explain` command and its options."""
     explain = commands.add_parser(
         "explain",
         help="say what the platform will run for each test case and turn",
@@ -218,6 +228,10 @@ def build_parser() -> argparse.ArgumentParser:
     explain.add_argument(
         "--format", default="text", choices=["text", "json"], help="output format (default: text)"
     )
+
+
+def _add_init_editor(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The `init-editor` command and its options."""
     editor = commands.add_parser(
         "init-editor",
         help="bind the schema to this repository's HoloDeck files in .vscode/settings.json",
@@ -238,10 +252,30 @@ def build_parser() -> argparse.ArgumentParser:
         metavar="URL_OR_PATH",
         help="the schema to bind (default: a copy of the bundle in .vscode/)",
     )
+
+
+def _add_schema(commands: argparse._SubParsersAction[_Parser]) -> None:
+    """The `schema` command and its options."""
     schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
     schema.add_argument(
         "--path", action="store_true", help="print where the installed schema file is instead"
     )
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="holodeck-mt",
+        description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
+    )
+    commands: argparse._SubParsersAction[_Parser] = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND"
+    )
+    _add_validate(commands)
+    _add_fix(commands)
+    _add_lsp(commands)
+    _add_explain(commands)
+    _add_init_editor(commands)
+    _add_schema(commands)
     return parser
 
 
@@ -409,25 +443,26 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     _safe_streams()
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    if args.command == "schema":
-        return _schema(args.path)
-    if args.command == "lsp":
-        return _lsp()
-    if args.command == "fix":
-        from holodeck_mt import fix_command
+    args = build_parser().parse_args(argv)
+    return _COMMANDS.get(args.command, _validate)(args)
 
-        limits = Limits(max_bytes=args.max_file_size)
-        return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
-    if args.command == "init-editor":
-        return _init_editor(Path(args.folder), args.modeline, args.schema)
-    if args.command == "explain":
-        from holodeck_mt.explain import run
 
-        return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
+def _fix(args: argparse.Namespace) -> int:
+    from holodeck_mt import fix_command
+
+    limits = Limits(max_bytes=args.max_file_size)
+    return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from holodeck_mt.explain import run
+
+    return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from holodeck_mt import discovery
     from holodeck_mt.render import renderer
-    from holodeck_mt.validate import FileResult
 
     options = Options(
         import_graders=args.import_graders,
@@ -440,36 +475,9 @@ def _main(argv: Sequence[str] | None) -> int:
         max_alias_nodes=args.max_alias_nodes,
         max_diagnostics=args.max_diagnostics,
     )
-    from holodeck_mt import discovery
-
     found = discovery.find(args.paths, named_by_content=args.by_content)
     problems = found.problems
-    # A file an agent.yaml of this run names is validated through it (as the
-    # platform reads it); on its own only if that did not happen.
-    followed = {
-        discovery.same_file_key(target)
-        for target in map(discovery.agent_target, map(Path, found.files))
-        if target is not None
-    }
-    later = [f for f in found.files if discovery.same_file_key(f) in followed]
-    jobs = [_Job(f, options, limits) for f in found.files if f not in later]
-    results: list[FileResult] = []
-    seen: set[str] = set()
-    for batch in (jobs, [_Job(f, options, limits) for f in later]):
-        batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
-        outcomes: list[Outcome]
-        if args.jobs > 1 and len(batch) > 1 and not args.import_graders:
-            outcomes = _in_parallel(batch, min(args.jobs, len(batch)))
-        else:
-            outcomes = [_run(job) for job in batch]
-        for done, problem in outcomes:
-            for result in done:
-                key = discovery.same_file_key(getattr(result, "path", ""))
-                if isinstance(result, FileResult) and key not in seen:  # once per run
-                    seen.add(key)
-                    results.append(result)
-            if problem:
-                problems.append(problem)
+    results = _validate_all(_rounds(found.files, options, limits), args, problems)
     for result in results:  # a warning fails its file in every format's verdict
         result.strict = args.strict
     for problem in problems:
@@ -480,6 +488,49 @@ def _main(argv: Sequence[str] | None) -> int:
         return EXIT_USAGE
     failing = any(not r.valid for r in results)
     return EXIT_INVALID if failing else EXIT_OK
+
+
+def _rounds(files: list[str], options: Options, limits: Limits) -> list[list[_Job]]:
+    """The files in two rounds: a file an agent.yaml of this run names is validated
+    through it (as the platform reads it), and on its own only if that did not happen."""
+    from holodeck_mt import discovery
+
+    followed = {
+        discovery.same_file_key(target)
+        for target in map(discovery.agent_target, map(Path, files))
+        if target is not None
+    }
+    later = [f for f in files if discovery.same_file_key(f) in followed]
+    first = [_Job(f, options, limits) for f in files if f not in later]
+    return [first, [_Job(f, options, limits) for f in later]]
+
+
+def _validate_all(
+    rounds: list[list[_Job]], args: argparse.Namespace, problems: list[str]
+) -> list[FileResult]:
+    """Each file's results, once per run; what could not be read goes to ``problems``."""
+    from holodeck_mt import discovery
+    from holodeck_mt.validate import FileResult
+
+    results: list[FileResult] = []
+    seen: set[str] = set()
+    for batch in rounds:
+        batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
+        for done, problem in _outcomes(batch, args):
+            for result in done:
+                key = discovery.same_file_key(getattr(result, "path", ""))
+                if isinstance(result, FileResult) and key not in seen:
+                    seen.add(key)
+                    results.append(result)
+            if problem:
+                problems.append(problem)
+    return results
+
+
+def _outcomes(batch: list[_Job], args: argparse.Namespace) -> list[Outcome]:
+    if args.jobs > 1 and len(batch) > 1 and not args.import_graders:
+        return _in_parallel(batch, min(args.jobs, len(batch)))
+    return [_run(job) for job in batch]
 
 
 def _lsp() -> int:
@@ -525,3 +576,13 @@ def _schema(path_only: bool) -> int:
     else:
         sys.stdout.write(bundle.read_text(encoding="utf-8"))
     return EXIT_OK
+
+
+#: The commands other than ``validate``, by name.
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "schema": lambda args: _schema(args.path),
+    "lsp": lambda args: _lsp(),
+    "fix": _fix,
+    "init-editor": lambda args: _init_editor(Path(args.folder), args.modeline, args.schema),
+    "explain": _explain,
+}

@@ -80,27 +80,11 @@ def schema_faults(
     if located is None or not validators.subset_safe:
         return _python(root, data, max_cases)
     cases, prefix = located
-    case_validator = validators.test_case()
-    bad: list[int] = []
-    for i, case in enumerate(cases):
-        try:
-            valid = case_validator.is_valid(case)
-        except Exception:  # a value it cannot take: jsonschema judges the test case
-            valid = False
-        if not valid:
-            bad.append(i)
+    bad = _invalid_cases(validators, cases)
     skipped: list[Fault] = []
     if max_cases and len(bad) > max_cases:
         rest, bad = bad[max_cases:], bad[:max_cases]
-        skipped.append(
-            Fault(
-                "HMT220",
-                f"{len(rest):,} more invalid test case{'' if len(rest) == 1 else 's'} not "
-                "examined, from this one on",
-                (*prefix, rest[0]),
-                hint="--max-diagnostics 0 examines them all",
-            )
-        )
+        skipped.append(_not_examined(rest, prefix))
     subset = [cases[i] for i in bad]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt import schema_errors
@@ -111,6 +95,30 @@ def schema_faults(
     length = _length_errors(validators.list_length, cases, prefix)
     # Lazily: each error (with its graph of sub-errors) is freed once its faults are out.
     return schema_errors.faults_of(itertools.chain(kept, length)) + skipped
+
+
+def _invalid_cases(validators: _Validators, cases: list[Any]) -> list[int]:
+    """The indices of the test cases the compiled ``TestCase`` validator rejects."""
+    case_validator = validators.test_case()
+    bad: list[int] = []
+    for i, case in enumerate(cases):
+        try:
+            valid = case_validator.is_valid(case)
+        except Exception:  # a value it cannot take: jsonschema judges the test case
+            valid = False
+        if not valid:
+            bad.append(i)
+    return bad
+
+
+def _not_examined(rest: list[int], prefix: JsonPath) -> Fault:
+    return Fault(
+        "HMT220",
+        f"{len(rest):,} more invalid test case{'' if len(rest) == 1 else 's'} not "
+        "examined, from this one on",
+        (*prefix, rest[0]),
+        hint="--max-diagnostics 0 examines them all",
+    )
 
 
 def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:

@@ -25,49 +25,54 @@ def type_name(schema_type: str) -> str:
     return _TYPE_NAMES.get(schema_type, schema_type)
 
 
+#: What a YAML author calls a value of each Python type (``bool`` before ``int``).
+_KINDS: tuple[tuple[type, str], ...] = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (dict, "mapping"),
+    (list, "list"),
+)
+
+
 def kind_of(value: Any) -> str:
     """What a YAML author would call the value's type."""
     if value is None:
         return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, dict):
-        return "mapping"
-    if isinstance(value, list):
-        return "list"
     if isinstance(value, YamlScalar):
         return "date" if value.kind == "timestamp" else value.kind
-    return type(value).__name__
+    return next((kind for t, kind in _KINDS if isinstance(value, t)), type(value).__name__)
+
+
+def _show_number(value: int | float) -> str:
+    if isinstance(value, int):
+        digits = len(str(abs(value))) if abs(value) < 10**60 else 61
+        return str(value) if digits <= 40 else f"an integer of {digits}+ digits"
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    return repr(value)
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
 def show(value: Any, limit: int = 40) -> str:
     """A bounded rendering of a value, never the whole of a large instance."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        digits = len(str(abs(value))) if abs(value) < 10**60 else 61
-        return str(value) if digits <= 40 else f"an integer of {digits}+ digits"
-    if isinstance(value, float):
-        if math.isnan(value):
-            return ".nan"
-        if math.isinf(value):
-            return ".inf" if value > 0 else "-.inf"
-        return repr(value)
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, (int, float)):
+        return _show_number(value)
     if isinstance(value, str):
         text = value if len(value) <= limit else value[: limit - 1] + "…"
         return repr(text.replace("\n", "\\n"))
     if isinstance(value, dict):
-        return f"a mapping of {len(value)} key{'s' if len(value) != 1 else ''}"
+        return f"a mapping of {_plural(len(value), 'key')}"
     if isinstance(value, list):
-        return f"a list of {len(value)} item{'s' if len(value) != 1 else ''}"
+        return f"a list of {_plural(len(value), 'item')}"
     if isinstance(value, YamlScalar):
         return value.text[:limit]
     return type(value).__name__

@@ -31,7 +31,7 @@ from holodeck_mt import hints
 from holodeck_mt import schemas as sch
 from holodeck_mt.diagnostics import Fault, JsonPath, under
 from holodeck_mt.loader import clip
-from holodeck_mt.schema_walk import CHOOSE, CODES, NAME, SHAPE
+from holodeck_mt.schema_walk import CHOOSE, CODES, NAME, NOUN, SHAPE
 
 Handler = Callable[[ValidationError], Iterator[Fault]]
 
@@ -136,7 +136,7 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
     """A test case with neither deciding key: a misspelt one, or the shape is missing."""
     case, parts, schema = error.instance, _parts(error), _schema(error)
     if not isinstance(case, dict):
-        yield _type_fault(parts, case, ["object"], "a test case")
+        yield _type_fault(parts, case, ["object"], schema[NOUN])
         return
     keys = _deciding_keys(schema)
     meant = {k: hints.did_you_mean(k, keys) for k in case if isinstance(k, str)}
@@ -214,7 +214,7 @@ def metric_kinds(schema: dict[str, Any]) -> list[str]:
 def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
     metric, parts = error.instance, _parts(error)
     if not isinstance(metric, dict):
-        yield _type_fault(parts, metric, ["object"], "a metric")
+        yield _type_fault(parts, metric, ["object"], _schema(error)[NOUN])
     elif "type" in metric:
         kinds = metric_kinds(_schema(error))
         guess = hints.did_you_mean(str(metric["type"]), kinds)
@@ -308,7 +308,8 @@ def _one(code: str, message: Callable[[ValidationError], str]) -> Handler:
 
 def _type(error: ValidationError) -> Iterator[Fault]:
     rule: Any = error.validator_value
-    yield _type_fault(_parts(error), error.instance, [rule] if isinstance(rule, str) else rule)
+    expected = [rule] if isinstance(rule, str) else rule
+    yield _type_fault(_parts(error), error.instance, expected, _schema(error).get(NOUN, ""))
 
 
 def _min_items(error: ValidationError) -> str:

@@ -38,9 +38,11 @@ CODES = "x-holodeck-codes"
 NAME = "x-holodeck-name"
 #: What a ``pattern`` asks for, in words.
 SHAPE = "x-holodeck-shape"
+#: How a value of the node is called as the subject of a message ("a test case").
+NOUN = "x-holodeck-noun"
 #: On a metric flag: the one `metric` it has an effect on (checks/ineffective_flags).
 APPLIES_TO = "x-holodeck-applies-to"
-HOLODECK_KEYWORDS = frozenset({CHOOSE, CODES, NAME, SHAPE, APPLIES_TO})
+HOLODECK_KEYWORDS = frozenset({CHOOSE, CODES, NAME, SHAPE, NOUN, APPLIES_TO})
 
 #: Keywords editors read (VS Code's JSON service, the YAML language server) and JSON
 #: Schema does not define.

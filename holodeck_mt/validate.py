@@ -11,7 +11,7 @@ import errno
 import gc
 import os
 import threading
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -166,38 +166,16 @@ def _validate_text(
         doc = loader.load(text, limits=limits)
     doc.diagnostics += env_vars.unset_references(text)
     if not doc.loaded:
-        if role == "test-cases-file":
-            doc.diagnostics = [
-                lax.no_test_cases(d) if d.code == "HMT006" else d for d in doc.diagnostics
-            ]
-        result.diagnostics = _finish(ranges.with_ranges(text, doc.diagnostics), limits)
+        result.diagnostics = _unloaded(doc, role, text, limits)
         return result, None
     data = doc.data
-    faults: list[Fault] = []
     if role == "test-cases-file" and not data:
-        faults.append(lax.NO_TEST_CASES)
+        faults = [lax.NO_TEST_CASES]
     elif not isinstance(data, (dict, list)):
-        shown = "empty" if data is None else f"a single {hints.kind_of(data)}"
-        faults.append(
-            Fault(
-                "HMT006",
-                f"the document is {shown}; an agent.yaml is a mapping and a test-cases file "
-                "a list of test cases",
-                (),
-            )
-        )
+        faults = [_not_a_document(data)]
     else:
-        compiled = not doc.has_non_json
-
-        def schema(document: Any) -> list[Fault]:
-            found = fast_path.schema_faults(
-                _ROOTS[role], document, compiled=compiled, max_cases=limits.max_diagnostics
-            )
-            return [f for f in found if not under(f.parts, doc.reported)]
-
         # The schema's faults of the document as the platform reads it (lax.py).
-        read, as_read = lax.relax(data, schema(data), schema, role=role)
-        faults += read
+        read, as_read = lax.relax(data, *_schema_of(doc, role, limits), role=role)
         context = Context(
             data=as_read,
             base_dir=base_dir,
@@ -205,30 +183,84 @@ def _validate_text(
             reported=doc.reported | {f.parts for f in read if severity(f.code) == "error"},
             tree=tree,
             agent=agent,
-            runtime=agent_clean
-            and not any(severity(f.code) == "error" for f in faults)
-            and not any(d.severity == "error" for d in doc.diagnostics),
+            runtime=agent_clean and _error_free(read, doc),
         )
-        runnable = context.runtime
-        for check in all_checks(options):
-            # The run-time lints come last: they see whether any check found an error.
-            context.runtime = runnable
-            for fault in check(context):
-                faults.append(fault)
-                runnable = runnable and severity(fault.code) != "error"
+        faults = read + _check_faults(context, options)
+    result.diagnostics = _diagnostics(faults, doc, text, limits)
+    result.stats = _stats(data)
+    result.test_cases = _names(data)
+    return result, doc
+
+
+def _unloaded(doc: loader.Document, role: Role, text: str, limits: Limits) -> list[Diagnostic]:
+    """The diagnostics of a document that did not load (a test-cases file's own wording)."""
+    found = doc.diagnostics
+    if role == "test-cases-file":
+        found = [lax.no_test_cases(d) if d.code == "HMT006" else d for d in found]
+    return _finish(ranges.with_ranges(text, found), limits)
+
+
+def _error_free(faults: list[Fault], doc: loader.Document) -> bool:
+    """No fault and no loader diagnostic is an error: the run-time lints may run."""
+    return not any(severity(f.code) == "error" for f in faults) and not any(
+        d.severity == "error" for d in doc.diagnostics
+    )
+
+
+def _diagnostics(
+    faults: list[Fault], doc: loader.Document, text: str, limits: Limits
+) -> list[Diagnostic]:
+    """Every fault located, with the loader's diagnostics and the dialect warnings where
+    no fault covers the node; capped, and the kept hints quoting a scalar as written."""
+    data = doc.data
     located = [_locate(f, data, doc.positions, text) for f in faults]
     located += [_in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     faulted = doc.reported | {f.parts for f in faults}
     warned = dialect.warnings(doc.dialect, faulted)
     located += [_in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
-    # Hints that quote a scalar are rewritten as the source writes it, on the kept ones only.
-    result.diagnostics = [
+    return [
         _bounded(lax.as_written(quoting.as_written(d, text), text))
         for d in _finish(located, limits)
     ]
-    result.stats = _stats(data)
-    result.test_cases = _names(data)
-    return result, doc
+
+
+def _not_a_document(data: Any) -> Fault:
+    shown = "empty" if data is None else f"a single {hints.kind_of(data)}"
+    return Fault(
+        "HMT006",
+        f"the document is {shown}; an agent.yaml is a mapping and a test-cases file "
+        "a list of test cases",
+        (),
+    )
+
+
+def _schema_of(
+    doc: loader.Document, role: Role, limits: Limits
+) -> tuple[list[Fault], Callable[[Any], list[Fault]]]:
+    """The schema's faults of the loaded document, and the function that found them
+    (for the document as the platform reads it); none at or below a loader's report."""
+    compiled = not doc.has_non_json
+
+    def schema(document: Any) -> list[Fault]:
+        found = fast_path.schema_faults(
+            _ROOTS[role], document, compiled=compiled, max_cases=limits.max_diagnostics
+        )
+        return [f for f in found if not under(f.parts, doc.reported)]
+
+    return schema(doc.data), schema
+
+
+def _check_faults(context: Context, options: Options) -> list[Fault]:
+    """The semantic checks' faults. The run-time lints come last: they run only while
+    no check has found an error."""
+    found: list[Fault] = []
+    runnable = context.runtime
+    for check in all_checks(options):
+        context.runtime = runnable
+        for fault in check(context):
+            found.append(fault)
+            runnable = runnable and severity(fault.code) != "error"
+    return found
 
 
 def validate_file(

@@ -41,7 +41,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from types import ModuleType
 
 REPO = Path(__file__).resolve().parent.parent
 SCRIPTS = REPO / "scripts"
@@ -120,16 +119,6 @@ class Inputs:
     schema_note: str
 
 
-def _generator() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("generate_corpus", SCRIPTS / "generate_corpus.py")
-    if spec is None or spec.loader is None:
-        raise RuntimeError("scripts/generate_corpus.py not found")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["generate_corpus"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text, encoding="utf-8", newline="\n")
@@ -198,7 +187,8 @@ def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
         and all(p.is_file() for p in [*paths, *inputs.agent_files])
     ):
         return inputs
-    gen = _generator()
+    import generate_corpus as gen  # a sibling script: scripts/ is on sys.path
+
     for files, count, errors in [
         (inputs.full, n, 0),
         (inputs.one_fault, n, 1),

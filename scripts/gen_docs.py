@@ -29,7 +29,8 @@ from typing import Any
 
 from holodeck_mt import cli
 from holodeck_mt.codes import CODES, Code
-from holodeck_mt.schema_walk import ANNOTATIONS
+from holodeck_mt.schema_walk import ANNOTATIONS, subschemas
+from holodeck_mt.schema_walk import CODES as CODES_KEYWORD
 from holodeck_mt.schemas import BASE_URI, schema_files
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -187,7 +188,10 @@ def example(key: str, schema: Any) -> str | None:
 
 def _properties(definition: Mapping[str, Any]) -> tuple[dict[str, Any], set[str], bool]:
     """Properties, required keys and closedness, also from an ``else`` branch."""
-    props: dict[str, Any] = dict(definition.get("properties", {}))
+    # A property that is only `true` is only named (for a strict validator's `required`).
+    props: dict[str, Any] = {
+        k: v for k, v in definition.get("properties", {}).items() if v is not True
+    }
     required = set(definition.get("required", []))
     closed = definition.get("additionalProperties") is False
     branch = definition.get("else")
@@ -341,6 +345,24 @@ def run_example(code: Code) -> Example:
     return Example(code, path, shown, output, exit_code, options)
 
 
+def _producers(code: Code) -> str:
+    """``the schema`` and the modules of the package that produce ``code``."""
+    names = ["the schema" if w == "schema_errors.py" else f"`holodeck_mt/{w}`" for w in code.where]
+    return ", ".join(names) or "nothing yet"
+
+
+def _schema_nodes(code: Code) -> list[str]:
+    """The schema nodes that state a rule of ``code`` (``x-holodeck-codes``), as a list."""
+    found = [
+        f"- `schema/{_short(uri)}.schema.json#{pointer}` (`{keyword}`)"
+        for uri, schema in schema_files().items()
+        for pointer, node in subschemas(schema)
+        for keyword, given in node.get(CODES_KEYWORD, {}).items()
+        if given == code.code
+    ]
+    return ["The schema states it at:", "", *found, ""] if found else []
+
+
 def diagnostics() -> str:
     examples = [run_example(code) for code in CODES.values() if not code.retired]
     retired = [code for code in CODES.values() if code.retired]
@@ -357,15 +379,22 @@ def diagnostics() -> str:
         "the exact text the validator prints for it: this page is regenerated from them, and "
         "generation fails when an example no longer produces its code.",
         "",
-        "| code | name | severity | meaning |",
-        "| --- | --- | --- | --- |",
+        "Each code names where it is produced: a module of the package, or the schema (its "
+        "errors are worded by `holodeck_mt/schema_errors.py`; a rule of one schema node names "
+        "that node).",
+        "",
+        "| code | name | severity | meaning | produced by |",
+        "| --- | --- | --- | --- | --- |",
     ]
     for e in examples:
         c = e.code
         meaning = c.description.replace("|", "\\|")
-        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.title} | {c.severity} | {meaning} |")
+        lines.append(
+            f"| [{c.code}](#{c.code.lower()}) | {c.title} | {c.severity} | {meaning} "
+            f"| {_producers(c)} |"
+        )
     for c in retired:
-        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.title} | retired | {c.description} |")
+        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.title} | retired | {c.description} | |")
     lines.append("")
     for e in examples:
         c = e.code
@@ -375,6 +404,9 @@ def diagnostics() -> str:
             "",
             f"**{c.title}** ({c.severity}). {c.description}",
             "",
+            f"Produced by: {_producers(c)}.",
+            "",
+            *_schema_nodes(c),
         ]
         if c.code in BINARY:
             lines += [

@@ -160,6 +160,8 @@ def check_docs(files: Schemas) -> tuple[list[str], int]:
                     if not isinstance(docs, list) or len(docs) != len(sub["enum"]):
                         problems.append(f"{where}: `{keyword}` must explain each `enum` value")
             for name, prop in (sub.get("properties") or {}).items():
+                if prop is True:  # only named, so that a `required` beside it names a property
+                    continue
                 count += 1
                 # A property named only to be refused (a single-turn field on a multi-turn
                 # test case, hidden from completion) has nothing valid to exemplify.

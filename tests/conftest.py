@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import importlib.util
+import importlib
 import json
 import sys
 from collections.abc import Callable, Iterator
@@ -16,6 +16,7 @@ from holodeck_mt.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
+SCRIPTS = ROOT / "scripts"
 SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
 
 RunJson = Callable[..., tuple[int, dict[str, Any]]]
@@ -49,10 +50,11 @@ def run_json(capsys: pytest.CaptureFixture[str]) -> RunJson:
 
 
 def load_script(name: str) -> ModuleType:
-    """Import ``scripts/<name>.py`` (scripts are not a package) for testing."""
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)
-    return module
+    """Import ``scripts/<name>.py`` as the module ``name``, as running it would.
+
+    The one way tests (and scripts) reach a script: scripts/ goes on ``sys.path``, where
+    a script run from the command line finds its siblings too.
+    """
+    if str(SCRIPTS) not in sys.path:
+        sys.path.insert(0, str(SCRIPTS))
+    return importlib.import_module(name)

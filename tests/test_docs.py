@@ -2,29 +2,18 @@
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 
 import pytest
 
 from holodeck_mt.codes import CODES
 from holodeck_mt.schemas import schema_files
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("gen_docs", ROOT / "scripts" / "gen_docs.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["gen_docs"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-gen_docs = _load_script()
+gen_docs = load_script("gen_docs")
 
 
 LIVE = [code for code, c in CODES.items() if not c.retired]

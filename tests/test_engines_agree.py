@@ -10,7 +10,6 @@ planted faults, and on generated documents with random damage.
 
 from __future__ import annotations
 
-import importlib.util
 import io
 import json
 import random
@@ -19,7 +18,6 @@ import sys
 from collections.abc import Iterator
 from contextlib import redirect_stdout
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
@@ -30,22 +28,14 @@ from holodeck_mt import fast_path
 from holodeck_mt.cli import main
 from holodeck_mt.codes import runtime_lint
 from holodeck_mt.validate import validate_text
+from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
 FOLDERS = (ROOT / "tests" / "fixtures", ROOT / "tests" / "hostile", ROOT / "examples", SAMPLES)
 
 
-def _script(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "scripts" / f"{name}.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault(name, module)
-    spec.loader.exec_module(module)
-    return module
-
-
-gen = _script("generate_corpus")
+gen = load_script("generate_corpus")
 
 
 def _yaml_files() -> list[Path]:

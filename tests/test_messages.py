@@ -552,3 +552,30 @@ def test_grader_import_leaves_sys_path_as_it_found_it(tmp_path: Path) -> None:
         "grader 'graders_for_path_test:missing': module 'graders_for_path_test' has no "
         "attribute 'missing'",
     ]
+
+
+def test_a_keyword_without_a_message_of_its_own_names_itself() -> None:
+    from jsonschema import Draft202012Validator
+
+    from holodeck_mt.schema_errors import faults_of
+
+    errors = Draft202012Validator({"multipleOf": 2}).iter_errors(3)
+    assert faults_of(errors) == [
+        Fault("HMT103", "the document is not allowed here (multipleOf)", ())
+    ]
+
+
+def test_a_number_or_environment_reference_says_so() -> None:
+    source = (
+        "evaluations:\n"
+        "  model: {provider: openai, name: gpt-4o, temperature: hot}\n"
+        "  metrics: [{type: standard, metric: equality}]\n"
+        "test_cases:\n"
+        "  - {name: a, input: x}\n"
+    )
+    (d,) = validate_text(source).diagnostics
+    assert (d.code, d.path, d.message) == (
+        "HMT103",
+        "evaluations.model.temperature",
+        "`temperature` must be a number or an ${ENV_VAR} reference, got 'hot'",
+    )

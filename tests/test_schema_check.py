@@ -3,29 +3,18 @@
 from __future__ import annotations
 
 import copy
-import importlib.util
-import sys
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
 import pytest
 
 from holodeck_mt import schemas
+from tests.conftest import load_script
 
 REPO = Path(__file__).resolve().parent.parent
 
 
-def _load_script() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("schema_check", REPO / "scripts/schema_check.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["schema_check"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
-sc = _load_script()
+sc = load_script("schema_check")
 
 
 def _files() -> dict[str, dict[str, Any]]:

@@ -149,7 +149,8 @@ def test_expect_lines_name_the_faulty_test_case_path_and_line(fixture: Path) -> 
             full = parts
         else:
             cases = data if isinstance(data, list) else data["test_cases"]
-            name = cases[index].get("name")
+            case = cases[index]
+            name = case.get("name") if isinstance(case, dict) else None
             assert expect["test_case"] == (name if isinstance(name, str) and name else None)
             full = ((index,) if isinstance(data, list) else ("test_cases", index)) + parts
         if _at_key(expect["code"], data, full):
