@@ -138,7 +138,7 @@ class _Tree:
         return start, end
 
 
-@functools.lru_cache(maxsize=4)
+@functools.lru_cache(maxsize=1)  # a composed 11 MB document is large: keep the last one only
 def _tree(text: str) -> _Tree | None:
     try:
         return _Tree(text)

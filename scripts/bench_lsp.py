@@ -238,7 +238,7 @@ def report(figures: dict[str, Any]) -> str:
             "",
             f"Load average (1, 5, 15 min) after: {load}, on {os.cpu_count()} cores. Wall-clock "
             "latency waits for the CPU when other processes hold it; the validation's CPU time "
-            f"(the debounce is {DEBOUNCE} s) does not.",
+            f"does not. The debounce is {DEBOUNCE} s.",
             END,
         ]
     )

@@ -29,6 +29,10 @@ class FastTextDocument(TextDocument):
     def _text(self) -> str:
         return self._source or ""
 
+    def line_starts(self) -> list[int]:
+        """A copy of the offsets where the text's lines start (LSP's line breaks)."""
+        return list(self._line_starts())
+
     def _line_starts(self) -> list[int]:
         if self._starts is None:
             self._starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self._text)]

@@ -32,10 +32,12 @@ class Lines:
 
     text: str
     encoding: str = UTF16
-    starts: list[int] = field(init=False)
+    #: Where each line starts, when the caller knows already (an open document does).
+    starts: list[int] = field(default_factory=list)
 
     def __post_init__(self) -> None:
-        self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
+        if not self.starts:
+            self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
 
     def _line_end(self, line: int) -> int:
         """Offset just before the break that ends 0-based ``line``."""

@@ -20,10 +20,11 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
@@ -32,9 +33,11 @@ from pygls.uris import to_fs_path
 from holodeck_mt import fixes
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.lsp import documents, roles, sharing
+from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.validate import validate_document_text, validate_text
 
+_T = TypeVar("_T")
 #: Seconds of quiet after an edit before the document is validated again.
 DEBOUNCE = 0.15
 APPLY_FIX = "holodeck-mt.applyFix"
@@ -50,6 +53,7 @@ class Checked:
     version: int
     text: str
     diagnostics: list[Diagnostic]
+    lines: Lines | None = None
 
 
 class HoloDeckServer(LanguageServer):
@@ -125,8 +129,22 @@ class HoloDeckServer(LanguageServer):
         """A line of the server's log (the client's output panel; the benchmark counts them)."""
         self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=message))
 
+    async def off_the_loop(self, work: Callable[..., _T], *args: Any) -> _T:
+        """Run ``work`` on the validation thread: the editor's messages are not held up."""
+        return await asyncio.get_running_loop().run_in_executor(self._worker, work, *args)
+
+    def lines(self, uri: str, checked: Checked) -> Lines:
+        """The lines of a validated text, from the open document's own index when it is that."""
+        if checked.lines is None or checked.lines.encoding != self.encoding:
+            document = self.workspace.text_documents.get(uri)
+            starts: list[int] = []
+            if isinstance(document, FastTextDocument) and document.version == checked.version:
+                starts = document.line_starts()
+            checked.lines = Lines(checked.text, self.encoding, starts)
+        return checked.lines
+
     def publish(self, uri: str, checked: Checked) -> None:
-        lines = Lines(checked.text, self.encoding)
+        lines = self.lines(uri, checked)
         shown = sharing.published(
             checked.diagnostics, schema_diagnostics=self.schema_diagnostics, text=checked.text
         )
@@ -178,7 +196,7 @@ class HoloDeckServer(LanguageServer):
     # -- fixing ------------------------------------------------------------------------------
 
     def edit_of(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> lsp.WorkspaceEdit:
-        lines = Lines(checked.text, self.encoding)
+        lines = self.lines(uri, checked)
         text_edits = [
             lsp.TextEdit(range=_range(lines, e.start, e.end), new_text=e.new_text) for e in edits
         ]
@@ -279,8 +297,8 @@ async def code_action(
     checked = await ls.current(uri)
     if checked is None:
         return None
-    lines = Lines(checked.text, ls.encoding)
-    found = fixes.fixes(checked.text, checked.diagnostics)
+    lines = ls.lines(uri, checked)
+    found = await ls.off_the_loop(fixes.fixes, checked.text, checked.diagnostics)
     actions: list[lsp.CodeAction] = []
     for fix in found:
         diagnostic = to_lsp(fix.diagnostic, lines)
@@ -332,7 +350,8 @@ async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     checked = await ls.current(str(uri), int(version))
     if checked is None:
         return False
-    safe = [f for f in fixes.fixes(checked.text, checked.diagnostics) if f.safe]
+    found = await ls.off_the_loop(fixes.fixes, checked.text, checked.diagnostics)
+    safe = [f for f in found if f.safe]
     _, applied = fixes.apply(checked.text, safe)
     edits = sorted({f.edit for f in applied})
     if not edits:
