@@ -136,6 +136,11 @@ def _add_validate(commands: argparse._SubParsersAction[_Parser]) -> None:
         default=os.cpu_count() or 1,
         help=f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
     )
+    _add_limits(validate)
+
+
+def _add_limits(validate: _Parser) -> None:
+    """The safety limits and the path confinement of `validate`."""
     validate.add_argument(
         "--max-file-size",
         type=_size,

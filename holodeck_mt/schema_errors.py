@@ -69,6 +69,19 @@ def _parts(error: ValidationError) -> JsonPath:
     return tuple(error.absolute_path)
 
 
+def _one(
+    code: str, message: str | Callable[[ValidationError], str], hint: str | None = None
+) -> Handler:
+    """A handler that reports one fault at the error's node: ``message`` (or
+    ``message(error)``) and ``hint``."""
+
+    def handle(error: ValidationError) -> Iterator[Fault]:
+        text = message if isinstance(message, str) else message(error)
+        yield Fault(code, text, _parts(error), hint=hint)
+
+    return handle
+
+
 # --- oneOf: the branch the author meant ---------------------------------------------
 
 
@@ -174,15 +187,6 @@ def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
     )
 
 
-def _both_matchers(error: ValidationError) -> Iterator[Fault]:
-    yield Fault(
-        "HMT106",
-        "an argument matcher holds both `fuzzy` and `regex`; a matcher is one or the other",
-        _parts(error),
-        hint="keep `fuzzy` or `regex`, not both",
-    )
-
-
 def _file_source(error: ValidationError) -> Iterator[Fault]:
     entry = error.instance
     if isinstance(entry, dict) and "path" in entry and "url" in entry:
@@ -238,7 +242,11 @@ def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
 _UNCHOSEN: dict[str, Handler] = {
     "HMT105": _no_test_case_shape,
     "HMT102": _neither_tool_form,
-    "HMT106": _both_matchers,
+    "HMT106": _one(
+        "HMT106",
+        "an argument matcher holds both `fuzzy` and `regex`; a matcher is one or the other",
+        hint="keep `fuzzy` or `regex`, not both",
+    ),
     "HMT107": _file_source,
     "HMT108": _unknown_metric_kind,
 }
@@ -295,15 +303,6 @@ def _number_type(schema: dict[str, Any]) -> str:
     if isinstance(types, list):
         return next((t for t in types if t in ("integer", "number")), "number")
     return "number"
-
-
-def _one(code: str, message: Callable[[ValidationError], str]) -> Handler:
-    """A handler that reports one fault with ``message(error)`` at the error's node."""
-
-    def handle(error: ValidationError) -> Iterator[Fault]:
-        yield Fault(code, message(error), _parts(error))
-
-    return handle
 
 
 def _type(error: ValidationError) -> Iterator[Fault]:
@@ -427,15 +426,6 @@ def _other(error: ValidationError) -> Iterator[Fault]:
 # --- keywords the schema gives a code of their own -------------------------------------------
 
 
-def _empty_turns(error: ValidationError) -> Iterator[Fault]:
-    yield Fault(
-        "HMT105",
-        "`turns` must not be empty: a multi-turn test case needs at least one turn",
-        _parts(error),
-        hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
-    )
-
-
 def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
     key = str(error.instance)
     hint = (
@@ -510,7 +500,11 @@ def _blank(error: ValidationError) -> Iterator[Fault]:
 #: Handlers of the keywords the schema gives a code (``x-holodeck-codes``), by code and keyword.
 _RULES: dict[tuple[str, str], Handler] = {
     ("HMT114", "pattern"): _blank,
-    ("HMT105", "minItems"): _empty_turns,
+    ("HMT105", "minItems"): _one(
+        "HMT105",
+        "`turns` must not be empty: a multi-turn test case needs at least one turn",
+        hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
+    ),
     ("HMT105", "pattern"): _single_turn_key,
     ("HMT106", "additionalProperties"): _key_beside_matcher,
     ("HMT110", "not"): _both_test_case_sources,

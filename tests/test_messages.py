@@ -579,3 +579,5 @@ def test_a_number_or_environment_reference_says_so() -> None:
         "evaluations.model.temperature",
         "`temperature` must be a number or an ${ENV_VAR} reference, got 'hot'",
     )
+    (d,) = validate_text(source.replace("temperature: hot", "max_tokens: many")).diagnostics
+    assert d.message == "`max_tokens` must be an integer or an ${ENV_VAR} reference, got 'many'"
