@@ -70,7 +70,9 @@ fuzz: $(STAMP)
 	-$(PY) -m pip install --quiet atheris
 	$(PY) scripts/fuzz.py --seconds $(FUZZ_SECONDS)
 
-## Time each hostile case (alias bomb, deep nesting, oversized file, long regex) vs 2 s.
+## Run each hostile case (alias bomb, deep nesting, oversized file, long regex, aliased
+## names and values, a million faulty test cases, control characters) as a process: time
+## (2 s for the limit cases), peak memory (300 MB + 20x the size), output (4 MB, every format).
 bench-limits: $(STAMP)
 	$(PY) scripts/bench_limits.py
 # --- end hostile input -------------------------------------------------------------

@@ -19,6 +19,7 @@ from typing import TextIO
 from holodeck_mt import discovery, fixes
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.limits import Limits
+from holodeck_mt.safe_text import clip, escape
 from holodeck_mt.validate import Role, validate_file, validate_text
 
 _BOM = b"\xef\xbb\xbf"
@@ -149,7 +150,7 @@ def main(paths: Sequence[str], *, unsafe: bool, diff: bool, limits: Limits) -> i
     remain (with ``--diff``: when a fix would change a file), 2 on a usage error."""
     report = run(paths, unsafe=unsafe, diff=diff, limits=limits, out=sys.stdout)
     for problem in report.problems:
-        print(f"holodeck-mt: error: {problem}", file=sys.stderr)
+        print(f"holodeck-mt: error: {escape(clip(problem, 800))}", file=sys.stderr)
     print(summary(report, diff=diff, unsafe=unsafe), file=sys.stderr)
     if report.problems:
         return 2

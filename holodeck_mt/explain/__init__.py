@@ -41,14 +41,19 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
 
     from holodeck_mt.explain import describe, text
     from holodeck_mt.render import renderer
+    from holodeck_mt.safe_text import clip, escape
 
     if not Path(path).is_file():
-        print(f"holodeck-mt: error: cannot read '{path}': not a file", file=sys.stderr)
+        print(
+            f"holodeck-mt: error: cannot read '{escape(clip(path, 400))}': not a file",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     try:
         doc, results = explain(path, test_case=test_case, limits=limits)
     except OSError as e:
-        print(f"holodeck-mt: error: cannot read '{path}': {e.strerror or e}", file=sys.stderr)
+        shown_path = escape(clip(path, 400))
+        print(f"holodeck-mt: error: cannot read '{shown_path}': {e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE
     if doc["explained"] and test_case is not None and not doc["test_cases"]:
         shown = describe.quote(test_case)

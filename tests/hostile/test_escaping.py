@@ -93,3 +93,24 @@ def test_the_source_excerpt_escapes_the_line_it_quotes(tmp_path: Path) -> None:
     )
     _, out, _ = run_cli("agent.yaml", cwd=tmp_path)
     assert not RAW.search(out)
+
+
+def test_explain_escapes_a_path_it_cannot_read(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from tests.hostile.test_hostile import ROOT
+
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-m", "holodeck_mt", "explain", "a\n" + FORGED + "\x1b[2J"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+    assert done.returncode == 2
+    assert not RAW.search(done.stderr)
+    assert _command_lines(done.stderr) == []

@@ -68,7 +68,7 @@ def test_ctrl_c_on_a_real_run_is_quiet(tmp_path: Path) -> None:
     import time
 
     (tmp_path / "agent.yaml").write_text(
-        "test_cases:\n" + "".join(f"  - input: {i}\n" for i in range(200_000))
+        "test_cases:\n" + "".join(f"  - input: {i}\n" for i in range(400_000))
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     process = subprocess.Popen(
@@ -78,7 +78,7 @@ def test_ctrl_c_on_a_real_run_is_quiet(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         env=env,
     )
-    time.sleep(1.0)
+    time.sleep(2.0)  # past the interpreter's start, inside the run (it takes several seconds)
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=GUARD)
     if process.returncode in (0, 1):  # finished before the signal: nothing to check
