@@ -581,3 +581,74 @@ def test_a_number_or_environment_reference_says_so() -> None:
     )
     (d,) = validate_text(source.replace("temperature: hot", "max_tokens: many")).diagnostics
     assert d.message == "`max_tokens` must be an integer or an ${ENV_VAR} reference, got 'many'"
+
+
+def _args_data(*values: object) -> list[dict[str, object]]:
+    """A test case whose one expected tool asserts ``values`` as arguments a0, a1, ..."""
+    args = {f"a{i}": value for i, value in enumerate(values)}
+    return [{"input": "x", "expected_tools": [{"name": "t", "args": args}]}]
+
+
+def _check_faults(module: object, data: object) -> list[Fault]:
+    check = module.check  # type: ignore[attr-defined]
+    return list(check(Context(data=data, base_dir=Path("."))))
+
+
+def test_a_literal_that_looks_like_a_matcher_names_the_matcher_meant() -> None:
+    from holodeck_mt.checks import literal_like_matcher
+
+    data = _args_data(
+        {"REGEXP": "^a$"},  # an alias, in any case
+        {"fuzy": "1"},  # a near miss
+        {"pattern": "x", "other": 1},  # two keys: a literal mapping, nothing to say
+        {"fuzzy": "1"},  # a real matcher
+        {"colour": "red"},  # nothing like a matcher
+        "plain",
+    )
+    args = (0, "expected_tools", 0, "args")
+    assert _check_faults(literal_like_matcher, data) == [
+        Fault(
+            "HMT204",
+            "'REGEXP' is not a matcher key, so this is a literal mapping that the actual "
+            "argument must equal",
+            (*args, "a0", "REGEXP"),
+            at="key",
+            hint="did you mean 'regex'?",
+        ),
+        Fault(
+            "HMT204",
+            "'fuzy' is not a matcher key, so this is a literal mapping that the actual "
+            "argument must equal",
+            (*args, "a1", "fuzy"),
+            at="key",
+            hint="did you mean 'fuzzy'?",
+        ),
+    ]
+
+
+def test_a_regex_that_does_not_compile_says_why_and_where() -> None:
+    from holodeck_mt.checks import regex_compiles
+
+    data = _args_data({"regex": "(a"}, {"regex": "a{2"}, {"regex": "ok"}, {"regex": 3})
+    args = (0, "expected_tools", 0, "args")
+    assert _check_faults(regex_compiles, data) == [
+        Fault(
+            "HMT104",
+            "cannot compile regex: missing ), unterminated subpattern at position 0",
+            (*args, "a0", "regex"),
+        ),
+    ]
+
+
+def test_a_non_finite_metric_number_is_shown_as_yaml_writes_it() -> None:
+    from holodeck_mt.checks import non_finite_numbers
+
+    metric = {"metric": "numeric", "threshold": float("-inf"), "absolute_tolerance": 0.5}
+    data = [{"input": "x", "evaluations": [metric]}]
+    assert _check_faults(non_finite_numbers, data) == [
+        Fault(
+            "HMT109",
+            "`threshold` must be a finite number, got -.inf",
+            (0, "evaluations", 0, "threshold"),
+        )
+    ]
