@@ -68,17 +68,35 @@ def schema_faults(
     if validators is None:
         return _python(root, data, max_cases)
     located = walk.test_case_list(data)
-    # A list longer than the schema allows is invalid: not converted whole for the
-    # compiled validator (a copy of a million test cases), each is judged below.
-    longest = validators.list_length.get("maxItems")
-    too_long = located is not None and longest is not None and len(located[0]) > longest
     try:
-        if not too_long and validators.root(root).is_valid(data):
+        if _valid_whole(validators, root, data, located):
             return []
     except Exception:  # a value it cannot take: jsonschema judges the document
         return _python(root, data, max_cases)
     if located is None or not validators.subset_safe:
         return _python(root, data, max_cases)
+    return _by_test_case(validators, root, data, located, max_cases)
+
+
+def _valid_whole(
+    validators: _Validators, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
+) -> bool:
+    """The compiled validator's verdict on the whole document. A list longer than the
+    schema allows is invalid: not converted whole for the compiled validator (a copy of
+    a million test cases); each test case is judged on its own then."""
+    longest = validators.list_length.get("maxItems")
+    too_long = located is not None and longest is not None and len(located[0]) > longest
+    return not too_long and bool(validators.root(root).is_valid(data))
+
+
+def _by_test_case(
+    validators: _Validators,
+    root: str,
+    data: Any,
+    located: tuple[list[Any], JsonPath],
+    max_cases: int,
+) -> list[Fault]:
+    """jsonschema on the document with only its invalid test cases in the list."""
     cases, prefix = located
     bad = _invalid_cases(validators, cases)
     skipped: list[Fault] = []
