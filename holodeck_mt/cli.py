@@ -48,6 +48,8 @@ _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 MAX_SIZE_OPTION = 1024**4
 #: The largest count an option takes (--max-depth, --max-alias-nodes, --max-diagnostics).
 MAX_COUNT_OPTION = 10**9
+#: The deepest nesting --max-depth allows: the recursive walkers run out of stack beyond.
+MAX_DEPTH_OPTION = 500
 #: The most worker processes --jobs starts.
 MAX_JOBS = 256
 
@@ -150,10 +152,11 @@ def _add_limits(validate: _Parser) -> None:
     )
     validate.add_argument(
         "--max-depth",
-        type=_positive,
+        type=_count(1, MAX_DEPTH_OPTION),
         default=MAX_DEPTH,
         metavar="N",
-        help=f"reject deeper nesting of mappings and lists (default: {MAX_DEPTH})",
+        help=f"reject deeper nesting of mappings and lists, at most {MAX_DEPTH_OPTION} "
+        f"(default: {MAX_DEPTH})",
     )
     validate.add_argument(
         "--max-alias-nodes",

@@ -100,6 +100,7 @@ def test_ctrl_c_on_a_real_run_is_quiet(tmp_path: Path) -> None:
         ("--max-depth", "0"),
         ("--max-depth", "1e3"),
         ("--max-depth", "99999999999999999999"),
+        ("--max-depth", "100000"),  # deeper than the walkers' stack
         ("--max-alias-nodes", "-5"),
         ("--max-diagnostics", "-1"),
         ("--jobs", "0"),
