@@ -7,7 +7,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from .test_language_server import BINDINGS, SCHEMAS, Editor, _require_server, _start
+from .test_language_server import BINDINGS, Editor, running_editor
 
 #: Keys whose value is one of a list of words, each explained in the hover.
 HOVERED = {
@@ -32,14 +32,7 @@ _DOUBLED = re.compile(r"`([^`]+)`: `\1`")
 def editor(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Editor]:
-    _require_server()
-    binding, schema_name = request.param
-    folder = tmp_path_factory.mktemp(f"hover-{binding}-{schema_name}")
-    editor = _start(binding, SCHEMAS[schema_name], folder)
-    try:
-        yield editor
-    finally:
-        editor.client.close()
+    yield from running_editor(request, tmp_path_factory, "hover")
 
 
 @pytest.mark.parametrize("key", sorted(HOVERED))

@@ -241,18 +241,25 @@ BINDINGS = [
 ]
 
 
-@pytest.fixture(scope="module", params=BINDINGS)
-def editor(
-    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+def running_editor(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, name: str
 ) -> Iterator[Editor]:
+    """The language server bound as ``request.param`` (one of BINDINGS) says, closed after."""
     _require_server()
     binding, schema_name = request.param
-    folder = tmp_path_factory.mktemp(f"editor-{binding}-{schema_name}")
+    folder = tmp_path_factory.mktemp(f"{name}-{binding}-{schema_name}")
     editor = _start(binding, SCHEMAS[schema_name], folder)
     try:
         yield editor
     finally:
         editor.client.close()
+
+
+@pytest.fixture(scope="module", params=BINDINGS)
+def editor(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[Editor]:
+    yield from running_editor(request, tmp_path_factory, "editor")
 
 
 # -- helpers -----------------------------------------------------------------------------------

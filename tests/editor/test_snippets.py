@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from .test_language_server import BINDINGS, CURSOR, SCHEMAS, Editor, _require_server, _start
+from .test_language_server import BINDINGS, CURSOR, SCHEMAS, Editor, running_editor
 
 #: Each place snippets are offered: a document with the cursor, and the labels of the
 #: snippets (the schema's ``defaultSnippets``, or a key whose value is one) offered there.
@@ -113,14 +113,7 @@ def accept(body: str, item: dict[str, Any]) -> str:
 def editor(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[Editor]:
-    _require_server()
-    binding, schema_name = request.param
-    folder = tmp_path_factory.mktemp(f"snippets-{binding}-{schema_name}")
-    editor = _start(binding, SCHEMAS[schema_name], folder)
-    try:
-        yield editor
-    finally:
-        editor.client.close()
+    yield from running_editor(request, tmp_path_factory, "snippets")
 
 
 def _offered(editor: Editor) -> dict[str, list[dict[str, Any]]]:
