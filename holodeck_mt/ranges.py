@@ -10,6 +10,7 @@ parse), the range covers the token written there, or is empty at the end of a li
 from __future__ import annotations
 
 import dataclasses
+import functools
 import re
 from collections.abc import Iterable
 
@@ -20,14 +21,48 @@ from holodeck_mt.positions import line_column
 #: A token as the text renderer underlines it: a quoted scalar or a run of plain characters.
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: Every line break YAML knows (see holodeck_mt.positions), a CR LF pair once.
+_ANY_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+#: What stands before a block sequence item's node on its first line: the dash.
+_DASH = re.compile(r" *- +")
+
+#: A run of whole lines: the first (1-based) and the one after the last (None: the text's end).
+Lines = tuple[int, int | None]
 
 
-def end_of(text: str, line: int, column: int, *, key: bool = False) -> tuple[int, int]:
+def item_lines(text: str, item: tuple[int, int], following: tuple[int, int] | None) -> Lines | None:
+    """The lines of a block sequence item whose node starts on its dash's line.
+
+    ``item`` is where the item's node starts and ``following`` where the next
+    item's does (None for the last item). None when the item is not written that
+    way (a flow sequence, a node below a bare dash): its lines are not its own.
+    """
+    starts = _line_starts(text)
+    line, column = item
+    if not 0 < line <= len(starts):
+        return None
+    if not _DASH.fullmatch(text, starts[line - 1], starts[line - 1] + column - 1):
+        return None
+    if following is None:
+        return line, None
+    return (line, following[0]) if following[0] > line else None
+
+
+def end_of(
+    text: str, line: int, column: int, *, key: bool = False, within: Lines | None = None
+) -> tuple[int, int]:
     """The 1-based line and column just after the node at ``line``:``column``.
 
     ``key`` asks for the key written there rather than the block mapping that
-    starts with it (both start at the first key of a block mapping).
+    starts with it (both start at the first key of a block mapping). ``within``
+    names lines that hold the whole node (a test case's, from :func:`item_lines`):
+    only they are parsed, which on a large file is what keeps locating many
+    diagnostics cheap; the answer is the same as from the whole text.
     """
+    if within is not None:
+        found = _end_within(text, line, column, key, within)
+        if found is not None:
+            return found
     try:
         if not key and (line, column) == source.root_position(text):  # the document: its text
             return line_column(text, len(text.rstrip()))
@@ -39,12 +74,42 @@ def end_of(text: str, line: int, column: int, *, key: bool = False) -> tuple[int
     return line, column + _token_width(text, line, column)
 
 
-def with_range(text: str | None, diagnostic: Diagnostic, *, key: bool = False) -> Diagnostic:
+def _end_within(
+    text: str, line: int, column: int, key: bool, within: Lines
+) -> tuple[int, int] | None:
+    """:func:`end_of` from the lines ``within`` alone; None when they cannot tell."""
+    first, after = within
+    starts = _line_starts(text)
+    if not first <= line < (after or len(starts) + 1):
+        return None
+    end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
+    try:
+        span = source.node_span(
+            text[starts[first - 1] : end], line - first + 1, column, innermost=key
+        )
+    except UnicodeError:
+        return None
+    if span is None or span.end_offset <= span.start_offset:
+        return None
+    return span.end_line + first - 1, span.end_column
+
+
+@functools.lru_cache(maxsize=2)
+def _line_starts(text: str) -> list[int]:
+    """The offset where each line of ``text`` starts."""
+    return [0, *(found.end() for found in _ANY_BREAK.finditer(text))]
+
+
+def with_range(
+    text: str | None, diagnostic: Diagnostic, *, key: bool = False, within: Lines | None = None
+) -> Diagnostic:
     """The diagnostic with its end line and column filled in from ``text``."""
     if text is None:
         end_line, end_column = diagnostic.line, diagnostic.column
     else:
-        end_line, end_column = end_of(text, diagnostic.line, diagnostic.column, key=key)
+        end_line, end_column = end_of(
+            text, diagnostic.line, diagnostic.column, key=key, within=within
+        )
     return dataclasses.replace(diagnostic, end_line=end_line, end_column=end_column)
 
 

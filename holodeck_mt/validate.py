@@ -32,7 +32,7 @@ from holodeck_mt import (
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
-from holodeck_mt.diagnostics import Diagnostic, Fault, format_path, make, under
+from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, format_path, make, under
 from holodeck_mt.limits import Limits
 from holodeck_mt.safe_text import MESSAGE, clip, display_path
 
@@ -424,7 +424,26 @@ def _locate(fault: Fault, data: Any, positions: loader.Positions | None, text: s
     located = make(
         fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
     )
-    return _in_test_case(ranges.with_range(text, located, key=fault.at == "key"), data)
+    within = _test_case_lines(fault.parts, data, positions, text)
+    return _in_test_case(
+        ranges.with_range(text, located, key=fault.at == "key", within=within), data
+    )
+
+
+def _test_case_lines(
+    parts: JsonPath, data: Any, positions: loader.Positions | None, text: str
+) -> ranges.Lines | None:
+    """The lines of the test case holding ``parts``, when they are its own (see ranges)."""
+    found = walk.test_case_list(data)
+    if positions is None or found is None:
+        return None
+    cases, base = found
+    depth = len(base)
+    index = parts[depth] if len(parts) > depth and tuple(parts[:depth]) == base else None
+    if not isinstance(index, int) or not 0 <= index < len(cases):
+        return None
+    following = positions.value(data, (*base, index + 1)) if index + 1 < len(cases) else None
+    return ranges.item_lines(text, positions.value(data, (*base, index)), following)
 
 
 def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
