@@ -97,9 +97,10 @@ class HoloDeckServer(LanguageServer):
             await self.validate(uri)
         finally:
             self._running.discard(uri)
-        if uri in self._again:
+        if uri in self._again:  # once the edits made meanwhile pause, not while they go on
             self._again.discard(uri)
-            self.schedule(uri, 0)
+            quiet_for = time.monotonic() - self.last_edit.get(uri, -DEBOUNCE)
+            self.schedule(uri, max(0.0, DEBOUNCE - quiet_for))
 
     async def validate(self, uri: str) -> Checked | None:
         """Validate the open document and publish; None when it is not a HoloDeck file."""
