@@ -10,7 +10,6 @@ With ``--modeline`` the files carry the binding themselves.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -20,8 +19,7 @@ import pytest
 from holodeck_mt.cli import main
 from tests.test_discovery import HOLODECK_FILES, NOT_HOLODECK, make_repository
 
-from .lsp_client import LspClient
-from .test_language_server import SERVER, _require_server
+from .test_language_server import _require_server, open_server
 
 #: What the server reports on each HoloDeck file of the scratch repository:
 #: (0-based line of the body, words of the server's message).
@@ -40,24 +38,7 @@ class Server:
     def __init__(self, root: Path) -> None:
         self.root = root
         self.versions: dict[str, int] = {}
-        self.client = LspClient([str(SERVER), "--stdio"], self._settings, cwd=root)
-        self.client.request(
-            "initialize",
-            {
-                "processId": os.getpid(),
-                "rootUri": root.as_uri(),
-                "workspaceFolders": [{"uri": root.as_uri(), "name": root.name}],
-                "capabilities": {
-                    "workspace": {"configuration": True, "workspaceFolders": True},
-                    "textDocument": {
-                        "completion": {"completionItem": {"snippetSupport": True}},
-                        "publishDiagnostics": {},
-                    },
-                },
-            },
-        )
-        self.client.notify("initialized", {})
-        self.client.notify("workspace/didChangeConfiguration", {"settings": None})
+        self.client = open_server(self._settings, root)
 
     def _settings(self, section: str | None) -> Any:
         if section != "yaml":

@@ -188,8 +188,10 @@ def _settings(binding: str, schema: Path) -> Any:
     return provide
 
 
-def _start(binding: str, schema: Path, folder: Path) -> Editor:
-    client = LspClient([str(SERVER), "--stdio"], _settings(binding, schema), cwd=folder)
+def open_server(settings: Any, folder: Path) -> LspClient:
+    """yaml-language-server on ``folder``, initialised as an editor would: ``settings``
+    answers its ``workspace/configuration`` requests."""
+    client = LspClient([str(SERVER), "--stdio"], settings, cwd=folder)
     try:
         client.request(
             "initialize",
@@ -214,12 +216,26 @@ def _start(binding: str, schema: Path, folder: Path) -> Editor:
         )
         client.notify("initialized", {})
         client.notify("workspace/didChangeConfiguration", {"settings": None})
+    except BaseException:
+        client.close()
+        raise
+    return client
+
+
+def bound_editor(settings: Any, folder: Path, binding: str, schema: Path) -> Editor:
+    """An editor on ``folder`` whose server has pulled ``settings`` and binds the schema."""
+    client = open_server(settings, folder)
+    try:
         editor = Editor(client, folder, binding, schema)
         _wait_until_bound(editor)
     except BaseException:
         client.close()
         raise
     return editor
+
+
+def _start(binding: str, schema: Path, folder: Path) -> Editor:
+    return bound_editor(_settings(binding, schema), folder, binding, schema)
 
 
 def _wait_until_bound(editor: Editor) -> None:

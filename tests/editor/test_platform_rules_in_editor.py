@@ -11,23 +11,20 @@ closed top level, and the YAML 1.1 reading of ``yes`` and ``1_000``.
 from __future__ import annotations
 
 import json
-import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from .lsp_client import LspClient
 from .test_language_server import (
     ROOT,
     SCHEMAS,
-    SERVER,
     Editor,
     Opened,
     _assert_problems,
     _require_server,
-    _wait_until_bound,
+    bound_editor,
 )
 
 GLOBS = ["agent.yaml", "test-cases/*.yaml"]
@@ -53,28 +50,7 @@ def _settings(schema: Path, yaml_version: str | None) -> Any:
 
 
 def _start(schema: Path, folder: Path, yaml_version: str | None) -> Editor:
-    client = LspClient([str(SERVER), "--stdio"], _settings(schema, yaml_version), cwd=folder)
-    try:
-        client.request(
-            "initialize",
-            {
-                "processId": os.getpid(),
-                "rootUri": folder.as_uri(),
-                "workspaceFolders": [{"uri": folder.as_uri(), "name": folder.name}],
-                "capabilities": {
-                    "workspace": {"configuration": True, "workspaceFolders": True},
-                    "textDocument": {"publishDiagnostics": {}},
-                },
-            },
-        )
-        client.notify("initialized", {})
-        client.notify("workspace/didChangeConfiguration", {"settings": None})
-        editor = Editor(client, folder, "settings", schema)
-        _wait_until_bound(editor)
-    except BaseException:
-        client.close()
-        raise
-    return editor
+    return bound_editor(_settings(schema, yaml_version), folder, "settings", schema)
 
 
 @pytest.fixture(
