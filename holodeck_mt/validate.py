@@ -162,8 +162,7 @@ def _validate_text(
     if len(text) > limits.max_bytes:
         result.diagnostics.append(_too_large(len(text), limits))
         return result, None
-    with _collector_paused():
-        doc = loader.load(text, limits=limits)
+    doc = _load(text, limits)
     doc.diagnostics += env_vars.unset_references(text)
     if not doc.loaded:
         result.diagnostics = _unloaded(doc, role, text, limits)
@@ -186,10 +185,27 @@ def _validate_text(
             runtime=agent_clean and _error_free(read, doc),
         )
         faults = read + _check_faults(context, options)
+    if faults:
+        doc = _load(text, limits, positions=True)
     result.diagnostics = _diagnostics(faults, doc, text, limits)
     result.stats = _stats(data)
     result.test_cases = _names(data)
     return result, doc
+
+
+def _load(text: str, limits: Limits, *, positions: bool = False) -> loader.Document:
+    """The document, without the index of positions unless asked for or needed.
+
+    Most files are valid and need no position: they are read once, without the
+    index (faster, and a third of the memory). A file with something to report
+    is read again with it: its loader's own reports and the faults found later
+    are located from that second reading, which gives the same data.
+    """
+    with _collector_paused():
+        doc = loader.load(text, limits=limits, positions=positions)
+        if not positions and (doc.diagnostics or doc.dialect):
+            doc = loader.load(text, limits=limits, positions=True)
+    return doc
 
 
 def _unloaded(doc: loader.Document, role: Role, text: str, limits: Limits) -> list[Diagnostic]:
@@ -365,6 +381,7 @@ def _follow(
             else "keep test-cases files inside the repository (--allow-outside-paths "
             "allows other places)",
         )
+        agent = _load(agent.text, limits, positions=True)
         located = _locate(fault, agent.data, agent.positions, agent.text)
         result.diagnostics = _finish([*result.diagnostics, located], limits)
         return []
