@@ -37,7 +37,7 @@ def item_lines(text: str, item: tuple[int, int], following: tuple[int, int] | No
     item's does (None for the last item). None when the item is not written that
     way (a flow sequence, a node below a bare dash): its lines are not its own.
     """
-    starts = _line_starts(text)
+    starts = line_starts(text)
     line, column = item
     if not 0 < line <= len(starts):
         return None
@@ -79,7 +79,7 @@ def _end_within(
 ) -> tuple[int, int] | None:
     """:func:`end_of` from the lines ``within`` alone; None when they cannot tell."""
     first, after = within
-    starts = _line_starts(text)
+    starts = line_starts(text)
     if not first <= line < (after or len(starts) + 1):
         return None
     end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
@@ -95,7 +95,7 @@ def _end_within(
 
 
 @functools.lru_cache(maxsize=2)
-def _line_starts(text: str) -> list[int]:
+def line_starts(text: str) -> list[int]:
     """The offset where each line of ``text`` starts."""
     return [0, *(found.end() for found in _ANY_BREAK.finditer(text))]
 

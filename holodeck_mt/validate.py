@@ -25,6 +25,7 @@ from holodeck_mt import (
     hints,
     lax,
     loader,
+    locate,
     quoting,
     ranges,
     walk,
@@ -32,8 +33,9 @@ from holodeck_mt import (
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
-from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, format_path, make, under
+from holodeck_mt.diagnostics import Diagnostic, Fault, make, under
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate import in_test_case
 from holodeck_mt.safe_text import MESSAGE, clip, display_path
 
 #: How a document is read: as given on the command line (an agent.yaml, or a
@@ -185,26 +187,23 @@ def _validate_text(
             runtime=agent_clean and _error_free(read, doc),
         )
         faults = read + _check_faults(context, options)
-    if faults:
-        doc = _load(text, limits, positions=True)
     result.diagnostics = _diagnostics(faults, doc, text, limits)
     result.stats = _stats(data)
     result.test_cases = _names(data)
     return result, doc
 
 
-def _load(text: str, limits: Limits, *, positions: bool = False) -> loader.Document:
-    """The document, without the index of positions unless asked for or needed.
+def _load(text: str, limits: Limits) -> loader.Document:
+    """The document, with the positions of its two top levels only (see locate).
 
-    Most files are valid and need no position: they are read once, without the
-    index (faster, and a third of the memory). A file with something to report
-    is read again with it: its loader's own reports and the faults found later
-    are located from that second reading, which gives the same data.
+    Most files are valid and need no position: the index of every key and value
+    costs time and most of a reading's memory. A file whose reading reported
+    something is read again with every position: some of those reports name lines.
     """
     with _collector_paused():
-        doc = loader.load(text, limits=limits, positions=positions)
-        if not positions and (doc.diagnostics or doc.dialect):
-            doc = loader.load(text, limits=limits, positions=True)
+        doc = loader.load(text, limits=limits, positions="top")
+        if doc.diagnostics or doc.dialect:
+            doc = loader.load(text, limits=limits, positions="all")
     return doc
 
 
@@ -229,11 +228,12 @@ def _diagnostics(
     """Every fault located, with the loader's diagnostics and the dialect warnings where
     no fault covers the node; capped, and the kept hints quoting a scalar as written."""
     data = doc.data
-    located = [_locate(f, data, doc.positions, text) for f in faults]
-    located += [_in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
+    locator = locate.Locator(doc, limits)
+    located = [locator.diagnostic(f) for f in faults]
+    located += [in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     faulted = doc.reported | {f.parts for f in faults}
     warned = dialect.warnings(doc.dialect, faulted)
-    located += [_in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
+    located += [in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
     return [
         _bounded(lax.as_written(quoting.as_written(d, text), text))
         for d in _finish(located, limits)
@@ -381,8 +381,7 @@ def _follow(
             else "keep test-cases files inside the repository (--allow-outside-paths "
             "allows other places)",
         )
-        agent = _load(agent.text, limits, positions=True)
-        located = _locate(fault, agent.data, agent.positions, agent.text)
+        located = locate.Locator(agent, limits).diagnostic(fault)
         result.diagnostics = _finish([*result.diagnostics, located], limits)
         return []
     if followed_text is not None and why is None:
@@ -429,53 +428,6 @@ def _too_large(size: int, limits: Limits) -> Diagnostic:
         hint="raise the limit with --max-file-size if this is intended",
     )
     return ranges.with_range(None, too_large)
-
-
-def _locate(fault: Fault, data: Any, positions: loader.Positions | None, text: str) -> Diagnostic:
-    if positions is None:
-        line, column = 1, 1
-    elif fault.at == "key":
-        line, column = positions.key(data, fault.parts)
-    else:
-        line, column = positions.value(data, fault.parts)
-    located = make(
-        fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
-    )
-    within = _test_case_lines(fault.parts, data, positions, text)
-    return _in_test_case(
-        ranges.with_range(text, located, key=fault.at == "key", within=within), data
-    )
-
-
-def _test_case_lines(
-    parts: JsonPath, data: Any, positions: loader.Positions | None, text: str
-) -> ranges.Lines | None:
-    """The lines of the test case holding ``parts``, when they are its own (see ranges)."""
-    found = walk.test_case_list(data)
-    if positions is None or found is None:
-        return None
-    cases, base = found
-    depth = len(base)
-    index = parts[depth] if len(parts) > depth and tuple(parts[:depth]) == base else None
-    if not isinstance(index, int) or not 0 <= index < len(cases):
-        return None
-    following = positions.value(data, (*base, index + 1)) if index + 1 < len(cases) else None
-    return ranges.item_lines(text, positions.value(data, (*base, index)), following)
-
-
-def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
-    """Fill in the test case (name and index) and the path relative to it."""
-    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
-    name = None
-    found = walk.test_case_list(data)
-    if index is not None and found is not None:
-        cases = found[0]
-        case = cases[index] if index < len(cases) else None
-        if isinstance(case, dict) and isinstance(case.get("name"), str) and case["name"]:
-            name = case["name"]
-    return dataclasses.replace(
-        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
-    )
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:
