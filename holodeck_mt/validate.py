@@ -50,7 +50,8 @@ class FileResult:
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
-    #: The file's text, for renderers that quote the offending line.
+    #: The file's text, for renderers that quote the offending line (None once the
+    #: file has nothing to report).
     text: str | None = None
     #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
     test_cases: list[str | None] = field(default_factory=list)
@@ -340,6 +341,9 @@ def _validate_document(
             results += _follow(
                 result, doc, target, base_dir, display, options, limits, tree, followed_text
             )
+    for done in results:
+        if not done.diagnostics:
+            done.text = None  # nothing to quote: a run over many files keeps no clean text
     return results
 
 
