@@ -41,7 +41,7 @@ class Locator:
         located = make(
             fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
         )
-        within = self._case_lines(fault.parts)
+        within = self.lines(fault.parts)
         ranged = ranges.with_range(doc.text, located, key=fault.at == "key", within=within)
         return in_test_case(ranged, doc.data)
 
@@ -88,7 +88,7 @@ class Locator:
             return None
         return (case, first) if same(data[0], found[0][index]) else None
 
-    def _case_lines(self, parts: JsonPath) -> ranges.Lines | None:
+    def lines(self, parts: JsonPath) -> ranges.Lines | None:
         """The lines of the test case holding ``parts``, when they are its own (see ranges)."""
         index, _ = walk.test_case_of(self._doc.data, parts)
         return self._case_lines_of(index) if index is not None else None

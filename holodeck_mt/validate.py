@@ -10,6 +10,7 @@ import dataclasses
 import errno
 import gc
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -50,9 +51,12 @@ class FileResult:
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
-    #: The file's text, for renderers that quote the offending line (None once the
-    #: file has nothing to report).
+    #: The file's text, for renderers that quote the offending line; once validated,
+    #: only the lines they quote are kept (:attr:`quoted`).
     text: str | None = None
+    #: The lines quoted by the diagnostics, by 1-based number (as ``str.splitlines``
+    #: numbers them): a run over many files keeps no whole text.
+    quoted: dict[int, str] | None = None
     #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
@@ -69,6 +73,20 @@ class FileResult:
     @property
     def valid(self) -> bool:
         return self.errors == 0 and not (self.strict and self.warnings)
+
+    def source_line(self, number: int) -> str | None:
+        """The ``number``-th line of the file (1-based), if the result holds it."""
+        if self.quoted is not None:
+            return self.quoted.get(number)
+        lines = self.text.splitlines() if self.text is not None else []
+        return lines[number - 1] if 1 <= number <= len(lines) else None
+
+    def keep_quoted_lines(self) -> None:
+        """Keep only the lines the diagnostics quote, not the whole text."""
+        if self.text is not None:
+            wanted = {d.line for d in self.diagnostics}
+            self.quoted = dict(_lines(self.text, wanted))
+            self.text = None
 
     def fails(self, diagnostic: Diagnostic) -> bool:
         """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
@@ -235,10 +253,12 @@ def _diagnostics(
     faulted = doc.reported | {f.parts for f in faults}
     warned = dialect.warnings(doc.dialect, faulted)
     located += [in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
-    return [
-        _bounded(lax.as_written(quoting.as_written(d, text), text))
-        for d in _finish(located, limits)
-    ]
+    return [_as_written(d, text, locator.lines(d.pointer_parts)) for d in _finish(located, limits)]
+
+
+def _as_written(d: Diagnostic, text: str, within: ranges.Lines | None) -> Diagnostic:
+    """The diagnostic quoting its value as written there, everything it quotes clipped."""
+    return _bounded(lax.as_written(quoting.as_written(d, text, within), text, within))
 
 
 def _not_a_document(data: Any) -> Fault:
@@ -342,9 +362,27 @@ def _validate_document(
                 result, doc, target, base_dir, display, options, limits, tree, followed_text
             )
     for done in results:
-        if not done.diagnostics:
-            done.text = None  # nothing to quote: a run over many files keeps no clean text
+        done.keep_quoted_lines()
     return results
+
+
+#: Where ``str.splitlines`` breaks lines.
+_SPLITLINES = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
+    if not wanted:
+        return
+    last, number, start = max(wanted), 1, 0
+    for found in _SPLITLINES.finditer(text):
+        if number in wanted:
+            yield number, text[start : found.start()]
+        number, start = number + 1, found.end()
+        if number > last:
+            return
+    if number in wanted and start < len(text):
+        yield number, text[start:]
 
 
 def _follow(
