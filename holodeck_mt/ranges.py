@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Sequence
 
 from holodeck_mt import source
 from holodeck_mt.diagnostics import Diagnostic
@@ -123,10 +124,13 @@ def _span_within(
     )
 
 
-@functools.lru_cache(maxsize=2)
-def line_starts(text: str) -> list[int]:
-    """The offset where each line of ``text`` starts."""
-    return [0, *(found.end() for found in _ANY_BREAK.finditer(text))]
+@functools.lru_cache(maxsize=1)  # the text being located; not a file validated earlier
+def line_starts(text: str) -> Sequence[int]:
+    """The offset where each line of ``text`` starts (a compact array: a large file has
+    a hundred thousand lines)."""
+    starts = array("q", [0])
+    starts.extend(found.end() for found in _ANY_BREAK.finditer(text))
+    return starts
 
 
 def with_range(
