@@ -361,8 +361,6 @@ def _validate_document(
             results += _follow(
                 result, doc, target, base_dir, display, options, limits, tree, followed_text
             )
-    for done in results:
-        done.keep_quoted_lines()
     return results
 
 
