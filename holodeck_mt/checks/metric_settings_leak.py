@@ -14,6 +14,7 @@ from typing import Any
 from holodeck_mt.checks import Context, runtime_plan
 from holodeck_mt.diagnostics import Fault
 from holodeck_mt.explain.describe import show
+from holodeck_mt.safe_text import clip
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan
 
@@ -36,7 +37,7 @@ def check(context: Context) -> Iterator[Fault]:
 
 
 def _settings(values: dict[str, Any]) -> str:
-    return runtime_plan.clip(", ".join(f"{k} {show(v, 20)}" for k, v in values.items()), 120)
+    return clip(", ".join(f"{k} {show(v, 20)}" for k, v in values.items()), 120)
 
 
 def _runs_on(context: Context, plan: Plan, definition: Definition) -> str:

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from holodeck_mt.checks import Context, runtime_plan
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -22,7 +23,7 @@ def check(context: Context) -> Iterator[Fault]:
         if context.already_reported(turn.path):
             continue
         if skipped:
-            names = runtime_plan.clip(", ".join(f"`{n}`" for n in dict.fromkeys(skipped)))
+            names = clip(", ".join(f"`{n}`" for n in dict.fromkeys(skipped)))
             yield Fault(
                 "HMT304",
                 f"this turn has no `ground_truth`, so {names} "
@@ -32,7 +33,7 @@ def check(context: Context) -> Iterator[Fault]:
                 hint="add a `ground_truth` to the turn, or give it its own `evaluations`",
             )
         if failing:
-            names = runtime_plan.clip(", ".join(f"`{n}`" for n in dict.fromkeys(failing)))
+            names = clip(", ".join(f"`{n}`" for n in dict.fromkeys(failing)))
             yield Fault(
                 "HMT304",
                 f"this test case has no `ground_truth`, yet {names} "
