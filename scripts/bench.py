@@ -42,7 +42,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-REPO = Path(__file__).resolve().parent.parent
+from repo import ROOT
+
+REPO = ROOT
 SCRIPTS = REPO / "scripts"
 REAL_SAMPLE = (
     REPO.parent

@@ -36,13 +36,14 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 from referencing import Registry
 from referencing.exceptions import Unresolvable
+from repo import ROOT
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from holodeck_mt import schemas
 from holodeck_mt.schema_walk import subschemas
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = ROOT
 CONTRACT_EXAMPLES_DIR = REPO / "examples" / "contract"
 DEFAULT_CONTRACT = REPO.parent / "shared" / "contract" / "test-case-schema.md"
 
