@@ -272,39 +272,17 @@ def _agent() -> Context:
     return {"test_cases": [{"input": "q"}]}, ()
 
 
+#: The fields of a turn that a single-turn test case has as well.
+_TURN_FIELDS = ("input", "ground_truth", "expected_tools", "files", "retrieval_context")
+
+
 def _slots() -> Iterator[tuple[str, Callable[[], Context], str | int]]:
     """``(slot name, context, key or index)`` for every field of every level."""
-    for key in (
-        "name",
-        "input",
-        "ground_truth",
-        "expected_tools",
-        "files",
-        "retrieval_context",
-        "evaluations",
-        "turns",
-    ):
+    for key in ("name", *_TURN_FIELDS, "evaluations", "turns"):
         yield f"single.{key}", _single, key
-    for key in (
-        "name",
-        "turns",
-        "evaluations",
-        "input",
-        "ground_truth",
-        "expected_tools",
-        "files",
-        "retrieval_context",
-    ):
+    for key in ("name", "turns", "evaluations", *_TURN_FIELDS):
         yield f"multi.{key}", _multi, key
-    for key in (
-        "input",
-        "ground_truth",
-        "expected_tools",
-        "files",
-        "retrieval_context",
-        "evaluations",
-        "turn_config",
-    ):
+    for key in (*_TURN_FIELDS, "evaluations", "turn_config"):
         yield f"turn.{key}", _turn, key
     yield "turn.retrieval_context[0]", _in_turn("retrieval_context", ["p"]), 0
     yield "turn.expected_tools[0]", _in_turn("expected_tools", ["lookup"]), 0
