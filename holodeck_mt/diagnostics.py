@@ -100,7 +100,7 @@ def under(parts: JsonPath, reported: set[JsonPath]) -> bool:
     One set lookup per prefix: scanning ``reported`` for every path is quadratic,
     and a hostile file can make both counts large (one bad tag per list item).
     """
-    return any(parts[:i] in reported for i in range(len(parts) + 1))
+    return bool(reported) and any(parts[:i] in reported for i in range(len(parts) + 1))
 
 
 def to_pointer(parts: Sequence[str | int]) -> str:
