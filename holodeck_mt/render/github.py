@@ -31,14 +31,8 @@ def escape_property(text: str) -> str:
 
 
 def where(d: Diagnostic) -> str:
-    """``test case 'name' #0, turns[1].input``: the test case and the field path."""
-    parts: list[str] = []
-    if d.test_case_index is not None:
-        named = f"'{escape(d.test_case)}' " if d.test_case else ""
-        parts.append(f"test case {named}#{d.test_case_index}")
-    if d.path:
-        parts.append(escape(d.path))
-    return ", ".join(parts)
+    """``test case 'name' (#0), turns[1].input``: the test case and the field path."""
+    return escape(", ".join(part for part in (d.in_test_case, d.path) if part))
 
 
 def message(d: Diagnostic) -> str:

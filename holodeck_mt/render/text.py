@@ -35,10 +35,7 @@ class _Style:
 
 
 def headline(result_path: str, d: Diagnostic) -> str:
-    where = ""
-    if d.test_case_index is not None:
-        name = f"'{d.test_case}' (#{d.test_case_index})" if d.test_case else f"#{d.test_case_index}"
-        where = f"test case {name} "
+    where = f"{d.in_test_case} " if d.in_test_case else ""
     path = f"{d.path}: " if d.path else ""
     line = f"{result_path}:{d.line}:{d.column}: {d.severity}[{d.code}] {where}{path}{d.message}"
     return guard_lines(escape(line))  # one line, whatever the input quoted in it holds
