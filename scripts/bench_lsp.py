@@ -20,7 +20,6 @@ suite's LSP client (tests/editor/lsp_client.py). The file is opened, then:
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import statistics
@@ -28,10 +27,9 @@ import subprocess
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from repo import ROOT, import_from_root
 
 DATA = ROOT / "bench-data"
 CONVERSATIONS = 3500
@@ -40,16 +38,6 @@ BURST_EDITS, BURST_SECONDS, BURST_LIMIT = 20, 1.0, 2
 BEGIN, END = "<!-- lsp-bench: begin -->", "<!-- lsp-bench: end -->"
 _VALIDATION = re.compile(r"^validating (\S+) version (\d+)")
 _CPU = re.compile(r"^published .*\(CPU (\d+) ms\)")
-
-
-def _client_module() -> ModuleType:
-    path = ROOT / "tests" / "editor" / "lsp_client.py"
-    spec = importlib.util.spec_from_file_location("lsp_client", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["lsp_client"] = module
-    spec.loader.exec_module(module)
-    return module
 
 
 def corpus() -> Path:
@@ -77,7 +65,7 @@ class Session:
     """One server with the corpus open."""
 
     def __init__(self, path: Path) -> None:
-        lsp_client = _client_module()
+        lsp_client = import_from_root("tests.editor.lsp_client")
         self.client = lsp_client.LspClient(
             [sys.executable, "-m", "holodeck_mt", "lsp"],
             settings=lambda section: None,

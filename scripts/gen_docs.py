@@ -16,24 +16,21 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
-import os
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt import cli
+from repo import ROOT, run_cli
+
 from holodeck_mt.codes import CODES, Code
 from holodeck_mt.schema_walk import ANNOTATIONS, subschemas
 from holodeck_mt.schema_walk import CODES as CODES_KEYWORD
 from holodeck_mt.schemas import BASE_URI, schema_files
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 REFERENCE = DOCS / "reference.md"
 DIAGNOSTICS = DOCS / "diagnostics.md"
@@ -319,16 +316,6 @@ class ExampleError(Exception):
     """An example is missing, or does not produce its code."""
 
 
-@contextlib.contextmanager
-def _in_root() -> Iterator[None]:
-    before = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        yield
-    finally:
-        os.chdir(before)
-
-
 def run_example(code: Code) -> Example:
     path = EXAMPLES / f"{code.code}.yaml"
     if not (ROOT / path).is_file():
@@ -336,10 +323,9 @@ def run_example(code: Code) -> Example:
     raw = (ROOT / path).read_bytes()
     shown = raw.decode("utf-8", "backslashreplace")
     options = OPTIONS.get(code.code, [])
-    out = io.StringIO()  # not a terminal: no colour
-    with _in_root(), contextlib.redirect_stdout(out):
-        exit_code = cli.main(["validate", "-j", "1", *options, "--format", "text", str(path)])
-    output = out.getvalue()
+    exit_code, output = run_cli(
+        ["validate", "-j", "1", *options, "--format", "text", str(path)], ROOT
+    )
     if f"[{code.code}]" not in output:
         raise ExampleError(f"{code.code}: {path} does not produce {code.code}:\n{output}")
     return Example(code, path, shown, output, exit_code, options)
