@@ -199,6 +199,46 @@ def _properties(definition: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]
     return props, required, closed
 
 
+def _condition(schema: Mapping[str, Any]) -> str:
+    """An ``if`` in words: ``type: standard``, ``no type``, ``has metric``."""
+    words = []
+    for key in schema.get("required", []):
+        value = schema.get("properties", {}).get(key)
+        if isinstance(value, dict) and "const" in value:
+            words.append(f"`{key}: {value['const']}`")
+        else:
+            words.append(f"has `{key}`")
+    refused = schema.get("not")
+    if isinstance(refused, dict):
+        words += [f"no `{key}`" for key in refused.get("required", [])]
+    return ", ".join(words)
+
+
+def _branches(definition: Mapping[str, Any], here: str) -> list[str]:
+    """What each ``if`` of the definition's ``allOf`` selects (where a key decides the
+    definition's branch), one line each, in the order they are tried; nested ``if``s are
+    indented under their ``then``."""
+
+    def lines(rule: Mapping[str, Any], depth: int) -> list[str]:
+        out: list[str] = []
+        while isinstance(rule, Mapping) and "if" in rule:
+            pad = "  " * depth
+            then = rule.get("then")
+            if isinstance(then, Mapping) and "$ref" in then:
+                target = _link(_ref_name(then["$ref"], here))
+                out.append(f"{pad}- {_condition(rule['if'])}: {target}")
+            elif isinstance(then, Mapping):
+                out.append(f"{pad}- {_condition(rule['if'])}:")
+                out += lines(then, depth + 1)
+            rule = rule.get("else", {})
+        return out
+
+    found: list[str] = []
+    for part in definition.get("allOf", []):
+        found += lines(part, 0)
+    return found
+
+
 def _key_section(key: str, schema: Any, required: bool, here: str) -> list[str]:
     lines = [f"#### `{key}`", ""]
     if isinstance(schema, dict) and schema.get("description"):
@@ -229,6 +269,17 @@ def _definition(name: str, definition: Mapping[str, Any], here: str) -> list[str
         lines += [definition["description"], ""]
     lines += [f"Defined in `schema/{here}.schema.json` as `$defs/{name}`.", ""]
     props, required, closed = _properties(definition)
+    chosen = _branches(definition, here) if props else []
+    if chosen:
+        lines += [
+            "A mapping whose keys are those of the branch its keys select:",
+            "",
+            *chosen,
+            "",
+            "| key | type | required | default |",
+            "| --- | --- | --- | --- |",
+        ]
+        return _keys(name, lines, props, required, here)
     if not props:
         facts = [f"- **Type:** {type_of(definition, here)}"]
         values, limits = allowed(definition), bounds(definition)
@@ -237,7 +288,6 @@ def _definition(name: str, definition: Mapping[str, Any], here: str) -> list[str
         if limits:
             facts.append(f"- **Bounds:** {'; '.join(limits)}")
         return [*lines, *facts, ""]
-    keys = sorted(props, key=lambda k: (k not in required, list(props).index(k)))
     lines += [
         "A mapping; "
         + (
@@ -249,6 +299,14 @@ def _definition(name: str, definition: Mapping[str, Any], here: str) -> list[str
         "| key | type | required | default |",
         "| --- | --- | --- | --- |",
     ]
+    return _keys(name, lines, props, required, here)
+
+
+def _keys(
+    name: str, lines: list[str], props: dict[str, Any], required: set[str], here: str
+) -> list[str]:
+    """The table's rows of the definition's keys, then a section for each key."""
+    keys = sorted(props, key=lambda k: (k not in required, list(props).index(k)))
     for key in keys:
         schema = props[key]
         default = (
