@@ -23,12 +23,12 @@ import argparse
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
 from typing import Any
 
+import generate_corpus
 from repo import ROOT, import_from_root
 
 DATA = ROOT / "bench-data"
@@ -45,18 +45,8 @@ def corpus() -> Path:
     path = DATA / f"corpus-{CONVERSATIONS}.yaml"
     if not path.exists():
         DATA.mkdir(exist_ok=True)
-        subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "scripts" / "generate_corpus.py"),
-                "--conversations",
-                str(CONVERSATIONS),
-                "--seed",
-                "0",
-                "--out",
-                str(path),
-            ],
-            check=True,
+        generate_corpus.main(
+            ["--conversations", str(CONVERSATIONS), "--seed", "0", "--out", str(path)]
         )
     return path
 

@@ -11,13 +11,15 @@ The text renderer's summary line closes the output as plain log text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.codes import CODES
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.render.text import summary
 from holodeck_mt.safe_text import escape
-from holodeck_mt.validate import FileResult
+
+if TYPE_CHECKING:
+    from holodeck_mt.validate import FileResult
 
 
 def escape_data(text: str) -> str:

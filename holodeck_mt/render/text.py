@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.safe_text import escape, guard_lines
-from holodeck_mt.validate import FileResult
+
+if TYPE_CHECKING:
+    from holodeck_mt.validate import FileResult
 
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 _MAX_SHOWN = 160
