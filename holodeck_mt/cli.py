@@ -314,7 +314,7 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
     from holodeck_mt.validate import validate_file
 
     try:
-        return list(validate_file(job.path, options=job.options, limits=job.limits)), None
+        results = validate_file(job.path, options=job.options, limits=job.limits)
     except OSError as e:
         return [], f"cannot read '{job.path}': {e.strerror or e}"
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
@@ -322,6 +322,11 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
             raise
         first = str(e).splitlines()[0][:200] if str(e) else ""
         return [], _internal(job, f"{type(e).__name__}" + (f": {first}" if first else ""))
+    for result in results:
+        # Only the quoted lines travel on: a run over many files (or back from a worker
+        # process) carries no whole text.
+        result.keep_quoted_lines()
+    return list(results), None
 
 
 def _internal(job: _Job, what: str) -> str:

@@ -32,7 +32,8 @@ from typing import Any
 from holodeck_mt import hints, walk
 from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, make
 from holodeck_mt.loader import clip
-from holodeck_mt.source import node_span, source_text
+from holodeck_mt.ranges import Lines, span_at
+from holodeck_mt.source import source_text
 
 #: How each typed field is read, by the kind of mapping holding it.
 NUMBER, INTEGER, BOOLEAN, COUNT = "number", "integer", "boolean", "count"
@@ -446,11 +447,12 @@ def _label(parts: JsonPath) -> str:
     return f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
 
 
-def as_written(diagnostic: Diagnostic, text: str) -> Diagnostic:
-    """A conversion warning quoting the value as its author wrote it (``"0.5"``, not 0.5)."""
+def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -> Diagnostic:
+    """A conversion warning quoting the value as its author wrote it (``"0.5"``, not 0.5);
+    read from the lines ``within`` when given (its test case's own)."""
     if diagnostic.code not in _WRITTEN:
         return diagnostic
-    span = node_span(text, diagnostic.line, diagnostic.column, innermost=True)
+    span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
     if span is None:
         return diagnostic
     written = source_text(text, span)
