@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from holodeck_mt import schemas
+
 __all__ = ["FAMILIES", "Variant", "corpus", "dump", "main"]
 
 
@@ -191,17 +193,8 @@ _METRIC_FIELDS: dict[str, list[str]] = {
     "rag": ["type", "metric_type", "threshold", "include_reason", "enabled", "fail_on_error"],
     "code": ["type", "grader", "threshold", "enabled", "fail_on_error", "name"],
 }
-_MODEL_FIELDS = [
-    "provider",
-    "name",
-    "temperature",
-    "max_tokens",
-    "top_p",
-    "endpoint",
-    "api_key",
-    "api_version",
-    "auth_provider",
-]
+#: Every field of the LLM model, as its schema declares them.
+_MODEL_FIELDS = list(schemas.definition(schemas.LLM_MODEL, "LLMModel")["properties"])
 
 
 def _metric_at(level: str, kind: str) -> Callable[[], Context]:
