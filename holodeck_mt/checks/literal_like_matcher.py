@@ -18,7 +18,7 @@ _ALIASES = {"regexp": "regex", "re": "regex", "pattern": "regex", "match": "rege
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, value in walk.arg_values(context.data):
+    for parts, value in context.walked(walk.arg_values):
         if not isinstance(value, dict) or len(value) != 1:
             continue
         (key,) = value
