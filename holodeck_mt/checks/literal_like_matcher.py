@@ -6,7 +6,6 @@ mapping that no actual argument will ever equal.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from holodeck_mt import walk
@@ -26,6 +25,8 @@ def check(context: Context) -> Iterator[Fault]:
             continue
         meant = _ALIASES.get(key.lower())
         if meant is None:
+            import difflib  # rarely reached: start-up time counts
+
             close = difflib.get_close_matches(key.lower(), _MATCHERS, n=1, cutoff=0.7)
             meant = close[0] if close else None
         if meant is not None:
