@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import tracemalloc
+from pathlib import Path
+
+import pytest
 
 from holodeck_mt.validate import validate_text
 
@@ -23,3 +26,37 @@ def test_errors_on_a_long_aliased_value_do_not_copy_it_into_messages() -> None:
     assert result.diagnostics
     # The document is 200 KB; 300 errors each quoting it would be 60 MB and more.
     assert peak < 30_000_000, peak
+
+
+def test_the_checks_keep_no_list_of_a_walk_past_the_most_kept_nodes(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A file of millions of test cases is walked again by each check, never held."""
+    from holodeck_mt import checks, walk
+
+    data = [{"input": "q", "expected_tools": [{"name": "t", "args": {"a": i}}]} for i in range(5)]
+    everything = list(walk.arg_values(data))
+    small = checks.Context(data=data, base_dir=Path("."))
+    assert list(small.walked(walk.arg_values)) == everything
+    assert "walked:arg_values" in small.cache  # shared by the next check
+
+    monkeypatch.setattr(checks, "MOST_KEPT", 3)
+    large = checks.Context(data=data, base_dir=Path("."))
+    found = large.walked(walk.arg_values)
+    assert not isinstance(found, list)
+    assert list(found) == everything
+    assert large.cache == {}
+
+
+def test_a_file_of_single_number_test_cases_validates_within_memory() -> None:
+    text = "- 1\n" * 200_000
+    tracemalloc.start()
+    try:
+        result = validate_text(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert result.diagnostics
+    # The positions of 200,000 items and their faults' capped diagnostics (35 MB), no
+    # list of every test case beside them (60 MB).
+    assert peak < 50_000_000, peak
