@@ -25,11 +25,13 @@ validate: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
-## ruff check, ruff format --check, mypy.
+## ruff check, ruff format --check, mypy, and the complexity ceiling of holodeck_mt/
+## (cyclomatic complexity 15 and 60 lines per function: scripts/complexity_check.py).
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
+	$(PY) scripts/complexity_check.py
 
 ## Check the schema files: metaschema, offline $refs, examples, contract examples.
 schema-check: $(STAMP)

@@ -108,9 +108,12 @@ class _Frame:
 class Builder:
     """Turns one document's events into data; an explicit stack, no recursion."""
 
-    def __init__(self, limits: Limits, keep_positions: bool, text: str) -> None:
+    def __init__(self, limits: Limits, index_depth: int | None, text: str) -> None:
+        """``index_depth``: the deepest collections whose keys and values are indexed
+        in :attr:`positions` (0: the root's), or None for no index at all."""
         self.limits = limits
-        self.positions = Positions() if keep_positions else None
+        self.positions = Positions() if index_depth is not None else None
+        self._index_depth = index_depth if index_depth is not None else -1
         self.diagnostics: list[dg.Diagnostic] = []
         self.reported: set[dg.JsonPath] = set()
         self.has_non_json = False
@@ -251,7 +254,7 @@ class Builder:
                 tag, event.start_mark, "a mapping" if own_tag == _MAP_TAG else "a list"
             )
         frame = _Frame(container, event, self._nodes)
-        if self.positions is not None:
+        if self.positions is not None and len(self._stack) <= self._index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions
             if frame.is_map:

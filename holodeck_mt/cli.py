@@ -14,7 +14,7 @@ import sys
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
 from holodeck_mt.checks import Options
 from holodeck_mt.limits import (
@@ -91,45 +91,73 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
-def _add_validate(commands: argparse._SubParsersAction[_Parser]) -> None:
+Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+
+def _command(
+    commands: Commands, name: str, summary: str, description: str | None = None
+) -> _Parser:
+    """A command: ``summary`` in the list of commands, ``description`` atop its own help."""
+    return commands.add_parser(name, help=summary, description=description)
+
+
+def _flags(command: _Parser, flags: dict[str, str]) -> None:
+    """Options that are on or off: each flag and its help."""
+    for flag, text in flags.items():
+        command.add_argument(flag, action="store_true", help=text)
+
+
+def _paths(command: _Parser, text: str) -> None:
+    command.add_argument("paths", nargs="*", metavar="PATH", help=text)
+
+
+def _format(command: _Parser, choices: list[str]) -> None:
+    command.add_argument(
+        "--format", default="text", choices=choices, help="output format (default: text)"
+    )
+
+
+def _max_file_size(command: _Parser) -> None:
+    """The size limit of the commands that read the files they are named (validate, fix)."""
+    command.add_argument(
+        "--max-file-size",
+        type=_size,
+        default=MAX_FILE_BYTES,
+        metavar="SIZE",
+        help=f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)",
+    )
+
+
+def _add_validate(commands: Commands) -> None:
     """The `validate` command and its options."""
-    validate = commands.add_parser(
+    validate = _command(
+        commands,
         "validate",
-        help="validate agent.yaml and test-cases files",
-        description="Validate agent.yaml files and the test-cases files they name. "
+        "validate agent.yaml and test-cases files",
+        "Validate agent.yaml files and the test-cases files they name. "
         "Exit 0: valid; 1: errors found; 2: usage error or unreadable path.",
     )
-    validate.add_argument(
-        "paths",
-        nargs="*",
-        metavar="PATH",
-        help="a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
+    _paths(
+        validate,
+        "a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
         "files and YAML files holding test cases (default: ./agent.yaml)",
     )
-    validate.add_argument(
-        "--by-content",
-        action="store_true",
-        help="validate a named file only if it is an agent.yaml or holds test cases, as a "
-        "folder search does; skip other YAML files silently (the pre-commit hook)",
+    _flags(
+        validate,
+        {
+            "--by-content": "validate a named file only if it is an agent.yaml or holds test "
+            "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)"
+        },
     )
-    validate.add_argument(
-        "--format", default="text", choices=_formats(), help="output format (default: text)"
-    )
-    validate.add_argument(
-        "--strict",
-        action="store_true",
-        help="warnings fail the run too: the exit code and every format's verdict",
-    )
-    validate.add_argument(
-        "--import-graders",
-        action="store_true",
-        help="import each code grader and report missing modules or callables "
-        "(runs the graders' module code)",
-    )
-    validate.add_argument(
-        "--check-files",
-        action="store_true",
-        help="check that each files[*].path exists relative to the agent.yaml",
+    _format(validate, _formats())
+    _flags(
+        validate,
+        {
+            "--strict": "warnings fail the run too: the exit code and every format's verdict",
+            "--import-graders": "import each code grader and report missing modules or "
+            "callables (runs the graders' module code)",
+            "--check-files": "check that each files[*].path exists relative to the agent.yaml",
+        },
     )
     validate.add_argument(
         "-j",
@@ -143,88 +171,79 @@ def _add_validate(commands: argparse._SubParsersAction[_Parser]) -> None:
 
 def _add_limits(validate: _Parser) -> None:
     """The safety limits and the path confinement of `validate`."""
-    validate.add_argument(
-        "--max-file-size",
-        type=_size,
-        default=MAX_FILE_BYTES,
-        metavar="SIZE",
-        help=f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)",
-    )
-    validate.add_argument(
-        "--max-depth",
-        type=_count(1, MAX_DEPTH_OPTION),
-        default=MAX_DEPTH,
-        metavar="N",
-        help=f"reject deeper nesting of mappings and lists, at most {MAX_DEPTH_OPTION} "
-        f"(default: {MAX_DEPTH})",
-    )
-    validate.add_argument(
-        "--max-alias-nodes",
-        type=_positive,
-        default=MAX_ALIAS_NODES,
-        metavar="N",
-        help="reject files whose aliases expand to more nodes, e.g. alias bombs "
-        f"(default: {MAX_ALIAS_NODES})",
-    )
-    validate.add_argument(
-        "--max-diagnostics",
-        type=_count(0, MAX_COUNT_OPTION),
-        default=MAX_DIAGNOSTICS,
-        metavar="N",
-        help="diagnostics shown per file; one more line counts the rest; 0 shows all "
-        f"(default: {MAX_DIAGNOSTICS})",
-    )
-    validate.add_argument(
-        "--allow-outside-paths",
-        action="store_true",
-        help="let test_cases_file and files[*].path (--check-files) name files outside "
-        "the repository tree (/proc, /sys and /dev stay refused)",
+    _max_file_size(validate)
+    for option, parse, default, what in [
+        (
+            "--max-depth",
+            _count(1, MAX_DEPTH_OPTION),
+            MAX_DEPTH,
+            f"reject deeper nesting of mappings and lists, at most {MAX_DEPTH_OPTION}",
+        ),
+        (
+            "--max-alias-nodes",
+            _positive,
+            MAX_ALIAS_NODES,
+            "reject files whose aliases expand to more nodes, e.g. alias bombs",
+        ),
+        (
+            "--max-diagnostics",
+            _count(0, MAX_COUNT_OPTION),
+            MAX_DIAGNOSTICS,
+            "diagnostics shown per file; one more line counts the rest; 0 shows all",
+        ),
+    ]:
+        validate.add_argument(
+            option, type=parse, default=default, metavar="N", help=f"{what} (default: {default})"
+        )
+    _flags(
+        validate,
+        {
+            "--allow-outside-paths": "let test_cases_file and files[*].path (--check-files) "
+            "name files outside the repository tree (/proc, /sys and /dev stay refused)"
+        },
     )
 
 
-def _add_fix(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_fix(commands: Commands) -> None:
     """The `fix` command and its options."""
-    fix = commands.add_parser(
+    fix = _command(
+        commands,
         "fix",
-        help="apply the fixes of diagnostics that have an evident fix",
-        description="Apply the safe fixes to agent.yaml and test-cases files, changing only "
+        "apply the fixes of diagnostics that have an evident fix",
+        "Apply the safe fixes to agent.yaml and test-cases files, changing only "
         "the fixed characters. Exit 0: nothing left to report; 1: errors remain (with --diff: "
         "a file would change); 2: usage error or unreadable path.",
     )
-    fix.add_argument(
-        "paths", nargs="*", metavar="PATH", help="as for validate (default: ./agent.yaml)"
+    _paths(fix, "as for validate (default: ./agent.yaml)")
+    _flags(
+        fix,
+        {
+            "--unsafe-fixes": "also apply the fixes that change what a test asserts "
+            "(renames, `count`)",
+            "--diff": "print a unified diff and change no file",
+        },
     )
-    fix.add_argument(
-        "--unsafe-fixes",
-        action="store_true",
-        help="also apply the fixes that change what a test asserts (renames, `count`)",
-    )
-    fix.add_argument("--diff", action="store_true", help="print a unified diff and change no file")
-    fix.add_argument(
-        "--max-file-size",
-        type=_size,
-        default=MAX_FILE_BYTES,
-        metavar="SIZE",
-        help=f"skip larger files (default: {MAX_FILE_BYTES // 1024**2}M)",
-    )
+    _max_file_size(fix)
 
 
-def _add_lsp(commands: argparse._SubParsersAction[_Parser]) -> None:
-    """The `lsp` command and its options."""
-    commands.add_parser(
+def _add_lsp(commands: Commands) -> None:
+    """The `lsp` command."""
+    _command(
+        commands,
         "lsp",
-        help="run the language server on stdio (needs the [lsp] extra)",
-        description="A language server over stdio that publishes the validator's diagnostics "
+        "run the language server on stdio (needs the [lsp] extra)",
+        "A language server over stdio that publishes the validator's diagnostics "
         "and offers its fixes as quick fixes; it runs beside the YAML language server.",
     )
 
 
-def _add_explain(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_explain(commands: Commands) -> None:
     """The `explain` command and its options."""
-    explain = commands.add_parser(
+    explain = _command(
+        commands,
         "explain",
-        help="say what the platform will run for each test case and turn",
-        description="For each test case and turn: the metrics that will run, the level they "
+        "say what the platform will run for each test case and turn",
+        "For each test case and turn: the metrics that will run, the level they "
         "come from and the settings that really apply, the metrics skipped for want of a "
         "ground truth, the tool assertions spelled out, the files sent. "
         "Exit 0: explained; 1: the file has errors (the validator's diagnostics); 2: usage.",
@@ -233,27 +252,28 @@ def _add_explain(commands: argparse._SubParsersAction[_Parser]) -> None:
     explain.add_argument(
         "--test-case", metavar="NAME", help="explain only the test case of this name"
     )
-    explain.add_argument(
-        "--format", default="text", choices=["text", "json"], help="output format (default: text)"
-    )
+    _format(explain, ["text", "json"])
 
 
-def _add_init_editor(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_init_editor(commands: Commands) -> None:
     """The `init-editor` command and its options."""
-    editor = commands.add_parser(
+    editor = _command(
+        commands,
         "init-editor",
-        help="bind the schema to this repository's HoloDeck files in .vscode/settings.json",
-        description="Write or merge .vscode/settings.json so that the YAML language server "
+        "bind the schema to this repository's HoloDeck files in .vscode/settings.json",
+        "Write or merge .vscode/settings.json so that the YAML language server "
         "(VS Code's YAML extension and others) checks and completes every agent.yaml, the "
         "test-cases files they name and every other YAML file holding test cases; and set "
         '"yaml.yamlVersion": "1.1", the YAML the platform reads. Run it again after adding '
         "files; it changes nothing otherwise.",
     )
     editor.add_argument("folder", nargs="?", default=".", help="the repository's root (default: .)")
-    editor.add_argument(
-        "--modeline",
-        action="store_true",
-        help="put a `# yaml-language-server: $schema=...` line at the top of each file instead",
+    _flags(
+        editor,
+        {
+            "--modeline": "put a `# yaml-language-server: $schema=...` line at the top of "
+            "each file instead"
+        },
     )
     editor.add_argument(
         "--schema",
@@ -262,12 +282,10 @@ def _add_init_editor(commands: argparse._SubParsersAction[_Parser]) -> None:
     )
 
 
-def _add_schema(commands: argparse._SubParsersAction[_Parser]) -> None:
+def _add_schema(commands: Commands) -> None:
     """The `schema` command and its options."""
-    schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
-    schema.add_argument(
-        "--path", action="store_true", help="print where the installed schema file is instead"
-    )
+    schema = _command(commands, "schema", "print the bundled single-file JSON Schema")
+    _flags(schema, {"--path": "print where the installed schema file is instead"})
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -275,9 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
         prog="holodeck-mt",
         description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
     )
-    commands: argparse._SubParsersAction[_Parser] = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND"
-    )
+    commands: Commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_validate(commands)
     _add_fix(commands)
     _add_lsp(commands)
@@ -298,7 +314,7 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
     from holodeck_mt.validate import validate_file
 
     try:
-        return list(validate_file(job.path, options=job.options, limits=job.limits)), None
+        results = validate_file(job.path, options=job.options, limits=job.limits)
     except OSError as e:
         return [], f"cannot read '{job.path}': {e.strerror or e}"
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
@@ -306,6 +322,11 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
             raise
         first = str(e).splitlines()[0][:200] if str(e) else ""
         return [], _internal(job, f"{type(e).__name__}" + (f": {first}" if first else ""))
+    for result in results:
+        # Only the quoted lines travel on: a run over many files (or back from a worker
+        # process) carries no whole text.
+        result.keep_quoted_lines()
+    return list(results), None
 
 
 def _internal(job: _Job, what: str) -> str:

@@ -30,6 +30,13 @@ class Diagnostic:
     end_line: int | None = None
 
     @property
+    def in_test_case(self) -> str:
+        """``test case 'name' (#i)`` (see :func:`test_case_phrase`); empty outside one."""
+        if self.test_case_index is None:
+            return ""
+        return test_case_phrase(self.test_case, self.test_case_index)
+
+    @property
     def pointer(self) -> str:
         """The RFC 6901 pointer, each key clipped: it quotes the input's keys."""
         return clip(to_pointer(clip_parts(self.pointer_parts)), MESSAGE)
@@ -52,6 +59,16 @@ class Diagnostic:
             "end_column": self.end_column if self.end_column is not None else self.column,
             "hint": self.hint,
         }
+
+
+def test_case_phrase(name: str | None, index: int) -> str:
+    """``test case 'name' (#i)``, or ``test case #i`` when it has no name.
+
+    How every message and every output names a test case: by its name when it has
+    one (clipped, as anything quoted from the input is) and always by its index,
+    which stays unambiguous when two test cases share a name.
+    """
+    return f"test case '{clip(name)}' (#{index})" if name else f"test case #{index}"
 
 
 def make(
@@ -83,7 +100,7 @@ def under(parts: JsonPath, reported: set[JsonPath]) -> bool:
     One set lookup per prefix: scanning ``reported`` for every path is quadratic,
     and a hostile file can make both counts large (one bad tag per list item).
     """
-    return any(parts[:i] in reported for i in range(len(parts) + 1))
+    return bool(reported) and any(parts[:i] in reported for i in range(len(parts) + 1))
 
 
 def to_pointer(parts: Sequence[str | int]) -> str:

@@ -65,15 +65,22 @@ def holds_test_cases(path: Path) -> bool:
     a look at its lines, so that a test-case file with a syntax error is still
     validated, and its error reported.
     """
-    try:
-        if not S_ISREG(path.stat().st_mode):
-            return False
-        with path.open("rb") as stream:
-            head = stream.read(_SNIFF_BYTES)
-    except (OSError, ValueError):
+    head = _head(path)
+    if head is None:
         return False
     verdict = _verdict(head)
     return bool(_LOOKS_LIKE.search(head)) if verdict is None else verdict
+
+
+def _head(path: Path) -> bytes | None:
+    """The first bytes of a regular file; None for anything else, or a file not read."""
+    try:
+        if not S_ISREG(path.stat().st_mode):
+            return None
+        with path.open("rb") as stream:
+            return stream.read(_SNIFF_BYTES)
+    except (OSError, ValueError):
+        return None
 
 
 class _End(Exception):
@@ -153,15 +160,25 @@ def agent_target(path: Path) -> Path | None:
     Read from the top level (``test_cases_file``, and no inline ``test_cases``);
     None when there is none, or the file does not parse that far.
     """
-    try:
-        if not S_ISREG(path.stat().st_mode):
-            return None
-        with path.open("rb") as stream:
-            head = stream.read(_SNIFF_BYTES)
-    except (OSError, ValueError):
+    head = _head(path)
+    if head is None:
         return None
+    try:
+        target = _named_target(_events(head))
+    except yaml.YAMLError:
+        return None
+    if not target or "\x00" in target:
+        return None
+    return path.parent / target
+
+
+def _named_target(events: Iterator[Any]) -> str | None:
+    """The top-level mapping's ``test_cases_file``, as far as the document reads.
+
+    None beside inline ``test_cases`` (the file named is not followed), or when
+    the top level is not a mapping.
+    """
     target: str | None = None
-    events = _events(head)
     try:
         if type(next(events)) is not yaml.MappingStartEvent:
             return None
@@ -169,9 +186,9 @@ def agent_target(path: Path) -> Path | None:
             key = next(events)
             kind = type(key)
             if kind is yaml.MappingEndEvent:
-                break
+                return target
             if kind is yaml.ScalarEvent and key.value == "test_cases":
-                return None  # inline test cases: the file named is not followed
+                return None
             if kind in _STARTS:
                 _skip(events)
             value = next(events)
@@ -180,12 +197,7 @@ def agent_target(path: Path) -> Path | None:
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
                 target = value.value if type(value) is yaml.ScalarEvent else None
     except (_End, StopIteration):
-        pass
-    except yaml.YAMLError:
-        return None
-    if not target or "\x00" in target:
-        return None
-    return path.parent / target
+        return target
 
 
 def same_file_key(path: Path | str) -> str:

@@ -81,12 +81,26 @@ def schema_faults(
 def _valid_whole(
     validators: _Validators, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
 ) -> bool:
-    """The compiled validator's verdict on the whole document. A list longer than the
-    schema allows is invalid: not converted whole for the compiled validator (a copy of
-    a million test cases); each test case is judged on its own then."""
-    longest = validators.list_length.get("maxItems")
-    too_long = located is not None and longest is not None and len(located[0]) > longest
-    return not too_long and bool(validators.root(root).is_valid(data))
+    """The compiled validator's verdict on the whole document.
+
+    The compiled validator copies what it judges: given the whole document, a copy of
+    every test case, which would double a large file's memory. Where the schema allows
+    (``subset_safe``), it judges the document with one test case in its list, then
+    each test case on its own, and the list's length apart: the same verdict, with a
+    copy of one test case at a time. A list longer than the schema allows is invalid
+    at once (each test case is judged on its own then, by :func:`_by_test_case`).
+    """
+    if located is None or not located[0] or not validators.subset_safe:
+        return bool(validators.root(root).is_valid(data))
+    cases, prefix = located
+    length = validators.list_length
+    if not length.get("minItems", 0) <= len(cases) <= length.get("maxItems", len(cases)):
+        return False
+    one = cases[:1]
+    if not validators.root(root).is_valid(one if not prefix else {**data, prefix[0]: one}):
+        return False
+    case_validator = validators.test_case()
+    return all(case_validator.is_valid(case) for case in cases)
 
 
 def _by_test_case(

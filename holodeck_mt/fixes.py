@@ -264,34 +264,40 @@ def _count(tree: _Tree, d: Diagnostic) -> Fix | None:
     ]
     if len(same) < 2 or located.slot not in same[1:]:
         return None
-    first, repeats = items[same[0]], [items[j] for j in same[1:]]
-    text = tree.text
-    pieces: list[str] = []
-    start = tree.start(first)
+    first = items[same[0]]
     written = tree.source(first)
     if written[:1] in "&!*":
         return None
-    pieces.append(f"{{name: {written}, count: {len(same)}}}")
-    cursor = tree.end(first)
     flow = bool(located.parent.flow_style)
-    for j, item in zip(same[1:], repeats, strict=True):
-        if tree.source(item)[:1] in "&!*":
+    pieces = [f"{{name: {written}, count: {len(same)}}}"]
+    cursor = tree.end(first)
+    for j in same[1:]:
+        cut = _repeat_cut(tree, items, j, flow)
+        if cut is None or cut[0] < cursor:
             return None
-        if flow:  # ", t": from the end of the item before it
-            cut_start, cut_end = tree.end(items[j - 1]), tree.end(item)
-        else:  # the whole "- t" line
-            dash = text.rfind("-", 0, tree.start(item))
-            line_start = max(text.rfind("\n", 0, dash), text.rfind("\r", 0, dash)) + 1
-            tail = _LINE_END.match(text, tree.end(item))
-            if dash < 0 or text[line_start:dash].strip() or tail is None:
-                return None
-            cut_start, cut_end = line_start, tail.end()
-        if cut_start < cursor:
-            return None
-        pieces.append(text[cursor:cut_start])
-        cursor = cut_end
+        pieces.append(tree.text[cursor : cut[0]])
+        cursor = cut[1]
     title = f"Write '{name}' once with `count: {len(same)}`"
-    return Fix(d, title, Edit(start, cursor, "".join(pieces)), safe=False)
+    return Fix(d, title, Edit(tree.start(first), cursor, "".join(pieces)), safe=False)
+
+
+def _repeat_cut(tree: _Tree, items: list[yaml.Node], j: int, flow: bool) -> tuple[int, int] | None:
+    """What removing the repeat ``items[j]`` cuts: ``, t`` in a flow list, else its line.
+
+    None when it cannot go: an anchor, tag or alias, or a line that holds more than it.
+    """
+    item = items[j]
+    if tree.source(item)[:1] in "&!*":
+        return None
+    if flow:  # ", t": from the end of the item before it
+        return tree.end(items[j - 1]), tree.end(item)
+    text = tree.text  # the whole "- t" line
+    dash = text.rfind("-", 0, tree.start(item))
+    line_start = max(text.rfind("\n", 0, dash), text.rfind("\r", 0, dash)) + 1
+    tail = _LINE_END.match(text, tree.end(item))
+    if dash < 0 or text[line_start:dash].strip() or tail is None:
+        return None
+    return line_start, tail.end()
 
 
 def _rewrite(tree: _Tree, d: Diagnostic) -> Fix | None:

@@ -16,7 +16,8 @@ read through this module:
   it still breaks (``absolute_tolerance: "-1"``, a refused key) stays an error.
 
 Which field converts how is a table of the platform's models, by the kind of
-mapping the field sits in (test case, turn, metric of each kind, model, ...).
+mapping the field sits in (test case, turn, metric of each kind, ...); the LLM
+model's fields are read from its schema, which declares each one's type.
 """
 
 from __future__ import annotations
@@ -25,15 +26,19 @@ import dataclasses
 import math
 import re
 from collections.abc import Callable, Iterable
+from functools import cache
 from typing import Any
 
 from holodeck_mt import hints, walk
 from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, make
 from holodeck_mt.loader import clip
-from holodeck_mt.source import node_span, source_text
+from holodeck_mt.ranges import Lines, span_at
+from holodeck_mt.source import source_text
 
 #: How each typed field is read, by the kind of mapping holding it.
 NUMBER, INTEGER, BOOLEAN, COUNT = "number", "integer", "boolean", "count"
+#: The LLM model's fields are not written here: its schema declares them (``_llm_model``).
+MODEL = "model"
 
 _COMMON = {"enabled": BOOLEAN, "fail_on_error": BOOLEAN, "threshold": NUMBER}
 FIELDS: dict[str, dict[str, str]] = {
@@ -53,7 +58,6 @@ FIELDS: dict[str, dict[str, str]] = {
     "metric:geval": {**_COMMON, "strict_mode": BOOLEAN},
     "metric:rag": {**_COMMON, "include_reason": BOOLEAN},
     "metric:code": dict(_COMMON),
-    "model": {"temperature": NUMBER, "max_tokens": INTEGER, "top_p": NUMBER},
     "file": {"cache": BOOLEAN},
     "pages": {"*": INTEGER},
     "tool": {"count": COUNT},
@@ -121,18 +125,41 @@ NULLABLE: dict[str, frozenset[str]] = {
     "metric:geval": frozenset({"evaluation_steps", "threshold", "model"}),
     "metric:rag": frozenset({"model"}),
     "metric:code": frozenset({"threshold", "name"}),
-    "model": frozenset(
-        {
-            "temperature",
-            "max_tokens",
-            "top_p",
-            "endpoint",
-            "api_key",
-            "api_version",
-            "auth_provider",
-        }
-    ),
 }
+
+#: How a type the schema declares reads, for the tables taken from the schema.
+_SCHEMA_TYPES = {"number": NUMBER, "integer": INTEGER, "boolean": BOOLEAN}
+
+
+@cache
+def _llm_model() -> tuple[dict[str, str], frozenset[str]]:
+    """The LLM model's typed fields, and its optional ones, as its schema declares them."""
+    from holodeck_mt import schemas
+
+    model = schemas.definition(schemas.LLM_MODEL, "LLMModel")
+    typed: dict[str, str] = {}
+    for name, spec in model["properties"].items():
+        types = spec.get("type", [])
+        declared = [types] if isinstance(types, str) else types
+        how = next((_SCHEMA_TYPES[t] for t in declared if t in _SCHEMA_TYPES), None)
+        if how is not None:
+            typed[name] = how
+    return typed, frozenset(model["properties"]) - frozenset(model.get("required", ()))
+
+
+def _fields(kind: str) -> dict[str, str]:
+    return _llm_model()[0] if kind == MODEL else FIELDS.get(kind, {})
+
+
+def _nullable(kind: str) -> frozenset[str]:
+    return _llm_model()[1] if kind == MODEL else NULLABLE.get(kind, frozenset())
+
+
+def _reading(kind: str, field: str | int) -> str | None:
+    """How the field reads (``*`` in a table: any key or index of the mapping or list)."""
+    table = _fields(kind)
+    return table.get(field) if isinstance(field, str) and field in table else table.get("*")
+
 
 _CODES = {NUMBER: "HMT210", BOOLEAN: "HMT211", INTEGER: "HMT212", COUNT: "HMT212"}
 _WRITTEN = frozenset(_CODES.values())
@@ -233,14 +260,12 @@ def _canonical(how: str, value: Any) -> bool:
 
 
 def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
-    """The kind of mapping (or list) at ``parts``: a key of FIELDS / NULLABLE."""
+    """The kind of mapping (or list) at ``parts``: a key of FIELDS / NULLABLE, or MODEL."""
     node = _get(data, parts)
     if node is _NO:
         return None
     if not parts:
-        if not isinstance(data, dict):
-            return None
-        return "test-cases-file" if role == "test-cases-file" else "agent"
+        return _root_kind(data, role)
     if isinstance(data, dict) and parts[0] == "evaluations":
         kind = _agent_evaluations_kind(parts[1:], node)
         if kind is not None:
@@ -248,43 +273,69 @@ def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
     index, relative = walk.test_case_of(data, parts)
     if index is None:
         return None
-    if relative == ():
-        return "test-case"
-    if len(relative) == 2 and relative[0] == "turns":
-        return "turn"
-    tail = relative[-2:]
-    if len(tail) == 2 and isinstance(tail[1], int):
-        if tail[0] == "expected_tools":
-            return "tool"
-        if tail[0] == "files":
-            return "file"
-        if tail[0] == "evaluations":
-            return _metric(node)
-    if relative[-1] == "pages":
-        return "pages"
-    if relative[-1] == "model" and len(relative) >= 3 and relative[-3] == "evaluations":
-        return "model"
-    return None
+    return _test_case_kind(relative, node)
+
+
+def _root_kind(data: Any, role: str) -> str | None:
+    if not isinstance(data, dict):
+        return None
+    return "test-cases-file" if role == "test-cases-file" else "agent"
+
+
+#: A path pattern: a key, ``int`` for any index, ``...`` for any key or index.
+_Pattern = tuple[Any, ...]
+#: The kind that is the metric's own: which one, the schema's branch tells (``_metric``).
+_METRIC = "metric"
+
+#: Below the agent's ``evaluations``, the whole path after it.
+_AGENT_EVALUATIONS: tuple[tuple[_Pattern, str], ...] = (
+    ((), "agent-evaluations"),
+    (("model",), MODEL),
+    (("metrics", int), _METRIC),
+    (("metrics", ..., "model"), MODEL),
+    (("optimizer",), "optimizer"),
+    (("optimizer", "loss"), "loss"),
+    (("optimizer", "numeric_phase"), "phase"),
+    (("optimizer", "textual_phase"), "phase"),
+    (("optimizer", "axes", "textual", ...), "textual-axis"),
+)
+#: In a test case: the whole path from the test case first, ...
+_TEST_CASE: tuple[tuple[_Pattern, str], ...] = (
+    ((), "test-case"),
+    (("turns", ...), "turn"),
+)
+#: ... then how the path ends, wherever it sits in the test case.
+_TEST_CASE_ENDS: tuple[tuple[_Pattern, str], ...] = (
+    (("expected_tools", int), "tool"),
+    (("files", int), "file"),
+    (("evaluations", int), _METRIC),
+    (("pages",), "pages"),
+    (("evaluations", ..., "model"), MODEL),
+)
+
+
+def _matches(pattern: _Pattern, parts: JsonPath) -> bool:
+    return len(pattern) == len(parts) and all(
+        want is ... or (isinstance(part, int) if want is int else want == part)
+        for want, part in zip(pattern, parts, strict=True)
+    )
+
+
+def _ends_with(parts: JsonPath, pattern: _Pattern) -> bool:
+    return len(parts) >= len(pattern) and _matches(pattern, parts[len(parts) - len(pattern) :])
 
 
 def _agent_evaluations_kind(rest: JsonPath, node: Any) -> str | None:
-    if rest == ():
-        return "agent-evaluations"
-    if rest == ("model",):
-        return "model"
-    if len(rest) == 2 and rest[0] == "metrics" and isinstance(rest[1], int):
-        return _metric(node)
-    if len(rest) == 3 and rest[0] == "metrics" and rest[2] == "model":
-        return "model"
-    if rest == ("optimizer",):
-        return "optimizer"
-    if rest == ("optimizer", "loss"):
-        return "loss"
-    if len(rest) == 2 and rest[0] == "optimizer" and rest[1] in ("numeric_phase", "textual_phase"):
-        return "phase"
-    if len(rest) == 4 and rest[:3] == ("optimizer", "axes", "textual"):
-        return "textual-axis"
-    return None
+    kind = next((kind for pattern, kind in _AGENT_EVALUATIONS if _matches(pattern, rest)), None)
+    return _metric(node) if kind == _METRIC else kind
+
+
+def _test_case_kind(relative: JsonPath, node: Any) -> str | None:
+    kind = next((kind for pattern, kind in _TEST_CASE if _matches(pattern, relative)), None)
+    if kind is None:
+        ends = (kind for pattern, kind in _TEST_CASE_ENDS if _ends_with(relative, pattern))
+        kind = next(ends, None)
+    return _metric(node) if kind == _METRIC else kind
 
 
 _METRIC_BRANCHES = {
@@ -302,7 +353,7 @@ def _metric(node: Any) -> str | None:
 
     if not isinstance(node, dict):
         return None
-    metric = schemas.schema_files()[schemas.BASE_URI + "metric.schema.json"]["$defs"]["Metric"]
+    metric = schemas.definition(schemas.METRIC, "Metric")
     return _METRIC_BRANCHES.get(meant_branch(metric, node) or "")
 
 
@@ -361,21 +412,28 @@ def _unique(
 
 def _change(data: Any, parts: JsonPath, role: str) -> tuple[JsonPath, Any, Fault | None] | None:
     """What the platform makes of the node at ``parts``: dropped, converted, or nothing."""
-    if not parts:
-        return None
-    value = _get(data, parts)
-    if value is _NO:
-        return None
-    kind = kind_of(data, parts[:-1], role)
+    value = _get(data, parts) if parts else _NO
+    kind = None if value is _NO else kind_of(data, parts[:-1], role)
     if kind is None:
         return None
+    return _dropped(data, kind, parts, value) or _converted(kind, parts, value)
+
+
+def _dropped(
+    data: Any, kind: str, parts: JsonPath, value: Any
+) -> tuple[JsonPath, Any, Fault | None] | None:
+    """A key the platform ignores beside `test_cases`, or a null meaning no value."""
     field = parts[-1]
     if kind == "test-cases-file" and field != "test_cases" and "test_cases" in data:
         return parts, _NO, _ignored(field)
-    if value is None and isinstance(field, str) and field in NULLABLE.get(kind, ()):
+    if value is None and isinstance(field, str) and field in _nullable(kind):
         return parts, _NO, None
-    table = FIELDS.get(kind, {})
-    how = table.get(field) if isinstance(field, str) and field in table else table.get("*")
+    return None
+
+
+def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, Fault] | None:
+    """A value the platform converts, as it converts it, with the warning that says so."""
+    how = _reading(kind, parts[-1])
     if how is None or value is None or _canonical(how, value):
         return None
     converted = _CONVERT[how](value)
@@ -389,11 +447,12 @@ def _label(parts: JsonPath) -> str:
     return f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
 
 
-def as_written(diagnostic: Diagnostic, text: str) -> Diagnostic:
-    """A conversion warning quoting the value as its author wrote it (``"0.5"``, not 0.5)."""
+def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -> Diagnostic:
+    """A conversion warning quoting the value as its author wrote it (``"0.5"``, not 0.5);
+    read from the lines ``within`` when given (its test case's own)."""
     if diagnostic.code not in _WRITTEN:
         return diagnostic
-    span = node_span(text, diagnostic.line, diagnostic.column, innermost=True)
+    span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
     if span is None:
         return diagnostic
     written = source_text(text, span)

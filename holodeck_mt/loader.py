@@ -12,8 +12,9 @@ of every key and value (:mod:`holodeck_mt.builder`). Bytes become text in
 from __future__ import annotations
 
 import gc
+import sys
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from yaml.error import MarkedYAMLError, YAMLError
 from yaml.reader import ReaderError
@@ -29,6 +30,7 @@ from holodeck_mt.scalars import YamlScalar
 __all__ = [
     "DialectNote",
     "Document",
+    "Index",
     "Position",
     "Positions",
     "YamlScalar",
@@ -38,6 +40,11 @@ __all__ = [
 ]
 
 
+#: How much of a document's positions to keep: every key and value, none, or those of
+#: the root and of the collections right under it (where each test case starts).
+Index = Literal["all", "none", "top"]
+
+
 @dataclass
 class Document:
     """A loaded YAML file: its data, where everything stands, and what went wrong."""
@@ -45,6 +52,8 @@ class Document:
     text: str
     data: Any = None
     positions: Positions | None = None
+    #: Which positions :attr:`positions` holds (see :data:`Index`).
+    index: Index = "none"
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
     #: False when the file could not be read into data at all (syntax error, limit).
     loaded: bool = False
@@ -57,14 +66,20 @@ class Document:
     dialect: list[DialectNote] = field(default_factory=list)
 
 
-def load(text: str, *, limits: Limits | None = None, positions: bool = True) -> Document:
+_INDEX_DEPTHS: dict[Index, int | None] = {"all": sys.maxsize, "none": None, "top": 1}
+
+
+def load(text: str, *, limits: Limits | None = None, positions: bool | Index = True) -> Document:
     """Load YAML text into a :class:`Document`.
 
-    With ``positions=False`` no positions are kept (the fast path of a document
-    that turns out valid); the diagnostics the loader itself raises are located
-    either way.
+    With ``positions=False`` (``"none"``) no positions are kept, with ``"top"``
+    only the root's and those of the collections right under it (the fast path of
+    a document that turns out valid). The diagnostics the loader itself raises are
+    located either way; some of their messages name a line only with every position
+    (``"all"``, or True).
     """
     limits = limits or Limits()
+    index = "all" if positions is True else "none" if positions is False else positions
     doc = Document(text=text)
     nul = nul_diagnostic(text)
     if nul is not None:
@@ -73,7 +88,7 @@ def load(text: str, *, limits: Limits | None = None, positions: bool = True) -> 
     gc_was_enabled = gc.isenabled()
     gc.disable()  # building makes a million containers and no cycles: nothing to collect
     try:
-        built = _build_as_the_platform(text, limits, positions)
+        built = _build_as_the_platform(text, limits, _INDEX_DEPTHS[index])
     except Abort as abort:
         doc.diagnostics.append(abort.diagnostic)
         return doc
@@ -99,11 +114,12 @@ def load(text: str, *, limits: Limits | None = None, positions: bool = True) -> 
         return doc
     doc.data = built.result
     doc.positions = built.positions
+    doc.index = index
     doc.loaded = True
     return doc
 
 
-def _build_as_the_platform(text: str, limits: Limits, positions: bool) -> Builder:
+def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> Builder:
     """Build with libyaml; read again with PyYAML's own parser where the two may part."""
     second_opinion = len(text) <= parsers.PURE_MAX_CHARS
     try:
@@ -139,7 +155,9 @@ def _first(platform: YAMLError, libyaml: YAMLError) -> YAMLError:
     return platform
 
 
-def _build(text: str, source: parsers.EventSource, limits: Limits, positions: bool) -> Builder:
+def _build(
+    text: str, source: parsers.EventSource, limits: Limits, positions: int | None
+) -> Builder:
     builder = Builder(limits, positions, text)
     try:
         builder.result = builder.stream(source.get_event)

@@ -12,7 +12,8 @@ import dataclasses
 import re
 
 from holodeck_mt.diagnostics import Diagnostic
-from holodeck_mt.source import node_span, source_text
+from holodeck_mt.ranges import Lines, span_at
+from holodeck_mt.source import source_text
 
 PREFIX = "quote it: "
 
@@ -45,12 +46,13 @@ def quoted(written: str) -> str | None:
     return "'" + text.replace("'", "''") + "'"
 
 
-def as_written(diagnostic: Diagnostic, text: str) -> Diagnostic:
-    """``diagnostic`` with its "quote it" hint rebuilt from the source at its position."""
+def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -> Diagnostic:
+    """``diagnostic`` with its "quote it" hint rebuilt from the source at its position
+    (read from the lines ``within`` when given: its test case's own)."""
     hint = diagnostic.hint
     if hint is None or not hint.startswith(PREFIX):
         return diagnostic
-    span = node_span(text, diagnostic.line, diagnostic.column, innermost=True)
+    span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
     if span is None:
         return diagnostic
     quote = quoted(source_text(text, span))

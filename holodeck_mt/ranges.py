@@ -12,7 +12,8 @@ from __future__ import annotations
 import dataclasses
 import functools
 import re
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Sequence
 
 from holodeck_mt import source
 from holodeck_mt.diagnostics import Diagnostic
@@ -37,7 +38,7 @@ def item_lines(text: str, item: tuple[int, int], following: tuple[int, int] | No
     item's does (None for the last item). None when the item is not written that
     way (a flow sequence, a node below a bare dash): its lines are not its own.
     """
-    starts = _line_starts(text)
+    starts = line_starts(text)
     line, column = item
     if not 0 < line <= len(starts):
         return None
@@ -78,26 +79,58 @@ def _end_within(
     text: str, line: int, column: int, key: bool, within: Lines
 ) -> tuple[int, int] | None:
     """:func:`end_of` from the lines ``within`` alone; None when they cannot tell."""
-    first, after = within
-    starts = _line_starts(text)
-    if not first <= line < (after or len(starts) + 1):
-        return None
-    end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
-    try:
-        span = source.node_span(
-            text[starts[first - 1] : end], line - first + 1, column, innermost=key
-        )
-    except UnicodeError:
-        return None
+    span = _span_within(text, line, column, key, within)
     if span is None or span.end_offset <= span.start_offset:
         return None
-    return span.end_line + first - 1, span.end_column
+    return span.end_line, span.end_column
 
 
-@functools.lru_cache(maxsize=2)
-def _line_starts(text: str) -> list[int]:
-    """The offset where each line of ``text`` starts."""
-    return [0, *(found.end() for found in _ANY_BREAK.finditer(text))]
+def span_at(
+    text: str, line: int, column: int, *, innermost: bool = False, within: Lines | None = None
+) -> source.Span | None:
+    """:func:`holodeck_mt.source.node_span`, read from the lines ``within`` alone when
+    given and they tell (a test case's own lines: a fault deep in a large file does not
+    cost a reading of the text up to it)."""
+    if within is not None:
+        found = _span_within(text, line, column, innermost, within)
+        if found is not None:
+            return found
+    return source.node_span(text, line, column, innermost=innermost)
+
+
+def _span_within(
+    text: str, line: int, column: int, innermost: bool, within: Lines
+) -> source.Span | None:
+    """The node at ``line``:``column`` read from the lines ``within``, in the whole
+    text's lines and offsets; None when they cannot tell."""
+    first, after = within
+    starts = line_starts(text)
+    if not first <= line < (after or len(starts) + 1):
+        return None
+    base = starts[first - 1]
+    end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
+    try:
+        span = source.node_span(text[base:end], line - first + 1, column, innermost=innermost)
+    except UnicodeError:
+        return None
+    if span is None:
+        return None
+    return dataclasses.replace(
+        span,
+        start_line=span.start_line + first - 1,
+        end_line=span.end_line + first - 1,
+        start_offset=span.start_offset + base,
+        end_offset=span.end_offset + base,
+    )
+
+
+@functools.lru_cache(maxsize=1)  # the text being located; not a file validated earlier
+def line_starts(text: str) -> Sequence[int]:
+    """The offset where each line of ``text`` starts (a compact array: a large file has
+    a hundred thousand lines)."""
+    starts = array("q", [0])
+    starts.extend(found.end() for found in _ANY_BREAK.finditer(text))
+    return starts
 
 
 def with_range(

@@ -6,7 +6,10 @@ validators and editors ignore (:mod:`holodeck_mt.schema_walk` lists them):
 - ``x-holodeck-choose`` on a ``oneOf``: the branch the author meant, as rules
   ``{"if": <schema>, "then": <the branch's $ref>}``; the first rule whose ``if``
   holds on the instance names the branch, and only that branch's errors are
-  reported (never "is not valid under any of the given schemas");
+  reported (never "is not valid under any of the given schemas"). Where one key's
+  value decides the branch (a metric's ``type``), the schema says so itself with
+  ``if``/``then``: every validator reports only the taken branch's errors, and no
+  annotation is needed;
 - ``x-holodeck-codes``: the code a keyword of the node reports where it states a
   rule of its own (``minItems`` of ``turns``: HMT105, a test-case shape);
 - ``x-holodeck-name``: what the node is called in messages ("turn", "file input");
@@ -94,11 +97,31 @@ def _holds(rule: Any, instance: Any) -> bool:
     return _rule_validator(json.dumps(rule, sort_keys=True)).is_valid(instance)
 
 
-def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
-    """The ``$ref`` of the branch the author meant, by the schema's ``x-holodeck-choose``."""
+def _chosen(schema: dict[str, Any], instance: Any) -> str | None:
+    """The ``$ref`` of the ``oneOf`` branch the schema's ``x-holodeck-choose`` names."""
     for rule in schema.get(CHOOSE, ()):
         if _holds(rule["if"], instance):
             return str(rule["then"])
+    return None
+
+
+def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
+    """The ``$ref`` of the branch the author meant: the ``oneOf`` branch the schema's
+    ``x-holodeck-choose`` names, else the one its ``if``/``then``/``else`` take."""
+    return _chosen(schema, instance) or taken_branch(schema, instance)
+
+
+def taken_branch(schema: dict[str, Any], instance: Any) -> str | None:
+    """The ``$ref`` of the first ``then`` or ``else`` that ``instance`` takes, in the
+    schema's own ``if`` and in those of its ``allOf``, followed through nested ``if``s."""
+    for part in (schema, *schema.get("allOf", ())):
+        if not isinstance(part, dict) or "if" not in part:
+            continue
+        branch = part.get("then" if _holds(part["if"], instance) else "else")
+        if isinstance(branch, dict):
+            found = branch.get("$ref") or taken_branch(branch, instance)
+            if found is not None:
+                return str(found)
     return None
 
 
@@ -119,7 +142,7 @@ def _branch_errors(error: ValidationError, ref: str) -> Iterator[Fault]:
 
 
 def _branch(error: ValidationError) -> Iterator[Fault]:
-    meant = meant_branch(_schema(error), error.instance)
+    meant = _chosen(_schema(error), error.instance)
     if meant is not None:
         yield from _branch_errors(error, meant)
         return
@@ -199,39 +222,12 @@ def _file_source(error: ValidationError) -> Iterator[Fault]:
 
 
 def metric_kinds(schema: dict[str, Any]) -> list[str]:
-    """The metric kinds, as the values of `type` that choose a branch."""
-    kinds = []
-    for rule in schema.get(CHOOSE, ()):
-        kind = rule["if"].get("properties", {}).get("type", {}).get("const")
-        if kind is not None and kind not in kinds:
-            kinds.append(kind)
-    return kinds
+    """The metric kinds: the values of the `type` that decides a metric's branch."""
+    return [str(kind) for kind in schema["properties"]["type"]["enum"]]
 
 
-def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
-    metric, parts = error.instance, _parts(error)
-    if not isinstance(metric, dict):
-        yield _type_fault(parts, metric, ["object"], _schema(error)[NOUN])
-    elif "type" in metric:
-        kinds = metric_kinds(_schema(error))
-        guess = hints.did_you_mean(str(metric["type"]), kinds)
-        yield Fault(
-            "HMT103",
-            f"metric `type` must be one of {', '.join(kinds)}, got {hints.got(metric['type'])}",
-            (*parts, "type"),
-            hint=f"did you mean '{guess}'?" if guess else None,
-        )
-    else:
-        yield Fault(
-            "HMT108",
-            "cannot tell this metric's kind: it has no `type` and none of `metric`, "
-            "`metric_type`, `criteria` or `grader`",
-            parts,
-            hint="add `type: standard` (with `metric`), `geval`, `rag` or `code`",
-        )
-
-
-#: What a ``oneOf`` reports when no branch is meant, by the code the schema gives it.
+#: What a ``oneOf`` reports when no branch is meant, or an ``anyOf`` when none of its
+#: branches holds, by the code the schema gives it.
 _UNCHOSEN: dict[str, Handler] = {
     "HMT105": _no_test_case_shape,
     "HMT102": _neither_tool_form,
@@ -241,7 +237,12 @@ _UNCHOSEN: dict[str, Handler] = {
         hint="keep `fuzzy` or `regex`, not both",
     ),
     "HMT107": _file_source,
-    "HMT108": _unknown_metric_kind,
+    "HMT108": _one(
+        "HMT108",
+        "cannot tell this metric's kind: it has no `type` and none of `metric`, "
+        "`metric_type`, `criteria` or `grader`",
+        hint="add `type: standard` (with `metric`), `geval`, `rag` or `code`",
+    ),
 }
 
 
@@ -461,6 +462,20 @@ def _both_test_case_sources(error: ValidationError) -> Iterator[Fault]:
     )
 
 
+def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
+    """A metric `type` that names no kind."""
+    rule: Any = error.validator_value
+    kinds = [str(kind) for kind in rule]
+    value = error.instance
+    guess = hints.did_you_mean(str(value), kinds)
+    yield Fault(
+        "HMT103",
+        f"metric `type` must be one of {', '.join(kinds)}, got {hints.got(value)}",
+        _parts(error),
+        hint=f"did you mean '{guess}'?" if guess else None,
+    )
+
+
 def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
     """An agent-level metric without `type`: the hint names the kind its fields suggest."""
     definitions = sch.schema_files()[sch.METRIC]["$defs"]
@@ -502,10 +517,25 @@ _RULES: dict[tuple[str, str], Handler] = {
     ("HMT106", "additionalProperties"): _key_beside_matcher,
     ("HMT110", "not"): _both_test_case_sources,
     ("HMT108", "required"): _agent_metric_without_type,
+    ("HMT103", "enum"): _unknown_metric_kind,
 }
 
 
+def _restates_type(error: ValidationError) -> bool:
+    """A branch an ``if`` took refusing a value that is not a mapping, for its ``type``.
+
+    ``required`` and ``properties`` judge only mappings, so an ``if`` made of them holds on
+    any other value, and the ``then`` it takes refuses the value as not a mapping; the node
+    holding the ``if`` states the same ``type`` and reports it once, in its own words
+    (tests/test_schema_branches.py keeps every such node typed).
+    """
+    path = [step for step in error.relative_schema_path if step != "$ref"]
+    return error.validator == "type" and path[-2:] == ["then", "type"]
+
+
 def _leaf(error: ValidationError) -> Iterator[Fault]:
+    if _restates_type(error):
+        return iter(())
     code = _code(error)
     rule = _RULES.get((code, str(error.validator))) if code else None
     handler = rule or _KEYWORDS.get(str(error.validator), _other)

@@ -11,8 +11,9 @@ into a validator class.
 
 from __future__ import annotations
 
+import operator
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from jsonschema._utils import equal, uniq
@@ -20,6 +21,7 @@ from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
 Errors = Iterator[ValidationError]
+Keyword = Callable[[Any, Any, Any, Any], Errors]
 
 
 def _failed(keyword: str, **extra: Any) -> ValidationError:
@@ -42,39 +44,30 @@ def pattern(validator: Any, regex: str, instance: Any, schema: Any) -> Errors:
         yield _failed("pattern")
 
 
-def minLength(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
-    if validator.is_type(instance, "string") and len(instance) < bound:
-        yield _failed("minLength")
+def _size_bound(keyword: str, kind: str, too_far: Callable[[int, int], bool]) -> Keyword:
+    """``minLength``, ``maxItems``, ...: the size of a ``kind`` instance against the bound."""
+
+    def check(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
+        if validator.is_type(instance, kind) and too_far(len(instance), bound):
+            yield _failed(keyword)
+
+    return check
 
 
-def maxLength(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
-    if validator.is_type(instance, "string") and len(instance) > bound:
-        yield _failed("maxLength")
-
-
-def minItems(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
-    if validator.is_type(instance, "array") and len(instance) < bound:
-        yield _failed("minItems")
-
-
-def maxItems(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
-    if validator.is_type(instance, "array") and len(instance) > bound:
-        yield _failed("maxItems")
+#: The keywords that bound a size: the instance type they apply to, and the failing side.
+_SIZE_BOUNDS = {
+    "minLength": ("string", operator.lt),
+    "maxLength": ("string", operator.gt),
+    "minItems": ("array", operator.lt),
+    "maxItems": ("array", operator.gt),
+    "minProperties": ("object", operator.lt),
+    "maxProperties": ("object", operator.gt),
+}
 
 
 def uniqueItems(validator: Any, unique: bool, instance: Any, schema: Any) -> Errors:
     if unique and validator.is_type(instance, "array") and not uniq(instance):
         yield _failed("uniqueItems")
-
-
-def minProperties(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
-    if validator.is_type(instance, "object") and len(instance) < bound:
-        yield _failed("minProperties")
-
-
-def maxProperties(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
-    if validator.is_type(instance, "object") and len(instance) > bound:
-        yield _failed("maxProperties")
 
 
 def anyOf(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Errors:
@@ -130,17 +123,15 @@ def contains(validator: Any, wanted: Any, instance: Any, schema: Any) -> Errors:
             yield _failed("minContains", validator="minContains", validator_value=least)
 
 
-KEYWORDS = {
+KEYWORDS: dict[str, Keyword] = {
     "type": type_,
     "enum": enum,
     "pattern": pattern,
-    "minLength": minLength,
-    "maxLength": maxLength,
-    "minItems": minItems,
-    "maxItems": maxItems,
+    **{
+        keyword: _size_bound(keyword, kind, too_far)
+        for keyword, (kind, too_far) in _SIZE_BOUNDS.items()
+    },
     "uniqueItems": uniqueItems,
-    "minProperties": minProperties,
-    "maxProperties": maxProperties,
     "anyOf": anyOf,
     "oneOf": oneOf,
     "not": not_,

@@ -26,6 +26,8 @@ AGENT = BASE_URI + "agent.schema.json"
 TEST_CASES_FILE = BASE_URI + "test-cases-file.schema.json"
 #: The metric definitions (the kinds, and what chooses each).
 METRIC = BASE_URI + "metric.schema.json"
+#: The LLM model an evaluator runs on.
+LLM_MODEL = BASE_URI + "llm-model.schema.json"
 
 
 def schema_dir() -> Path:
@@ -54,6 +56,12 @@ def schema_files() -> dict[str, dict[str, Any]]:
         schema = json.loads(path.read_text(encoding="utf-8"))
         contents[schema["$id"]] = schema
     return contents
+
+
+def definition(uri: str, name: str) -> dict[str, Any]:
+    """The ``$defs`` entry ``name`` of the schema file ``uri``."""
+    found: dict[str, Any] = schema_files()[uri]["$defs"][name]
+    return found
 
 
 def registry_for(files: dict[str, dict[str, Any]]) -> Registry[Any]:

@@ -10,6 +10,7 @@ import dataclasses
 import errno
 import gc
 import os
+import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -25,6 +26,7 @@ from holodeck_mt import (
     hints,
     lax,
     loader,
+    locate,
     quoting,
     ranges,
     walk,
@@ -32,8 +34,9 @@ from holodeck_mt import (
 from holodeck_mt import schemas as sch
 from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
-from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, format_path, make, under
+from holodeck_mt.diagnostics import Diagnostic, Fault, make, under
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate import in_test_case
 from holodeck_mt.safe_text import MESSAGE, clip, display_path
 
 #: How a document is read: as given on the command line (an agent.yaml, or a
@@ -48,8 +51,12 @@ class FileResult:
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
-    #: The file's text, for renderers that quote the offending line.
+    #: The file's text, for renderers that quote the offending line; once validated,
+    #: only the lines they quote are kept (:attr:`quoted`).
     text: str | None = None
+    #: The lines quoted by the diagnostics, by 1-based number (as ``str.splitlines``
+    #: numbers them): a run over many files keeps no whole text.
+    quoted: dict[int, str] | None = None
     #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
@@ -66,6 +73,20 @@ class FileResult:
     @property
     def valid(self) -> bool:
         return self.errors == 0 and not (self.strict and self.warnings)
+
+    def source_line(self, number: int) -> str | None:
+        """The ``number``-th line of the file (1-based), if the result holds it."""
+        if self.quoted is not None:
+            return self.quoted.get(number)
+        lines = self.text.splitlines() if self.text is not None else []
+        return lines[number - 1] if 1 <= number <= len(lines) else None
+
+    def keep_quoted_lines(self) -> None:
+        """Keep only the lines the diagnostics quote, not the whole text."""
+        if self.text is not None:
+            wanted = {d.line for d in self.diagnostics}
+            self.quoted = dict(_lines(self.text, wanted))
+            self.text = None
 
     def fails(self, diagnostic: Diagnostic) -> bool:
         """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
@@ -162,8 +183,7 @@ def _validate_text(
     if len(text) > limits.max_bytes:
         result.diagnostics.append(_too_large(len(text), limits))
         return result, None
-    with _collector_paused():
-        doc = loader.load(text, limits=limits)
+    doc = _load(text, limits)
     doc.diagnostics += env_vars.unset_references(text)
     if not doc.loaded:
         result.diagnostics = _unloaded(doc, role, text, limits)
@@ -192,6 +212,20 @@ def _validate_text(
     return result, doc
 
 
+def _load(text: str, limits: Limits) -> loader.Document:
+    """The document, with the positions of its two top levels only (see locate).
+
+    Most files are valid and need no position: the index of every key and value
+    costs time and most of a reading's memory. A file whose reading reported
+    something is read again with every position: some of those reports name lines.
+    """
+    with _collector_paused():
+        doc = loader.load(text, limits=limits, positions="top")
+        if doc.diagnostics or doc.dialect:
+            doc = loader.load(text, limits=limits, positions="all")
+    return doc
+
+
 def _unloaded(doc: loader.Document, role: Role, text: str, limits: Limits) -> list[Diagnostic]:
     """The diagnostics of a document that did not load (a test-cases file's own wording)."""
     found = doc.diagnostics
@@ -213,15 +247,18 @@ def _diagnostics(
     """Every fault located, with the loader's diagnostics and the dialect warnings where
     no fault covers the node; capped, and the kept hints quoting a scalar as written."""
     data = doc.data
-    located = [_locate(f, data, doc.positions, text) for f in faults]
-    located += [_in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
+    locator = locate.Locator(doc, limits)
+    located = [locator.diagnostic(f) for f in faults]
+    located += [in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     faulted = doc.reported | {f.parts for f in faults}
     warned = dialect.warnings(doc.dialect, faulted)
-    located += [_in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
-    return [
-        _bounded(lax.as_written(quoting.as_written(d, text), text))
-        for d in _finish(located, limits)
-    ]
+    located += [in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
+    return [_as_written(d, text, locator.lines(d.pointer_parts)) for d in _finish(located, limits)]
+
+
+def _as_written(d: Diagnostic, text: str, within: ranges.Lines | None) -> Diagnostic:
+    """The diagnostic quoting its value as written there, everything it quotes clipped."""
+    return _bounded(lax.as_written(quoting.as_written(d, text, within), text, within))
 
 
 def _not_a_document(data: Any) -> Fault:
@@ -327,6 +364,25 @@ def _validate_document(
     return results
 
 
+#: Where ``str.splitlines`` breaks lines.
+_SPLITLINES = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
+    if not wanted:
+        return
+    last, number, start = max(wanted), 1, 0
+    for found in _SPLITLINES.finditer(text):
+        if number in wanted:
+            yield number, text[start : found.start()]
+        number, start = number + 1, found.end()
+        if number > last:
+            return
+    if number in wanted and start < len(text):
+        yield number, text[start:]
+
+
 def _follow(
     result: FileResult,
     agent: loader.Document,
@@ -365,7 +421,7 @@ def _follow(
             else "keep test-cases files inside the repository (--allow-outside-paths "
             "allows other places)",
         )
-        located = _locate(fault, agent.data, agent.positions, agent.text)
+        located = locate.Locator(agent, limits).diagnostic(fault)
         result.diagnostics = _finish([*result.diagnostics, located], limits)
         return []
     if followed_text is not None and why is None:
@@ -412,53 +468,6 @@ def _too_large(size: int, limits: Limits) -> Diagnostic:
         hint="raise the limit with --max-file-size if this is intended",
     )
     return ranges.with_range(None, too_large)
-
-
-def _locate(fault: Fault, data: Any, positions: loader.Positions | None, text: str) -> Diagnostic:
-    if positions is None:
-        line, column = 1, 1
-    elif fault.at == "key":
-        line, column = positions.key(data, fault.parts)
-    else:
-        line, column = positions.value(data, fault.parts)
-    located = make(
-        fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
-    )
-    within = _test_case_lines(fault.parts, data, positions, text)
-    return _in_test_case(
-        ranges.with_range(text, located, key=fault.at == "key", within=within), data
-    )
-
-
-def _test_case_lines(
-    parts: JsonPath, data: Any, positions: loader.Positions | None, text: str
-) -> ranges.Lines | None:
-    """The lines of the test case holding ``parts``, when they are its own (see ranges)."""
-    found = walk.test_case_list(data)
-    if positions is None or found is None:
-        return None
-    cases, base = found
-    depth = len(base)
-    index = parts[depth] if len(parts) > depth and tuple(parts[:depth]) == base else None
-    if not isinstance(index, int) or not 0 <= index < len(cases):
-        return None
-    following = positions.value(data, (*base, index + 1)) if index + 1 < len(cases) else None
-    return ranges.item_lines(text, positions.value(data, (*base, index)), following)
-
-
-def _in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
-    """Fill in the test case (name and index) and the path relative to it."""
-    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
-    name = None
-    found = walk.test_case_list(data)
-    if index is not None and found is not None:
-        cases = found[0]
-        case = cases[index] if index < len(cases) else None
-        if isinstance(case, dict) and isinstance(case.get("name"), str) and case["name"]:
-            name = case["name"]
-    return dataclasses.replace(
-        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
-    )
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:

@@ -18,15 +18,12 @@ from typing import Any
 
 import yaml
 
+from holodeck_mt.safe_text import clip
+
 try:
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - exercised only without libyaml
     from yaml import Loader as _Parser  # type: ignore[assignment]
-
-
-def clip(text: str, limit: int = 60) -> str:
-    """At most ``limit`` characters of ``text``: messages never quote an unbounded input."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 Mark = tuple[int, int]  # 0-based line and column, as the parser counts them

@@ -28,11 +28,11 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from repo import ROOT, import_from_root
 
-from holodeck_mt.limits import MAX_FILE_BYTES  # noqa: E402
-from tests.hostile.cases import alias_bomb, deep_flow, long_regex  # noqa: E402
+from holodeck_mt.limits import MAX_FILE_BYTES
+
+hostile = import_from_root("tests.hostile.cases")
 
 
 def _over_size(path: Path) -> None:
@@ -106,11 +106,14 @@ class Case:
 #: Every case is held to the memory and output budgets.
 CASES: list[Case] = [
     Case(
-        f"alias bomb ({len(alias_bomb())} bytes, 10**9 nodes expanded)", _write(alias_bomb), 1, True
+        f"alias bomb ({len(hostile.alias_bomb())} bytes, 10**9 nodes expanded)",
+        _write(hostile.alias_bomb),
+        1,
+        True,
     ),
-    Case("nesting 10,000 deep", _write(deep_flow), 1, True),
+    Case("nesting 10,000 deep", _write(hostile.deep_flow), 1, True),
     Case(f"file over the size limit ({MAX_FILE_BYTES + 1:,} bytes)", _over_size, 1, True),
-    Case("regex of 100,000 characters", _write(long_regex), 0, True),
+    Case("regex of 100,000 characters", _write(hostile.long_regex), 0, True),
     Case("10 unknown keys of 100,000 characters", _long_keys, 1, True),
     Case("10,000 unknown tags (one diagnostic each)", _bad_tags, 1, False),
     Case("1 MB name aliased into 999 faulty test cases", _aliased_name, 1, False),

@@ -20,18 +20,16 @@ suite's LSP client (tests/editor/lsp_client.py). The file is opened, then:
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import re
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
-from types import ModuleType
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+import generate_corpus
+from repo import ROOT, import_from_root
 
 DATA = ROOT / "bench-data"
 CONVERSATIONS = 3500
@@ -42,33 +40,13 @@ _VALIDATION = re.compile(r"^validating (\S+) version (\d+)")
 _CPU = re.compile(r"^published .*\(CPU (\d+) ms\)")
 
 
-def _client_module() -> ModuleType:
-    path = ROOT / "tests" / "editor" / "lsp_client.py"
-    spec = importlib.util.spec_from_file_location("lsp_client", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["lsp_client"] = module
-    spec.loader.exec_module(module)
-    return module
-
-
 def corpus() -> Path:
     """The generated 3,500-conversation file (made once, as scripts/bench.py makes it)."""
     path = DATA / f"corpus-{CONVERSATIONS}.yaml"
     if not path.exists():
         DATA.mkdir(exist_ok=True)
-        subprocess.run(
-            [
-                sys.executable,
-                str(ROOT / "scripts" / "generate_corpus.py"),
-                "--conversations",
-                str(CONVERSATIONS),
-                "--seed",
-                "0",
-                "--out",
-                str(path),
-            ],
-            check=True,
+        generate_corpus.main(
+            ["--conversations", str(CONVERSATIONS), "--seed", "0", "--out", str(path)]
         )
     return path
 
@@ -77,7 +55,7 @@ class Session:
     """One server with the corpus open."""
 
     def __init__(self, path: Path) -> None:
-        lsp_client = _client_module()
+        lsp_client = import_from_root("tests.editor.lsp_client")
         self.client = lsp_client.LspClient(
             [sys.executable, "-m", "holodeck_mt", "lsp"],
             settings=lambda section: None,

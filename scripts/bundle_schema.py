@@ -21,13 +21,13 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
+from repo import ROOT
+
 from holodeck_mt.schema_walk import rebuild
 from holodeck_mt.schemas import BASE_URI, DOCUMENT, schema_files
 
 BUNDLE_ID = BASE_URI + "holodeck-mt.schema.json"
-BUNDLE_PATH = (
-    Path(__file__).resolve().parent.parent / "schema" / "bundle" / "holodeck-mt.schema.json"
-)
+BUNDLE_PATH = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
 
 #: Keywords of a file's root that the bundle does not carry over into a definition.
 _RESOURCE_KEYWORDS = frozenset({"$schema", "$id", "$defs"})

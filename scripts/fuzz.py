@@ -34,7 +34,8 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
+from repo import ROOT
+
 REGRESSIONS = ROOT / "tests" / "hostile" / "regressions"
 WORK = ROOT / "build" / "fuzz"
 CORPUS = WORK / "corpus"

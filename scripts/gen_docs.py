@@ -16,24 +16,21 @@
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
-import os
 import re
 import sys
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt import cli
+from repo import ROOT, run_cli
+
 from holodeck_mt.codes import CODES, Code
 from holodeck_mt.schema_walk import ANNOTATIONS, subschemas
 from holodeck_mt.schema_walk import CODES as CODES_KEYWORD
 from holodeck_mt.schemas import BASE_URI, schema_files
 
-ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 REFERENCE = DOCS / "reference.md"
 DIAGNOSTICS = DOCS / "diagnostics.md"
@@ -202,6 +199,46 @@ def _properties(definition: Mapping[str, Any]) -> tuple[dict[str, Any], set[str]
     return props, required, closed
 
 
+def _condition(schema: Mapping[str, Any]) -> str:
+    """An ``if`` in words: ``type: standard``, ``no type``, ``has metric``."""
+    words = []
+    for key in schema.get("required", []):
+        value = schema.get("properties", {}).get(key)
+        if isinstance(value, dict) and "const" in value:
+            words.append(f"`{key}: {value['const']}`")
+        else:
+            words.append(f"has `{key}`")
+    refused = schema.get("not")
+    if isinstance(refused, dict):
+        words += [f"no `{key}`" for key in refused.get("required", [])]
+    return ", ".join(words)
+
+
+def _branches(definition: Mapping[str, Any], here: str) -> list[str]:
+    """What each ``if`` of the definition's ``allOf`` selects (where a key decides the
+    definition's branch), one line each, in the order they are tried; nested ``if``s are
+    indented under their ``then``."""
+
+    def lines(rule: Mapping[str, Any], depth: int) -> list[str]:
+        out: list[str] = []
+        while isinstance(rule, Mapping) and "if" in rule:
+            pad = "  " * depth
+            then = rule.get("then")
+            if isinstance(then, Mapping) and "$ref" in then:
+                target = _link(_ref_name(then["$ref"], here))
+                out.append(f"{pad}- {_condition(rule['if'])}: {target}")
+            elif isinstance(then, Mapping):
+                out.append(f"{pad}- {_condition(rule['if'])}:")
+                out += lines(then, depth + 1)
+            rule = rule.get("else", {})
+        return out
+
+    found: list[str] = []
+    for part in definition.get("allOf", []):
+        found += lines(part, 0)
+    return found
+
+
 def _key_section(key: str, schema: Any, required: bool, here: str) -> list[str]:
     lines = [f"#### `{key}`", ""]
     if isinstance(schema, dict) and schema.get("description"):
@@ -232,6 +269,17 @@ def _definition(name: str, definition: Mapping[str, Any], here: str) -> list[str
         lines += [definition["description"], ""]
     lines += [f"Defined in `schema/{here}.schema.json` as `$defs/{name}`.", ""]
     props, required, closed = _properties(definition)
+    chosen = _branches(definition, here) if props else []
+    if chosen:
+        lines += [
+            "A mapping whose keys are those of the branch its keys select:",
+            "",
+            *chosen,
+            "",
+            "| key | type | required | default |",
+            "| --- | --- | --- | --- |",
+        ]
+        return _keys(name, lines, props, required, here)
     if not props:
         facts = [f"- **Type:** {type_of(definition, here)}"]
         values, limits = allowed(definition), bounds(definition)
@@ -240,7 +288,6 @@ def _definition(name: str, definition: Mapping[str, Any], here: str) -> list[str
         if limits:
             facts.append(f"- **Bounds:** {'; '.join(limits)}")
         return [*lines, *facts, ""]
-    keys = sorted(props, key=lambda k: (k not in required, list(props).index(k)))
     lines += [
         "A mapping; "
         + (
@@ -252,6 +299,14 @@ def _definition(name: str, definition: Mapping[str, Any], here: str) -> list[str
         "| key | type | required | default |",
         "| --- | --- | --- | --- |",
     ]
+    return _keys(name, lines, props, required, here)
+
+
+def _keys(
+    name: str, lines: list[str], props: dict[str, Any], required: set[str], here: str
+) -> list[str]:
+    """The table's rows of the definition's keys, then a section for each key."""
+    keys = sorted(props, key=lambda k: (k not in required, list(props).index(k)))
     for key in keys:
         schema = props[key]
         default = (
@@ -319,16 +374,6 @@ class ExampleError(Exception):
     """An example is missing, or does not produce its code."""
 
 
-@contextlib.contextmanager
-def _in_root() -> Iterator[None]:
-    before = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        yield
-    finally:
-        os.chdir(before)
-
-
 def run_example(code: Code) -> Example:
     path = EXAMPLES / f"{code.code}.yaml"
     if not (ROOT / path).is_file():
@@ -336,10 +381,9 @@ def run_example(code: Code) -> Example:
     raw = (ROOT / path).read_bytes()
     shown = raw.decode("utf-8", "backslashreplace")
     options = OPTIONS.get(code.code, [])
-    out = io.StringIO()  # not a terminal: no colour
-    with _in_root(), contextlib.redirect_stdout(out):
-        exit_code = cli.main(["validate", "-j", "1", *options, "--format", "text", str(path)])
-    output = out.getvalue()
+    exit_code, output = run_cli(
+        ["validate", "-j", "1", *options, "--format", "text", str(path)], ROOT
+    )
     if f"[{code.code}]" not in output:
         raise ExampleError(f"{code.code}: {path} does not produce {code.code}:\n{output}")
     return Example(code, path, shown, output, exit_code, options)

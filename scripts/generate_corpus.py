@@ -306,12 +306,14 @@ _FOLLOW_UPS = [
 
 _OPERATIONS = ["subtract", "divide", "add", "multiply"]
 
+# Each accepts the float form of the number it matches (an argument written 2009
+# may arrive as 2009.0, and a regex is matched against str(value)).
 _REGEXES = [
     r"^181001(\.0+)?$",
-    r"(?P<year>\d{4})",
+    r"(?P<year>\d{4})(\.0+)?",
     r"-?\d+(\.\d+)?%?",
     r"(?i)nan|-?[0-9,]+(\.[0-9]+)?",
-    r"[0-9]{1,3}(,[0-9]{3})*",
+    r"[0-9]{1,3}(,[0-9]{3})*(\.[0-9]+)?",
     r"\d+(?:\.\d*)?",
 ]
 
@@ -363,68 +365,75 @@ def _ground_truth(value: float) -> str:
     return f"{value:.5f}".rstrip("0").rstrip(".") if abs(value) < 1 else f"{value:.1f}"
 
 
-def _metric(rng: random.Random, kind: str | None = None) -> dict[str, Any]:
-    kind = kind or rng.choice(["equality", "numeric", "llm", "geval", "rag", "code"])
+_METRIC_NAMES: dict[str, list[str]] = {
+    "equality": ["equality"],
+    "numeric": ["numeric"],
+    "llm": ["groundedness", "relevance", "coherence", "fluency", "rouge"],
+    "geval": ["Helpfulness", "Cites the filing", "Unit correctness"],
+    "rag": [
+        "faithfulness",
+        "contextual_relevancy",
+        "contextual_precision",
+        "contextual_recall",
+        "answer_relevancy",
+    ],
+    "code": _GRADERS,
+}
+
+
+def _settings(kind: str, name: str) -> dict[str, Any]:
+    """The settings of one metric, the same wherever the metric recurs.
+
+    The platform builds one evaluator per metric name and gives it the last
+    definition's settings, so a file whose definitions of a name differ draws
+    run-time warnings; a clean corpus must not. The optional settings are
+    drawn from a generator seeded by the name, not from the corpus's stream.
+    """
+    pick = random.Random(f"{kind}/{name}")
     metric: dict[str, Any]
     if kind == "equality":
-        metric = {"type": "standard", "metric": "equality", "case_insensitive": True}
-        if rng.random() < 0.5:
-            metric["strip_whitespace"] = True
-            metric["strip_punctuation"] = rng.random() < 0.5
+        metric = {"type": "standard", "metric": name, "case_insensitive": True}
+        metric["strip_whitespace"] = True
+        metric["strip_punctuation"] = pick.random() < 0.5
     elif kind == "numeric":
-        metric = {
-            "type": "standard",
-            "metric": "numeric",
-            "absolute_tolerance": rng.choice([0.5, 0.01, 0.001, 1e-6]),
-        }
-        if rng.random() < 0.6:
-            metric["relative_tolerance"] = 0.01
-            metric["accept_percent"] = True
-            metric["accept_thousands_separators"] = rng.random() < 0.7
-        if rng.random() < 0.3:
-            metric["response_path"] = rng.choice(["answer", "result.value", "items[0].score"])
+        metric = {"type": "standard", "metric": name, "absolute_tolerance": 1e-6}
+        metric["relative_tolerance"] = 0.01
+        metric["accept_percent"] = True
+        metric["accept_thousands_separators"] = True
     elif kind == "llm":
-        metric = {
-            "type": "standard",
-            "metric": rng.choice(["groundedness", "relevance", "coherence", "fluency", "rouge"]),
-            "threshold": rng.choice([0.5, 0.7, 0.8]),
-        }
-        if rng.random() < 0.4:
+        metric = {"type": "standard", "metric": name}
+        if pick.random() < 0.4:
             metric["model"] = {"provider": "openai", "name": "gpt-4o", "temperature": 0.0}
             metric["retry_on_failure"] = 2
             metric["timeout_ms"] = 30000
     elif kind == "geval":
         metric = {
             "type": "geval",
-            "name": rng.choice(["Helpfulness", "Cites the filing", "Unit correctness"]),
+            "name": name,
             "criteria": "The answer states the figure from the filing with its unit.",
         }
-        if rng.random() < 0.5:
+        if pick.random() < 0.7:
             metric["evaluation_steps"] = ["Check the figure", "Check the unit"]
             metric["evaluation_params"] = ["input", "actual_output", "expected_output"]
             metric["strict_mode"] = False
-            metric["threshold"] = 0.7
     elif kind == "rag":
-        metric = {
-            "type": "rag",
-            "metric_type": rng.choice(
-                [
-                    "faithfulness",
-                    "contextual_relevancy",
-                    "contextual_precision",
-                    "contextual_recall",
-                    "answer_relevancy",
-                ]
-            ),
-            "threshold": 0.7,
-        }
-        if rng.random() < 0.5:
+        metric = {"type": "rag", "metric_type": name}
+        if pick.random() < 0.5:
             metric["include_reason"] = True
     else:
-        metric = {"type": "code", "grader": rng.choice(_GRADERS)}
-        if rng.random() < 0.5:
-            metric["threshold"] = 1.0
+        metric = {"type": "code", "grader": name}
+        if pick.random() < 0.5:
             metric["name"] = "program_equivalence"
+    return metric
+
+
+def _metric(rng: random.Random, kind: str | None = None) -> dict[str, Any]:
+    kind = kind or rng.choice(["equality", "numeric", "llm", "geval", "rag", "code"])
+    metric = _settings(kind, rng.choice(_METRIC_NAMES[kind]))
+    if kind in ("llm", "geval", "rag") or (kind == "code" and "name" in metric):
+        metric["threshold"] = rng.choice([0.5, 0.7, 0.8, 1.0])  # may differ per level
+    if kind == "numeric" and rng.random() < 0.3:
+        metric["response_path"] = rng.choice(["answer", "result.value", "items[0].score"])
     if rng.random() < 0.5:
         del metric["type"]  # the kind is told by its fields
     return metric

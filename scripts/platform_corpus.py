@@ -29,6 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from holodeck_mt import schemas
+
 __all__ = ["FAMILIES", "Variant", "corpus", "dump", "main"]
 
 
@@ -191,17 +193,8 @@ _METRIC_FIELDS: dict[str, list[str]] = {
     "rag": ["type", "metric_type", "threshold", "include_reason", "enabled", "fail_on_error"],
     "code": ["type", "grader", "threshold", "enabled", "fail_on_error", "name"],
 }
-_MODEL_FIELDS = [
-    "provider",
-    "name",
-    "temperature",
-    "max_tokens",
-    "top_p",
-    "endpoint",
-    "api_key",
-    "api_version",
-    "auth_provider",
-]
+#: Every field of the LLM model, as its schema declares them.
+_MODEL_FIELDS = list(schemas.definition(schemas.LLM_MODEL, "LLMModel")["properties"])
 
 
 def _metric_at(level: str, kind: str) -> Callable[[], Context]:
@@ -272,39 +265,17 @@ def _agent() -> Context:
     return {"test_cases": [{"input": "q"}]}, ()
 
 
+#: The fields of a turn that a single-turn test case has as well.
+_TURN_FIELDS = ("input", "ground_truth", "expected_tools", "files", "retrieval_context")
+
+
 def _slots() -> Iterator[tuple[str, Callable[[], Context], str | int]]:
     """``(slot name, context, key or index)`` for every field of every level."""
-    for key in (
-        "name",
-        "input",
-        "ground_truth",
-        "expected_tools",
-        "files",
-        "retrieval_context",
-        "evaluations",
-        "turns",
-    ):
+    for key in ("name", *_TURN_FIELDS, "evaluations", "turns"):
         yield f"single.{key}", _single, key
-    for key in (
-        "name",
-        "turns",
-        "evaluations",
-        "input",
-        "ground_truth",
-        "expected_tools",
-        "files",
-        "retrieval_context",
-    ):
+    for key in ("name", "turns", "evaluations", *_TURN_FIELDS):
         yield f"multi.{key}", _multi, key
-    for key in (
-        "input",
-        "ground_truth",
-        "expected_tools",
-        "files",
-        "retrieval_context",
-        "evaluations",
-        "turn_config",
-    ):
+    for key in (*_TURN_FIELDS, "evaluations", "turn_config"):
         yield f"turn.{key}", _turn, key
     yield "turn.retrieval_context[0]", _in_turn("retrieval_context", ["p"]), 0
     yield "turn.expected_tools[0]", _in_turn("expected_tools", ["lookup"]), 0
@@ -394,6 +365,18 @@ def _files(n: int) -> list[dict[str, Any]]:
     return [{"path": f"data/{i}.pdf", "type": "pdf"} for i in range(n)]
 
 
+def _faithfulness(
+    model: dict[str, Any] | None = None, optimizer: dict[str, Any] | None = None
+) -> dict[str, Any]:
+    """An agent whose `evaluations` run the faithfulness metric, with ``model`` and
+    ``optimizer`` when given."""
+    evaluations: dict[str, Any] = {"model": model} if model is not None else {}
+    evaluations["metrics"] = [{"type": "rag", "metric_type": "faithfulness"}]
+    if optimizer is not None:
+        evaluations["optimizer"] = optimizer
+    return {"evaluations": evaluations}
+
+
 def _structural() -> Iterator[Variant]:
     docs: dict[str, Any] = {
         "test-cases.1000": {"test_cases": _cases(1000)},
@@ -406,94 +389,53 @@ def _structural() -> Iterator[Variant]:
         "agent-evaluations.no-metrics": {
             "evaluations": {"model": {"provider": "openai", "name": "m"}}
         },
-        "optimizer.complete": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {
-                    "loss": {"faithfulness": 1.0},
-                    "axes": {
-                        "numeric": [
-                            {"path": "model.temperature", "type": "float", "range": [0.0, 1.0]}
-                        ],
-                        "textual": [{"path": "instructions.inline", "max_chars": 2000}],
-                    },
-                    "max_cycles": 2,
-                    "numeric_phase": {"max_trials": 5, "patience": 2},
-                    "textual_phase": {"max_trials": 3, "patience": 1},
-                    "min_delta": 0.0,
-                    "seed": 7,
+        "optimizer.complete": _faithfulness(
+            optimizer={
+                "loss": {"faithfulness": 1.0},
+                "axes": {
+                    "numeric": [
+                        {"path": "model.temperature", "type": "float", "range": [0.0, 1.0]}
+                    ],
+                    "textual": [{"path": "instructions.inline", "max_chars": 2000}],
                 },
-            },
-        },
-        "optimizer.no-loss": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {"max_cycles": 2},
+                "max_cycles": 2,
+                "numeric_phase": {"max_trials": 5, "patience": 2},
+                "textual_phase": {"max_trials": 3, "patience": 1},
+                "min_delta": 0.0,
+                "seed": 7,
             }
-        },
-        "optimizer.empty-loss": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {"loss": {}},
+        ),
+        "optimizer.no-loss": _faithfulness(optimizer={"max_cycles": 2}),
+        "optimizer.empty-loss": _faithfulness(optimizer={"loss": {}}),
+        "optimizer.unknown-key": _faithfulness(optimizer={"loss": {"f": 1}, "foo": 1}),
+        "optimizer.axis-type": _faithfulness(
+            optimizer={
+                "loss": {"f": 1},
+                "axes": {"numeric": [{"path": "p", "type": "bool", "range": [0, 1]}]},
             }
-        },
-        "optimizer.unknown-key": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {"loss": {"f": 1}, "foo": 1},
+        ),
+        "optimizer.axis-range-length": _faithfulness(
+            optimizer={
+                "loss": {"f": 1},
+                "axes": {"numeric": [{"path": "p", "type": "int", "range": [1]}]},
             }
-        },
-        "optimizer.axis-type": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {
-                    "loss": {"f": 1},
-                    "axes": {"numeric": [{"path": "p", "type": "bool", "range": [0, 1]}]},
-                },
+        ),
+        "optimizer.categorical-empty": _faithfulness(
+            optimizer={
+                "loss": {"f": 1},
+                "axes": {"numeric": [{"path": "p", "type": "categorical", "range": []}]},
             }
-        },
-        "optimizer.axis-range-length": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {
-                    "loss": {"f": 1},
-                    "axes": {"numeric": [{"path": "p", "type": "int", "range": [1]}]},
-                },
-            }
-        },
-        "optimizer.categorical-empty": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {
-                    "loss": {"f": 1},
-                    "axes": {"numeric": [{"path": "p", "type": "categorical", "range": []}]},
-                },
-            }
-        },
-        "optimizer.textual-blank-path": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {"loss": {"f": 1}, "axes": {"textual": [{"path": "  "}]}},
-            }
-        },
-        "optimizer.phase-missing-patience": {
-            "evaluations": {
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-                "optimizer": {"loss": {"f": 1}, "numeric_phase": {"max_trials": 2}},
-            }
-        },
-        "azure.no-endpoint": {
-            "evaluations": {
-                "model": {"provider": "azure_openai", "name": "gpt"},
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-            }
-        },
-        "azure.blank-endpoint": {
-            "evaluations": {
-                "model": {"provider": "azure_openai", "name": "gpt", "endpoint": "  "},
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-            }
-        },
+        ),
+        "optimizer.textual-blank-path": _faithfulness(
+            optimizer={"loss": {"f": 1}, "axes": {"textual": [{"path": "  "}]}}
+        ),
+        "optimizer.phase-missing-patience": _faithfulness(
+            optimizer={"loss": {"f": 1}, "numeric_phase": {"max_trials": 2}}
+        ),
+        "azure.no-endpoint": _faithfulness(model={"provider": "azure_openai", "name": "gpt"}),
+        "azure.blank-endpoint": _faithfulness(
+            model={"provider": "azure_openai", "name": "gpt", "endpoint": "  "}
+        ),
         "metric-azure.no-endpoint": {
             "test_cases": [
                 {
@@ -508,30 +450,18 @@ def _structural() -> Iterator[Variant]:
                 }
             ]
         },
-        "model.temperature.2": {
-            "evaluations": {
-                "model": {"provider": "openai", "name": "m", "temperature": 2},
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-            }
-        },
-        "model.temperature.2.01": {
-            "evaluations": {
-                "model": {"provider": "openai", "name": "m", "temperature": 2.01},
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-            }
-        },
-        "model.auth_provider.bedrock": {
-            "evaluations": {
-                "model": {"provider": "anthropic", "name": "m", "auth_provider": "bedrock"},
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-            }
-        },
-        "model.auth_provider.other": {
-            "evaluations": {
-                "model": {"provider": "anthropic", "name": "m", "auth_provider": "password"},
-                "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
-            }
-        },
+        "model.temperature.2": _faithfulness(
+            model={"provider": "openai", "name": "m", "temperature": 2}
+        ),
+        "model.temperature.2.01": _faithfulness(
+            model={"provider": "openai", "name": "m", "temperature": 2.01}
+        ),
+        "model.auth_provider.bedrock": _faithfulness(
+            model={"provider": "anthropic", "name": "m", "auth_provider": "bedrock"}
+        ),
+        "model.auth_provider.other": _faithfulness(
+            model={"provider": "anthropic", "name": "m", "auth_provider": "password"}
+        ),
         "tool.args.non-string-key": None,
         "turn_config.non-string-key": None,
         "duplicate-key.turn": None,

@@ -36,13 +36,14 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 from referencing import Registry
 from referencing.exceptions import Unresolvable
+from repo import ROOT
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from holodeck_mt import schemas
 from holodeck_mt.schema_walk import subschemas
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = ROOT
 CONTRACT_EXAMPLES_DIR = REPO / "examples" / "contract"
 DEFAULT_CONTRACT = REPO.parent / "shared" / "contract" / "test-case-schema.md"
 
@@ -177,28 +178,32 @@ def check_docs(files: Schemas) -> tuple[list[str], int]:
     return problems, count
 
 
-def check_examples(files: Schemas, registry: Registry[Any] | None = None) -> tuple[list[str], int]:
-    """Every ``examples`` value validates against the subschema that holds it."""
+def _holding(
+    files: Schemas, keyword: str, registry: Registry[Any] | None
+) -> Iterator[tuple[str, Any, Draft202012Validator]]:
+    """Each subschema holding ``keyword``: where it is, the keyword's value, and a
+    validator of that subschema."""
     registry = registry if registry is not None else schemas.registry()
-    problems = []
-    count = 0
     for file_id, schema in files.items():
         for pointer, sub in subschemas(schema):
-            examples = sub.get("examples")
-            if examples is None:
-                continue
-            if not isinstance(examples, list):
-                problems.append(f"{short(file_id)}#{pointer}: `examples` must be a list")
-                continue
-            validator = validator_at(uri_of(file_id, pointer), registry)
-            for i, example in enumerate(examples):
-                count += 1
-                error = explain(validator, example)
-                if error is not None:
-                    problems.append(
-                        f"{short(file_id)}#{pointer}: examples[{i}] {json.dumps(example)} "
-                        f"is invalid: {error}"
-                    )
+            if sub.get(keyword) is not None:
+                validator = validator_at(uri_of(file_id, pointer), registry)
+                yield f"{short(file_id)}#{pointer}", sub[keyword], validator
+
+
+def check_examples(files: Schemas, registry: Registry[Any] | None = None) -> tuple[list[str], int]:
+    """Every ``examples`` value validates against the subschema that holds it."""
+    problems = []
+    count = 0
+    for where, examples, validator in _holding(files, "examples", registry):
+        if not isinstance(examples, list):
+            problems.append(f"{where}: `examples` must be a list")
+            continue
+        for i, example in enumerate(examples):
+            count += 1
+            error = explain(validator, example)
+            if error is not None:
+                problems.append(f"{where}: examples[{i}] {json.dumps(example)} is invalid: {error}")
     return problems, count
 
 
@@ -232,31 +237,24 @@ def expand_snippet(body: Any) -> Any:
 
 def check_snippets(files: Schemas, registry: Registry[Any] | None = None) -> tuple[list[str], int]:
     """Every ``defaultSnippets`` body validates against the subschema that holds it."""
-    registry = registry if registry is not None else schemas.registry()
     problems = []
     count = 0
-    for file_id, schema in files.items():
-        for pointer, sub in subschemas(schema):
-            snippets = sub.get("defaultSnippets")
-            if snippets is None:
+    for where, snippets, validator in _holding(files, "defaultSnippets", registry):
+        for i, snippet in enumerate(snippets):
+            count += 1
+            label = snippet.get("label") if isinstance(snippet, dict) else None
+            missing = [k for k in ("label", "description", "body") if k not in snippet]
+            if missing:
+                problems.append(f"{where}: defaultSnippets[{i}] lacks {', '.join(missing)}")
                 continue
-            where = f"{short(file_id)}#{pointer}"
-            validator = validator_at(uri_of(file_id, pointer), registry)
-            for i, snippet in enumerate(snippets):
-                count += 1
-                label = snippet.get("label") if isinstance(snippet, dict) else None
-                missing = [k for k in ("label", "description", "body") if k not in snippet]
-                if missing:
-                    problems.append(f"{where}: defaultSnippets[{i}] lacks {', '.join(missing)}")
-                    continue
-                try:
-                    body = expand_snippet(snippet["body"])
-                except ValueError as e:
-                    problems.append(f"{where}: snippet {label!r}: {e}")
-                    continue
-                error = explain(validator, body)
-                if error is not None:
-                    problems.append(f"{where}: snippet {label!r} is invalid here: {error}")
+            try:
+                body = expand_snippet(snippet["body"])
+            except ValueError as e:
+                problems.append(f"{where}: snippet {label!r}: {e}")
+                continue
+            error = explain(validator, body)
+            if error is not None:
+                problems.append(f"{where}: snippet {label!r} is invalid here: {error}")
     return problems, count
 
 

@@ -21,9 +21,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-from holodeck_mt import cli
+from repo import ROOT, run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 INPUTS = ROOT / "tests" / "fix" / "inputs"
 EXPECTED = ROOT / "tests" / "fix" / "expected"
 MODES = {"safe": [], "unsafe": ["--unsafe-fixes"]}
@@ -34,8 +33,8 @@ def fixed(source: Path, mode: str) -> bytes:
     with tempfile.TemporaryDirectory() as folder:
         target = Path(folder) / source.name
         shutil.copyfile(source, target)
-        with contextlib.redirect_stderr(io.StringIO()), contextlib.redirect_stdout(io.StringIO()):
-            cli.main(["fix", str(target), *MODES[mode]])
+        with contextlib.redirect_stderr(io.StringIO()):
+            run_cli(["fix", str(target), *MODES[mode]])
         return target.read_bytes()
 
 

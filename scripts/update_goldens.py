@@ -15,18 +15,13 @@ tests/test_golden.py compares with the same functions.
 from __future__ import annotations
 
 import argparse
-import contextlib
-import io
 import json
-import os
 import sys
-from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from holodeck_mt import cli
+from repo import ROOT, run_cli
 
-ROOT = Path(__file__).resolve().parent.parent
 GOLDEN = Path("tests/golden")
 INPUTS = GOLDEN / "inputs"
 EXPECTED = GOLDEN / "expected"
@@ -55,16 +50,6 @@ CASES = (
 )
 
 
-@contextlib.contextmanager
-def _in_root() -> Iterator[None]:
-    before = Path.cwd()
-    os.chdir(ROOT)
-    try:
-        yield
-    finally:
-        os.chdir(before)
-
-
 def normalise(fmt: str, output: str) -> str:
     """Replace what changes with the package's version (SARIF's driver version)."""
     if fmt != "sarif":
@@ -77,10 +62,8 @@ def normalise(fmt: str, output: str) -> str:
 
 def run(case: Case, fmt: str) -> tuple[int, str]:
     """The CLI's exit code and normalised stdout for one case in one format."""
-    out = io.StringIO()
-    with _in_root(), contextlib.redirect_stdout(out):
-        code = cli.main(["validate", "-j", "1", "--format", fmt, *case.options, case.path])
-    return code, normalise(fmt, out.getvalue())
+    code, output = run_cli(["validate", "-j", "1", "--format", fmt, *case.options, case.path], ROOT)
+    return code, normalise(fmt, output)
 
 
 def expected_path(case: Case, fmt: str) -> Path:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import Any, NoReturn
 
 import pytest
 
@@ -47,6 +48,14 @@ def run_json(capsys: pytest.CaptureFixture[str]) -> RunJson:
         return code, json.loads(out)
 
     return run
+
+
+def unavailable(reason: str) -> NoReturn:
+    """A test that cannot run here skips, loudly, with ``reason``; in CI (``CI`` is set),
+    where everything it needs is installed, it fails instead."""
+    if os.environ.get("CI"):
+        pytest.fail(f"{reason} CI is set, so this is a failure.")
+    pytest.skip(reason)
 
 
 def load_script(name: str) -> ModuleType:

@@ -215,4 +215,4 @@ def test_no_control_or_bidi_character_of_the_input_reaches_the_output(
         (case,) = json.loads(out)["test_cases"]
         assert case["name"] == "evil\x1b[31m\u202e"
     else:
-        assert 'test case "evil\\u001b[31m\\u202e"' in out
+        assert "test case 'evil\\u001b[31m\\u202e'" in out

@@ -152,7 +152,7 @@ def test_github_annotation_escapes_its_properties_and_message() -> None:
     line = github.command("dir,1/a:b.yaml", d)
     assert line == (
         "::error file=dir%2C1/a%3Ab.yaml,line=3,col=5,title=HMT100 unknown-key::"
-        "50%25 of%0Akeys (test case 'a,b' #0, x)%0Ahint: h"
+        "50%25 of%0Akeys (test case 'a,b' (#0), x)%0Ahint: h"
     )
     assert "\n" not in line
 

@@ -259,7 +259,7 @@ def test_github_escapes_colon_and_comma_in_a_property_too() -> None:
 
 def test_github_where_names_the_test_case_and_path() -> None:
     named = Diagnostic("HMT100", "m", 1, 1, test_case="t", test_case_index=2, path="input")
-    assert github.where(named) == "test case 't' #2, input"
+    assert github.where(named) == "test case 't' (#2), input"
     unnamed = Diagnostic("HMT100", "m", 1, 1, test_case_index=0)
     assert github.where(unnamed) == "test case #0"
     assert github.where(Diagnostic("HMT100", "m", 1, 1, path="evaluations")) == "evaluations"

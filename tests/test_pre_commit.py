@@ -19,13 +19,14 @@ import subprocess
 import sys
 from functools import cache
 from pathlib import Path
+from typing import NoReturn
 
 import pytest
 
+from tests.conftest import unavailable
 from tests.test_discovery import FAULTS, NOT_HOLODECK, make_repository
 
 ROOT = Path(__file__).resolve().parent.parent
-IN_CI = bool(os.environ.get("CI"))
 #: The scratch repository and the environment pre-commit runs in.
 Scratch = tuple[Path, dict[str, str]]
 
@@ -52,10 +53,8 @@ def _git(cwd: Path, *args: str) -> str:
     ).stdout.strip()
 
 
-def _unavailable(reason: str) -> None:
-    if IN_CI:
-        pytest.fail(f"pre-commit hook test cannot run in CI: {reason}")
-    pytest.skip(f"SKIPPED LOUDLY: pre-commit hook test cannot run here: {reason}")
+def _unavailable(reason: str) -> NoReturn:
+    unavailable(f"PRE-COMMIT HOOK TEST NOT RUN: {reason}.")
 
 
 @cache

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from holodeck_mt import walk
 from holodeck_mt.diagnostics import Fault, JsonPath, under
+from holodeck_mt.semantics.matchers import MatcherKind, classify
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,16 @@ class Context:
 
 
 Check = Callable[[Context], Iterator[Fault]]
+
+
+def matchers(context: Context, kind: MatcherKind) -> Iterator[tuple[JsonPath, Any]]:
+    """The ``kind`` matchers (``fuzzy``, ``regex``) of the expected tools' ``args`` not
+    reported yet: the path of each one's pattern, and the pattern."""
+    for parts, value in walk.arg_values(context.data):
+        matcher = classify(value)
+        where = (*parts, kind)
+        if matcher.kind == kind and not context.already_reported(where):
+            yield where, matcher.value
 
 
 def _when_runnable(check: Check) -> Check:

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from holodeck_mt.checks import Context, runtime_plan
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
 
 _WORDS = {"test case": "the test case's", "agent": "the agent's"}
 
@@ -33,7 +34,7 @@ def _fault(context: Context, parts: tuple[str | int, ...], turn: runtime_plan.Tu
     return Fault(
         "HMT303",
         f"`evaluations: []` counts as absent and cannot switch metrics off: "
-        f"{source} metrics run here instead ({runtime_plan.clip(names)})",
+        f"{source} metrics run here instead ({clip(names)})",
         parts,
         at="key",
         hint="remove it; an empty list never stops the test case's or the agent's metrics",

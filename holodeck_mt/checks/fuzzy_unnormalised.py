@@ -10,11 +10,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 
-from holodeck_mt import walk
-from holodeck_mt.checks import Context
+from holodeck_mt.checks import Context, matchers
 from holodeck_mt.diagnostics import Fault
 from holodeck_mt.explain.describe import quote
-from holodeck_mt.semantics.matchers import classify, fuzzy_normalize, fuzzy_number
+from holodeck_mt.semantics.matchers import fuzzy_normalize, fuzzy_number
 
 
 def unnormalised(pattern: str) -> list[str]:
@@ -24,16 +23,12 @@ def unnormalised(pattern: str) -> list[str]:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, value in walk.arg_values(context.data):
-        matcher = classify(value)
-        where = (*parts, "fuzzy")
-        if matcher.kind != "fuzzy" or context.already_reported(where):
-            continue
-        chars = unnormalised(matcher.value)
+    for where, pattern in matchers(context, "fuzzy"):
+        chars = unnormalised(pattern)
         if not chars:
             continue
         shown = " ".join(quote(ch) for ch in chars)
-        bare = "".join(ch for ch in matcher.value if ch not in chars).strip()
+        bare = "".join(ch for ch in pattern if ch not in chars).strip()
         if fuzzy_number(fuzzy_normalize(bare)) is None:
             effect = "it only matches an argument holding the same characters"
             hint = "drop them if the argument will not hold them"
@@ -45,7 +40,7 @@ def check(context: Context) -> Iterator[Fault]:
             hint += f"{{fuzzy: {quote(suggestion, 30)}}}"
         yield Fault(
             "HMT306",
-            f"the fuzzy matcher does not normalise {shown}: {quote(matcher.value, 40)} keeps "
+            f"the fuzzy matcher does not normalise {shown}: {quote(pattern, 40)} keeps "
             f"{'it' if len(chars) == 1 else 'them'}, so {effect}",
             where,
             hint=hint,

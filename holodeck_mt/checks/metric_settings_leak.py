@@ -14,6 +14,7 @@ from typing import Any
 from holodeck_mt.checks import Context, runtime_plan
 from holodeck_mt.diagnostics import Fault
 from holodeck_mt.explain.describe import show
+from holodeck_mt.safe_text import clip
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan
 
@@ -29,14 +30,12 @@ def check(context: Context) -> Iterator[Fault]:
             lost = {k: v for k, v in own.items() if chosen.get(k, object()) != v}
             if not lost:
                 continue
-            if runtime_plan.here(context, definition):
-                yield _loser(context, plan, key, definition, winner, lost)
-            elif runtime_plan.here(context, winner):
-                yield _winner(context, plan, key, definition, winner, lost)
+            if runtime_plan.here(context, definition) or runtime_plan.here(context, winner):
+                yield _fault(context, plan, key, definition, winner, lost)
 
 
 def _settings(values: dict[str, Any]) -> str:
-    return runtime_plan.clip(", ".join(f"{k} {show(v, 20)}" for k, v in values.items()), 120)
+    return clip(", ".join(f"{k} {show(v, 20)}" for k, v in values.items()), 120)
 
 
 def _runs_on(context: Context, plan: Plan, definition: Definition) -> str:
@@ -46,7 +45,7 @@ def _runs_on(context: Context, plan: Plan, definition: Definition) -> str:
     return f"that list runs on {runtime_plan.turns_listing(context, turns)}"
 
 
-def _loser(
+def _fault(
     context: Context,
     plan: Plan,
     key: str,
@@ -54,31 +53,27 @@ def _loser(
     winner: Definition,
     lost: dict[str, Any],
 ) -> Fault:
+    """At the definition whose settings are lost when it is in this document, else at the
+    last definition (the lost one is in the agent.yaml naming this file)."""
+    runs_on = _runs_on(context, plan, definition)
+    if runtime_plan.here(context, definition):
+        at = definition.path
+        message = (
+            f"`{key}` is defined with other settings at {runtime_plan.where(context, winner)}, "
+            f"the last definition, whose evaluator serves every turn running `{key}`: this "
+            f"one's {_settings(lost)} apply nowhere ({runs_on})"
+        )
+    else:
+        at = winner.path
+        message = (
+            f"this is the last definition of `{key}` in the file, so its evaluator serves every "
+            f"turn running `{key}`: the settings of {runtime_plan.where(context, definition)} "
+            f"({_settings(lost)}) apply nowhere ({runs_on})"
+        )
     return Fault(
         "HMT300",
-        f"`{key}` is defined with other settings at {runtime_plan.where(context, winner)}, the "
-        f"last definition, whose evaluator serves every turn running `{key}`: this one's "
-        f"{_settings(lost)} apply nowhere ({_runs_on(context, plan, definition)})",
-        definition.path,
-        hint=f"give every definition of `{key}` the same settings; "
-        "only threshold and response_path may differ per level",
-    )
-
-
-def _winner(
-    context: Context,
-    plan: Plan,
-    key: str,
-    definition: Definition,
-    winner: Definition,
-    lost: dict[str, Any],
-) -> Fault:
-    return Fault(
-        "HMT300",
-        f"this is the last definition of `{key}` in the file, so its evaluator serves every "
-        f"turn running `{key}`: the settings of {runtime_plan.where(context, definition)} "
-        f"({_settings(lost)}) apply nowhere ({_runs_on(context, plan, definition)})",
-        winner.path,
+        message,
+        at,
         hint=f"give every definition of `{key}` the same settings; "
         "only threshold and response_path may differ per level",
     )

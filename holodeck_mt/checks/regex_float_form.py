@@ -9,11 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from holodeck_mt import walk
-from holodeck_mt.checks import Context
+from holodeck_mt.checks import Context, matchers
 from holodeck_mt.diagnostics import Fault
 from holodeck_mt.explain.describe import quote
-from holodeck_mt.semantics.matchers import classify, regex_match
+from holodeck_mt.semantics.matchers import regex_match
 
 #: Integers tried besides the digit runs of the pattern itself.
 _SAMPLES = ("206588", "2009", "42", "7", "0")
@@ -31,13 +30,9 @@ def integer_without_float(pattern: str) -> int | None:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, value in walk.arg_values(context.data):
-        matcher = classify(value)
-        where = (*parts, "regex")
-        if matcher.kind != "regex" or context.already_reported(where):
-            continue
+    for where, pattern in matchers(context, "regex"):
         try:
-            number = integer_without_float(matcher.value)
+            number = integer_without_float(pattern)
         except (re.error, RecursionError, OverflowError):  # reported by regex_compiles
             continue
         if number is None:
@@ -45,7 +40,7 @@ def check(context: Context) -> Iterator[Fault]:
         yield Fault(
             "HMT305",
             f"the regex matches {number} but not {float(number)!r}, and a number argument may "
-            f"arrive as a float: {quote(matcher.value, 40)} is matched against str(value)",
+            f"arrive as a float: {quote(pattern, 40)} is matched against str(value)",
             where,
             hint=f"accept the float form too, e.g. `^{number}(\\.0+)?$`, "
             f'or use `{{fuzzy: "{number}"}}`',

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from holodeck_mt import walk
 from holodeck_mt.checks import Context
-from holodeck_mt.diagnostics import format_path
+from holodeck_mt.diagnostics import format_path, test_case_phrase
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
 
@@ -18,7 +18,6 @@ __all__ = [
     "Definition",
     "Plan",
     "TurnPlan",
-    "clip",
     "here",
     "listing",
     "plan",
@@ -61,15 +60,9 @@ def turn_where(context: Context, case_index: int | None, parts: tuple[str | int,
     cases, base = found
     case = cases[case_index] if case_index < len(cases) else None
     name = case.get("name") if isinstance(case, dict) else None
-    shown = (
-        f"'{clip(name)}' (#{case_index})" if isinstance(name, str) and name else f"#{case_index}"
-    )
+    named = test_case_phrase(name if isinstance(name, str) else None, case_index)
     relative = format_path(parts[len(base) + 1 :])
-    return f"test case {shown}" + (f" {relative}" if relative else "")
-
-
-def clip(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
+    return named + (f" {relative}" if relative else "")
 
 
 def turns_listing(context: Context, turns: list[TurnPlan], limit: int = 3) -> str:

@@ -12,32 +12,34 @@ from collections.abc import Iterator
 
 from holodeck_mt.checks import Context, runtime_plan
 from holodeck_mt.diagnostics import Fault
+from holodeck_mt.safe_text import clip
+
+#: Per status of a metric on a turn: the message (``{names}``, then the verb in the
+#: singular or the plural), and the hint.
+_SAYS = {
+    "skipped-no-ground-truth": (
+        "this turn has no `ground_truth`, so {names} {verb} skipped on it, silently "
+        "(the test case's score averages over the turns that ran it)",
+        ("is", "are"),
+        "add a `ground_truth` to the turn, or give it its own `evaluations`",
+    ),
+    "no-ground-truth": (
+        "this test case has no `ground_truth`, yet {names} {verb} the response with it: "
+        "it cannot pass",
+        ("compares", "compare"),
+        "add a `ground_truth`, or give the test case its own `evaluations`",
+    ),
+}
 
 
 def check(context: Context) -> Iterator[Fault]:
     plan = runtime_plan.plan(context)
     for turn in plan.turns():
-        skipped = [a.own.name for a in turn.metrics if a.status == "skipped-no-ground-truth"]
-        failing = [a.own.name for a in turn.metrics if a.status == "no-ground-truth"]
         if context.already_reported(turn.path):
             continue
-        if skipped:
-            names = runtime_plan.clip(", ".join(f"`{n}`" for n in dict.fromkeys(skipped)))
-            yield Fault(
-                "HMT304",
-                f"this turn has no `ground_truth`, so {names} "
-                f"{'is' if len(set(skipped)) == 1 else 'are'} skipped on it, silently "
-                "(the test case's score averages over the turns that ran it)",
-                turn.path,
-                hint="add a `ground_truth` to the turn, or give it its own `evaluations`",
-            )
-        if failing:
-            names = runtime_plan.clip(", ".join(f"`{n}`" for n in dict.fromkeys(failing)))
-            yield Fault(
-                "HMT304",
-                f"this test case has no `ground_truth`, yet {names} "
-                f"{'compares' if len(set(failing)) == 1 else 'compare'} the response with it: "
-                "it cannot pass",
-                turn.path,
-                hint="add a `ground_truth`, or give the test case its own `evaluations`",
-            )
+        for status, (message, (one, many), hint) in _SAYS.items():
+            named = list(dict.fromkeys(a.own.name for a in turn.metrics if a.status == status))
+            if named:
+                names = clip(", ".join(f"`{n}`" for n in named))
+                verb = one if len(named) == 1 else many
+                yield Fault("HMT304", message.format(names=names, verb=verb), turn.path, hint=hint)

@@ -11,6 +11,7 @@ import re
 import unicodedata
 from typing import Any
 
+from holodeck_mt.safe_text import clip
 from holodeck_mt.semantics.matchers import Entry, classify
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
@@ -33,10 +34,6 @@ def safe(text: str, keep: str = "") -> str:
         else:
             out.append(ch)
     return "".join(out)
-
-
-def clip(text: str, limit: int) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def quote(text: str, limit: int = 60) -> str:

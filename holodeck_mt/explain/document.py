@@ -10,6 +10,7 @@ from typing import Any
 from holodeck_mt.diagnostics import format_path
 from holodeck_mt.explain import describe
 from holodeck_mt.explain.sources import Sources
+from holodeck_mt.safe_text import clip
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Plan, TurnPlan
@@ -145,7 +146,7 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
     return {
         "turn": turn.turn_index,
         "line": cases.line(turn.path) if cases is not None else None,
-        "input": describe.clip(text, INPUT_CHARS) if isinstance(text, str) else None,
+        "input": clip(text, INPUT_CHARS) if isinstance(text, str) else None,
         "ground_truth": scope.get("ground_truth"),
         "metrics_from": None
         if turn.source is None or source_path is None

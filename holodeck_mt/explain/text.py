@@ -4,22 +4,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from holodeck_mt.explain.describe import label, quote, settings_text, show
+from holodeck_mt.diagnostics import test_case_phrase
+from holodeck_mt.explain.describe import label, quote, safe, settings_text, show
 
 _LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
 
 
 def where(loc: dict[str, Any]) -> str:
     """``turn 1 of test case 'x' (#2), cases.yaml:33``; ``the agent, agent.yaml:12``."""
-    case = loc.get("test_case")
-    index = loc.get("test_case_index")
-    named = f"test case {quote(case)} (#{index})" if case is not None else f"test case #{index}"
     if loc["level"] == "agent":
         what = "the agent"
-    elif loc["level"] == "test case":
-        what = named
     else:
-        what = f"turn {loc['turn']} of {named}"
+        what = safe(test_case_phrase(loc["test_case"], loc["test_case_index"]))
+        if loc["level"] == "turn":
+            what = f"turn {loc['turn']} of {what}"
     return f"{what}, {loc['file']}:{loc['line']} ({loc['path']})"
 
 
@@ -100,10 +98,10 @@ def render(document: dict[str, Any]) -> str:
                     out.append(f"    overrides {where(other)}")
         out.append("")
     for case in document["test_cases"]:
-        name = f"test case {quote(case['name'])}" if case["name"] is not None else "test case"
+        named = safe(test_case_phrase(case["name"], case["index"]))
         n = len(case["turns"])
         shape = (f"{n} turn" + ("s" if n != 1 else "")) if case["multi_turn"] else "single turn"
-        out.append(f"{name} (#{case['index']}), {shape}, {case['file']}:{case['line']}")
+        out.append(f"{named}, {shape}, {case['file']}:{case['line']}")
         for turn in case["turns"]:
             indent = "  "
             if case["multi_turn"]:

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
-from holodeck_mt.validate import FileResult
+if TYPE_CHECKING:
+    from holodeck_mt.validate import FileResult
 
-Renderer = Callable[[Sequence[FileResult], TextIO], None]
+
+Renderer = Callable[[Sequence["FileResult"], TextIO], None]
 
 
 #: The ``--format`` names; each renderer's module is imported only when it is used.

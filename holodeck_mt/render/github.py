@@ -11,13 +11,15 @@ The text renderer's summary line closes the output as plain log text.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.codes import CODES
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.render.text import summary
 from holodeck_mt.safe_text import escape
-from holodeck_mt.validate import FileResult
+
+if TYPE_CHECKING:
+    from holodeck_mt.validate import FileResult
 
 
 def escape_data(text: str) -> str:
@@ -31,14 +33,8 @@ def escape_property(text: str) -> str:
 
 
 def where(d: Diagnostic) -> str:
-    """``test case 'name' #0, turns[1].input``: the test case and the field path."""
-    parts: list[str] = []
-    if d.test_case_index is not None:
-        named = f"'{escape(d.test_case)}' " if d.test_case else ""
-        parts.append(f"test case {named}#{d.test_case_index}")
-    if d.path:
-        parts.append(escape(d.path))
-    return ", ".join(parts)
+    """``test case 'name' (#0), turns[1].input``: the test case and the field path."""
+    return escape(", ".join(part for part in (d.in_test_case, d.path) if part))
 
 
 def message(d: Diagnostic) -> str:

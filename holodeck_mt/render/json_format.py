@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from holodeck_mt.safe_text import escape_json
-from holodeck_mt.validate import FileResult
+
+if TYPE_CHECKING:
+    from holodeck_mt.validate import FileResult
 
 VERSION = 1
 

@@ -15,14 +15,16 @@ from collections.abc import Sequence
 from functools import cache
 from importlib import metadata
 from pathlib import PurePath, PurePosixPath, PureWindowsPath
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
 from holodeck_mt.codes import CODES
 from holodeck_mt.diagnostics import Diagnostic, format_path
 from holodeck_mt.safe_text import MESSAGE, clip, clip_parts, escape_json
 from holodeck_mt.schemas import BASE_URI
-from holodeck_mt.validate import FileResult
+
+if TYPE_CHECKING:
+    from holodeck_mt.validate import FileResult
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -9,11 +9,13 @@ from __future__ import annotations
 import os
 import re
 from collections.abc import Sequence
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.diagnostics import Diagnostic
 from holodeck_mt.safe_text import escape, guard_lines
-from holodeck_mt.validate import FileResult
+
+if TYPE_CHECKING:
+    from holodeck_mt.validate import FileResult
 
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 _MAX_SHOWN = 160
@@ -35,19 +37,16 @@ class _Style:
 
 
 def headline(result_path: str, d: Diagnostic) -> str:
-    where = ""
-    if d.test_case_index is not None:
-        name = f"'{d.test_case}' (#{d.test_case_index})" if d.test_case else f"#{d.test_case_index}"
-        where = f"test case {name} "
+    where = f"{d.in_test_case} " if d.in_test_case else ""
     path = f"{d.path}: " if d.path else ""
     line = f"{result_path}:{d.line}:{d.column}: {d.severity}[{d.code}] {where}{path}{d.message}"
     return guard_lines(escape(line))  # one line, whatever the input quoted in it holds
 
 
-def _excerpt(lines: list[str], d: Diagnostic, style: _Style) -> list[str]:
-    if not 1 <= d.line <= len(lines):
+def _excerpt(line: str | None, d: Diagnostic, style: _Style) -> list[str]:
+    if line is None:
         return []
-    source = lines[d.line - 1].rstrip("\r\n")
+    source = line.rstrip("\r\n")
     start = max(d.column - 1, 0)
     match = _TOKEN.match(source, start)
     width = max(len(match.group(0)) if match else 1, 1)
@@ -70,11 +69,10 @@ def _excerpt(lines: list[str], d: Diagnostic, style: _Style) -> list[str]:
 def render(results: Sequence[FileResult], out: TextIO) -> None:
     style = _Style(use_colour(out))
     for result in results:
-        lines = result.text.splitlines() if result.text is not None else []
         for d in result.diagnostics:
             colour = "1;31" if d.severity == "error" else "1;33"
             out.write(style(headline(result.path, d), colour) + "\n")
-            for line in _excerpt(lines, d, style):
+            for line in _excerpt(result.source_line(d.line), d, style):
                 out.write(line + "\n")
             if d.hint:
                 out.write(f"  {style('hint', '36')}: {escape(d.hint)}\n")

@@ -247,6 +247,23 @@ def agent_metrics(agent: Any) -> list[Any]:
     return []
 
 
+@dataclass(frozen=True)
+class _Written:
+    """A test case's own metric definitions, and each turn's (none for a turn not a mapping)."""
+
+    index: int
+    case: dict[str, Any]
+    path: JsonPath
+    own: list[Definition]
+    turns: list[list[Definition]]
+
+    def definitions(self) -> Iterator[Definition]:
+        """In walking order: the test case's, then each turn's."""
+        yield from self.own
+        for found in self.turns:
+            yield from found
+
+
 def build(
     agent: Any,
     cases: list[Any],
@@ -255,63 +272,65 @@ def build(
 ) -> Plan:
     """The plan for ``cases`` (at ``cases_base`` in their document) under ``agent``'s metrics."""
     agent_defs = _definitions(agent_metrics(agent), "agent", "agent", ("evaluations", "metrics"))
-    definitions = list(agent_defs)
-    layout: list[tuple[int, dict[str, Any], JsonPath, list[Definition], list[Any]]] = []
-    for i, case in enumerate(cases):
-        if not isinstance(case, dict):
-            continue
-        path = (*cases_base, i)
-        case_defs = _definitions(
-            _metric_list(case.get("evaluations")),
-            "test case",
-            cases_origin,
-            (*path, "evaluations"),
-            i,
-        )
-        definitions += case_defs
-        turn_defs: list[Any] = []
-        turns = case.get("turns")
-        if isinstance(turns, list):
-            for j, turn in enumerate(turns):
-                found = (
-                    _definitions(
-                        _metric_list(turn.get("evaluations")),
-                        "turn",
-                        cases_origin,
-                        (*path, "turns", j, "evaluations"),
-                        i,
-                        j,
-                    )
-                    if isinstance(turn, dict)
-                    else []
-                )
-                definitions += found
-                turn_defs.append(found)
-        layout.append((i, case, path, case_defs, turn_defs))
-    evaluators: dict[str, Definition] = {}
-    for definition in definitions:
-        if definition.key is not None and definition.kind != "code":
-            evaluators[definition.key] = definition
-    plans = []
-    for i, case, path, case_defs, turn_defs in layout:
-        turns = case.get("turns")
-        turn_plans: list[TurnPlan] = []
-        if isinstance(turns, list):
-            for j, turn in enumerate(turns):
-                if isinstance(turn, dict):
-                    levels: list[tuple[Level, list[Definition]]] = [
-                        ("turn", turn_defs[j]),
-                        ("test case", case_defs),
-                        ("agent", agent_defs),
-                    ]
-                    turn_plans.append(
-                        _turn(i, j, turn, (*path, "turns", j), levels, evaluators, True)
-                    )
-        else:
-            levels = [("test case", case_defs), ("agent", agent_defs)]
-            turn_plans.append(_turn(i, None, case, path, levels, evaluators, False))
-        plans.append(CasePlan(i, case, path, turn_plans))
+    written = [
+        _written(i, case, (*cases_base, i), cases_origin)
+        for i, case in enumerate(cases)
+        if isinstance(case, dict)
+    ]
+    definitions = [*agent_defs, *(d for w in written for d in w.definitions())]
+    # One evaluator per name, built from the last definition met (code metrics have none).
+    evaluators = {d.key: d for d in definitions if d.key is not None and d.kind != "code"}
+    plans = [_case_plan(w, agent_defs, evaluators) for w in written]
     return Plan(definitions, evaluators, plans)
+
+
+def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _Written:
+    own = _definitions(
+        _metric_list(case.get("evaluations")), "test case", origin, (*path, "evaluations"), i
+    )
+    turns = case.get("turns")
+    found = [
+        _definitions(
+            _metric_list(turn.get("evaluations")),
+            "turn",
+            origin,
+            (*path, "turns", j, "evaluations"),
+            i,
+            j,
+        )
+        if isinstance(turn, dict)
+        else []
+        for j, turn in enumerate(turns if isinstance(turns, list) else [])
+    ]
+    return _Written(i, case, path, own, found)
+
+
+def _case_plan(
+    written: _Written, agent_defs: list[Definition], evaluators: dict[str, Definition]
+) -> CasePlan:
+    """Each turn's metrics: a turn's own list first, then its test case's, then the agent's."""
+    i, case, path = written.index, written.case, written.path
+    turns = case.get("turns")
+    if not isinstance(turns, list):
+        levels: list[tuple[Level, list[Definition]]] = [
+            ("test case", written.own),
+            ("agent", agent_defs),
+        ]
+        return CasePlan(i, case, path, [_turn(i, None, case, path, levels, evaluators, False)])
+    plans = [
+        _turn(
+            i,
+            j,
+            turn,
+            (*path, "turns", j),
+            [("turn", written.turns[j]), ("test case", written.own), ("agent", agent_defs)],
+            evaluators,
+            True,
+        )
+        for j, turn in enumerate(turns)
+        if isinstance(turn, dict)
+    ]
+    return CasePlan(i, case, path, plans)
 
 
 def _turn(

@@ -16,40 +16,45 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from holodeck_mt.semantics import matchers, metrics
 
-KINDS = ("name", "literal", "fuzzy", "regex", "arg", "tools", "equality", "numeric")
+Judge = Callable[[Any, Any, dict[str, Any]], bool]
+
+
+def _tools(expected: Any, actual: Any, options: dict[str, Any]) -> bool:
+    """An `expected_tools` list against the turn's calls: every entry well formed, and held."""
+    entries = [matchers.entry_of(item) for item in expected]
+    calls = [matchers.Call(c["name"], c.get("args") or {}) for c in actual]
+    return all(e is not None for e in entries) and matchers.expected_tools_hold(
+        [e for e in entries if e is not None], calls
+    )
+
+
+#: What judges each kind of row: the expected value, the actual one, the metric options.
+_JUDGES: dict[str, Judge] = {
+    "name": lambda expected, actual, _: matchers.name_matches(expected, actual),
+    "literal": lambda expected, actual, _: matchers.literal_equal(expected, actual),
+    "fuzzy": lambda expected, actual, _: matchers.fuzzy_match(expected, actual),
+    "regex": lambda expected, actual, _: matchers.regex_match(expected, actual),
+    "arg": lambda expected, actual, _: matchers.arg_matches(expected, actual),
+    "tools": _tools,
+    "equality": lambda expected, actual, options: metrics.equality(actual, expected, options),
+    "numeric": lambda expected, actual, options: metrics.numeric(actual, expected, options),
+}
+KINDS = tuple(_JUDGES)
 
 
 def judge(row: dict[str, Any]) -> bool:
     """What the reference semantics say for the row's expected and actual values."""
     kind, expected, actual = row["kind"], row["expected"], row["actual"]
     options: dict[str, Any] = row.get("options") or {}
-    if kind == "name":
-        return matchers.name_matches(expected, actual)
-    if kind == "literal":
-        return matchers.literal_equal(expected, actual)
-    if kind == "fuzzy":
-        return matchers.fuzzy_match(expected, actual)
-    if kind == "regex":
-        return matchers.regex_match(expected, actual)
-    if kind == "arg":
-        return matchers.arg_matches(expected, actual)
-    if kind == "tools":
-        entries = [matchers.entry_of(item) for item in expected]
-        calls = [matchers.Call(c["name"], c.get("args") or {}) for c in actual]
-        return all(e is not None for e in entries) and matchers.expected_tools_hold(
-            [e for e in entries if e is not None], calls
-        )
-    if kind == "equality":
-        return metrics.equality(actual, expected, options)
-    if kind == "numeric":
-        return metrics.numeric(actual, expected, options)
-    raise ValueError(f"unknown kind {kind!r}")
+    if not isinstance(kind, str) or kind not in _JUDGES:
+        raise ValueError(f"unknown kind {kind!r}")
+    return _JUDGES[kind](expected, actual, options)
 
 
 def load(path: Path) -> list[dict[str, Any]]:
