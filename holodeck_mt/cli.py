@@ -84,11 +84,27 @@ _positive = _count(1, MAX_COUNT_OPTION)
 class _Parser(argparse.ArgumentParser):
     """argparse, with the arguments it quotes in errors escaped (they reach a CI log)."""
 
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse asks shutil for the width (importing it, and with it bz2 and lzma,
+        # on every start, help or not); the same width, found without it.
+        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+
     def error(self, message: str) -> NoReturn:
         for line in self.format_usage().rstrip().splitlines():  # our own text, line by line
             _say(line)
         _say(f"{self.prog}: error: {message}")
         raise SystemExit(EXIT_USAGE)
+
+
+def _help_width() -> int:
+    """The width argparse gives help: the terminal's (``COLUMNS`` first) less 2, or 78."""
+    columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
 
 
 Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"

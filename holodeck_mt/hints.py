@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 from collections.abc import Iterable
@@ -88,6 +87,8 @@ def got(value: Any) -> str:
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     """The closest allowed name, if one is close enough to be a typo."""
+    import difflib  # on a fault only: start-up time counts
+
     options = sorted(set(choices))
     matches = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
     if not matches:

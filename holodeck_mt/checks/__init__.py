@@ -6,14 +6,16 @@ user code or touch the file system) run only when their option asks for it.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from holodeck_mt import walk
 from holodeck_mt.diagnostics import Fault, JsonPath, under
 from holodeck_mt.semantics.matchers import MatcherKind, classify
+
+_Found = TypeVar("_Found")
 
 
 @dataclass(frozen=True)
@@ -48,6 +50,15 @@ class Context:
     def already_reported(self, parts: JsonPath) -> bool:
         return under(parts, self.reported)
 
+    def walked(self, walker: Callable[[Any], Iterable[_Found]]) -> list[_Found]:
+        """What ``walker`` (of :mod:`holodeck_mt.walk`) finds in the document: walked
+        once, then shared by every check that asks (a large file has thousands of turns)."""
+        key = f"walked:{walker.__name__}"
+        found = self.cache.get(key)
+        if found is None:
+            found = self.cache[key] = list(walker(self.data))
+        return found
+
 
 Check = Callable[[Context], Iterator[Fault]]
 
@@ -55,7 +66,7 @@ Check = Callable[[Context], Iterator[Fault]]
 def matchers(context: Context, kind: MatcherKind) -> Iterator[tuple[JsonPath, Any]]:
     """The ``kind`` matchers (``fuzzy``, ``regex``) of the expected tools' ``args`` not
     reported yet: the path of each one's pattern, and the pattern."""
-    for parts, value in walk.arg_values(context.data):
+    for parts, value in context.walked(walk.arg_values):
         matcher = classify(value)
         where = (*parts, kind)
         if matcher.kind == kind and not context.already_reported(where):

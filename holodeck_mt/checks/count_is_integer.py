@@ -15,7 +15,7 @@ from holodeck_mt.diagnostics import Fault
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, tools in walk.expected_tool_lists(context.data):
+    for parts, tools in context.walked(walk.expected_tool_lists):
         for i, tool in enumerate(tools):
             if not isinstance(tool, dict):
                 continue

@@ -41,7 +41,7 @@ def identity(entry: Entry) -> str:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, tools in walk.expected_tool_lists(context.data):
+    for parts, tools in context.walked(walk.expected_tool_lists):
         if len(tools) < 2:
             continue  # nothing to repeat
         seen: dict[str, int] = {}

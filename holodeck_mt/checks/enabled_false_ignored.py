@@ -14,7 +14,7 @@ from holodeck_mt.semantics import precedence
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in walk.metrics(context.data):
+    for parts, metric in context.walked(walk.metrics):
         kind = precedence.kind_of(metric)
         if metric.get("enabled") is not False or kind in (None, "code"):
             continue

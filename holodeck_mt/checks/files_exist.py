@@ -18,7 +18,7 @@ _OUTSIDE_HINT = "keep attached files inside the repository (--allow-outside-path
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, entry in walk.files(context.data):
+    for parts, entry in context.walked(walk.files):
         path = entry.get("path")
         where = (*parts, "path")
         if not isinstance(path, str) or context.already_reported(where):

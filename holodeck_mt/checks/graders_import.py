@@ -27,7 +27,7 @@ from holodeck_mt.safe_text import clip
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in walk.metrics(context.data):
+    for parts, metric in context.walked(walk.metrics):
         grader = metric.get("grader")
         where = (*parts, "grader")
         if not isinstance(grader, str) or ":" not in grader or context.already_reported(where):

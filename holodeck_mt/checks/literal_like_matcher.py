@@ -6,7 +6,6 @@ mapping that no actual argument will ever equal.
 
 from __future__ import annotations
 
-import difflib
 from collections.abc import Iterator
 
 from holodeck_mt import walk
@@ -18,7 +17,7 @@ _ALIASES = {"regexp": "regex", "re": "regex", "pattern": "regex", "match": "rege
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, value in walk.arg_values(context.data):
+    for parts, value in context.walked(walk.arg_values):
         if not isinstance(value, dict) or len(value) != 1:
             continue
         (key,) = value
@@ -26,6 +25,8 @@ def check(context: Context) -> Iterator[Fault]:
             continue
         meant = _ALIASES.get(key.lower())
         if meant is None:
+            import difflib  # rarely reached: start-up time counts
+
             close = difflib.get_close_matches(key.lower(), _MATCHERS, n=1, cutoff=0.7)
             meant = close[0] if close else None
         if meant is not None:

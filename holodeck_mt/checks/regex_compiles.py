@@ -12,7 +12,7 @@ from holodeck_mt.diagnostics import Fault
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, value in walk.arg_values(context.data):
+    for parts, value in context.walked(walk.arg_values):
         if not (isinstance(value, dict) and set(value) == {"regex"}):
             continue
         pattern = value["regex"]
