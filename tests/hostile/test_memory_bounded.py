@@ -7,7 +7,18 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.validate import validate_text
+from holodeck_mt.validate import FileResult, validate_text
+
+
+def _validated_with_peak(text: str) -> tuple[FileResult, int]:
+    """The text's result, and the most memory Python held while validating it."""
+    tracemalloc.start()
+    try:
+        result = validate_text(text)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    return result, peak
 
 
 def test_errors_on_a_long_aliased_value_do_not_copy_it_into_messages() -> None:
@@ -17,12 +28,7 @@ def test_errors_on_a_long_aliased_value_do_not_copy_it_into_messages() -> None:
         "test_cases:\n  - input: hi\n    expected_tools:\n"
         f"      - &big {{name: 1, args: {big}}}\n" + tools
     )
-    tracemalloc.start()
-    try:
-        result = validate_text(text)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    result, peak = _validated_with_peak(text)
     assert result.diagnostics
     # The document is 200 KB; 300 errors each quoting it would be 60 MB and more.
     assert peak < 30_000_000, peak
@@ -49,13 +55,7 @@ def test_the_checks_keep_no_list_of_a_walk_past_the_most_kept_nodes(
 
 
 def test_a_file_of_single_number_test_cases_validates_within_memory() -> None:
-    text = "- 1\n" * 200_000
-    tracemalloc.start()
-    try:
-        result = validate_text(text)
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
+    result, peak = _validated_with_peak("- 1\n" * 200_000)
     assert result.diagnostics
     # The positions of 200,000 items and their faults' capped diagnostics (35 MB), no
     # list of every test case beside them (60 MB).
