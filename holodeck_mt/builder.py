@@ -125,6 +125,9 @@ class Builder:
         #: Whether a plain scalar in a flow collection may read otherwise to the
         #: platform's parser (see :meth:`_plain_in_flow`).
         self.flow_differs = False
+        #: Whether a report would name a line this index does not keep (a duplicate key's
+        #: first line, below the indexed levels): read with every position, it would.
+        self.needs_index = False
         self._watch_question = "?" in text
         # anchor -> (value, size in nodes once closed or -1 while open, line)
         self._anchors: dict[str, tuple[Any, int, int]] = {}
@@ -450,6 +453,8 @@ class Builder:
         first = ""
         if frame.key_positions is not None:
             first = f" (first set at line {frame.key_positions[key][0]})"
+        else:
+            self.needs_index = True
         slot = (id(frame.container), key)
         seen = self._repeats.get(slot, 1) + 1
         self._repeats[slot] = seen

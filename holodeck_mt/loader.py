@@ -54,6 +54,9 @@ class Document:
     positions: Positions | None = None
     #: Which positions :attr:`positions` holds (see :data:`Index`).
     index: Index = "none"
+    #: Whether a report names a line less precisely than a reading with every position
+    #: would (see :attr:`holodeck_mt.builder.Builder.needs_index`).
+    needs_index: bool = False
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
     #: False when the file could not be read into data at all (syntax error, limit).
     loaded: bool = False
@@ -104,6 +107,7 @@ def load(text: str, *, limits: Limits | None = None, positions: bool | Index = T
         if gc_was_enabled:
             gc.enable()
     doc.diagnostics = built.diagnostics
+    doc.needs_index = built.needs_index
     doc.reported = built.reported
     doc.has_non_json = built.has_non_json
     doc.dialect = built.dialect

@@ -160,12 +160,20 @@ def _token_width(text: str, line: int, column: int) -> int:
 
 
 def _line(text: str, line: int) -> str | None:
-    """The ``line``-th line (1-based) without its break; None past the end."""
-    start = 0
-    for _ in range(line - 1):
-        found = _LINE_BREAK.search(text, start)
-        if found is None:
-            return None
-        start = found.end()
+    """The ``line``-th line (1-based, broken at CR, LF and CR LF) without its break; None
+    past the end."""
+    starts = _break_starts(text)
+    if line - 1 >= len(starts):
+        return None
+    start = starts[max(line - 1, 0)]
     found = _LINE_BREAK.search(text, start)
     return text[start : found.start() if found else len(text)]
+
+
+@functools.lru_cache(maxsize=1)  # one text's diagnostics are ranged together
+def _break_starts(text: str) -> Sequence[int]:
+    """Where each line starts when lines break at CR, LF and CR LF only: a thousand
+    diagnostics on a long file find their lines without reading it a thousand times."""
+    starts = array("q", [0])
+    starts.extend(found.end() for found in _LINE_BREAK.finditer(text))
+    return starts

@@ -217,11 +217,12 @@ def _load(text: str, limits: Limits) -> loader.Document:
 
     Most files are valid and need no position: the index of every key and value
     costs time and most of a reading's memory. A file whose reading reported
-    something is read again with every position: some of those reports name lines.
+    something that names a line only the whole index holds (a duplicate key's first
+    line) is read again with every position.
     """
     with _collector_paused():
         doc = loader.load(text, limits=limits, positions="top")
-        if doc.diagnostics or doc.dialect:
+        if doc.needs_index:
             doc = loader.load(text, limits=limits, positions="all")
     return doc
 
