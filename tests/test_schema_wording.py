@@ -304,3 +304,20 @@ def test_binary_data_where_text_is_required_is_named_and_quoted_to_60_characters
             f'quote it: input: "{data[:59]}…"',
         )
     ]
+
+
+def test_a_long_integer_where_text_is_required_is_quoted_digit_for_digit_or_not_at_all() -> None:
+    """Its value shows as "an integer of N+ digits": a hint must never ask to quote that."""
+    digits = "1" * 60
+    source = (
+        f"test_cases:\n  - name: t\n    input: -{digits}\n  - name: u\n    input: 1{'0' * 60}\n"
+    )
+    assert [(d.path, d.line, d.message, d.hint) for d in validate_text(source).diagnostics] == [
+        (
+            "input",
+            3,
+            "`input` must be a string, got integer an integer of 60+ digits",
+            f'quote it: input: "-{digits}"',
+        ),
+        ("input", 5, "`input` must be a string, got integer an integer of 61+ digits", None),
+    ]
