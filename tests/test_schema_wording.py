@@ -310,7 +310,7 @@ def test_a_long_integer_where_text_is_required_is_quoted_digit_for_digit_or_not_
     """Its value shows as "an integer of N+ digits": a hint must never ask to quote that."""
     digits = "1" * 60
     source = (
-        f"test_cases:\n  - name: t\n    input: -{digits}\n  - name: u\n    input: 1{'0' * 60}\n"
+        f"test_cases:\n  - name: t\n    input: -{digits}\n  - name: u\n    input: 1{'0' * 61}\n"
     )
     assert [(d.path, d.line, d.message, d.hint) for d in validate_text(source).diagnostics] == [
         (
