@@ -83,7 +83,7 @@ def test_junit_lists_every_warning_of_a_test_case_one_per_line() -> None:
     out = suite.findall("testcase")[1].find("system-out")
     assert out is not None
     lines = (out.text or "").splitlines()
-    assert len(lines) == 4 and lines[0].startswith("c.yaml:3:")
+    assert len(lines) == 4 and lines[0].startswith("c.yaml:3:") and lines[2].startswith("c.yaml:3:")
     assert [line.split(" ", 2)[1] for line in lines[0::2]] == ["warning[HMT203]"] * 2
     assert all(line.startswith("  hint: ") for line in lines[1::2])
 
