@@ -122,6 +122,14 @@ class _Tree:
                 return located
         return None
 
+    def value_scalar(self, d: Diagnostic) -> tuple[yaml.ScalarNode, tuple[int, int]] | None:
+        """The value scalar the diagnostic is located at, and its own characters."""
+        located = self.scalar(d, key=False)
+        if located is None or not isinstance(located.node, yaml.ScalarNode):
+            return None
+        span = self.value_range(located.node)
+        return (located.node, span) if span is not None else None
+
     def value_range(self, node: yaml.ScalarNode) -> tuple[int, int] | None:
         """The scalar's own characters, after any anchor or tag written before it."""
         start, end = self.start(node), self.end(node)
@@ -163,12 +171,11 @@ Fixer = Callable[[_Tree, Diagnostic], "Fix | None"]
 
 def _quote(tree: _Tree, d: Diagnostic) -> Fix | None:
     """``25587`` -> ``"25587"``: the characters as written, now a string."""
-    located = tree.scalar(d, key=False)
-    if located is None or not isinstance(located.node, yaml.ScalarNode):
+    found = tree.value_scalar(d)
+    if found is None:
         return None
-    node = located.node
-    span = tree.value_range(node)
-    if node.style or span is None:  # plain is None (Python parser) or "" (libyaml)
+    node, span = found
+    if node.style:  # plain is None (Python parser) or "" (libyaml)
         return None  # already quoted, or a block scalar (always a string)
     written = tree.text[span[0] : span[1]]
     if not written or "\n" in written or "\r" in written or written != node.value:
@@ -181,12 +188,11 @@ def _quote(tree: _Tree, d: Diagnostic) -> Fix | None:
 
 def _unquote(tree: _Tree, d: Diagnostic) -> Fix | None:
     """``"0.5"`` -> ``0.5`` where a number is required."""
-    located = tree.scalar(d, key=False)
-    if located is None or not isinstance(located.node, yaml.ScalarNode):
+    found = tree.value_scalar(d)
+    if found is None:
         return None
-    node = located.node
-    span = tree.value_range(node)
-    if node.style not in ('"', "'") or span is None or not _NUMBER.match(node.value):
+    node, span = found
+    if node.style not in ('"', "'") or not _NUMBER.match(node.value):
         return None
     written = tree.text[span[0] : span[1]]
     if written != f"{node.style}{node.value}{node.style}":

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+import yaml
 from hypothesis import strategies as st
 
 from holodeck_mt.checks.ineffective_flags import flags
@@ -298,7 +299,9 @@ def _float(value: float) -> str:
 
 
 def _key(key: str) -> str:
-    return key if key.isidentifier() else quote(key)
+    """The key plain where YAML 1.1 reads it back as this string (``on`` and ``no`` are
+    booleans to the platform, ``null`` nothing), quoted otherwise."""
+    return key if key.isidentifier() and yaml.safe_load(key) == key else quote(key)
 
 
 def emit(data: Data) -> Emitted:

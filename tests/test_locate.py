@@ -10,16 +10,19 @@ gives.
 from __future__ import annotations
 
 import math
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, given, settings
 
 from holodeck_mt import loader, locate
 from holodeck_mt.diagnostics import JsonPath
 from holodeck_mt.limits import Limits
 from tests.conftest import ROOT, SAMPLES, load_script
+from tests.strategies import documents, emit
 
 gen = load_script("generate_corpus")
 
@@ -58,6 +61,20 @@ TEXTS = list(_texts())
 
 @pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
 def test_every_key_and_value_is_located_as_a_full_reading_locates_it(name: str, text: str) -> None:
+    _locates_as_a_full_reading(text)
+
+
+@settings(
+    max_examples=int(os.environ.get("HOLODECK_MT_PROPERTY_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(documents())
+def test_a_generated_document_is_located_as_a_full_reading_locates_it(data: Any) -> None:
+    _locates_as_a_full_reading(emit(data).text)
+
+
+def _locates_as_a_full_reading(text: str) -> None:
     whole = loader.load(text, positions="all")
     top = loader.load(text, positions="top")
     if not whole.loaded or whole.diagnostics or whole.dialect:

@@ -6,6 +6,7 @@ user code or touch the file system) run only when their option asks for it.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -16,6 +17,9 @@ from holodeck_mt.diagnostics import Fault, JsonPath, under
 from holodeck_mt.semantics.matchers import MatcherKind, classify
 
 _Found = TypeVar("_Found")
+
+#: The most nodes one walk keeps for the checks to share.
+MOST_KEPT = 50_000
 
 
 @dataclass(frozen=True)
@@ -50,13 +54,18 @@ class Context:
     def already_reported(self, parts: JsonPath) -> bool:
         return under(parts, self.reported)
 
-    def walked(self, walker: Callable[[Any], Iterable[_Found]]) -> list[_Found]:
+    def walked(self, walker: Callable[[Any], Iterable[_Found]]) -> Iterable[_Found]:
         """What ``walker`` (of :mod:`holodeck_mt.walk`) finds in the document: walked
-        once, then shared by every check that asks (a large file has thousands of turns)."""
+        once, then shared by every check that asks (a large file has thousands of turns).
+        Past :data:`MOST_KEPT` nodes it is walked again for each check instead: a hostile
+        file's millions of nodes are never held in a list."""
         key = f"walked:{walker.__name__}"
         found = self.cache.get(key)
         if found is None:
-            found = self.cache[key] = list(walker(self.data))
+            found = list(itertools.islice(walker(self.data), MOST_KEPT + 1))
+            if len(found) > MOST_KEPT:
+                return walker(self.data)
+            self.cache[key] = found
         return found
 
 

@@ -12,7 +12,7 @@ from holodeck_mt.safe_text import clip
 
 def check(context: Context) -> Iterator[Fault]:
     first: dict[str, int] = {}
-    for index, parts, case in context.walked(walk.test_cases):
+    for index, parts, case in walk.test_cases(context.data):
         if not isinstance(case, dict) or not isinstance(case.get("name"), str):
             continue
         name = case["name"]
