@@ -101,6 +101,10 @@ def quote_hint(key: str | int | None, value: Any) -> str | None:
     """For a scalar that YAML read as a non-string where a string is required."""
     if isinstance(value, (bool, int, float, YamlScalar)):
         text = clip(value.text) if isinstance(value, YamlScalar) else show(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) >= 10**60:
+                return None  # too many digits for a one-line hint
+            text = str(value)  # every digit: never "an integer of 41+ digits"
         if isinstance(value, float) and not math.isfinite(value):
             text = show(value)
         prefix = f"{key}: " if isinstance(key, str) else ""

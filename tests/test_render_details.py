@@ -83,7 +83,7 @@ def test_junit_lists_every_warning_of_a_test_case_one_per_line() -> None:
     out = suite.findall("testcase")[1].find("system-out")
     assert out is not None
     lines = (out.text or "").splitlines()
-    assert len(lines) == 4 and lines[0].startswith("c.yaml:3:")
+    assert len(lines) == 4 and lines[0].startswith("c.yaml:3:") and lines[2].startswith("c.yaml:3:")
     assert [line.split(" ", 2)[1] for line in lines[0::2]] == ["warning[HMT203]"] * 2
     assert all(line.startswith("  hint: ") for line in lines[1::2])
 
@@ -122,3 +122,31 @@ def test_sarif_names_a_long_logical_location_in_full_up_to_400_characters() -> N
         "fullyQualifiedName": full,
         "kind": "property",
     }
+
+
+def test_an_unknown_format_is_a_key_error_naming_it() -> None:
+    from holodeck_mt.render import renderer
+
+    with pytest.raises(KeyError) as raised:
+        renderer("xml")
+    assert raised.value.args == ("xml",)
+
+
+def test_text_writes_plain_to_an_output_that_cannot_say_it_is_a_terminal(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.delenv("TERM", raising=False)
+
+    class Sink:
+        def __init__(self) -> None:
+            self.parts: list[str] = []
+
+        def write(self, part: str) -> int:
+            self.parts.append(part)
+            return len(part)
+
+    sink = Sink()
+    d = Diagnostic("HMT102", "bad", 1, 4)
+    text.render([FileResult(path="a.yaml", diagnostics=[d], text="a: 1\n")], sink)  # type: ignore[arg-type]
+    assert "".join(sink.parts).splitlines()[0] == "a.yaml:1:4: error[HMT102] bad"

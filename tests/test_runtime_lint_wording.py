@@ -286,3 +286,34 @@ def test_a_tolerance_counts_the_turns_it_dwarfs_up_to_an_equal_ground_truth() ->
             TOLERANCE_HINT,
         )
     ]
+
+
+def test_an_empty_evaluations_list_names_every_metric_that_runs_instead_at_its_key() -> None:
+    source = (
+        "evaluations:\n"
+        "  metrics:\n"
+        "    - type: standard\n"
+        "      metric: bleu\n"
+        "    - type: standard\n"
+        "      metric: rouge\n"
+        "test_cases:\n"
+        "  - name: t\n"
+        "    input: hi\n"
+        '    ground_truth: "1"\n'
+        "    evaluations: []\n"
+    )
+    assert [
+        (d.code, d.test_case, d.path, d.line, d.column, d.message, d.hint)
+        for d in validate_text(source).diagnostics
+    ] == [
+        (
+            "HMT303",
+            "t",
+            "evaluations",
+            11,
+            5,
+            "`evaluations: []` counts as absent and cannot switch metrics off: the agent's "
+            "metrics run here instead (bleu, rouge)",
+            "remove it; an empty list never stops the test case's or the agent's metrics",
+        )
+    ]

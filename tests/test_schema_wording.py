@@ -181,6 +181,26 @@ def _k(schema: dict[str, Any]) -> dict[str, Any]:
             ),
         ),
         (
+            {"type": "string", "pattern": ENV},
+            "2.5",
+            Fault(
+                "HMT103",
+                "the document must be a number or an ${ENV_VAR} reference, got '2.5'",
+                (),
+                hint="write it unquoted: 2.5",
+            ),
+        ),
+        (
+            {"enum": ["10", "20"]},
+            1,
+            Fault(
+                "HMT103",
+                "the document must be one of 10, 20, got integer 1",
+                (),
+                hint='quote it: "1"',
+            ),
+        ),
+        (
             _k({"enum": ["1", "2"]}),
             {"k": 3},
             Fault("HMT103", "`k` must be one of 1, 2, got integer 3", ("k",), hint='quote it: "3"'),
@@ -303,4 +323,57 @@ def test_binary_data_where_text_is_required_is_named_and_quoted_to_60_characters
             f"`input` must be a string, got binary {data[:40]}",
             f'quote it: input: "{data[:59]}…"',
         )
+    ]
+
+
+def test_a_long_integer_where_text_is_required_is_quoted_digit_for_digit_or_not_at_all() -> None:
+    """Its value shows as "an integer of N+ digits": a hint must never ask to quote that."""
+    digits = "1" * 60
+    source = (
+        f"test_cases:\n  - name: t\n    input: -{digits}\n  - name: u\n    input: 1{'0' * 61}\n"
+    )
+    assert [(d.path, d.line, d.message, d.hint) for d in validate_text(source).diagnostics] == [
+        (
+            "input",
+            3,
+            "`input` must be a string, got integer an integer of 60+ digits",
+            f'quote it: input: "-{digits}"',
+        ),
+        ("input", 5, "`input` must be a string, got integer an integer of 61+ digits", None),
+    ]
+
+
+def test_a_metric_that_is_no_mapping_is_told_so_once_and_an_empty_one_is_standard() -> None:
+    source = "evaluations:\n  metrics:\n    - 5\n    - {}\ntest_cases:\n  - input: hi\n"
+    assert [(d[0], d[2], d[5], d[6]) for d in _seen(source)] == [
+        ("HMT102", "evaluations.metrics[0]", "a metric must be a mapping, got integer 5", None),
+        (
+            "HMT108",
+            "evaluations.metrics[1]",
+            "an agent-level metric needs `type`; the platform selects the kind by `type` alone",
+            "add `type: standard`",
+        ),
+        (
+            "HMT108",
+            "evaluations.metrics[1]",
+            "cannot tell this metric's kind: it has no `type` and none of `metric`, "
+            "`metric_type`, `criteria` or `grader`",
+            "add `type: standard` (with `metric`), `geval`, `rag` or `code`",
+        ),
+    ]
+
+
+def test_the_metric_kinds_are_the_values_of_type_in_the_order_messages_list_them() -> None:
+    from holodeck_mt.schema_errors import metric_kinds
+    from holodeck_mt.schemas import METRIC, schema_files
+
+    kinds = metric_kinds(schema_files()[METRIC]["$defs"]["Metric"])
+    assert kinds == ["standard", "geval", "rag", "code"]
+
+
+def test_faults_validates_the_data_it_is_given() -> None:
+    from holodeck_mt.schema_errors import faults
+
+    assert faults(Draft202012Validator(_k({"type": "string"})), {"k": 3}) == [
+        Fault("HMT102", "`k` must be a string, got integer 3", ("k",), hint='quote it: k: "3"')
     ]
