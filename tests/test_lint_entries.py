@@ -200,3 +200,29 @@ def test_each_lint_reports_every_entry_past_the_ones_it_skips() -> None:
             "add a `ground_truth`, or give the test case its own `evaluations`",
         ),
     ]
+
+
+def test_a_pair_of_names_is_a_duplicate_after_a_list_too_short_to_hold_one() -> None:
+    source = (
+        "test_cases:\n"
+        "  - name: t\n"
+        "    turns:\n"
+        "      - input: q\n"
+        "        expected_tools: [a]\n"
+        "      - input: q\n"
+        "        expected_tools: [t, t]\n"
+    )
+    assert [
+        (d.code, d.test_case, d.path, d.line, d.column, d.message, d.hint)
+        for d in validate_text(source).diagnostics
+    ] == [
+        (
+            "HMT203",
+            "t",
+            "turns[1].expected_tools[1]",
+            7,
+            29,
+            "tool 't' is listed twice in `expected_tools`",
+            "to require several calls, write `- name: t` with `count: 2`",
+        )
+    ]

@@ -330,7 +330,9 @@ def test_a_long_integer_where_text_is_required_is_quoted_digit_for_digit_or_not_
     """Its value shows as "an integer of N+ digits": a hint must never ask to quote that."""
     digits = "1" * 60
     source = (
-        f"test_cases:\n  - name: t\n    input: -{digits}\n  - name: u\n    input: 1{'0' * 61}\n"
+        f"test_cases:\n  - name: t\n    input: -{digits}\n"
+        f"  - name: u\n    input: 1{'0' * 61}\n"
+        f"  - name: v\n    input: 1{'0' * 60}\n"
     )
     assert [(d.path, d.line, d.message, d.hint) for d in validate_text(source).diagnostics] == [
         (
@@ -340,6 +342,7 @@ def test_a_long_integer_where_text_is_required_is_quoted_digit_for_digit_or_not_
             f'quote it: input: "-{digits}"',
         ),
         ("input", 5, "`input` must be a string, got integer an integer of 61+ digits", None),
+        ("input", 7, "`input` must be a string, got integer an integer of 61+ digits", None),
     ]
 
 

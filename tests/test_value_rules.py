@@ -194,3 +194,27 @@ def test_a_float_count_hints_the_integer_only_from_1_to_below_1e16() -> None:
             None,
         ),
     ]
+
+
+def test_past_the_most_nodes_a_walk_keeps_every_check_still_sees_every_argument() -> None:
+    """A file of more arguments than the checks share a list of: each check walks it
+    again, and the last arguments are checked by every check that walks them."""
+    from pathlib import Path
+
+    from holodeck_mt.checks import MOST_KEPT, Context, literal_like_matcher, regex_compiles
+    from holodeck_mt.diagnostics import Fault
+
+    args: dict[str, object] = {f"a{i}": {"regex": "a"} for i in range(MOST_KEPT)}
+    args["last"] = {"regex": "("}
+    args["after"] = {"regexp": "x"}
+    data = {"test_cases": [{"input": "x", "expected_tools": [{"name": "t", "args": args}]}]}
+    context = Context(data=data, base_dir=Path("."))
+    where = ("test_cases", 0, "expected_tools", 0, "args")
+    assert list(regex_compiles.check(context)) == [
+        Fault(
+            "HMT104",
+            "cannot compile regex: missing ), unterminated subpattern at position 0",
+            (*where, "last", "regex"),
+        )
+    ]
+    assert [f.parts for f in literal_like_matcher.check(context)] == [(*where, "after", "regexp")]
