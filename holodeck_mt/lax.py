@@ -27,13 +27,14 @@ import math
 import re
 from collections.abc import Callable, Iterable
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import hints, walk
 from holodeck_mt.diagnostics import Diagnostic, Fault, JsonPath, make
 from holodeck_mt.loader import clip
-from holodeck_mt.ranges import Lines, span_at
-from holodeck_mt.source import source_text
+
+if TYPE_CHECKING:
+    from holodeck_mt.ranges import Lines
 
 #: How each typed field is read, by the kind of mapping holding it.
 NUMBER, INTEGER, BOOLEAN, COUNT = "number", "integer", "boolean", "count"
@@ -452,6 +453,9 @@ def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -
     read from the lines ``within`` when given (its test case's own)."""
     if diagnostic.code not in _WRITTEN:
         return diagnostic
+    from holodeck_mt.ranges import span_at  # a clean file never gets here (start-up)
+    from holodeck_mt.source import source_text
+
     span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
     if span is None:
         return diagnostic

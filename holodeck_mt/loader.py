@@ -20,7 +20,7 @@ from yaml.error import MarkedYAMLError, YAMLError
 from yaml.reader import ReaderError
 
 from holodeck_mt import diagnostics as dg
-from holodeck_mt import parsers, yaml_errors
+from holodeck_mt import parsers
 from holodeck_mt.builder import EMPTY, Abort, Builder, DialectNote, clip
 from holodeck_mt.decoding import decode, nul_diagnostic
 from holodeck_mt.limits import Limits
@@ -178,6 +178,8 @@ def _syntax_error(text: str, e: YAMLError) -> dg.Diagnostic:
         message = f"YAML syntax error: control characters are not allowed ({shown})"
         return dg.make("HMT001", message, line, column)
     if isinstance(e, MarkedYAMLError):
+        from holodeck_mt import yaml_errors  # a file that parses never needs it (start-up)
+
         pm, cm = e.problem_mark, e.context_mark
         said = yaml_errors.explain(
             text,

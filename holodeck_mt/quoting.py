@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import dataclasses
 import re
+from typing import TYPE_CHECKING
 
 from holodeck_mt.diagnostics import Diagnostic
-from holodeck_mt.ranges import Lines, span_at
-from holodeck_mt.source import source_text
+
+if TYPE_CHECKING:
+    from holodeck_mt.ranges import Lines
 
 PREFIX = "quote it: "
 
@@ -52,6 +54,9 @@ def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -
     hint = diagnostic.hint
     if hint is None or not hint.startswith(PREFIX):
         return diagnostic
+    from holodeck_mt.ranges import span_at  # on a diagnostic only (start-up)
+    from holodeck_mt.source import source_text
+
     span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
     if span is None:
         return diagnostic

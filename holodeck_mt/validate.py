@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from holodeck_mt import (
     confine,
@@ -26,9 +26,6 @@ from holodeck_mt import (
     hints,
     lax,
     loader,
-    locate,
-    quoting,
-    ranges,
     walk,
 )
 from holodeck_mt import schemas as sch
@@ -36,8 +33,10 @@ from holodeck_mt.checks import Context, Options, all_checks
 from holodeck_mt.codes import Severity, severity
 from holodeck_mt.diagnostics import Diagnostic, Fault, make, under
 from holodeck_mt.limits import Limits
-from holodeck_mt.locate import in_test_case
 from holodeck_mt.safe_text import MESSAGE, clip, display_path
+
+if TYPE_CHECKING:
+    from holodeck_mt.ranges import Lines
 
 #: How a document is read: as given on the command line (an agent.yaml, or a
 #: list of test cases), or as the test-cases file an agent.yaml names.
@@ -229,6 +228,8 @@ def _load(text: str, limits: Limits) -> loader.Document:
 
 def _unloaded(doc: loader.Document, role: Role, text: str, limits: Limits) -> list[Diagnostic]:
     """The diagnostics of a document that did not load (a test-cases file's own wording)."""
+    from holodeck_mt import ranges  # here and below: a clean file locates nothing (start-up)
+
     found = doc.diagnostics
     if role == "test-cases-file":
         found = [lax.no_test_cases(d) if d.code == "HMT006" else d for d in found]
@@ -247,18 +248,24 @@ def _diagnostics(
 ) -> list[Diagnostic]:
     """Every fault located, with the loader's diagnostics and the dialect warnings where
     no fault covers the node; capped, and the kept hints quoting a scalar as written."""
+    faulted = doc.reported | {f.parts for f in faults}
+    warned = dialect.warnings(doc.dialect, faulted)
+    if not faults and not doc.diagnostics and not warned:
+        return []
+    from holodeck_mt import locate, ranges
+
     data = doc.data
     locator = locate.Locator(doc, limits)
     located = [locator.diagnostic(f) for f in faults]
-    located += [in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
-    faulted = doc.reported | {f.parts for f in faults}
-    warned = dialect.warnings(doc.dialect, faulted)
-    located += [in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
+    located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
+    located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
     return [_as_written(d, text, locator.lines(d.pointer_parts)) for d in _finish(located, limits)]
 
 
-def _as_written(d: Diagnostic, text: str, within: ranges.Lines | None) -> Diagnostic:
+def _as_written(d: Diagnostic, text: str, within: Lines | None) -> Diagnostic:
     """The diagnostic quoting its value as written there, everything it quotes clipped."""
+    from holodeck_mt import quoting
+
     return _bounded(lax.as_written(quoting.as_written(d, text, within), text, within))
 
 
@@ -422,6 +429,8 @@ def _follow(
             else "keep test-cases files inside the repository (--allow-outside-paths "
             "allows other places)",
         )
+        from holodeck_mt import locate
+
         located = locate.Locator(agent, limits).diagnostic(fault)
         result.diagnostics = _finish([*result.diagnostics, located], limits)
         return []
@@ -468,6 +477,8 @@ def _too_large(size: int, limits: Limits) -> Diagnostic:
         1,
         hint="raise the limit with --max-file-size if this is intended",
     )
+    from holodeck_mt import ranges
+
     return ranges.with_range(None, too_large)
 
 
