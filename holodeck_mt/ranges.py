@@ -124,12 +124,20 @@ def _span_within(
     )
 
 
-@functools.lru_cache(maxsize=1)  # the text being located; not a file validated earlier
 def line_starts(text: str) -> Sequence[int]:
-    """The offset where each line of ``text`` starts (a compact array: a large file has
-    a hundred thousand lines)."""
+    """The offset where each line of ``text`` starts, lines broken as YAML breaks them."""
+    return _starts(text, _ANY_BREAK)
+
+
+# One entry per way of breaking lines, for the text being located; never a file
+# validated earlier.
+@functools.lru_cache(maxsize=2)
+def _starts(text: str, breaks: re.Pattern[str]) -> Sequence[int]:
+    """The offset where each line of ``text`` starts, lines broken at ``breaks`` (a
+    compact array: a large file has a hundred thousand lines, and a thousand
+    diagnostics find their lines without reading it a thousand times)."""
     starts = array("q", [0])
-    starts.extend(found.end() for found in _ANY_BREAK.finditer(text))
+    starts.extend(found.end() for found in breaks.finditer(text))
     return starts
 
 
@@ -162,18 +170,9 @@ def _token_width(text: str, line: int, column: int) -> int:
 def _line(text: str, line: int) -> str | None:
     """The ``line``-th line (1-based, broken at CR, LF and CR LF) without its break; None
     past the end."""
-    starts = _break_starts(text)
+    starts = _starts(text, _LINE_BREAK)
     if line - 1 >= len(starts):
         return None
     start = starts[max(line - 1, 0)]
     found = _LINE_BREAK.search(text, start)
     return text[start : found.start() if found else len(text)]
-
-
-@functools.lru_cache(maxsize=1)  # one text's diagnostics are ranged together
-def _break_starts(text: str) -> Sequence[int]:
-    """Where each line starts when lines break at CR, LF and CR LF only: a thousand
-    diagnostics on a long file find their lines without reading it a thousand times."""
-    starts = array("q", [0])
-    starts.extend(found.end() for found in _LINE_BREAK.finditer(text))
-    return starts
