@@ -54,7 +54,7 @@ class FileResult:
     #: only the lines they quote are kept (:attr:`quoted`).
     text: str | None = None
     #: The lines quoted by the diagnostics, by 1-based number (as ``str.splitlines``
-    #: numbers them): a run over many files keeps no whole text.
+    #: numbers them), once the text is dropped: a run over many files keeps no whole text.
     quoted: dict[int, str] | None = None
     #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
     test_cases: list[str | None] = field(default_factory=list)
@@ -73,15 +73,17 @@ class FileResult:
     def valid(self) -> bool:
         return self.errors == 0 and not (self.strict and self.warnings)
 
-    def source_line(self, number: int) -> str | None:
-        """The ``number``-th line of the file (1-based), if the result holds it."""
+    def quoted_lines(self) -> dict[int, str]:
+        """The lines the diagnostics quote, by 1-based number: the kept ones, or those of
+        the text (split once, however many diagnostics quote it)."""
         if self.quoted is not None:
-            return self.quoted.get(number)
+            return self.quoted
         lines = self.text.splitlines() if self.text is not None else []
-        return lines[number - 1] if 1 <= number <= len(lines) else None
+        return {d.line: lines[d.line - 1] for d in self.diagnostics if 1 <= d.line <= len(lines)}
 
     def keep_quoted_lines(self) -> None:
-        """Keep only the lines the diagnostics quote, not the whole text."""
+        """Keep only the lines the diagnostics quote, not the whole text (read once, up to
+        the last quoted line, with no list of every line)."""
         if self.text is not None:
             wanted = {d.line for d in self.diagnostics}
             self.quoted = dict(_lines(self.text, wanted))

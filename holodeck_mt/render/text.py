@@ -69,10 +69,11 @@ def _excerpt(line: str | None, d: Diagnostic, style: _Style) -> list[str]:
 def render(results: Sequence[FileResult], out: TextIO) -> None:
     style = _Style(use_colour(out))
     for result in results:
+        lines = result.quoted_lines()
         for d in result.diagnostics:
             colour = "1;31" if d.severity == "error" else "1;33"
             out.write(style(headline(result.path, d), colour) + "\n")
-            for line in _excerpt(result.source_line(d.line), d, style):
+            for line in _excerpt(lines.get(d.line), d, style):
                 out.write(line + "\n")
             if d.hint:
                 out.write(f"  {style('hint', '36')}: {escape(d.hint)}\n")
