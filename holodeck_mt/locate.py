@@ -137,13 +137,7 @@ def same(a: Any, b: Any) -> bool:
 def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     """Fill in the test case (name and index) and the path relative to it."""
     index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
-    name = None
-    found = walk.test_case_list(data)
-    if index is not None and found is not None:
-        cases = found[0]
-        case = cases[index] if index < len(cases) else None
-        if isinstance(case, dict) and isinstance(case.get("name"), str) and case["name"]:
-            name = case["name"]
+    name = walk.test_case_name(data, index) if index is not None else None
     return dataclasses.replace(
         diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
     )

@@ -543,8 +543,8 @@ def _names(data: Any) -> list[str | None]:
     """Each test case's name (clipped), by index; None when it has none."""
     names: list[str | None] = []
     for _, _, case in walk.test_cases(data):
-        name = case.get("name") if isinstance(case, dict) else None
-        names.append(clip(name) if isinstance(name, str) and name else None)
+        name = walk.name_of(case)
+        names.append(clip(name) if name is not None else None)
     return names
 
 

@@ -34,6 +34,19 @@ def test_cases(data: Any) -> Iterator[tuple[int, JsonPath, Any]]:
         yield i, (*base, i), case
 
 
+def name_of(case: Any) -> str | None:
+    """A test case's name: its ``name`` when that is a non-empty string, else None."""
+    name = case.get("name") if isinstance(case, dict) else None
+    return name if isinstance(name, str) and name else None
+
+
+def test_case_name(data: Any, index: int) -> str | None:
+    """The name (see :func:`name_of`) of the document's ``index``-th test case."""
+    found = test_case_list(data)
+    cases = found[0] if found is not None else []
+    return name_of(cases[index]) if 0 <= index < len(cases) else None
+
+
 def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
     """The index of the test case holding ``parts`` and the path relative to it."""
     found = test_case_list(data)

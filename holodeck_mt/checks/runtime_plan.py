@@ -57,10 +57,8 @@ def turn_where(context: Context, case_index: int | None, parts: tuple[str | int,
     found = walk.test_case_list(context.data)
     if found is None or case_index is None:
         return format_path(parts)
-    cases, base = found
-    case = cases[case_index] if case_index < len(cases) else None
-    name = case.get("name") if isinstance(case, dict) else None
-    named = test_case_phrase(name if isinstance(name, str) else None, case_index)
+    base = found[1]
+    named = test_case_phrase(walk.test_case_name(context.data, case_index), case_index)
     relative = format_path(parts[len(base) + 1 :])
     return named + (f" {relative}" if relative else "")
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from holodeck_mt import walk
 from holodeck_mt.diagnostics import format_path
 from holodeck_mt.explain import describe
 from holodeck_mt.explain.sources import Sources
@@ -33,9 +34,7 @@ def _case_name(sources: Sources, index: int | None) -> str | None:
     if index is None:
         return None
     cases = sources.case_list()
-    case = cases[index] if index < len(cases) else None
-    name = case.get("name") if isinstance(case, dict) else None
-    return name if isinstance(name, str) and name else None
+    return walk.name_of(cases[index]) if index < len(cases) else None
 
 
 def location(sources: Sources, definition: Definition) -> dict[str, Any]:
