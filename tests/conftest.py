@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-from holodeck_mt.cli import main
+from holodeck_mt.app.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"

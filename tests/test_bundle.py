@@ -15,8 +15,8 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
-from holodeck_mt.loader import load
-from holodeck_mt.schemas import DOCUMENT, validator
+from holodeck_mt.contract.registry import DOCUMENT, validator
+from holodeck_mt.read.loader import load
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"

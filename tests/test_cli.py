@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.cli import main
+from holodeck_mt.app.cli import main
 from tests.conftest import FIXTURES, ROOT, RunJson
 
 VALID = """\

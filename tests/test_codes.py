@@ -16,9 +16,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from holodeck_mt.codes import CODES
-from holodeck_mt.schema_walk import CODES as CODES_KEYWORD
-from holodeck_mt.schema_walk import subschemas
-from holodeck_mt.schemas import schema_files
+from holodeck_mt.contract.registry import schema_files
+from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
+from holodeck_mt.contract.walker import subschemas
 
 PACKAGE = Path(__file__).resolve().parent.parent / "holodeck_mt"
 _LITERAL = re.compile(r"""["'](HMT\d{3})["']""")
@@ -79,4 +79,4 @@ def test_a_code_the_schema_gives_a_node_is_produced_by_the_schema_mapping() -> N
     for schema in schema_files().values():
         for _, node in subschemas(schema):
             for code in node.get(CODES_KEYWORD, {}).values():
-                assert "schema_errors.py" in CODES[code].where
+                assert "contract/messages.py" in CODES[code].where

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt import discovery
-from holodeck_mt.cli import main
+from holodeck_mt.app import discovery
+from holodeck_mt.app.cli import main
 from tests.conftest import ROOT, SAMPLES, RunJson
 
 NOT_HOLODECK = ROOT / "tests" / "not_holodeck"

@@ -2,7 +2,7 @@
 
 ``HOLODECK_MT_ENGINE=python`` walks every document with Python jsonschema; the
 default lets the compiled validator settle valid documents and pick the invalid
-test cases, and only those go through jsonschema (``holodeck_mt.fast_path``).
+test cases, and only those go through jsonschema (``holodeck_mt.contract.compiled``).
 Whatever path was taken, the user sees the same codes, paths, lines, messages,
 hints and exit code: on every fixture and example, on generated corpora with
 planted faults, and on generated documents with random damage.
@@ -24,10 +24,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holodeck_mt import fast_path
-from holodeck_mt.cli import main
+from holodeck_mt.app.cli import main
 from holodeck_mt.codes import runtime_lint
-from holodeck_mt.validate import validate_text
+from holodeck_mt.contract import compiled as fast_path
+from holodeck_mt.pipeline import validate_text
 from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -214,7 +214,7 @@ def test_a_valid_run_never_imports_jsonschema() -> None:
     example = ROOT / "examples" / "convfinqa"
     code = (
         "import sys\n"
-        "from holodeck_mt.cli import main\n"
+        "from holodeck_mt.app.cli import main\n"
         f"status = main(['validate', {str(example)!r}, '--format', 'json', '--jobs', '1'])\n"
         "loaded = sorted(m for m in ('jsonschema', 'referencing') if m in sys.modules)\n"
         "print(status, loaded, file=sys.stderr)\n"

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.cli import main
+from holodeck_mt.app.cli import main
 from tests.conftest import ROOT
 
 INPUTS = Path("tests") / "explain" / "inputs"

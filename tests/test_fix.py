@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt import fixes, validate_text
-from holodeck_mt.cli import main
+from holodeck_mt import validate_text
+from holodeck_mt.app.cli import main
+from holodeck_mt.fix import engine as fixes
 from tests.conftest import SAMPLES, load_script
 
 goldens = load_script("update_fix_goldens")

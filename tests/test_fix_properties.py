@@ -15,7 +15,9 @@ from typing import Any
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holodeck_mt import fixes, loader, validate_text, walk
+from holodeck_mt import validate_text, walk
+from holodeck_mt.fix import engine as fixes
+from holodeck_mt.read import loader
 from tests import strategies
 
 FAULTS = ("quote", "unquote", "flag", "rename", "repeat")

@@ -12,7 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from holodeck_mt import loader, schemas, validate
+from holodeck_mt import pipeline as validate
+from holodeck_mt.contract import registry as schemas
+from holodeck_mt.read import loader
 from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent

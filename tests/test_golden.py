@@ -25,7 +25,7 @@ import pytest
 from jsonschema import Draft7Validator
 
 from holodeck_mt.codes import CODES
-from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.model import Diagnostic
 from holodeck_mt.render import github, renderers
 from holodeck_mt.render import sarif as sarif_format
 from tests.conftest import load_script
@@ -137,8 +137,8 @@ def test_junit_reports_a_yaml_syntax_error_as_the_file_testcase_failing() -> Non
 
 
 def test_junit_replaces_characters_xml_cannot_hold() -> None:
+    from holodeck_mt.pipeline import FileResult
     from holodeck_mt.render import junit
-    from holodeck_mt.validate import FileResult
 
     d = Diagnostic("HMT103", "bad value 'a\x01b'", 1, 1)
     root = junit.report([FileResult(path="x.yaml", diagnostics=[d], text="a: 1\n")])

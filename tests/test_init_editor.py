@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.cli import main
-from holodeck_mt.schemas import bundle_path
+from holodeck_mt.app.cli import main
+from holodeck_mt.contract.registry import bundle_path
 from tests.conftest import RunJson
 from tests.test_discovery import HOLODECK_FILES, make_repository
 

@@ -47,7 +47,10 @@ def test_installed_validator_finds_its_schema_outside_the_checkout(
     installed: Path, tmp_path: Path
 ) -> None:
     where = _run(
-        installed, "-c", "import holodeck_mt.schemas as s; print(s.schema_dir())", cwd=tmp_path
+        installed,
+        "-c",
+        "import holodeck_mt.contract.registry as s; print(s.schema_dir())",
+        cwd=tmp_path,
     )
     assert where.returncode == 0, where.stderr
     schema_dir = Path(where.stdout.strip())

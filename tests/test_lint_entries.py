@@ -8,7 +8,7 @@ regex: none of them is a duplicate.
 
 from __future__ import annotations
 
-from holodeck_mt.validate import validate_text
+from holodeck_mt.pipeline import validate_text
 
 SOURCE = (
     "evaluations:\n"

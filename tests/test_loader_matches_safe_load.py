@@ -21,9 +21,9 @@ from typing import Any
 import pytest
 import yaml
 
-from holodeck_mt import loader
-from holodeck_mt.positions import line_column
-from holodeck_mt.scalars import YamlScalar
+from holodeck_mt.read import loader
+from holodeck_mt.read.scalars import YamlScalar
+from holodeck_mt.text.positions import line_column
 from tests.conftest import SAMPLES
 
 ROOT = Path(__file__).resolve().parents[1]

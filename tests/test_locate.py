@@ -2,7 +2,7 @@
 
 The validator reads a file with the positions of its two top levels only, and reads a
 test case's own lines again (or the whole text) when a fault needs locating (see
-holodeck_mt.locate). For every key and value of every fixture, golden input, example,
+holodeck_mt.text.locate). For every key and value of every fixture, golden input, example,
 real sample and generated corpus, the answer is the one a reading with every position
 gives.
 """
@@ -18,9 +18,10 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, given, settings
 
-from holodeck_mt import loader, locate
-from holodeck_mt.diagnostics import JsonPath
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import JsonPath
+from holodeck_mt.read import loader
+from holodeck_mt.text import locate
 from tests.conftest import ROOT, SAMPLES, load_script
 from tests.strategies import documents, emit
 

@@ -13,16 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt import hints
-from holodeck_mt.checks import (
-    Context,
-    Options,
-    all_checks,
-    files_exist,
-    graders_import,
-    ineffective_flags,
-)
-from holodeck_mt.diagnostics import (
+from holodeck_mt.model import (
     Diagnostic,
     Fault,
     JsonPath,
@@ -31,8 +22,17 @@ from holodeck_mt.diagnostics import (
     to_pointer,
     under,
 )
+from holodeck_mt.pipeline import FileResult, validate_text
 from holodeck_mt.render import github, junit, sarif, text
-from holodeck_mt.validate import FileResult, validate_text
+from holodeck_mt.rules import (
+    Context,
+    Options,
+    all_checks,
+    files_exist,
+    graders_import,
+    ineffective_flags,
+)
+from holodeck_mt.text import hints
 
 # --- paths and pointers -----------------------------------------------------------------
 
@@ -557,7 +557,7 @@ def test_grader_import_leaves_sys_path_as_it_found_it(tmp_path: Path) -> None:
 def test_a_keyword_without_a_message_of_its_own_names_itself() -> None:
     from jsonschema import Draft202012Validator
 
-    from holodeck_mt.schema_errors import faults_of
+    from holodeck_mt.contract.messages import faults_of
 
     errors = Draft202012Validator({"multipleOf": 2}).iter_errors(3)
     assert faults_of(errors) == [
@@ -595,7 +595,7 @@ def _check_faults(module: object, data: object) -> list[Fault]:
 
 
 def test_a_literal_that_looks_like_a_matcher_names_the_matcher_meant() -> None:
-    from holodeck_mt.checks import literal_like_matcher
+    from holodeck_mt.rules import literal_like_matcher
 
     data = _args_data(
         {"REGEXP": "^a$"},  # an alias, in any case
@@ -627,7 +627,7 @@ def test_a_literal_that_looks_like_a_matcher_names_the_matcher_meant() -> None:
 
 
 def test_a_regex_that_does_not_compile_says_why_and_where() -> None:
-    from holodeck_mt.checks import regex_compiles
+    from holodeck_mt.rules import regex_compiles
 
     data = _args_data({"regex": "(a"}, {"regex": "a{2"}, {"regex": "ok"}, {"regex": 3})
     args = (0, "expected_tools", 0, "args")
@@ -641,7 +641,7 @@ def test_a_regex_that_does_not_compile_says_why_and_where() -> None:
 
 
 def test_a_non_finite_metric_number_is_shown_as_yaml_writes_it() -> None:
-    from holodeck_mt.checks import non_finite_numbers
+    from holodeck_mt.rules import non_finite_numbers
 
     metric = {"metric": "numeric", "threshold": float("-inf"), "absolute_tolerance": 0.5}
     data = [{"input": "x", "evaluations": [metric]}]

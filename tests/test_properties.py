@@ -18,11 +18,11 @@ from typing import Any
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from holodeck_mt import loader
-from holodeck_mt import schemas as sch
 from holodeck_mt.codes import runtime_lint
-from holodeck_mt.diagnostics import Diagnostic, JsonPath
-from holodeck_mt.validate import validate_text
+from holodeck_mt.contract import registry as sch
+from holodeck_mt.model import Diagnostic, JsonPath
+from holodeck_mt.pipeline import validate_text
+from holodeck_mt.read import loader
 from tests.strategies import documents, emit
 
 #: Rules the schema cannot express (docs/diagnostics.md): a document may be valid

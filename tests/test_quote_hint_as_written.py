@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 import yaml
 
-from holodeck_mt import loader
-from holodeck_mt.quoting import quoted
-from holodeck_mt.validate import validate_text
+from holodeck_mt.pipeline import validate_text
+from holodeck_mt.read import loader
+from holodeck_mt.text.quoting import quoted
 
 
 def _hints(ground_truth_lines: str) -> list[tuple[str, int, str | None]]:

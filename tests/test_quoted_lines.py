@@ -11,9 +11,9 @@ import io
 
 import pytest
 
-from holodeck_mt.diagnostics import make
+from holodeck_mt.model import make
+from holodeck_mt.pipeline import FileResult
 from holodeck_mt.render import renderer
-from holodeck_mt.validate import FileResult
 
 TEXTS = [
     "a: 1\nb: 2\nc: 3\n",

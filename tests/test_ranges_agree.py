@@ -12,7 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt import loader, ranges, source, walk
+from holodeck_mt import walk
+from holodeck_mt.read import loader
+from holodeck_mt.text import ranges, source
 from tests.conftest import ROOT, SAMPLES, load_script
 
 gen = load_script("generate_corpus")

@@ -10,9 +10,9 @@ import io
 
 import pytest
 
-from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.model import Diagnostic
+from holodeck_mt.pipeline import FileResult, validate_text
 from holodeck_mt.render import github, json_format, junit, sarif, text
-from holodeck_mt.validate import FileResult, validate_text
 
 
 class _Terminal(io.StringIO):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.validate import validate_text
+from holodeck_mt.pipeline import validate_text
 from tests.conftest import RunJson
 
 LEAK_HINT = (

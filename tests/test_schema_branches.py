@@ -15,8 +15,8 @@ import pytest
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import best_match
 
-from holodeck_mt.schema_walk import CHOOSE, subschemas
-from holodeck_mt.schemas import BASE_URI, METRIC, registry, schema_files
+from holodeck_mt.contract.registry import BASE_URI, METRIC, registry, schema_files
+from holodeck_mt.contract.walker import CHOOSE, subschemas
 
 METRIC_DEFS = schema_files()[METRIC]["$defs"]
 #: The metric's ``if``s on its `type`, one per kind.

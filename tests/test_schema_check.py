@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt import schemas
+from holodeck_mt.contract import registry as schemas
 from tests.conftest import load_script
 
 REPO = Path(__file__).resolve().parent.parent

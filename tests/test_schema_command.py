@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.cli import main
+from holodeck_mt.app.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"

@@ -14,7 +14,8 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt import loader, schemas
+from holodeck_mt.contract import registry as schemas
+from holodeck_mt.read import loader
 
 TESTS = Path(__file__).resolve().parent
 REPO = TESTS.parent

@@ -57,7 +57,7 @@ def test_the_per_concept_files_refer_to_each_other_by_relative_refs_only() -> No
 
 
 def test_init_editor_binds_the_bundle(tmp_path: Path) -> None:
-    from holodeck_mt.editor_setup import init_editor
+    from holodeck_mt.app.editor_setup import init_editor
 
     (tmp_path / "cases.yaml").write_text("- input: hi\n", encoding="utf-8")
     init_editor(tmp_path)

@@ -13,9 +13,9 @@ from typing import Any
 import pytest
 from jsonschema import Draft202012Validator
 
-from holodeck_mt.diagnostics import Fault
-from holodeck_mt.schema_errors import faults_of
-from holodeck_mt.validate import validate_text
+from holodeck_mt.contract.messages import faults_of
+from holodeck_mt.model import Fault
+from holodeck_mt.pipeline import validate_text
 
 ENV = r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$"
 
@@ -367,15 +367,15 @@ def test_a_metric_that_is_no_mapping_is_told_so_once_and_an_empty_one_is_standar
 
 
 def test_the_metric_kinds_are_the_values_of_type_in_the_order_messages_list_them() -> None:
-    from holodeck_mt.schema_errors import metric_kinds
-    from holodeck_mt.schemas import METRIC, schema_files
+    from holodeck_mt.contract.messages import metric_kinds
+    from holodeck_mt.contract.registry import METRIC, schema_files
 
     kinds = metric_kinds(schema_files()[METRIC]["$defs"]["Metric"])
     assert kinds == ["standard", "geval", "rag", "code"]
 
 
 def test_faults_validates_the_data_it_is_given() -> None:
-    from holodeck_mt.schema_errors import faults
+    from holodeck_mt.contract.messages import faults
 
     assert faults(Draft202012Validator(_k({"type": "string"})), {"k": 3}) == [
         Fault("HMT102", "`k` must be a string, got integer 3", ("k",), hint='quote it: k: "3"')

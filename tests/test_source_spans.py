@@ -7,8 +7,9 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt import loader, source
-from holodeck_mt.source import Span, node_span, source_text
+from holodeck_mt.read import loader
+from holodeck_mt.text import source
+from holodeck_mt.text.source import Span, node_span, source_text
 from tests.conftest import FIXTURES, SAMPLES
 
 TEXT = """\

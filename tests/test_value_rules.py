@@ -7,7 +7,7 @@ fault before one it must: a rule that stopped at the first would lose the second
 
 from __future__ import annotations
 
-from holodeck_mt.validate import validate_text
+from holodeck_mt.pipeline import validate_text
 
 Seen = tuple[str, str | None, str, int, str, str | None]
 
@@ -201,8 +201,8 @@ def test_past_the_most_nodes_a_walk_keeps_every_check_still_sees_every_argument(
     again, and the last arguments are checked by every check that walks them."""
     from pathlib import Path
 
-    from holodeck_mt.checks import MOST_KEPT, Context, literal_like_matcher, regex_compiles
-    from holodeck_mt.diagnostics import Fault
+    from holodeck_mt.model import Fault
+    from holodeck_mt.rules import MOST_KEPT, Context, literal_like_matcher, regex_compiles
 
     args: dict[str, object] = {f"a{i}": {"regex": "a"} for i in range(MOST_KEPT)}
     args["last"] = {"regex": "("}

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from holodeck_mt import loader
-from holodeck_mt.yaml_errors import explain, shown
+from holodeck_mt.read import loader
+from holodeck_mt.read.yaml_errors import explain, shown
 from tests.conftest import FIXTURES
 
 SLIPS = sorted(

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.cli import main
+from holodeck_mt.app.cli import main
 from tests.test_discovery import HOLODECK_FILES, NOT_HOLODECK, make_repository
 
 from .test_language_server import _require_server, open_server
