@@ -182,6 +182,15 @@ _CODES = [
         where=("rules/files_exist.py", "pipeline.py"),
     ),
     Code(
+        "HMT130",
+        "error",
+        "platform-model",
+        "A section the platform owns (`model`, `instructions`, `tools`, `execution`, "
+        "`observability`, `response_format`, `claude`, ...) fails the platform's own model: "
+        "checked when the platform (holodeck-ai) is importable, with the platform's message.",
+        where=("contract/platform_models.py",),
+    ),
+    Code(
         "HMT113",
         "error",
         "count-not-integer",

@@ -25,8 +25,8 @@ from holodeck_mt.contract import platform_reading as lax
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, make, under
-from holodeck_mt.read import confine, dialect, env_vars, loader
-from holodeck_mt.rules import Context, Options, all_checks
+from holodeck_mt.read import confine, dialect, env_vars, loader, substitution
+from holodeck_mt.rules import Context, Options, all_checks, cascade
 from holodeck_mt.text import hints
 from holodeck_mt.text.safe_text import MESSAGE, clip, display_path
 
@@ -55,6 +55,11 @@ class FileResult:
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
+    #: The agent.yaml's own sections no platform model checked (``--platform off``, or
+    #: the platform not importable): the summary names them once.
+    unchecked: tuple[str, ...] = ()
+    #: Why they were not checked: ``off`` (``--platform off``) or ``absent`` (not importable).
+    unchecked_because: str = ""
 
     @property
     def errors(self) -> int:
@@ -179,8 +184,36 @@ def _validate_text(
     if len(text) > limits.max_bytes:
         result.diagnostics.append(_too_large(len(text), limits))
         return result, None
+    variables = substitution.environment() if "${" in text else {}
+    sub = substitution.substitute(text, variables)
+    result_doc = _judged(sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean)
+    judged, doc = result_doc
+    if "${" in text:
+        unset = env_vars.unset_references(text, variables)
+        if unset:
+            from holodeck_mt.text import ranges
+
+            unset = ranges.with_ranges(text, unset)
+        restored = substitution.restore(judged.diagnostics, sub, text)
+        judged.diagnostics = _finish([*restored, *unset], limits)
+    judged.text = text
+    return judged, doc
+
+
+def _judged(
+    text: str,
+    path: str,
+    role: Role,
+    base_dir: Path,
+    options: Options,
+    limits: Limits,
+    tree: Path | None,
+    agent: Any,
+    agent_clean: bool,
+) -> tuple[FileResult, loader.Document | None]:
+    """The document's diagnostics, judged on ``text`` as the platform parses it."""
+    result = FileResult(path=path, text=text)
     doc = _load(text, limits)
-    doc.diagnostics += env_vars.unset_references(text)
     if not doc.loaded:
         result.diagnostics = _unloaded(doc, role, text, limits)
         return result, None
@@ -192,6 +225,8 @@ def _validate_text(
     else:
         # The schema's faults of the document as the platform reads it (lax.py).
         read, as_read = lax.relax(data, *_schema_of(doc, role, limits), role=role)
+        if role == "document" and isinstance(data, dict):
+            read += _platform_faults(data, doc, read, options, result)
         context = Context(
             data=as_read,
             base_dir=base_dir,
@@ -201,11 +236,36 @@ def _validate_text(
             agent=agent,
             runtime=agent_clean and _error_free(read, doc),
         )
-        faults = read + _check_faults(context, options)
+        faults = cascade.pruned(read + _check_faults(context, options))
     result.diagnostics = _diagnostics(faults, doc, text, limits)
     result.stats = _stats(data)
     result.test_cases = _names(data)
     return result, doc
+
+
+def _platform_faults(
+    data: dict[Any, Any],
+    doc: loader.Document,
+    read: list[Fault],
+    options: Options,
+    result: FileResult,
+) -> list[Fault]:
+    """The platform's models on the agent.yaml's own sections (HMT130), none where the
+    schema or the loader already told something; the sections left unchecked noted."""
+    from holodeck_mt.contract import platform_models
+
+    owned = platform_models.owned_sections(data)
+    if not owned:
+        return []
+    found = None
+    if options.platform != "off":
+        reported = doc.reported | {f.parts for f in read if severity(f.code) == "error"}
+        found = platform_models.faults(data, reported)
+    if found is None:
+        result.unchecked = owned
+        result.unchecked_because = "off" if options.platform == "off" else "absent"
+        return []
+    return found
 
 
 def _load(text: str, limits: Limits) -> loader.Document:

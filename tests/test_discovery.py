@@ -31,12 +31,14 @@ test_cases:
   - name: refund
     input: "Can I get a refund?"
     ground_truth: 14.10
+instructions: {inline: Answer the customer.}
 """
 
 FINANCE_AGENT = """\
 name: finance
 model: {provider: openai, name: gpt-4o}
 test_cases_file: data/convfinqa.yaml
+instructions: {inline: Answer the analyst.}
 """
 
 CONVFINQA = """\

@@ -80,7 +80,7 @@ def test_diff_prints_the_change_and_writes_nothing(
     assert "-        ground_truth: 206588.10" in out
     assert '+        ground_truth: "206588.10"' in out
     assert '+        ground_truth: "181001"' not in out  # an unsafe fix is not in the safe diff
-    assert err.startswith("Would fix 7 problems in 1 file. 5 unsafe fixes not applied")
+    assert err.startswith("Would fix 6 problems in 1 file. 5 unsafe fixes not applied")
 
 
 def test_safe_fixes_leave_unsafe_ones_and_say_so(
@@ -89,7 +89,7 @@ def test_safe_fixes_leave_unsafe_ones_and_say_so(
     target = _copy(tmp_path, "block-style.yaml")
     assert main(["fix", str(target)]) == 1  # the misspelt key is still an error
     err = capsys.readouterr().err
-    assert "Fixed 7 problems in 1 file. 5 unsafe fixes not applied" in err
+    assert "Fixed 6 problems in 1 file. 5 unsafe fixes not applied" in err
     assert main(["fix", "--unsafe-fixes", str(target)]) == 0
     fixed = target.read_text(encoding="utf-8")
     after = validate_text(fixed).diagnostics

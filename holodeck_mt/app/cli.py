@@ -176,6 +176,14 @@ def _add_validate(commands: Commands) -> None:
         },
     )
     validate.add_argument(
+        "--platform",
+        choices=("auto", "off", "required"),
+        default="auto",
+        help="judge the agent.yaml's own sections (model, instructions, tools, ...) with the "
+        "platform's models: when holodeck-ai is importable (auto, the default), never (off), "
+        "or exit 2 when it is not (required)",
+    )
+    validate.add_argument(
         "-j",
         "--jobs",
         type=_count(1, MAX_JOBS),
@@ -513,7 +521,10 @@ def _validate(args: argparse.Namespace) -> int:
         import_graders=args.import_graders,
         check_files=args.check_files,
         allow_outside_paths=args.allow_outside_paths,
+        platform=args.platform,
     )
+    if args.platform == "required" and _platform_missing():
+        return EXIT_USAGE
     limits = Limits(
         max_bytes=args.max_file_size,
         max_depth=args.max_depth,
@@ -533,6 +544,19 @@ def _validate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     failing = any(not r.valid for r in results)
     return EXIT_INVALID if failing else EXIT_OK
+
+
+def _platform_missing() -> bool:
+    """Whether the platform's models do not import (said once, on stderr)."""
+    from holodeck_mt.contract import platform_models
+
+    if platform_models.agent_model() is not None:
+        return False
+    _say(
+        "holodeck-mt: error: --platform required, but the platform's models do not import; "
+        f"install them with `{platform_models.INSTALL}` (or use --platform auto)"
+    )
+    return True
 
 
 def _rounds(files: list[str], options: Options, limits: Limits) -> list[list[_Job]]:

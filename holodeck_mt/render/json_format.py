@@ -6,6 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
+from holodeck_mt.contract import platform_models
 from holodeck_mt.text.safe_text import escape_json
 
 if TYPE_CHECKING:
@@ -15,6 +16,7 @@ VERSION = 1
 
 
 def document(results: Sequence[FileResult]) -> dict[str, Any]:
+    sections, how = platform_models.unchecked(results)
     return {
         "version": VERSION,
         "files": [
@@ -32,6 +34,9 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
             "invalid": sum(not r.valid for r in results),
             "errors": sum(r.errors for r in results),
             "warnings": sum(r.warnings for r in results),
+            # The agent.yaml sections no platform model checked, and what checks them.
+            "unchecked_sections": sections,
+            "check_unchecked_with": how,
         },
     }
 

@@ -11,6 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
+from holodeck_mt.contract import platform_models
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.text.safe_text import escape, guard_lines
 
@@ -78,6 +79,9 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
             if d.hint:
                 out.write(f"  {style('hint', '36')}: {escape(d.hint)}\n")
     out.write(summary(results) + "\n")
+    note = platform_models.sections_note(results)
+    if note is not None:
+        out.write(escape(note) + "\n")
 
 
 def summary(results: Sequence[FileResult]) -> str:

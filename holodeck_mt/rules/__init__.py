@@ -30,6 +30,9 @@ class Options:
     check_files: bool = False
     #: Let `test_cases_file` and `files[*].path` leave the repository tree.
     allow_outside_paths: bool = False
+    #: Judge the agent.yaml's own sections with the platform's models (``--platform``):
+    #: ``auto`` when importable, ``off``, or ``required`` (the CLI refuses to run without).
+    platform: str = "auto"
 
 
 @dataclass
