@@ -24,6 +24,8 @@ from holodeck_mt.read import scalars as sc
 from holodeck_mt.text.positions import Position, Positions, of_mark
 
 _MAP_TAG, _SEQ_TAG = sc.TAG_PREFIX + "map", sc.TAG_PREFIX + "seq"
+#: Lists of one-key mappings that ``yaml.safe_load`` constructs as lists of pairs.
+_PAIRS_TAGS = frozenset({sc.TAG_PREFIX + "omap", sc.TAG_PREFIX + "pairs"})
 _NO_KEY = sc._Marker("NO_KEY")  # a mapping waiting for its next key
 _SKIP = sc._Marker("SKIP")  # the key was rejected: drop its value
 _PENDING = sc._Marker("PENDING")  # the root node is not finished yet
@@ -86,6 +88,7 @@ class _Frame:
         "key_positions",
         "merged",
         "nodes_at_start",
+        "pairs",
         "start_mark",
         "value_positions",
     )
@@ -98,6 +101,8 @@ class _Frame:
         self.key_mark: Any = None
         self.start_mark = event.start_mark
         self.anchor = event.anchor
+        #: An ``!!omap`` or ``!!pairs`` list: its one-key mappings become pairs at its end.
+        self.pairs = False
         self.nodes_at_start = nodes
         #: Keys that came from a merge ``<<`` (an explicit key may override them).
         self.merged: set[str] | None = None
@@ -207,6 +212,8 @@ class Builder:
 
     def _collection_end(self, event: Any) -> None:
         frame = self._stack.pop()
+        if frame.pairs:
+            self._as_pairs(frame)
         if frame.anchor is not None:
             name = frame.anchor
             self._anchors[name] = (
@@ -215,6 +222,22 @@ class Builder:
                 self._anchors[name][2],
             )
         self._attach(frame.container, frame.start_mark)
+
+    def _as_pairs(self, frame: _Frame) -> None:
+        """An ``!!omap``/``!!pairs`` list as the platform reads it: each one-key mapping a
+        ``[key, value]`` pair, in place (positions stay by index)."""
+        items = frame.container
+        if not all(type(item) is dict and len(item) == 1 for item in items):
+            self._report(
+                "HMT003",
+                "an !!omap or !!pairs list holds an item that is not a one-key mapping; "
+                "the platform cannot read it",
+                frame.start_mark,
+                self._here(),
+                hint="write each item as `- key: value`, or remove the tag",
+            )
+            return
+        items[:] = [list(next(iter(item.items()))) for item in items]
 
     def _alias(self, event: Any) -> None:
         anchored = self._anchors.get(event.anchor)
@@ -252,11 +275,13 @@ class Builder:
                 hint="raise the limit with --max-depth if this is intended",
             )
         tag = event.tag
-        if tag is not None and tag != "!" and tag != own_tag:
+        pairs = own_tag == _SEQ_TAG and tag in _PAIRS_TAGS
+        if tag is not None and tag != "!" and tag != own_tag and not pairs:
             self._report_tag(
                 tag, event.start_mark, "a mapping" if own_tag == _MAP_TAG else "a list"
             )
         frame = _Frame(container, event, self._nodes)
+        frame.pairs = pairs
         if self.positions is not None and len(self._stack) <= self._index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions

@@ -2,7 +2,9 @@
 
 The platform opens a file as UTF-8: a UTF-8 byte-order mark is tolerated and
 CR LF line endings are fine, but a UTF-16 file fails to load even with its
-byte-order mark, so it is refused here too, with the way out in the hint.
+byte-order mark, so it is refused here too, with the way out in the hint. Only one
+mark is stripped: a second one is part of the first key, which the platform then does
+not know.
 """
 
 from __future__ import annotations
@@ -32,6 +34,15 @@ def decode(raw: bytes) -> tuple[str | None, dg.Diagnostic | None]:
                 hint=_SAVE_AS_UTF8,
             )
     skip = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
+    if skip and raw.startswith(_UTF8_BOM, skip):
+        return None, dg.make(
+            "HMT005",
+            "the file starts with two byte-order marks; the platform strips one and reads "
+            "the other as part of the first key",
+            1,
+            1,
+            hint="remove the second byte-order mark (save the file as UTF-8 once)",
+        )
     try:
         return raw[skip:].decode("utf-8"), None
     except UnicodeDecodeError as e:

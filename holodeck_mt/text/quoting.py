@@ -48,6 +48,22 @@ def quoted(written: str) -> str | None:
     return "'" + text.replace("'", "''") + "'"
 
 
+def _at_anchor(name: str, text: str, before: int) -> str:
+    """The hint of an alias (``ground_truth: *gt``): quoting ``"*gt"`` would replace the
+    value by the text ``*gt``; the value to quote is the anchor's, where it is defined."""
+    from holodeck_mt.text.positions import line_column
+    from holodeck_mt.text.safe_text import clip
+
+    shown = clip(name)
+    anchor = None
+    for found in re.finditer(r"&" + re.escape(name) + r"(?=[\s,\[\]{}]|$)", text[:before]):
+        anchor = found
+    if anchor is None:
+        return f"the value comes from the anchor &{shown}: quote it where the anchor is set"
+    line, _ = line_column(text, anchor.start())
+    return f"the value comes from the anchor &{shown} (line {line}): quote it there"
+
+
 def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -> Diagnostic:
     """``diagnostic`` with its "quote it" hint rebuilt from the source at its position
     (read from the lines ``within`` when given: its test case's own)."""
@@ -60,7 +76,12 @@ def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -
     span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
     if span is None:
         return diagnostic
-    quote = quoted(source_text(text, span))
+    written = source_text(text, span)
+    if written.startswith("*"):
+        return dataclasses.replace(
+            diagnostic, hint=_at_anchor(written[1:], text, span.start_offset)
+        )
+    quote = quoted(written)
     if quote is None:
         return diagnostic
     key = diagnostic.pointer_parts[-1] if diagnostic.pointer_parts else None
