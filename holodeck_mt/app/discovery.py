@@ -38,6 +38,13 @@ SKIPPED_DIRS = frozenset(
 
 #: Keys that make a top-level mapping a HoloDeck file.
 _MAPPING_KEYS = frozenset({"test_cases", "test_cases_file"})
+#: A top-level key this close to one of them is a misspelling of it (``test_case:``):
+#: the file is HoloDeck's, and validating it says "did you mean".
+_NEAR_MISS = 0.8
+#: Longer keys are not compared (a hostile file's megabyte key costs nothing).
+_LONGEST_KEY = 40
+#: How many folders above a file are searched for the agent.yaml naming it.
+LEVELS_UP = 4
 #: Keys that make a mapping in a top-level list a test case.
 _CASE_KEYS = frozenset({"input", "turns"})
 #: A file is judged by its first bytes: a test-cases file tells on its first lines.
@@ -132,7 +139,7 @@ def _has_key(events: Iterator[Any], keys: frozenset[str]) -> bool:
         kind = type(key)
         if kind is yaml.MappingEndEvent:
             return False
-        if kind is yaml.ScalarEvent and key.value in keys:
+        if kind is yaml.ScalarEvent and (key.value in keys or _near_miss(key.value, keys)):
             return True
         if kind in _STARTS:  # a complex key
             _skip(events)
@@ -141,6 +148,17 @@ def _has_key(events: Iterator[Any], keys: frozenset[str]) -> bool:
 
 
 _STARTS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+
+
+def _near_miss(key: str, keys: frozenset[str]) -> bool:
+    """Whether ``key`` is a misspelling of one of the top-level ``keys`` (``test_case``,
+    ``testcases``, ``test-cases-file``); never for a test case's own keys."""
+    if keys is not _MAPPING_KEYS or not 4 <= len(key) <= _LONGEST_KEY:
+        return False
+    import difflib  # only for a top-level key that is not one of ours
+
+    written = key.lower().replace("-", "_").replace(" ", "_")
+    return any(difflib.SequenceMatcher(None, written, k).ratio() >= _NEAR_MISS for k in keys)
 
 
 def _skip(events: Iterator[Any]) -> None:
@@ -198,6 +216,34 @@ def _named_target(events: Iterator[Any]) -> str | None:
                 target = value.value if type(value) is yaml.ScalarEvent else None
     except (_End, StopIteration):
         return target
+
+
+def top_level_is_list(path: Path) -> bool:
+    """Whether the YAML file's first document is a list (a bare list of test cases)."""
+    head = _head(path)
+    if head is None:
+        return False
+    try:
+        return type(next(_events(head))) is yaml.SequenceStartEvent
+    except (_End, StopIteration, yaml.YAMLError):
+        return False
+
+
+def naming_agent(path: Path) -> Path | None:
+    """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in the file's
+    folder or up to :data:`LEVELS_UP` above it."""
+    wanted = same_file_key(path)
+    folder = path.parent
+    for _ in range(LEVELS_UP + 1):
+        for name in AGENT_FILE_NAMES:
+            agent = folder / name
+            target = agent_target(agent)
+            if target is not None and same_file_key(target) == wanted:
+                return agent
+        if folder.parent == folder:
+            break
+        folder = folder.parent
+    return None
 
 
 def same_file_key(path: Path | str) -> str:
@@ -270,7 +316,13 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             for file in files:
                 take(str(file))
         elif is_file:
-            if not named_by_content or is_agent_file(path) or holds_test_cases(path):
+            # A file an agent.yaml names is its test-cases file, whatever it holds (empty,
+            # a mapping of other keys): validated through that agent.yaml, as it is read.
+            agent = None if is_agent_file(path) else naming_agent(path)
+            if agent is not None:
+                take(str(agent))
+                take(given)
+            elif not named_by_content or is_agent_file(path) or holds_test_cases(path):
                 take(given)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")

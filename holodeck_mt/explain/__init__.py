@@ -35,6 +35,27 @@ def explain(path: str, *, test_case: str | None = None, limits: Limits | None = 
     return document.build(loaded, files, test_case), results
 
 
+def _through_agent(path: str) -> tuple[str, str | None]:
+    """The file to explain for ``path``: the agent.yaml naming it as its test-cases file
+    (its metrics apply), else ``path``; and, for a list of test cases no agent.yaml
+    names, a note that it is explained without any agent's metrics."""
+    from holodeck_mt.app import discovery
+    from holodeck_mt.text.safe_text import clip, escape
+
+    file = Path(path)
+    if discovery.is_agent_file(file):
+        return path, None
+    agent = discovery.naming_agent(file)
+    if agent is not None:
+        return str(agent), None
+    if not discovery.top_level_is_list(file):
+        return path, None
+    return path, (
+        f"no agent.yaml names '{escape(clip(path, 200))}' as its test_cases_file (looked in "
+        f"its folder and {discovery.LEVELS_UP} above): explained without an agent's metrics"
+    )
+
+
 def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO) -> int:
     """Explain one file to ``out``; the exit code (0 explained, 1 refused, 2 usage)."""
     import sys
@@ -49,6 +70,9 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
             file=sys.stderr,
         )
         return EXIT_USAGE
+    path, alone = _through_agent(path)
+    if alone is not None:
+        print(f"holodeck-mt: note: {alone}", file=sys.stderr)
     try:
         doc, results = explain(path, test_case=test_case, limits=limits)
     except OSError as e:

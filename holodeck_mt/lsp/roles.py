@@ -19,9 +19,6 @@ from pathlib import Path
 from holodeck_mt.app import discovery
 from holodeck_mt.pipeline import Role
 
-#: How many folders above a file are searched for the agent.yaml naming it.
-_LEVELS_UP = 4
-
 
 @dataclass(frozen=True)
 class Target:
@@ -47,15 +44,4 @@ def target_of(path: Path, text: str) -> Target | None:
 
 def _naming_agent(path: Path) -> Path | None:
     """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in its folder or above."""
-    wanted = discovery.same_file_key(path)
-    folder = path.parent
-    for _ in range(_LEVELS_UP + 1):
-        for name in discovery.AGENT_FILE_NAMES:
-            agent = folder / name
-            target = discovery.agent_target(agent)
-            if target is not None and discovery.same_file_key(target) == wanted:
-                return agent
-        if folder.parent == folder:
-            break
-        folder = folder.parent
-    return None
+    return discovery.naming_agent(path)
