@@ -139,7 +139,8 @@ mutate: $(STAMP)
 .PHONY: platform-verdicts
 
 ## Judge the generated variant corpus with the platform itself (holodeck-ai, test-only)
-## and print the agreement figure; `make test` runs the same test.
+## (every whole-agent document) and print the agreement figures; `make test` runs the
+## same tests on a slice of the whole-agent documents.
 platform-verdicts: $(STAMP)
-	$(PY) -m pytest -q tests/test_platform_verdicts.py -k corpus
+	HOLODECK_MT_PLATFORM_VERDICTS=all $(PY) -m pytest -q tests/test_platform_verdicts.py -k "corpus or whole"
 # --- end platform verdicts ------------------------------------------------------------

@@ -31,7 +31,7 @@ from typing import Any
 
 from holodeck_mt.contract import registry as schemas
 
-__all__ = ["FAMILIES", "Variant", "corpus", "dump", "main"]
+__all__ = ["FAMILIES", "Variant", "agent_corpus", "corpus", "dump", "main"]
 
 
 class Raw(str):
@@ -67,6 +67,8 @@ class Variant:
     referenced: dict[str, str] = field(default_factory=dict)
     #: Environment variables set while judging it (beside an empty environment).
     environ: dict[str, str] = field(default_factory=dict)
+    #: A whole agent.yaml: the platform loads it as it is, its own sections included.
+    whole: bool = False
 
 
 # --- YAML writing ------------------------------------------------------------
@@ -543,6 +545,145 @@ def corpus() -> list[Variant]:
                     parent[key] = Raw(text)
                 out.append(Variant(f"{slot}={family}:{text}", dump(doc)))
     out.extend(_structural())
+    return out
+
+
+# --- whole agent.yaml documents: the platform's own sections ------------------
+
+
+#: A complete agent the platform loads: every section it owns, each tool type.
+def _whole_agent() -> dict[str, Any]:
+    return {
+        "name": "oracle-agent",
+        "description": "Answers questions.",
+        "model": {"provider": "openai", "name": "gpt-4o", "temperature": 0.2, "max_tokens": 500},
+        "instructions": {"inline": "Answer the question."},
+        "tools": [
+            {
+                "name": "subtract",
+                "type": "function",
+                "description": "Subtracts.",
+                "file": "tools.py",
+                "function": "subtract",
+            },
+            {"name": "search", "type": "mcp", "description": "Searches.", "command": "npx"},
+            {
+                "name": "summarise",
+                "type": "prompt",
+                "description": "Summarises.",
+                "template": "Summarise {{text}}",
+                "parameters": {"text": {"type": "string"}},
+            },
+            {"name": "docs", "type": "vectorstore", "description": "Docs.", "source": "docs/"},
+        ],
+        "execution": {"llm_timeout": 60, "file_timeout": 30, "cache_enabled": True},
+        "observability": {"enabled": False, "service_name": "agent"},
+        "response_format": {"type": "object"},
+        "claude": {"max_turns": 5, "web_search": False},
+        "test_cases": [{"name": "one", "input": "What is 2 + 2?", "ground_truth": "4"}],
+    }
+
+
+#: Each field of the platform's own sections that the whole-agent corpus writes with
+#: every scalar family (a path from the agent's root).
+_OWNED_SLOTS: list[Path_] = [
+    ("name",),
+    ("description",),
+    ("model", "provider"),
+    ("model", "name"),
+    ("model", "temperature"),
+    ("model", "max_tokens"),
+    ("instructions", "inline"),
+    ("tools", 0, "type"),
+    ("tools", 0, "name"),
+    ("tools", 0, "description"),
+    ("tools", 0, "file"),
+    ("tools", 1, "command"),
+    ("tools", 2, "template"),
+    ("tools", 3, "source"),
+    ("execution", "llm_timeout"),
+    ("execution", "cache_enabled"),
+    ("observability", "enabled"),
+    ("observability", "service_name"),
+    ("response_format",),
+    ("claude", "max_turns"),
+    ("claude", "web_search"),
+]
+
+#: Whole sections removed, doubled or misspelt.
+_SECTION_EDITS: dict[str, Callable[[dict[str, Any]], None]] = {
+    "model.missing": lambda d: d.pop("model"),
+    "instructions.missing": lambda d: d.pop("instructions"),
+    "name.missing": lambda d: d.pop("name"),
+    "instructions.file-and-inline": lambda d: d["instructions"].update(file="prompt.md"),
+    "instructions.empty": lambda d: d.update(instructions={}),
+    "model.unknown-key": lambda d: d["model"].update(temprature=0.2),
+    "tools.unknown-key": lambda d: d["tools"][0].update(descripton="x"),
+    "tools.no-description": lambda d: d["tools"][0].pop("description"),
+    "tools.duplicate-name": lambda d: d["tools"][1].update(name="subtract"),
+    "execution.unknown-key": lambda d: d["execution"].update(timeout=3),
+    "claude.unknown-key": lambda d: d["claude"].update(turns=3),
+    "model.azure-without-endpoint": lambda d: d["model"].update(provider="azure_openai"),
+    "tools.not-a-list": lambda d: d.update(tools={"name": "x"}),
+    "model.a-string": lambda d: d.update(model="gpt-4o"),
+}
+
+#: ``${NAME}`` written in flow and block collections, comments and quoted strings, with
+#: values that break the YAML, numbers, booleans, or no value at all.
+_ENV_PLACES = {
+    "block-value": ("  temperature: ${V}\n", "model"),
+    "flow-value": ("model: {provider: openai, name: gpt-4o, temperature: ${V}}\n", None),
+    "quoted": ('  name: "${V}"\n', "model"),
+    "comment": ("# model set by ${V}\n", None),
+    "flow-sequence": ("    expected_tools: [${V}]\n", "case"),
+}
+_ENV_VALUES: dict[str, str | None] = {
+    "unset": None,
+    "number": "0.7",
+    "too-hot": "7.5",
+    "boolean": "true",
+    "word": "gpt-4o",
+    "empty": "",
+    "quote": '"',
+    "mapping": "a: b",
+    "comma": "a, b",
+}
+
+
+def _env_document(place: str) -> str:
+    line, within = _ENV_PLACES[place]
+    head = "name: oracle-agent\ninstructions: {inline: Answer.}\n"
+    model = "model:\n  provider: openai\n  name: gpt-4o\n"
+    case = "test_cases:\n  - input: What is 2 + 2?\n"
+    if within == "model":
+        model += line.replace("${V}", "${HMT_ORACLE_V}")
+        return head + model + case
+    if within == "case":
+        return head + model + case + line.replace("${V}", "${HMT_ORACLE_V}")
+    text = line.replace("${V}", "${HMT_ORACLE_V}")
+    return head + (text if place == "flow-value" else model + text) + case
+
+
+def agent_corpus() -> list[Variant]:
+    """Whole agent.yaml documents: each platform-owned field with each scalar family,
+    whole sections edited, and ``${NAME}`` in every kind of place with every kind of value."""
+    out: list[Variant] = [Variant("whole=base", dump(_whole_agent()), whole=True)]
+    for slot in _OWNED_SLOTS:
+        for family, scalars in FAMILIES.items():
+            for text in scalars:
+                doc = _whole_agent()
+                _get(doc, slot[:-1])[slot[-1]] = Raw(text)
+                name = ".".join(map(str, slot))
+                out.append(Variant(f"whole.{name}={family}:{text}", dump(doc), whole=True))
+    for name, edit in _SECTION_EDITS.items():
+        doc = _whole_agent()
+        edit(doc)
+        out.append(Variant(f"whole.{name}", dump(doc), whole=True))
+    for place in _ENV_PLACES:
+        for kind, value in _ENV_VALUES.items():
+            environ = {} if value is None else {"HMT_ORACLE_V": value}
+            text = _env_document(place)
+            out.append(Variant(f"whole.env.{place}={kind}", text, environ=environ, whole=True))
     return out
 
 

@@ -75,6 +75,8 @@ class Verdict:
     loads: bool
     #: The platform's reason when it does not load (first line, bounded).
     reason: str = ""
+    #: Where its model's first error stands (pydantic's ``loc``), when a model refused.
+    loc: tuple[Any, ...] = ()
 
 
 def available() -> str | None:
@@ -190,11 +192,14 @@ def judge(
     *,
     referenced: Mapping[str, str] | None = None,
     environ: Mapping[str, str] | None = None,
+    whole: bool = False,
 ) -> Verdict:
     """The platform's verdict on ``text`` (an agent.yaml, or a list of test cases).
 
     ``referenced`` holds other files beside it by name (a ``test_cases_file``).
-    ``environ`` replaces the environment for ``${NAME}`` substitution.
+    ``environ`` replaces the environment for ``${NAME}`` substitution. ``whole``: the
+    document is loaded as ``ConfigLoader.load_agent_yaml`` loads it, its own sections
+    judged too (no ``PLATFORM_OWNED`` removed, no ``FILLERS``).
     """
     base = _scratch()
     written = []
@@ -205,7 +210,7 @@ def judge(
         path = base / "agent.yaml"
         path.write_text(text, encoding="utf-8", newline="")
         written.append(path)
-        return _judge_file(path, environ)
+        return _judge_file(path, environ, whole)
     finally:
         for path in written:
             path.unlink(missing_ok=True)
@@ -226,7 +231,7 @@ def judge_file(path: Path, environ: Mapping[str, str] | None = None) -> Verdict:
     return _judge_file(path, environ)
 
 
-def _judge_file(path: Path, environ: Mapping[str, str] | None) -> Verdict:
+def _judge_file(path: Path, environ: Mapping[str, str] | None, whole: bool = False) -> Verdict:
     platform = _platform()
     saved = dict(os.environ)
     if environ is not None:
@@ -235,10 +240,12 @@ def _judge_file(path: Path, environ: Mapping[str, str] | None) -> Verdict:
     try:
         with warnings.catch_warnings():
             warnings.simplefilter("ignore")
-            return _load(platform, path)
+            return _load(platform, path, whole)
     except Exception as e:  # whatever the platform raises is its refusal to load
         first = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        return Verdict(False, f"{type(e).__name__}: {first[:300]}")
+        errors = getattr(e, "errors", None)
+        loc = tuple(errors()[0]["loc"]) if callable(errors) and errors() else ()
+        return Verdict(False, f"{type(e).__name__}: {first[:300]}", loc)
     finally:
         if environ is not None:
             os.environ.clear()
@@ -252,14 +259,14 @@ def _parsed(platform: dict[str, Any], path: Path) -> Any:
         return None
 
 
-def _load(platform: dict[str, Any], path: Path) -> Verdict:
+def _load(platform: dict[str, Any], path: Path, whole: bool = False) -> Verdict:
     config = platform["read"](path, substitute_env=True)
     if config is None and isinstance(_parsed(platform, path), list):
         config = []  # an empty list of test cases reads as None: still a test-cases file
     if isinstance(config, list):
         # A test-cases file: judged as the test_cases_file of an agent.
         config = {"test_cases_file": path.name}
-    if isinstance(config, dict) and config:
+    if isinstance(config, dict) and config and not whole:
         for key in PLATFORM_OWNED & {k for k in config if isinstance(k, str)}:
             del config[key]
         config.update(FILLERS)

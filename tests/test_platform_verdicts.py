@@ -277,3 +277,79 @@ def test_a_real_sample_loads_through_the_platforms_own_entry_point_as_the_oracle
     ConfigLoader().load_agent_yaml(str(path))
     assert oracle.judge_file(path).loads
     assert not _errors(validate_file(path))
+
+
+# --- whole agent.yaml documents: the platform's own sections --------------------
+
+#: `make platform-verdicts` judges every whole-agent document; `make test` a slice.
+_FULL = os.environ.get("HOLODECK_MT_PLATFORM_VERDICTS") == "all"
+_SLICE = 1 if _FULL else 4
+
+
+def _field_of(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
+    """The data path of the platform's first error (its ``loc`` without branch names)."""
+    from holodeck_mt.contract import platform_models
+
+    parts, _ = platform_models._located(loc, data)
+    return parts
+
+
+def _judge_whole() -> tuple[Counter[str], list[str], list[str]]:
+    tally: Counter[str] = Counter()
+    disagreements: list[str] = []
+    misplaced: list[str] = []
+    for variant in corpus.agent_corpus()[::_SLICE]:
+        with _environment(variant.environ) as environ:
+            verdict = oracle.judge(variant.text, environ=environ, whole=True)
+            results = _ours(variant.text, variant.referenced)
+        errors = _errors(results)
+        if (not errors) == verdict.loads:
+            tally["agree"] += 1
+        elif deviation(variant.text, variant.referenced, verdict, results) is not None:
+            tally["deviation"] += 1
+        else:
+            tally["disagree"] += 1
+            ours = "; ".join(f"{d.code} {d.path} {d.message}" for d in errors)
+            disagreements.append(
+                f"{variant.id}: platform {'loads' if verdict.loads else 'fails'}"
+                f" ({verdict.reason}); validator {'valid' if not errors else ours[:300]}"
+            )
+        if errors and not verdict.loads and verdict.loc:
+            tally["both refuse, located"] += 1
+            try:
+                data = yaml.safe_load(_substituted(variant.text, environ))
+            except yaml.YAMLError:
+                data = None
+            theirs = _field_of(verdict.loc, data)
+            first = min(errors, key=Diagnostic.sort_key).pointer_parts
+            if first == theirs or theirs[: len(first)] == first or first[: len(theirs)] == theirs:
+                tally["same field"] += 1
+            else:
+                misplaced.append(f"{variant.id}: ours {first}, the platform's {theirs}")
+    return tally, disagreements, misplaced
+
+
+def _substituted(text: str, environ: Mapping[str, str]) -> str:
+    return _ENV_VAR.sub(lambda m: environ.get(m.group(1), m.group(0)), text)
+
+
+def test_validator_agrees_with_the_platform_on_whole_agent_documents(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Each platform-owned section mutated, the platform loading the document as it is:
+    the same verdict, and where both refuse, the same field first (or its parent)."""
+    _require_platform()
+    tally, disagreements, misplaced = _judge_whole()
+    total = tally["agree"] + tally["deviation"] + tally["disagree"]
+    located = tally["both refuse, located"]
+    same = tally["same field"]
+    with capsys.disabled():
+        print(
+            f"\nwhole agent.yaml verdicts (holodeck-ai {oracle.PLATFORM_VERSION}): {total} "
+            f"documents{'' if _FULL else ' (a slice)'}, {tally['agree']} the same verdict, "
+            f"{tally['deviation']} documented deviations, {tally['disagree']} disagreements; "
+            f"first error on the platform's field on {same} of {located} "
+            f"({100 * same / max(located, 1):.1f}%)"
+        )
+    assert not disagreements, "\n".join(disagreements[:60]) + f"\n({len(disagreements)} in all)"
+    assert same >= 0.95 * located, "\n".join(misplaced[:40])
