@@ -139,6 +139,7 @@ def test_a_code_metric_grader_is_never_imported_while_the_models_judge(tmp_path:
     assert not marker.exists()
 
 
+@pytest.mark.slow
 def test_loading_the_models_imports_neither_the_runtime_nor_the_evaluators() -> None:
     """In a fresh process: the modules the models bring in, and nothing of the runtime."""
     if platform_models.agent_model() is None:
@@ -159,6 +160,7 @@ def test_loading_the_models_imports_neither_the_runtime_nor_the_evaluators() -> 
         assert not any(m == runtime or m.startswith(runtime + ".") for m in loaded), runtime
 
 
+@pytest.mark.slow
 def test_a_test_cases_file_alone_never_imports_the_platform() -> None:
     probe = (
         "import sys\nfrom holodeck_mt import validate_text\n"
