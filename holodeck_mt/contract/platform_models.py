@@ -51,6 +51,10 @@ _FRAGMENT_FILLERS: Mapping[str, Any] = {
     "model": {"provider": "openai", "name": "gpt-4o"},
     "instructions": {"inline": "-"},
 }
+#: More tools than any platform release allows (0.7.1: 50); only these are handed over.
+_MOST_TOOLS = 1000
+#: The most model errors told for one document (each is located in the text).
+_MOST_ERRORS = 200
 #: How to get the models, as the summary says it.
 INSTALL = "pip install holodeck-ai"
 
@@ -108,12 +112,17 @@ def faults(data: dict[Any, Any], reported: set[JsonPath]) -> list[Fault] | None:
         for k, v in data.items()
         if isinstance(k, str) and k in fields and k not in SCHEMA_SECTIONS
     }
+    tools = config.get("tools")
+    if isinstance(tools, list) and len(tools) > _MOST_TOOLS:
+        # The platform refuses more tools than its maximum: a hostile file's million
+        # tools are not all validated to hear it say so.
+        config["tools"] = tools[: _MOST_TOOLS + 1]
     if "model" not in data and "instructions" not in data:
         for key, value in _FRAGMENT_FILLERS.items():
             config.setdefault(key, value)
     errors = _errors(agent, config)
     found = []
-    for error in errors:
+    for error in errors[:_MOST_ERRORS]:
         fault = _fault(error, data)
         if fault is not None and not under(fault.parts, reported):
             found.append(fault)
@@ -143,10 +152,14 @@ def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
     if kind == "missing" and not exact:
         missing = tuple(error.get("loc", ()))[-1:]
         shown = clip(str(missing[0])) if missing else "a field"
-        return Fault("HMT130", f"`{shown}` is required by the platform's model", parts)
+        at = "key" if parts else "value"
+        return Fault("HMT130", f"`{shown}` is required by the platform's model", parts, at=at)
     if kind == "union_tag_invalid" and _step(_node(data, parts), "type") is not None:
         parts = (*parts, "type")  # the tag the platform could not use
-    at = "key" if kind == "extra_forbidden" else "value"
+    # A collection is pointed at by its key: its whole extent can be a hostile file's
+    # million lines (``tools``, over the platform's maximum).
+    collection = isinstance(_node(data, parts), (dict, list))
+    at = "key" if kind == "extra_forbidden" or (parts and collection) else "value"
     if kind == "extra_forbidden" and parts:
         text = f"unknown key '{clip(str(parts[-1]))}': the platform's model allows no other key"
     elif kind != "extra_forbidden" and "input" in error and _scalar(error["input"]):
