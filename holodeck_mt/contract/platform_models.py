@@ -146,9 +146,6 @@ def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
     if parts and parts[0] in SCHEMA_SECTIONS:
         return None
     kind = str(error.get("type", ""))
-    message = str(error.get("msg", "")).strip().splitlines()
-    text = message[0] if message else "refused"
-    text = _INTERNAL.sub("", text.removeprefix("Value error, "))
     if kind == "missing" and not exact:
         missing = tuple(error.get("loc", ()))[-1:]
         shown = clip(str(missing[0])) if missing else "a field"
@@ -160,11 +157,19 @@ def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
     # million lines (``tools``, over the platform's maximum).
     collection = isinstance(_node(data, parts), (dict, list))
     at = "key" if kind == "extra_forbidden" or (parts and collection) else "value"
+    return Fault("HMT130", _message(error, parts), parts, at=at, hint=_hint(error))
+
+
+def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
+    """The platform's message (its first line, clipped), with the value it refused."""
+    kind = error.get("type")
     if kind == "extra_forbidden" and parts:
-        text = f"unknown key '{clip(str(parts[-1]))}': the platform's model allows no other key"
-    elif kind != "extra_forbidden" and "input" in error and _scalar(error["input"]):
+        return f"unknown key '{clip(str(parts[-1]))}': the platform's model allows no other key"
+    lines = str(error.get("msg", "")).strip().splitlines()
+    text = _INTERNAL.sub("", (lines[0] if lines else "refused").removeprefix("Value error, "))
+    if kind != "extra_forbidden" and "input" in error and _scalar(error["input"]):
         text = f"{clip(text, 200)} (got {hints.got(error['input'])})"
-    return Fault("HMT130", clip(text, 300), parts, at=at, hint=_hint(error))
+    return clip(text, 300)
 
 
 def _scalar(value: Any) -> bool:

@@ -7,10 +7,10 @@ a wrong character would still leave every fixture's code, path and line right.
 
 from __future__ import annotations
 
-import dataclasses
 import io
 import sys
 from pathlib import Path
+from typing import Any, cast
 
 import pytest
 
@@ -469,7 +469,7 @@ def test_sarif_result_of_an_unknown_code_has_no_rule_index_and_end_column_when_k
 
 
 def _faults(data: object, reported: set[tuple[str | int, ...]], **options: bool) -> list[Fault]:
-    chosen = dataclasses.replace(Options(), **options)
+    chosen = Options(**cast(dict[str, Any], options))
     context = Context(data=data, base_dir=Path("."), options=chosen, reported=reported)
     return [f for check in all_checks(context.options) for f in check(context)]
 
