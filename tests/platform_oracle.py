@@ -226,9 +226,11 @@ def _scratch() -> Path:
     return Path(_SCRATCH[0].name)
 
 
-def judge_file(path: Path, environ: Mapping[str, str] | None = None) -> Verdict:
+def judge_file(
+    path: Path, environ: Mapping[str, str] | None = None, *, whole: bool = False
+) -> Verdict:
     """The platform's verdict on a file as it stands (its test_cases_file beside it)."""
-    return _judge_file(path, environ)
+    return _judge_file(path, environ, whole)
 
 
 def _judge_file(path: Path, environ: Mapping[str, str] | None, whole: bool = False) -> Verdict:

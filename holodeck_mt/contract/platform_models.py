@@ -29,15 +29,12 @@ import functools
 import os
 import re
 import threading
-from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, Any, Literal
+from collections.abc import Mapping
+from typing import Any, Literal
 
 from holodeck_mt.model import Fault, JsonPath, under
 from holodeck_mt.text import hints
 from holodeck_mt.text.safe_text import clip
-
-if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
 
 #: ``--platform``: judge with the models when importable, never, or insist on them.
 Mode = Literal["auto", "off", "required"]
@@ -55,8 +52,6 @@ _FRAGMENT_FILLERS: Mapping[str, Any] = {
 _MOST_TOOLS = 1000
 #: The most model errors told for one document (each is located in the text).
 _MOST_ERRORS = 200
-#: How to get the models, as the summary says it.
-INSTALL = "pip install holodeck-ai"
 
 #: The name of the platform's own function in a message (``found using _get_tool_type()``).
 _INTERNAL = re.compile(r" found using \w+\(\)")
@@ -227,26 +222,3 @@ def _step(node: Any, part: Any) -> tuple[Any] | None:
     if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
         return (node[part],)
     return None
-
-
-def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
-    """The sections no model checked in any of ``results`` (each once, clipped), and
-    how to check them (None when every section was checked)."""
-    names: dict[str, None] = {}
-    off = False
-    for result in results:
-        for section in result.unchecked:
-            names.setdefault(clip(section), None)
-        off = off or result.unchecked_because == "off"
-    if not names:
-        return [], None
-    return list(names), ("--platform auto" if off else INSTALL)
-
-
-def sections_note(results: Sequence[FileResult]) -> str | None:
-    """One line naming the sections no model checked, and how to check them."""
-    names, how = unchecked(results)
-    if how is None:
-        return None
-    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
-    return f"Not checked: {shown} (the platform's own sections; `{how}` checks them)."

@@ -6,7 +6,7 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from holodeck_mt.contract import platform_models
+from holodeck_mt.contract import unchecked
 from holodeck_mt.text.safe_text import escape_json
 
 if TYPE_CHECKING:
@@ -16,7 +16,7 @@ VERSION = 1
 
 
 def document(results: Sequence[FileResult]) -> dict[str, Any]:
-    sections, how = platform_models.unchecked(results)
+    sections, how = unchecked.unchecked(results)
     return {
         "version": VERSION,
         "files": [

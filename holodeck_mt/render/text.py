@@ -11,7 +11,7 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from holodeck_mt.contract import platform_models
+from holodeck_mt.contract import unchecked
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.text.safe_text import escape, guard_lines
 
@@ -79,7 +79,7 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
             if d.hint:
                 out.write(f"  {style('hint', '36')}: {escape(d.hint)}\n")
     out.write(summary(results) + "\n")
-    note = platform_models.sections_note(results)
+    note = unchecked.sections_note(results)
     if note is not None:
         out.write(escape(note) + "\n")
 

@@ -247,7 +247,7 @@ def test_validator_agrees_with_the_platform_on_every_fixture_example_and_sample(
     # Every variable a real file names is set, as it is when the platform runs it.
     variables = {name: "https://example.org/value" for name in _ENV_VAR.findall(text)}
     with _environment(variables) as environ:
-        verdict = oracle.judge_file(path, environ=environ)
+        verdict = oracle.judge_file(path, environ=environ, whole=_an_agent(text))
         results = validate_file(path)
     valid = not _errors(results)
     if valid == verdict.loads:
@@ -258,6 +258,16 @@ def test_validator_agrees_with_the_platform_on_every_fixture_example_and_sample(
         f"platform {'loads' if verdict.loads else 'fails'} ({verdict.reason}); validator "
         + ("valid" if valid else "errors: " + "; ".join(d.message for d in _errors(results)))
     )
+
+
+def _an_agent(text: str) -> bool:
+    """Whether the platform judges the document whole: an agent configuration (with a
+    ``model`` or ``instructions``); else, as the validator does, as an agent's test cases."""
+    try:
+        data = yaml.safe_load(text)
+    except (yaml.YAMLError, ValueError):  # what the platform cannot load is judged as it is
+        return False
+    return isinstance(data, dict) and ("model" in data or "instructions" in data)
 
 
 def _samples() -> list[Path]:

@@ -1,0 +1,42 @@
+"""The agent.yaml sections no platform model checked in a run, and how to check them.
+
+What the text summary says once and the JSON summary lists, when the platform's models
+were off or did not import (:mod:`holodeck_mt.contract.platform_models`). Kept apart from
+the models so that a renderer imports nothing that reads YAML.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from holodeck_mt.text.safe_text import clip
+
+if TYPE_CHECKING:
+    from holodeck_mt.pipeline import FileResult
+
+#: How to get the models, as the summary says it.
+INSTALL = "pip install holodeck-ai"
+
+
+def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
+    """The sections no model checked in any of ``results`` (each once, clipped), and
+    how to check them (None when every section was checked)."""
+    names: dict[str, None] = {}
+    off = False
+    for result in results:
+        for section in result.unchecked:
+            names.setdefault(clip(section), None)
+        off = off or result.unchecked_because == "off"
+    if not names:
+        return [], None
+    return list(names), ("--platform auto" if off else INSTALL)
+
+
+def sections_note(results: Sequence[FileResult]) -> str | None:
+    """One line naming the sections no model checked, and how to check them."""
+    names, how = unchecked(results)
+    if how is None:
+        return None
+    shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
+    return f"Not checked: {shown} (the platform's own sections; `{how}` checks them)."
