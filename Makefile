@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # oracle, installed without its dependencies; pydantic and PyYAML come with '.[dev]'.
 PLATFORM_VERSION := 0.7.1
 
-.PHONY: validate test lint schema-check check clean
+.PHONY: validate test lint schema schema-check check clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -33,9 +33,21 @@ lint: $(STAMP)
 	$(PY) -m mypy
 	$(PY) scripts/complexity_check.py
 
-## Check the schema files: metaschema, offline $refs, examples, contract examples.
+## Stamp the public URLs of holodeck_mt/urls.py into every file that names them, then
+## rebuild the bundle, the SchemaStore kit (schemastore/) and the docs from the schema files.
+schema: $(STAMP)
+	$(PY) scripts/stamp_urls.py
+	$(PY) scripts/bundle_schema.py
+	$(PY) scripts/schemastore_kit.py
+	$(PY) scripts/gen_docs.py
+
+## Check the schema files: metaschema, offline $refs, examples, contract examples; and that
+## `make schema` has nothing left to rewrite.
 schema-check: $(STAMP)
 	$(PY) scripts/schema_check.py
+	$(PY) scripts/stamp_urls.py --check
+	$(PY) scripts/bundle_schema.py --check
+	$(PY) scripts/schemastore_kit.py --check
 
 check: lint schema-check test
 

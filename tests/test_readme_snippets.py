@@ -10,6 +10,7 @@ from typing import Any
 from ruamel.yaml import YAML
 
 from holodeck_mt.render import renderers
+from holodeck_mt.urls import SCHEMA_BASE
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -36,7 +37,7 @@ def test_vscode_settings_snippet_is_the_example_file_and_covers_the_catalog_glob
 
 
 def test_every_schema_url_in_the_readme_is_the_bundles_id() -> None:
-    urls = set(re.findall(r"https://holodeck\.dev/\S+?\.schema\.json", README))
+    urls = set(re.findall(re.escape(SCHEMA_BASE) + r"\S+?\.schema\.json", README))
     assert urls == {BUNDLE_ID}
     assert f"# yaml-language-server: $schema={BUNDLE_ID}" in README
 

@@ -25,6 +25,7 @@ from holodeck_mt.limits import (
 )
 from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import MESSAGE, clip, escape
+from holodeck_mt.urls import BUNDLE_URL
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
@@ -294,7 +295,8 @@ def _add_init_editor(commands: Commands) -> None:
     editor.add_argument(
         "--schema",
         metavar="URL_OR_PATH",
-        help="the schema to bind (default: a copy of the bundle in .vscode/)",
+        help="the schema to bind (default: a copy of the bundle in .vscode/; the released "
+        f"one is {BUNDLE_URL})",
     )
 
 
