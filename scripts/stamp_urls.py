@@ -2,8 +2,9 @@
 
 The URLs last stamped are read back from the repository itself: the schema folder from the
 committed bundle's ``$id``, the repository (and its ``owner/name``, as ``uses:`` names it)
-and its Pages site from pyproject.toml's ``[project.urls]``. Each is replaced by the value urls.py gives now, in one pass over every
-text file of the repository (links are never followed; CHANGELOG.md keeps its history).
+and its Pages site from pyproject.toml's ``[project.urls]``. Each is replaced by the value
+urls.py gives now, in one pass over every text file of the repository (links are never
+followed; CHANGELOG.md keeps its history).
 ``make schema`` runs this first, then rebuilds the bundle, the SchemaStore kit and the docs.
 
     python scripts/stamp_urls.py            # rewrite the files that name an old URL
