@@ -14,6 +14,7 @@ import re
 import shutil
 import subprocess
 import sys
+import sysconfig
 import venv
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -225,7 +226,7 @@ def test_the_install_step_pip_installs_the_checkout_and_the_action_runs_it(
     home = runner.temp / "holodeck-mt-venv"
     venv.EnvBuilder(with_pip=True).create(home)
     (site,) = (home / "lib").glob("python*/site-packages")
-    ours = next(p for p in sys.path if p.endswith("site-packages") and Path(p).is_dir())
+    ours = sysconfig.get_paths()["purelib"]
     (site / "checkout-dependencies.pth").write_text(ours + "\n", encoding="utf-8")
     runner.env = {"PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0"}
     install, *rest = _action()["runs"]["steps"]
