@@ -107,6 +107,8 @@ def test_a_new_owner_reaches_every_id_the_kit_the_readme_and_sarif(restamped: Pa
     assert entry["versions"] == {"1": bundle["$id"]}
     readme = (restamped / "README.md").read_text(encoding="utf-8")
     assert f"$schema={bundle['$id']}" in readme
+    assert f'pip install "holodeck-mt @ git+https://github.com/{NEW_OWNER}/holodeck-mt@' in readme
+    assert f"uses: {NEW_OWNER}/holodeck-mt@" in readme
     done = _python(
         restamped, "-m", "holodeck_mt", "validate", "examples/convfinqa", "--format", "sarif"
     )
