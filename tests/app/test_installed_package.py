@@ -26,6 +26,7 @@ import pytest
 from holodeck_mt import __version__
 from tests.conftest import ROOT
 
+#: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
 
 INVALID = "test_cases:\n  - name: a\n    turns: []\n"
