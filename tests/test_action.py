@@ -154,6 +154,7 @@ def test_the_install_step_installs_the_actions_own_checkout_by_default() -> None
 # --- the steps, run ---------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_broken_repository_fails_the_step_with_error_annotations(tmp_path: Path) -> None:
     runner = _runner(tmp_path, {"agents/agent.yaml": BROKEN})
     done = runner.validate()
@@ -164,6 +165,7 @@ def test_a_broken_repository_fails_the_step_with_error_annotations(tmp_path: Pat
     assert "HMT105" in errors[0]
 
 
+@pytest.mark.slow
 def test_a_clean_repository_passes(tmp_path: Path) -> None:
     runner = _runner(tmp_path, {"agent.yaml": "test_cases:\n  - input: hi\n"})
     done = runner.validate()
@@ -171,6 +173,7 @@ def test_a_clean_repository_passes(tmp_path: Path) -> None:
     assert "::error" not in done.stdout
 
 
+@pytest.mark.slow
 def test_paths_input_limits_the_run_to_the_named_folders(tmp_path: Path) -> None:
     files = {"good/agent.yaml": "test_cases:\n  - input: hi\n", "bad/agent.yaml": BROKEN}
     assert _runner(tmp_path / "a", files, paths="good").validate().returncode == 0
@@ -179,6 +182,7 @@ def test_paths_input_limits_the_run_to_the_named_folders(tmp_path: Path) -> None
     assert "file=bad/agent.yaml" in several.stdout
 
 
+@pytest.mark.slow
 def test_a_path_is_data_never_a_command_or_a_glob(tmp_path: Path) -> None:
     hostile = '$(touch pwned) `touch pwned2` * "; touch pwned3'
     done = _runner(tmp_path, {"agent.yaml": "test_cases: []\n"}, paths=hostile).validate()
@@ -186,6 +190,7 @@ def test_a_path_is_data_never_a_command_or_a_glob(tmp_path: Path) -> None:
     assert not list((tmp_path / "repo").glob("pwned*"))
 
 
+@pytest.mark.slow
 def test_strict_input_makes_warnings_fail(tmp_path: Path) -> None:
     assert _runner(tmp_path / "a", {"agent.yaml": WARNS}).validate().returncode == 0
     strict = _runner(tmp_path / "b", {"agent.yaml": WARNS}, strict="true").validate()
@@ -196,6 +201,7 @@ def test_strict_input_makes_warnings_fail(tmp_path: Path) -> None:
     assert "input strict must be 'true' or 'false'" in wrong.stdout
 
 
+@pytest.mark.slow
 def test_sarif_file_input_writes_a_report_and_keeps_the_verdict(tmp_path: Path) -> None:
     runner = _runner(tmp_path, {"agent.yaml": BROKEN}, **{"sarif-file": "holodeck-mt.sarif"})
     done = runner.validate()
@@ -204,6 +210,7 @@ def test_sarif_file_input_writes_a_report_and_keeps_the_verdict(tmp_path: Path) 
     assert '"ruleId": "HMT105"' in report
 
 
+@pytest.mark.slow
 def test_the_real_samples_pass(tmp_path: Path) -> None:
     if not SAMPLES.is_dir():
         if os.environ.get("HOLODECK_MT_REQUIRE_SAMPLES") == "1":

