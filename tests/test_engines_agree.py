@@ -28,10 +28,9 @@ from holodeck_mt import fast_path
 from holodeck_mt.cli import main
 from holodeck_mt.codes import runtime_lint
 from holodeck_mt.validate import validate_text
-from tests.conftest import load_script
+from tests.conftest import SAMPLES, load_script
 
 ROOT = Path(__file__).resolve().parent.parent
-SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
 FOLDERS = (ROOT / "tests" / "fixtures", ROOT / "tests" / "hostile", ROOT / "examples", SAMPLES)
 
 

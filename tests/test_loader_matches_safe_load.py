@@ -24,7 +24,7 @@ import yaml
 from holodeck_mt import loader
 from holodeck_mt.positions import line_column
 from holodeck_mt.scalars import YamlScalar
-from tests.conftest import SAMPLES
+from tests.conftest import sample_files
 
 ROOT = Path(__file__).resolve().parents[1]
 #: Codes of the deliberate deviations: the platform loads the text, the validator refuses it.
@@ -96,8 +96,7 @@ def _files() -> list[Path]:
         *ROOT.glob("examples/**/*.yaml"),
         *ROOT.glob("docs/examples/*.yaml"),
     ]
-    if SAMPLES.is_dir():
-        found += SAMPLES.glob("**/*.yaml")
+    found += sample_files("*.yaml")
     return sorted(found)
 
 

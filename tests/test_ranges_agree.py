@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt import loader, ranges, source, walk
-from tests.conftest import ROOT, SAMPLES, load_script
+from tests.conftest import ROOT, load_script, sample_files
 
 gen = load_script("generate_corpus")
 
@@ -46,7 +46,7 @@ def test_every_node_ends_where_source_ends_it(path: Path, backwards: bool) -> No
 
 def _texts_with_test_cases() -> list[tuple[str, str]]:
     named = []
-    for path in [*FILES, *sorted(SAMPLES.rglob("*.y*ml"))]:
+    for path in [*FILES, *sample_files("*.y*ml")]:
         try:
             named.append((str(path), path.read_bytes().decode("utf-8").removeprefix("\ufeff")))
         except UnicodeDecodeError:

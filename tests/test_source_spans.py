@@ -9,7 +9,7 @@ import pytest
 
 from holodeck_mt import loader, source
 from holodeck_mt.source import Span, node_span, source_text
-from tests.conftest import FIXTURES, SAMPLES
+from tests.conftest import FIXTURES, sample_files
 
 TEXT = """\
 a: &x 14.10
@@ -121,7 +121,7 @@ def _values(data: Any, located: Any, positions: loader.Positions) -> Any:
 
 def _corpus() -> list[Path]:
     files = sorted((FIXTURES / "valid").rglob("*.yaml"))
-    files += sorted(SAMPLES.rglob("*.yaml")) if SAMPLES.is_dir() else []
+    files += sample_files("*.yaml")
     return files
 
 
