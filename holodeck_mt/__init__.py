@@ -8,18 +8,18 @@ __version__ = "0.1.0"
 __all__ = ["Diagnostic", "FileResult", "__version__", "validate_file", "validate_text"]
 
 if TYPE_CHECKING:
-    from holodeck_mt.diagnostics import Diagnostic
-    from holodeck_mt.validate import FileResult, validate_file, validate_text
+    from holodeck_mt.model import Diagnostic
+    from holodeck_mt.pipeline import FileResult, validate_file, validate_text
 
 
 def __getattr__(name: str) -> Any:
     # Imported on first use, so that `python -m holodeck_mt` starts fast.
     if name == "Diagnostic":
-        from holodeck_mt.diagnostics import Diagnostic
+        from holodeck_mt.model import Diagnostic
 
         return Diagnostic
     if name in ("FileResult", "validate_file", "validate_text"):
-        from holodeck_mt import validate
+        from holodeck_mt import pipeline as validate
 
         return getattr(validate, name)
     raise AttributeError(name)

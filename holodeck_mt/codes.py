@@ -32,14 +32,14 @@ _CODES = [
         "error",
         "yaml-syntax",
         "The file is not well-formed YAML.",
-        where=("builder.py", "loader.py"),
+        where=("read/builder.py", "read/loader.py"),
     ),
     Code(
         "HMT002",
         "error",
         "duplicate-key",
         "A mapping holds the same key twice.",
-        where=("builder.py",),
+        where=("read/builder.py",),
     ),
     Code(
         "HMT003",
@@ -47,28 +47,28 @@ _CODES = [
         "unsupported-yaml",
         "YAML the platform cannot read as JSON-shaped data: a tag that constructs an object, "
         "an unknown tag, a non-string key, a merge key that merges no mapping, several documents.",
-        where=("builder.py",),
+        where=("read/builder.py",),
     ),
     Code(
         "HMT004",
         "error",
         "limit-exceeded",
         "The file exceeds a safety limit (size, nesting depth, alias expansions).",
-        where=("builder.py", "validate.py"),
+        where=("read/builder.py", "pipeline.py"),
     ),
     Code(
         "HMT005",
         "error",
         "encoding",
         "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused).",
-        where=("decoding.py", "loader.py"),
+        where=("read/decoding.py", "read/loader.py"),
     ),
     Code(
         "HMT006",
         "error",
         "document-shape",
         "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
-        where=("loader.py", "validate.py"),
+        where=("read/loader.py", "pipeline.py"),
     ),
     Code(
         "HMT007",
@@ -76,7 +76,7 @@ _CODES = [
         "unloadable-scalar",
         "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole load: "
         "`=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`.",
-        where=("builder.py",),
+        where=("read/builder.py",),
     ),
     # The schema.
     Code(
@@ -84,27 +84,35 @@ _CODES = [
         "error",
         "unknown-key",
         "A key that is not allowed where it stands.",
-        where=("schema_errors.py",),
+        where=("contract/messages.py",),
     ),
     Code(
-        "HMT101", "error", "missing-key", "A required key is missing.", where=("schema_errors.py",)
+        "HMT101",
+        "error",
+        "missing-key",
+        "A required key is missing.",
+        where=("contract/messages.py",),
     ),
     Code(
-        "HMT102", "error", "wrong-type", "A value has the wrong type.", where=("schema_errors.py",)
+        "HMT102",
+        "error",
+        "wrong-type",
+        "A value has the wrong type.",
+        where=("contract/messages.py",),
     ),
     Code(
         "HMT103",
         "error",
         "invalid-value",
         "A value is out of its allowed set or range (enum, bounds, length, pattern).",
-        where=("schema_errors.py",),
+        where=("contract/messages.py",),
     ),
     Code(
         "HMT104",
         "error",
         "regex-compile",
         "A `regex` matcher does not compile with Python's re.",
-        where=("checks/regex_compiles.py",),
+        where=("rules/regex_compiles.py",),
     ),
     Code(
         "HMT105",
@@ -112,21 +120,21 @@ _CODES = [
         "test-case-shape",
         "A test case mixes single-turn and multi-turn fields, has empty `turns`, "
         "or has neither `input` nor `turns` (contract section 2).",
-        where=("schema_errors.py",),
+        where=("contract/messages.py",),
     ),
     Code(
         "HMT106",
         "error",
         "matcher-shape",
         "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside another key.",
-        where=("schema_errors.py",),
+        where=("contract/messages.py",),
     ),
     Code(
         "HMT107",
         "error",
         "file-source",
         "A file input sets both or neither of `path` and `url`.",
-        where=("schema_errors.py",),
+        where=("contract/messages.py",),
     ),
     Code(
         "HMT108",
@@ -134,14 +142,14 @@ _CODES = [
         "metric-kind",
         "A metric's kind cannot be told: `type` is missing at the agent level, or no kind's "
         "fields match.",
-        where=("schema_errors.py",),
+        where=("contract/messages.py",),
     ),
     Code(
         "HMT109",
         "error",
         "non-finite-number",
         "A metric's (or the optimizer's) number is `.nan` or `.inf`, which no comparison can use.",
-        where=("checks/non_finite_numbers.py",),
+        where=("rules/non_finite_numbers.py",),
     ),
     # References to other files and code.
     Code(
@@ -149,21 +157,21 @@ _CODES = [
         "error",
         "test-cases-file",
         "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read.",
-        where=("schema_errors.py", "validate.py"),
+        where=("contract/messages.py", "pipeline.py"),
     ),
     Code(
         "HMT111",
         "error",
         "grader-import",
         "A code grader's module, attribute or callable is missing (with --import-graders).",
-        where=("checks/graders_import.py",),
+        where=("rules/graders_import.py",),
     ),
     Code(
         "HMT112",
         "error",
         "file-missing",
         "A `files[*].path` does not exist relative to the agent.yaml (with --check-files).",
-        where=("checks/files_exist.py",),
+        where=("rules/files_exist.py",),
     ),
     Code(
         "HMT120",
@@ -171,7 +179,7 @@ _CODES = [
         "path-outside-tree",
         "A `test_cases_file` or `files[*].path` (with --check-files) leaves the repository "
         "tree or names /proc, /sys or /dev; it is never read.",
-        where=("checks/files_exist.py", "validate.py"),
+        where=("rules/files_exist.py", "pipeline.py"),
     ),
     Code(
         "HMT113",
@@ -179,7 +187,7 @@ _CODES = [
         "count-not-integer",
         "An expected tool's `count` is a float (`2.0`, `1.0e+3`): the platform requires an "
         "integer there.",
-        where=("checks/count_is_integer.py",),
+        where=("rules/count_is_integer.py",),
     ),
     Code(
         "HMT114",
@@ -188,7 +196,7 @@ _CODES = [
         "Text that is only whitespace where the platform refuses it like empty text: a test "
         "case's name, an input, a ground truth, an expected tool's name, a G-Eval metric's "
         "name or criteria, a custom prompt, a model's name, an azure_openai endpoint.",
-        where=("schema_errors.py",),
+        where=("contract/messages.py",),
     ),
     # Warnings: valid for the platform, but almost certainly not what the author meant.
     Code(
@@ -196,14 +204,14 @@ _CODES = [
         "warning",
         "ineffective-flag",
         "A metric flag that has no effect on its metric (e.g. absolute_tolerance on equality).",
-        where=("checks/ineffective_flags.py",),
+        where=("rules/ineffective_flags.py",),
     ),
     Code(
         "HMT201",
         "warning",
         "duplicate-name",
         "Two test cases have the same name.",
-        where=("checks/duplicate_names.py",),
+        where=("rules/duplicate_names.py",),
     ),
     Code(
         "HMT202",
@@ -220,7 +228,7 @@ _CODES = [
         "duplicate-expected-tool",
         "Two identical entries in one `expected_tools` list (a bare name and `{name: ...}` "
         "alike): entries are judged independently, so one call satisfies both; use `count`.",
-        where=("checks/duplicate_expected_tools.py",),
+        where=("rules/duplicate_expected_tools.py",),
     ),
     Code(
         "HMT204",
@@ -228,7 +236,7 @@ _CODES = [
         "literal-looks-like-matcher",
         "An args value is a one-key literal mapping whose key looks like a misspelled matcher "
         "(`regexp`, `fuzy`).",
-        where=("checks/literal_like_matcher.py",),
+        where=("rules/literal_like_matcher.py",),
     ),
     # YAML 1.1 (the platform) and YAML 1.2 (editors) read these plain scalars differently.
     Code(
@@ -237,7 +245,7 @@ _CODES = [
         "yaml11-boolean",
         "`yes`/`no`/`on`/`off` (any case): a boolean to the platform (YAML 1.1), a string to "
         "editors (YAML 1.2), where a boolean is expected: write `true` or `false`.",
-        where=("dialect.py",),
+        where=("read/dialect.py",),
     ),
     Code(
         "HMT206",
@@ -245,7 +253,7 @@ _CODES = [
         "yaml11-number",
         "A number only YAML 1.1 reads so (`1_000`, `0b101`, `017` as octal 15, `1:30` as 90): "
         "editors read a string or another number; write the number the platform reads.",
-        where=("dialect.py",),
+        where=("read/dialect.py",),
     ),
     Code(
         "HMT207",
@@ -253,7 +261,7 @@ _CODES = [
         "yaml12-number",
         "A scalar editors (YAML 1.2) read as a number that the platform reads as a string "
         "(`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it.",
-        where=("dialect.py",),
+        where=("read/dialect.py",),
     ),
     Code(
         "HMT208",
@@ -261,7 +269,7 @@ _CODES = [
         "yaml11-date",
         "An unquoted date the platform (YAML 1.1) reads as a date and editors as a string, where "
         "any value is accepted: quote it if it is text.",
-        where=("dialect.py",),
+        where=("read/dialect.py",),
     ),
     # About the report itself.
     Code(
@@ -269,7 +277,7 @@ _CODES = [
         "warning",
         "diagnostics-capped",
         "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown.",
-        where=("fast_path.py", "validate.py"),
+        where=("contract/compiled.py", "pipeline.py"),
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
     Code(
@@ -279,7 +287,7 @@ _CODES = [
         "A metric is defined at several levels with different settings: one evaluator per metric "
         "name serves the whole file, built from the last definition, so the others' settings "
         "apply nowhere (only `threshold` and `response_path` stay per level).",
-        where=("checks/metric_settings_leak.py",),
+        where=("rules/metric_settings_leak.py",),
     ),
     Code(
         "HMT301",
@@ -287,7 +295,7 @@ _CODES = [
         "tolerance-dwarfs-ground-truth",
         "The `absolute_tolerance` of `numeric` is at least as large as a numeric ground truth it "
         "applies to: nearly any answer passes there.",
-        where=("checks/tolerance_dwarfs_ground_truth.py",),
+        where=("rules/tolerance_dwarfs_ground_truth.py",),
     ),
     Code(
         "HMT302",
@@ -295,7 +303,7 @@ _CODES = [
         "enabled-false-ignored",
         "`enabled: false` on a metric that is not `type: code`: only code metrics can be "
         "switched off; this one still runs.",
-        where=("checks/enabled_false_ignored.py",),
+        where=("rules/enabled_false_ignored.py",),
     ),
     Code(
         "HMT303",
@@ -303,7 +311,7 @@ _CODES = [
         "empty-evaluations-fall-through",
         "`evaluations: []` on a test case or turn counts as absent: the next level's metrics run "
         "instead; an empty list cannot switch metrics off.",
-        where=("checks/empty_evaluations.py",),
+        where=("rules/empty_evaluations.py",),
     ),
     Code(
         "HMT304",
@@ -312,7 +320,7 @@ _CODES = [
         "A metric that needs a ground truth (equality, numeric, bleu, rouge, meteor, "
         "contextual_precision, contextual_recall) on a turn without `ground_truth`: skipped "
         "silently in a multi-turn test case, bound to fail in a single-turn one.",
-        where=("checks/skipped_without_ground_truth.py",),
+        where=("rules/skipped_without_ground_truth.py",),
     ),
     Code(
         "HMT305",
@@ -320,7 +328,7 @@ _CODES = [
         "regex-misses-float-form",
         "A regex matcher matches an integer's digits but not its float form (`^\\d+$`): a number "
         "argument may arrive as a float, and `str(206588.0)` is `206588.0`.",
-        where=("checks/regex_float_form.py",),
+        where=("rules/regex_float_form.py",),
     ),
     Code(
         "HMT306",
@@ -328,7 +336,7 @@ _CODES = [
         "fuzzy-unnormalised-character",
         "A fuzzy pattern holds a currency sign or parentheses, which the fuzzy matcher does not "
         "normalise: it never matches the number it seems to say.",
-        where=("checks/fuzzy_unnormalised.py",),
+        where=("rules/fuzzy_unnormalised.py",),
     ),
 ]
 
@@ -340,7 +348,7 @@ _CODES += [
         "number-as-written",
         'A number field holds a quoted number or a boolean (`absolute_tolerance: "0.5"`): the '
         "platform converts it; write the number unquoted.",
-        where=("lax.py",),
+        where=("contract/platform_reading.py",),
     ),
     Code(
         "HMT211",
@@ -348,7 +356,7 @@ _CODES += [
         "boolean-as-written",
         'A boolean field holds a string or number the platform converts (`"yes"`, `"1"`, '
         "`1`, `n`): write `true` or `false`.",
-        where=("lax.py",),
+        where=("contract/platform_reading.py",),
     ),
     Code(
         "HMT212",
@@ -356,7 +364,7 @@ _CODES += [
         "integer-as-written",
         "An integer field holds a quoted integer, a float without fraction or a boolean "
         "(`count: true`): the platform converts it; write the integer.",
-        where=("lax.py",),
+        where=("contract/platform_reading.py",),
     ),
     Code(
         "HMT213",
@@ -364,7 +372,7 @@ _CODES += [
         "unset-variable",
         "The text names `${NAME}` (comments included) and the variable is not set: the "
         "platform refuses to load the file unless it is set when it runs.",
-        where=("env_vars.py",),
+        where=("read/env_vars.py",),
     ),
     Code(
         "HMT214",
@@ -372,14 +380,14 @@ _CODES += [
         "no-test-cases",
         "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the platform "
         "loads it and runs none.",
-        where=("lax.py",),
+        where=("contract/platform_reading.py",),
     ),
     Code(
         "HMT215",
         "warning",
         "ignored-key",
         "A test-cases file holds another key beside `test_cases`: the platform ignores it.",
-        where=("lax.py",),
+        where=("contract/platform_reading.py",),
     ),
 ]
 

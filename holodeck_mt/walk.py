@@ -10,7 +10,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt.diagnostics import JsonPath
+from holodeck_mt.model import JsonPath
 
 Node = tuple[JsonPath, Any]
 

@@ -143,7 +143,7 @@ def _bundle(data_dir: Path) -> tuple[Path, str]:
     if BUNDLE.is_file():
         return BUNDLE, f"`--schemafile {BUNDLE.relative_to(REPO)}` (the bundled schema)"
     sys.path.insert(0, str(REPO))
-    from holodeck_mt import schemas
+    from holodeck_mt.contract import registry as schemas
 
     files = schemas.schema_files()
     bundle = {

@@ -23,8 +23,8 @@ from urllib.parse import urldefrag, urljoin
 
 from repo import ROOT
 
-from holodeck_mt.schema_walk import rebuild
-from holodeck_mt.schemas import BASE_URI, DOCUMENT, schema_files
+from holodeck_mt.contract.registry import BASE_URI, DOCUMENT, schema_files
+from holodeck_mt.contract.walker import rebuild
 
 BUNDLE_ID = BASE_URI + "holodeck-mt.schema.json"
 BUNDLE_PATH = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"

@@ -27,9 +27,9 @@ from typing import Any
 from repo import ROOT, run_cli
 
 from holodeck_mt.codes import CODES, Code
-from holodeck_mt.schema_walk import ANNOTATIONS, subschemas
-from holodeck_mt.schema_walk import CODES as CODES_KEYWORD
-from holodeck_mt.schemas import BASE_URI, schema_files
+from holodeck_mt.contract.registry import BASE_URI, schema_files
+from holodeck_mt.contract.walker import ANNOTATIONS, subschemas
+from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
 
 DOCS = ROOT / "docs"
 REFERENCE = DOCS / "reference.md"
@@ -391,7 +391,9 @@ def run_example(code: Code) -> Example:
 
 def _producers(code: Code) -> str:
     """``the schema`` and the modules of the package that produce ``code``."""
-    names = ["the schema" if w == "schema_errors.py" else f"`holodeck_mt/{w}`" for w in code.where]
+    names = [
+        "the schema" if w == "contract/messages.py" else f"`holodeck_mt/{w}`" for w in code.where
+    ]
     return ", ".join(names) or "nothing yet"
 
 
@@ -424,7 +426,7 @@ def diagnostics() -> str:
         "generation fails when an example no longer produces its code.",
         "",
         "Each code names where it is produced: a module of the package, or the schema (its "
-        "errors are worded by `holodeck_mt/schema_errors.py`; a rule of one schema node names "
+        "errors are worded by `holodeck_mt/contract/messages.py`; a rule of one schema node names "
         "that node).",
         "",
         "| code | name | severity | meaning | produced by |",

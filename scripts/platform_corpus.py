@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt import schemas
+from holodeck_mt.contract import registry as schemas
 
 __all__ = ["FAMILIES", "Variant", "corpus", "dump", "main"]
 

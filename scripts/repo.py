@@ -16,7 +16,7 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 from types import ModuleType
 
-from holodeck_mt import cli
+from holodeck_mt.app import cli
 
 ROOT = Path(__file__).resolve().parent.parent
 

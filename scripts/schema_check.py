@@ -5,7 +5,7 @@ Run by ``make schema-check``. Every check returns a list of problems (empty when
 it passes), so the tests can call the checks one by one:
 
 - every schema file is valid against the draft 2020-12 metaschema;
-- every ``$ref`` resolves offline through :func:`holodeck_mt.schemas.registry`;
+- every ``$ref`` resolves offline through :func:`holodeck_mt.contract.registry.registry`;
 - every property is documented for editors (description, markdownDescription,
   examples; enumDescriptions beside an enum);
 - every ``examples`` value validates against the subschema that holds it;
@@ -40,8 +40,8 @@ from repo import ROOT
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
-from holodeck_mt import schemas
-from holodeck_mt.schema_walk import subschemas
+from holodeck_mt.contract import registry as schemas
+from holodeck_mt.contract.walker import subschemas
 
 REPO = ROOT
 CONTRACT_EXAMPLES_DIR = REPO / "examples" / "contract"

@@ -13,7 +13,7 @@ from typing import Any, NoReturn
 
 import pytest
 
-from holodeck_mt.cli import main
+from holodeck_mt.app.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
@@ -37,6 +37,19 @@ def samples_folder() -> Path:
 SAMPLES = samples_folder()
 
 RunJson = Callable[..., tuple[int, dict[str, Any]]]
+
+#: Suites whose every test starts a process (a language server, the CLI as a child, Node):
+#: marked slow as folders; a slow module elsewhere says so with its own ``pytestmark``.
+SLOW_FOLDERS = ("editor", "hostile")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``make test-fast`` (``-m "not slow"``) leaves out the suites that take seconds."""
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        relative = item.path.resolve().relative_to(tests)
+        if relative.parts[0] in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(autouse=True)

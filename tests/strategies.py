@@ -19,10 +19,10 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from holodeck_mt.checks.ineffective_flags import flags
-from holodeck_mt.diagnostics import JsonPath
-from holodeck_mt.schema_errors import metric_kinds
-from holodeck_mt.schemas import BASE_URI, METRIC, schema_files
+from holodeck_mt.contract.messages import metric_kinds
+from holodeck_mt.contract.registry import BASE_URI, METRIC, schema_files
+from holodeck_mt.model import JsonPath
+from holodeck_mt.rules.ineffective_flags import flags
 
 Data = Any
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt.codes import CODES
-from holodeck_mt.schemas import schema_files
+from holodeck_mt.contract.registry import schema_files
 from tests.conftest import load_script
 
 ROOT = Path(__file__).resolve().parent.parent

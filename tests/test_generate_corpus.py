@@ -12,8 +12,13 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from ruamel.yaml import YAML
 
-from holodeck_mt import loader, schemas, validate
+from holodeck_mt import pipeline as validate
+from holodeck_mt.contract import registry as schemas
+from holodeck_mt.read import loader
 from tests.conftest import load_script
+
+#: Seconds, not milliseconds: left out of ``make test-fast``.
+pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 

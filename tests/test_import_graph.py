@@ -14,7 +14,12 @@ from pathlib import Path
 from tests.conftest import ROOT
 
 PACKAGE = ROOT / "holodeck_mt"
-READERS = {"holodeck_mt.loader", "holodeck_mt.builder", "holodeck_mt.parsers", "yaml"}
+READERS = {
+    "holodeck_mt.read.loader",
+    "holodeck_mt.read.builder",
+    "holodeck_mt.read.parsers",
+    "yaml",
+}
 
 
 def _name(path: Path) -> str:
@@ -102,4 +107,4 @@ def test_no_renderer_reaches_the_yaml_reader() -> None:
 
 def test_the_graph_is_read_from_every_module() -> None:
     assert len(MODULES) > 60
-    assert "holodeck_mt.loader" in _graph(lazy=False)["holodeck_mt.validate"]
+    assert "holodeck_mt.read.loader" in _graph(lazy=False)["holodeck_mt.pipeline"]

@@ -22,8 +22,8 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
     """The explain document of ``path`` (raises :class:`OSError` when it cannot be read)."""
     from holodeck_mt.explain import document, sources
+    from holodeck_mt.pipeline import validate_file
     from holodeck_mt.render import json_format
-    from holodeck_mt.validate import validate_file
 
     limits = limits or Limits()
     results = validate_file(path, limits=limits)
@@ -41,7 +41,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
 
     from holodeck_mt.explain import describe, text
     from holodeck_mt.render import renderer
-    from holodeck_mt.safe_text import clip, escape
+    from holodeck_mt.text.safe_text import clip, escape
 
     if not Path(path).is_file():
         print(

@@ -11,8 +11,8 @@ import re
 import unicodedata
 from typing import Any
 
-from holodeck_mt.safe_text import clip
 from holodeck_mt.semantics.matchers import Entry, classify
+from holodeck_mt.text.safe_text import clip
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
 

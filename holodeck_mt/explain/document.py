@@ -8,13 +8,13 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.diagnostics import format_path
 from holodeck_mt.explain import describe
 from holodeck_mt.explain.sources import Sources
-from holodeck_mt.safe_text import clip
+from holodeck_mt.model import format_path
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Plan, TurnPlan
+from holodeck_mt.text.safe_text import clip
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).

@@ -11,11 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt import loader
-from holodeck_mt.diagnostics import JsonPath
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import JsonPath
+from holodeck_mt.pipeline import read_text
+from holodeck_mt.read import loader
 from holodeck_mt.semantics.precedence import Origin
-from holodeck_mt.validate import read_text
 
 
 @dataclass(frozen=True)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from holodeck_mt.diagnostics import test_case_phrase
 from holodeck_mt.explain.describe import label, quote, safe, settings_text, show
+from holodeck_mt.model import test_case_phrase
 
 _LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
 

@@ -6,7 +6,7 @@
   document version they belong to. Validation runs on one worker thread; a document is
   validated once at a time (edits meanwhile ask for one more run when it ends), and a
   result for a version the editor has left is dropped.
-- Quick fixes come from :mod:`holodeck_mt.fixes`, the engine ``holodeck-mt fix`` uses: each
+- Quick fixes come from :mod:`holodeck_mt.fix.engine`, the engine ``holodeck-mt fix`` uses: each
   is a command (``holodeck-mt.applyFix``) that the server carries out with one
   ``workspace/applyEdit``; an unsafe fix says so in its title and is never preferred.
   ``source.fixAll`` applies every safe fix of the document (``holodeck-mt.fixAll``).
@@ -32,12 +32,12 @@ from lsprotocol import types as lsp
 from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
-from holodeck_mt import fixes
-from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.fix import engine as fixes
 from holodeck_mt.lsp import documents, roles, settings, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
-from holodeck_mt.validate import validate_document_text, validate_text
+from holodeck_mt.model import Diagnostic
+from holodeck_mt.pipeline import validate_document_text, validate_text
 
 _T = TypeVar("_T")
 #: Seconds of quiet after an edit before the document is validated again.

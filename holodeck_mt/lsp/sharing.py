@@ -15,7 +15,7 @@ reports them. Quick fixes are offered either way, for every fixable diagnostic: 
 
 from __future__ import annotations
 
-from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.model import Diagnostic
 
 #: Codes the YAML language server reports too: YAML syntax, duplicate keys, and the
 #: schema's keywords (unknown and missing keys, types, values, the test case's,

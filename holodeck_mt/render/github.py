@@ -14,12 +14,12 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.codes import CODES
-from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.model import Diagnostic
 from holodeck_mt.render.text import summary
-from holodeck_mt.safe_text import escape
+from holodeck_mt.text.safe_text import escape
 
 if TYPE_CHECKING:
-    from holodeck_mt.validate import FileResult
+    from holodeck_mt.pipeline import FileResult
 
 
 def escape_data(text: str) -> str:

@@ -6,10 +6,10 @@ import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
-from holodeck_mt.safe_text import escape_json
+from holodeck_mt.text.safe_text import escape_json
 
 if TYPE_CHECKING:
-    from holodeck_mt.validate import FileResult
+    from holodeck_mt.pipeline import FileResult
 
 VERSION = 1
 

@@ -17,12 +17,12 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from holodeck_mt.diagnostics import Diagnostic
+from holodeck_mt.model import Diagnostic
 from holodeck_mt.render.text import headline
-from holodeck_mt.safe_text import escape, escape_xml
+from holodeck_mt.text.safe_text import escape, escape_xml
 
 if TYPE_CHECKING:
-    from holodeck_mt.validate import FileResult
+    from holodeck_mt.pipeline import FileResult
 
 FILE_CASE = "(file)"
 #: Test cases without diagnostics listed per file (the platform runs at most 1,000).

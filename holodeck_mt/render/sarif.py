@@ -19,12 +19,12 @@ from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
 from holodeck_mt.codes import CODES
-from holodeck_mt.diagnostics import Diagnostic, format_path
-from holodeck_mt.safe_text import MESSAGE, clip, clip_parts, escape_json
-from holodeck_mt.schemas import BASE_URI
+from holodeck_mt.contract.registry import BASE_URI
+from holodeck_mt.model import Diagnostic, format_path
+from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts, escape_json
 
 if TYPE_CHECKING:
-    from holodeck_mt.validate import FileResult
+    from holodeck_mt.pipeline import FileResult
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"

@@ -11,11 +11,11 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from holodeck_mt.diagnostics import Diagnostic
-from holodeck_mt.safe_text import escape, guard_lines
+from holodeck_mt.model import Diagnostic
+from holodeck_mt.text.safe_text import escape, guard_lines
 
 if TYPE_CHECKING:
-    from holodeck_mt.validate import FileResult
+    from holodeck_mt.pipeline import FileResult
 
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 _MAX_SHOWN = 160

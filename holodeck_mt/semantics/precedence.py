@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-from holodeck_mt.diagnostics import JsonPath
+from holodeck_mt.model import JsonPath
 from holodeck_mt.semantics.metrics import EQUALITY_DEFAULTS, NUMERIC_DEFAULTS
 
 Level = Literal["agent", "test case", "turn"]

@@ -12,8 +12,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from holodeck_mt.schema_walk import EDITOR_KEYWORDS, HOLODECK_KEYWORDS
-from holodeck_mt.schemas import bundle_path
+from holodeck_mt.contract.registry import bundle_path
+from holodeck_mt.contract.walker import EDITOR_KEYWORDS, HOLODECK_KEYWORDS
 from tests.conftest import unavailable
 
 ROOT = Path(__file__).resolve().parent.parent.parent

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.cli import main
+from holodeck_mt.app.cli import main
 from holodeck_mt.lsp.sharing import SHOWN_BY_YAML_SERVER
 
 from .lsp_client import LspClient

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt import loader
+from holodeck_mt.pipeline import validate_file, validate_text
+from holodeck_mt.read import loader
 from holodeck_mt.render import renderer
-from holodeck_mt.validate import validate_file, validate_text
 
 
 def test_validate_text_takes_bytes_as_a_file_content() -> None:
@@ -56,7 +56,7 @@ def test_the_api_on_eight_threads_leaves_the_collector_on() -> None:
 
 
 def test_the_collector_runs_during_schema_validation(monkeypatch: pytest.MonkeyPatch) -> None:
-    from holodeck_mt import fast_path
+    from holodeck_mt.contract import compiled as fast_path
 
     seen: list[bool] = []
     original = fast_path.schema_faults

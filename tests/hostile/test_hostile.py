@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt import cli
+from holodeck_mt.app import cli
 from tests.hostile.cases import CASES, Case, alias_bomb, deep_flow
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -233,7 +233,7 @@ def test_an_internal_error_is_one_line_and_exit_2_without_traceback(
     def broken(*args: object, **kwargs: object) -> None:
         raise RecursionError("maximum recursion depth exceeded")
 
-    monkeypatch.setattr("holodeck_mt.validate.validate_file", broken)
+    monkeypatch.setattr("holodeck_mt.pipeline.validate_file", broken)
     monkeypatch.delenv("HOLODECK_MT_DEBUG", raising=False)
     (tmp_path / "agent.yaml").write_text("test_cases:\n  - input: hi\n")
     code = cli.main(["validate", str(tmp_path / "agent.yaml"), "--jobs", "1"])
@@ -245,7 +245,7 @@ def test_an_internal_error_is_one_line_and_exit_2_without_traceback(
 
 
 def test_the_api_reports_a_lone_surrogate_in_text_instead_of_raising() -> None:
-    from holodeck_mt.validate import validate_text
+    from holodeck_mt.pipeline import validate_text
 
     result = validate_text("test_cases:\n  - input: a\udc80b\n")
     assert [(d.code, d.line, d.column) for d in result.diagnostics] == [("HMT005", 2, 13)]

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from holodeck_mt.validate import validate_file, validate_text
+from holodeck_mt.pipeline import validate_file, validate_text
 
 
 def _found(path: Path) -> list[tuple[str, int, int]]:

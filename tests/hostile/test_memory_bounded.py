@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.validate import FileResult, validate_text
+from holodeck_mt.pipeline import FileResult, validate_text
 
 
 def _validated_with_peak(text: str) -> tuple[FileResult, int]:
@@ -38,7 +38,8 @@ def test_the_checks_keep_no_list_of_a_walk_past_the_most_kept_nodes(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """A file of millions of test cases is walked again by each check, never held."""
-    from holodeck_mt import checks, walk
+    from holodeck_mt import rules as checks
+    from holodeck_mt import walk
 
     data = [{"input": "q", "expected_tools": [{"name": "t", "args": {"a": i}}]} for i in range(5)]
     everything = list(walk.arg_values(data))

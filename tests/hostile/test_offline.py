@@ -8,9 +8,9 @@ from typing import NoReturn
 
 import pytest
 
-from holodeck_mt import cli
-from holodeck_mt.checks import Options
-from holodeck_mt.validate import validate_file
+from holodeck_mt.app import cli
+from holodeck_mt.pipeline import validate_file
+from holodeck_mt.rules import Options
 from tests.hostile.cases import write
 
 TESTS = Path(__file__).resolve().parents[1]

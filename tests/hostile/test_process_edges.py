@@ -13,7 +13,7 @@ from typing import NoReturn
 
 import pytest
 
-from holodeck_mt import cli
+from holodeck_mt.app import cli
 from holodeck_mt.render import FORMATS
 from tests.hostile.test_hostile import GUARD, ROOT, diagnostics, run_cli
 

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt import loader
+from holodeck_mt.pipeline import FileResult, validate_text
+from holodeck_mt.read import loader
 from holodeck_mt.render import FORMATS, renderer
-from holodeck_mt.validate import FileResult, validate_text
 from tests.conftest import load_script
 
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"

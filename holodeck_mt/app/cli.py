@@ -1,0 +1,641 @@
+"""``python -m holodeck_mt``: parse arguments, validate, render, choose the exit code.
+
+Exit codes: 0 every file valid (warnings allowed unless ``--strict``); 1 at least
+one error in a file; 2 a usage error or a path that cannot be read.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import os
+import re
+import sys
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
+
+from holodeck_mt.limits import (
+    MAX_ALIAS_NODES,
+    MAX_DEPTH,
+    MAX_DIAGNOSTICS,
+    MAX_FILE_BYTES,
+    Limits,
+)
+from holodeck_mt.rules import Options
+from holodeck_mt.text.safe_text import MESSAGE, clip, escape
+
+if TYPE_CHECKING:
+    from multiprocessing.context import BaseContext
+
+    from holodeck_mt.pipeline import FileResult
+
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+#: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
+EXIT_INTERRUPTED = 130
+
+
+def _formats() -> list[str]:
+    from holodeck_mt.render import FORMATS
+
+    return list(FORMATS)
+
+
+_SIZE = re.compile(r"(\d{1,15}(?:\.\d{1,6})?)([kmgt]?)b?")
+_UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
+#: The largest --max-file-size: beyond it a limit protects nothing (and reads overflow).
+MAX_SIZE_OPTION = 1024**4
+#: The largest count an option takes (--max-depth, --max-alias-nodes, --max-diagnostics).
+MAX_COUNT_OPTION = 10**9
+#: The deepest nesting --max-depth allows: the recursive walkers run out of stack beyond.
+MAX_DEPTH_OPTION = 500
+#: The most worker processes --jobs starts.
+MAX_JOBS = 256
+
+
+def _size(text: str) -> int:
+    """``512k``, ``64M``, ``1g``, ``1.5m``: a whole number of bytes, 1 byte to 1 TiB."""
+    match = _SIZE.fullmatch(text.strip().lower())
+    if match is None:
+        raise argparse.ArgumentTypeError(f"not a size: '{clip(text, 40)}' (try 64M)")
+    number, unit = match.groups()
+    value = int(float(number) * _UNITS[unit])
+    if not 1 <= value <= MAX_SIZE_OPTION:
+        raise argparse.ArgumentTypeError("must be between 1 byte and 1T")
+    return value
+
+
+def _count(minimum: int, maximum: int) -> Callable[[str], int]:
+    def parse(text: str) -> int:
+        if not re.fullmatch(r"\s*\+?\d{1,12}\s*", text):
+            raise argparse.ArgumentTypeError(f"not a whole number: '{clip(text, 40)}'")
+        value = int(text)
+        if not minimum <= value <= maximum:
+            raise argparse.ArgumentTypeError(f"must be between {minimum} and {maximum:,}")
+        return value
+
+    return parse
+
+
+_positive = _count(1, MAX_COUNT_OPTION)
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse, with the arguments it quotes in errors escaped (they reach a CI log)."""
+
+    def _get_formatter(self) -> argparse.HelpFormatter:
+        # argparse asks shutil for the width (importing it, and with it bz2 and lzma,
+        # on every start, help or not); the same width, found without it.
+        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+
+    def error(self, message: str) -> NoReturn:
+        for line in self.format_usage().rstrip().splitlines():  # our own text, line by line
+            _say(line)
+        _say(f"{self.prog}: error: {message}")
+        raise SystemExit(EXIT_USAGE)
+
+
+def _help_width() -> int:
+    """The width argparse gives help: the terminal's (``COLUMNS`` first) less 2, or 78."""
+    columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 0
+    if columns <= 0:
+        try:
+            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            columns = 0
+    return (columns or 80) - 2
+
+
+Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
+
+
+def _command(
+    commands: Commands, name: str, summary: str, description: str | None = None
+) -> _Parser:
+    """A command: ``summary`` in the list of commands, ``description`` atop its own help."""
+    return commands.add_parser(name, help=summary, description=description)
+
+
+def _flags(command: _Parser, flags: dict[str, str]) -> None:
+    """Options that are on or off: each flag and its help."""
+    for flag, text in flags.items():
+        command.add_argument(flag, action="store_true", help=text)
+
+
+def _paths(command: _Parser, text: str) -> None:
+    command.add_argument("paths", nargs="*", metavar="PATH", help=text)
+
+
+def _format(command: _Parser, choices: list[str]) -> None:
+    command.add_argument(
+        "--format", default="text", choices=choices, help="output format (default: text)"
+    )
+
+
+def _max_file_size(command: _Parser) -> None:
+    """The size limit of the commands that read the files they are named (validate, fix)."""
+    command.add_argument(
+        "--max-file-size",
+        type=_size,
+        default=MAX_FILE_BYTES,
+        metavar="SIZE",
+        help=f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)",
+    )
+
+
+def _add_validate(commands: Commands) -> None:
+    """The `validate` command and its options."""
+    validate = _command(
+        commands,
+        "validate",
+        "validate agent.yaml and test-cases files",
+        "Validate agent.yaml files and the test-cases files they name. "
+        "Exit 0: valid; 1: errors found; 2: usage error or unreadable path.",
+    )
+    _paths(
+        validate,
+        "a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
+        "files and YAML files holding test cases (default: ./agent.yaml)",
+    )
+    _flags(
+        validate,
+        {
+            "--by-content": "validate a named file only if it is an agent.yaml or holds test "
+            "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)"
+        },
+    )
+    _format(validate, _formats())
+    _flags(
+        validate,
+        {
+            "--strict": "warnings fail the run too: the exit code and every format's verdict",
+            "--import-graders": "import each code grader and report missing modules or "
+            "callables (runs the graders' module code)",
+            "--check-files": "check that each files[*].path exists relative to the agent.yaml",
+        },
+    )
+    validate.add_argument(
+        "-j",
+        "--jobs",
+        type=_count(1, MAX_JOBS),
+        default=os.cpu_count() or 1,
+        help=f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
+    )
+    _add_limits(validate)
+
+
+def _add_limits(validate: _Parser) -> None:
+    """The safety limits and the path confinement of `validate`."""
+    _max_file_size(validate)
+    for option, parse, default, what in [
+        (
+            "--max-depth",
+            _count(1, MAX_DEPTH_OPTION),
+            MAX_DEPTH,
+            f"reject deeper nesting of mappings and lists, at most {MAX_DEPTH_OPTION}",
+        ),
+        (
+            "--max-alias-nodes",
+            _positive,
+            MAX_ALIAS_NODES,
+            "reject files whose aliases expand to more nodes, e.g. alias bombs",
+        ),
+        (
+            "--max-diagnostics",
+            _count(0, MAX_COUNT_OPTION),
+            MAX_DIAGNOSTICS,
+            "diagnostics shown per file; one more line counts the rest; 0 shows all",
+        ),
+    ]:
+        validate.add_argument(
+            option, type=parse, default=default, metavar="N", help=f"{what} (default: {default})"
+        )
+    _flags(
+        validate,
+        {
+            "--allow-outside-paths": "let test_cases_file and files[*].path (--check-files) "
+            "name files outside the repository tree (/proc, /sys and /dev stay refused)"
+        },
+    )
+
+
+def _add_fix(commands: Commands) -> None:
+    """The `fix` command and its options."""
+    fix = _command(
+        commands,
+        "fix",
+        "apply the fixes of diagnostics that have an evident fix",
+        "Apply the safe fixes to agent.yaml and test-cases files, changing only "
+        "the fixed characters. Exit 0: nothing left to report; 1: errors remain (with --diff: "
+        "a file would change); 2: usage error or unreadable path.",
+    )
+    _paths(fix, "as for validate (default: ./agent.yaml)")
+    _flags(
+        fix,
+        {
+            "--unsafe-fixes": "also apply the fixes that change what a test asserts "
+            "(renames, `count`)",
+            "--diff": "print a unified diff and change no file",
+        },
+    )
+    _max_file_size(fix)
+
+
+def _add_lsp(commands: Commands) -> None:
+    """The `lsp` command."""
+    _command(
+        commands,
+        "lsp",
+        "run the language server on stdio (needs the [lsp] extra)",
+        "A language server over stdio that publishes the validator's diagnostics "
+        "and offers its fixes as quick fixes; it runs beside the YAML language server.",
+    )
+
+
+def _add_explain(commands: Commands) -> None:
+    """The `explain` command and its options."""
+    explain = _command(
+        commands,
+        "explain",
+        "say what the platform will run for each test case and turn",
+        "For each test case and turn: the metrics that will run, the level they "
+        "come from and the settings that really apply, the metrics skipped for want of a "
+        "ground truth, the tool assertions spelled out, the files sent. "
+        "Exit 0: explained; 1: the file has errors (the validator's diagnostics); 2: usage.",
+    )
+    explain.add_argument("path", metavar="PATH", help="an agent.yaml or a test-cases file")
+    explain.add_argument(
+        "--test-case", metavar="NAME", help="explain only the test case of this name"
+    )
+    _format(explain, ["text", "json"])
+
+
+def _add_init_editor(commands: Commands) -> None:
+    """The `init-editor` command and its options."""
+    editor = _command(
+        commands,
+        "init-editor",
+        "bind the schema to this repository's HoloDeck files in .vscode/settings.json",
+        "Write or merge .vscode/settings.json so that the YAML language server "
+        "(VS Code's YAML extension and others) checks and completes every agent.yaml, the "
+        "test-cases files they name and every other YAML file holding test cases; and set "
+        '"yaml.yamlVersion": "1.1", the YAML the platform reads. Run it again after adding '
+        "files; it changes nothing otherwise.",
+    )
+    editor.add_argument("folder", nargs="?", default=".", help="the repository's root (default: .)")
+    _flags(
+        editor,
+        {
+            "--modeline": "put a `# yaml-language-server: $schema=...` line at the top of "
+            "each file instead"
+        },
+    )
+    editor.add_argument(
+        "--schema",
+        metavar="URL_OR_PATH",
+        help="the schema to bind (default: a copy of the bundle in .vscode/)",
+    )
+
+
+def _add_schema(commands: Commands) -> None:
+    """The `schema` command and its options."""
+    schema = _command(commands, "schema", "print the bundled single-file JSON Schema")
+    _flags(schema, {"--path": "print where the installed schema file is instead"})
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(
+        prog="holodeck-mt",
+        description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
+    )
+    from holodeck_mt import __version__
+
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"holodeck-mt {__version__}",
+        help="print the version",
+    )
+    commands: Commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    _add_validate(commands)
+    _add_fix(commands)
+    _add_lsp(commands)
+    _add_explain(commands)
+    _add_init_editor(commands)
+    _add_schema(commands)
+    return parser
+
+
+@dataclass(frozen=True)
+class _Job:
+    path: str
+    options: Options
+    limits: Limits
+
+
+def _run(job: _Job) -> tuple[list[object], str | None]:
+    from holodeck_mt.pipeline import validate_file
+
+    try:
+        results = validate_file(job.path, options=job.options, limits=job.limits)
+    except OSError as e:
+        return [], f"cannot read '{job.path}': {e.strerror or e}"
+    except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
+        if os.environ.get("HOLODECK_MT_DEBUG"):
+            raise
+        first = str(e).splitlines()[0][:200] if str(e) else ""
+        return [], _internal(job, f"{type(e).__name__}" + (f": {first}" if first else ""))
+    for result in results:
+        # Only the quoted lines travel on: a run over many files (or back from a worker
+        # process) carries no whole text.
+        result.keep_quoted_lines()
+    return list(results), None
+
+
+def _internal(job: _Job, what: str) -> str:
+    return (
+        f"internal error while validating '{job.path}': {what}"
+        " (a bug in holodeck-mt; HOLODECK_MT_DEBUG=1 shows the traceback)"
+    )
+
+
+def _run_chunk(jobs: list[_Job]) -> list[tuple[list[object], str | None]]:
+    return [_run(job) for job in jobs]
+
+
+def _ignore_interrupt() -> None:
+    """In a worker: Ctrl-C is the parent's to handle (no traceback from each worker)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+Outcome = tuple[list[object], str | None]
+
+
+def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
+    """Validate on ``workers`` processes; results in the order of ``jobs``.
+
+    A worker that dies (killed for its memory, say) takes down the pool and every
+    file it was working on; those files are then validated again, each in a
+    process of its own, so that only the file that kills its own process is lost
+    (an internal error for that file). The others' results stand.
+    """
+    import gc
+    import multiprocessing
+
+    from holodeck_mt.contract import compiled as fast_path
+    from holodeck_mt.rules import all_checks
+
+    # Forked workers inherit the imported modules (checks included) and the
+    # compiled validators built here, instead of each paying for them; frozen,
+    # the parent's objects are not walked, nor copied, by a worker's collector.
+    fast_path.warm()
+    all_checks(jobs[0].options)
+    context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
+    size = max(1, len(jobs) // (4 * workers))
+    chunks = [list(range(i, min(i + size, len(jobs)))) for i in range(0, len(jobs), size)]
+    outcomes: list[Outcome | None] = [None] * len(jobs)
+    gc.freeze()
+    try:
+        _pool_run(jobs, chunks, workers, context, outcomes)
+        for i, outcome in enumerate(outcomes):
+            if outcome is None:  # its chunk was lost with a dead worker: alone, in a new one
+                _pool_run(jobs, [[i]], 1, context, outcomes)
+                if outcomes[i] is None:
+                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"))
+    finally:
+        gc.unfreeze()
+    return [outcome or ([], None) for outcome in outcomes]
+
+
+def _pool_run(
+    jobs: list[_Job],
+    chunks: list[list[int]],
+    workers: int,
+    context: BaseContext,
+    outcomes: list[Outcome | None],
+) -> None:
+    """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``."""
+    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+
+    pool = ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_ignore_interrupt,
+    )
+    try:
+        futures = {pool.submit(_run_chunk, [jobs[i] for i in chunk]): chunk for chunk in chunks}
+        wait(futures, return_when=FIRST_EXCEPTION)
+        wait(futures)
+        for future, chunk in futures.items():
+            if future.exception() is None:
+                for i, outcome in zip(chunk, future.result(), strict=False):
+                    outcomes[i] = outcome
+    except BaseException:  # Ctrl-C: stop the workers now rather than wait for them
+        for process in list(getattr(pool, "_processes", {}).values()):
+            process.terminate()
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
+
+
+def _say(line: str) -> None:
+    """One line on stderr, escaped; a closed or broken stderr changes nothing."""
+    stream = sys.stderr
+    if stream is None:
+        return
+    try:
+        stream.write(escape(clip(line, 2 * MESSAGE)) + "\n")
+        stream.flush()
+    except (OSError, ValueError):
+        pass
+
+
+def _write_report(render: Callable[[TextIO], None]) -> None:
+    """Render to stdout; a closed stdout or a reader gone (``| head``) is not our failure."""
+    stream = sys.stdout
+    try:
+        if stream is None:
+            raise OSError("no standard output")
+        render(stream)
+        stream.flush()
+    except (OSError, ValueError):
+        _detach_stdout()
+
+
+def _detach_stdout() -> None:
+    """Point descriptor 1 at /dev/null, so that the exit's flush cannot fail and change the
+    exit code."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    except OSError:
+        pass
+    with contextlib.suppress(OSError):
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
+def _safe_streams() -> None:
+    """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            with contextlib.suppress(OSError, ValueError):
+                reconfigure(errors="backslashreplace")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
+        return EXIT_INTERRUPTED
+
+
+def _main(argv: Sequence[str] | None) -> int:
+    _safe_streams()
+    args = build_parser().parse_args(argv)
+    return _COMMANDS.get(args.command, _validate)(args)
+
+
+def _fix(args: argparse.Namespace) -> int:
+    from holodeck_mt.fix import command as fix_command
+
+    limits = Limits(max_bytes=args.max_file_size)
+    return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
+
+
+def _explain(args: argparse.Namespace) -> int:
+    from holodeck_mt.explain import run
+
+    return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
+
+
+def _validate(args: argparse.Namespace) -> int:
+    from holodeck_mt.app import discovery
+    from holodeck_mt.render import renderer
+
+    options = Options(
+        import_graders=args.import_graders,
+        check_files=args.check_files,
+        allow_outside_paths=args.allow_outside_paths,
+    )
+    limits = Limits(
+        max_bytes=args.max_file_size,
+        max_depth=args.max_depth,
+        max_alias_nodes=args.max_alias_nodes,
+        max_diagnostics=args.max_diagnostics,
+    )
+    found = discovery.find(args.paths, named_by_content=args.by_content)
+    problems = found.problems
+    results = _validate_all(_rounds(found.files, options, limits), args, problems)
+    for result in results:  # a warning fails its file in every format's verdict
+        result.strict = args.strict
+    for problem in problems:
+        _say(f"holodeck-mt: error: {problem}")
+    render = renderer(args.format)
+    _write_report(lambda out: render(results, out))
+    if problems:
+        return EXIT_USAGE
+    failing = any(not r.valid for r in results)
+    return EXIT_INVALID if failing else EXIT_OK
+
+
+def _rounds(files: list[str], options: Options, limits: Limits) -> list[list[_Job]]:
+    """The files in two rounds: a file an agent.yaml of this run names is validated
+    through it (as the platform reads it), and on its own only if that did not happen."""
+    from holodeck_mt.app import discovery
+
+    followed = {
+        discovery.same_file_key(target)
+        for target in map(discovery.agent_target, map(Path, files))
+        if target is not None
+    }
+    later = [f for f in files if discovery.same_file_key(f) in followed]
+    first = [_Job(f, options, limits) for f in files if f not in later]
+    return [first, [_Job(f, options, limits) for f in later]]
+
+
+def _validate_all(
+    rounds: list[list[_Job]], args: argparse.Namespace, problems: list[str]
+) -> list[FileResult]:
+    """Each file's results, once per run; what could not be read goes to ``problems``."""
+    from holodeck_mt.app import discovery
+    from holodeck_mt.pipeline import FileResult
+
+    results: list[FileResult] = []
+    seen: set[str] = set()
+    for batch in rounds:
+        batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
+        for done, problem in _outcomes(batch, args):
+            for result in done:
+                key = discovery.same_file_key(getattr(result, "path", ""))
+                if isinstance(result, FileResult) and key not in seen:
+                    seen.add(key)
+                    results.append(result)
+            if problem:
+                problems.append(problem)
+    return results
+
+
+def _outcomes(batch: list[_Job], args: argparse.Namespace) -> list[Outcome]:
+    if args.jobs > 1 and len(batch) > 1 and not args.import_graders:
+        return _in_parallel(batch, min(args.jobs, len(batch)))
+    return [_run(job) for job in batch]
+
+
+def _lsp() -> int:
+    try:
+        from holodeck_mt.lsp import server
+    except ImportError as e:
+        missing = e.name or "pygls"
+        print(
+            f"holodeck-mt: error: the language server needs {missing}: "
+            "pip install 'holodeck-mt[lsp]'",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    server.serve()
+    return EXIT_OK
+
+
+def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
+    from holodeck_mt.app.editor_setup import SetupError, init_editor
+
+    try:
+        outcome = init_editor(folder, modeline=modeline, schema=schema)
+    except (SetupError, OSError, UnicodeError) as e:
+        print(f"holodeck-mt: error: {e}", file=sys.stderr)
+        return EXIT_USAGE
+    how = "a modeline in each file" if modeline else ".vscode/settings.json"
+    print(f"The schema is bound to {len(outcome.files)} file(s) by {how}:")
+    for name in outcome.files:
+        print(f"  {name}")
+    if outcome.written:
+        print("Written: " + ", ".join(outcome.written))
+    else:
+        print("Nothing to change.")
+    return EXIT_OK
+
+
+def _schema(path_only: bool) -> int:
+    from holodeck_mt.contract.registry import bundle_path
+
+    bundle = bundle_path()
+    if path_only:
+        print(bundle)
+    else:
+        sys.stdout.write(bundle.read_text(encoding="utf-8"))
+    return EXIT_OK
+
+
+#: The commands other than ``validate``, by name.
+_COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "schema": lambda args: _schema(args.path),
+    "lsp": lambda args: _lsp(),
+    "fix": _fix,
+    "init-editor": lambda args: _init_editor(Path(args.folder), args.modeline, args.schema),
+    "explain": _explain,
+}

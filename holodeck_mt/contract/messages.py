@@ -1,0 +1,552 @@
+"""From jsonschema's errors to one fault per mistake, written for the author.
+
+The schema says what Python would otherwise re-derive, in annotations that
+validators and editors ignore (:mod:`holodeck_mt.contract.walker` lists them):
+
+- ``x-holodeck-choose`` on a ``oneOf``: the branch the author meant, as rules
+  ``{"if": <schema>, "then": <the branch's $ref>}``; the first rule whose ``if``
+  holds on the instance names the branch, and only that branch's errors are
+  reported (never "is not valid under any of the given schemas"). Where one key's
+  value decides the branch (a metric's ``type``), the schema says so itself with
+  ``if``/``then``: every validator reports only the taken branch's errors, and no
+  annotation is needed;
+- ``x-holodeck-codes``: the code a keyword of the node reports where it states a
+  rule of its own (``minItems`` of ``turns``: HMT105, a test-case shape);
+- ``x-holodeck-name``: what the node is called in messages ("turn", "file input");
+- ``x-holodeck-shape``: what a ``pattern`` asks for, in words.
+
+Each keyword then gets its one-line message from :data:`_KEYWORDS`, or from
+:data:`_RULES` where the schema gave it a code; jsonschema's own wording (and its
+rendering of whole instances) never reaches the user.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Iterator
+from functools import cache
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+
+from holodeck_mt.contract import registry as sch
+from holodeck_mt.contract.walker import CHOOSE, CODES, NAME, NOUN, SHAPE
+from holodeck_mt.model import Fault, JsonPath, under
+from holodeck_mt.read.loader import clip
+from holodeck_mt.text import hints
+
+Handler = Callable[[ValidationError], Iterator[Fault]]
+
+
+def faults(validator: Draft202012Validator, data: Any) -> list[Fault]:
+    """Every fault the schema finds in ``data``, one per mistake."""
+    return faults_of(validator.iter_errors(data))
+
+
+def faults_of(errors: Iterable[ValidationError]) -> list[Fault]:
+    """The faults behind jsonschema's errors, in the errors' order."""
+    out: list[Fault] = []
+    for error in errors:
+        out.extend(_fault(error))
+    return out
+
+
+def _fault(error: ValidationError) -> Iterator[Fault]:
+    if error.validator in ("oneOf", "anyOf"):
+        return _branch(error)
+    return _leaf(error)
+
+
+def _schema(error: ValidationError) -> dict[str, Any]:
+    return error.schema if isinstance(error.schema, dict) else {}
+
+
+def _code(error: ValidationError) -> str | None:
+    """The code the schema gives this keyword of this node, if it gives one."""
+    codes = _schema(error).get(CODES, {})
+    return codes.get(error.validator) if isinstance(codes, dict) else None
+
+
+def _parts(error: ValidationError) -> JsonPath:
+    return tuple(error.absolute_path)
+
+
+def _one(
+    code: str, message: str | Callable[[ValidationError], str], hint: str | None = None
+) -> Handler:
+    """A handler that reports one fault at the error's node: ``message`` (or
+    ``message(error)``) and ``hint``."""
+
+    def handle(error: ValidationError) -> Iterator[Fault]:
+        text = message if isinstance(message, str) else message(error)
+        yield Fault(code, text, _parts(error), hint=hint)
+
+    return handle
+
+
+# --- oneOf: the branch the author meant ---------------------------------------------
+
+
+@cache
+def _rule_validator(rule: str) -> Draft202012Validator:
+    return Draft202012Validator(json.loads(rule))
+
+
+def _holds(rule: Any, instance: Any) -> bool:
+    return _rule_validator(json.dumps(rule, sort_keys=True)).is_valid(instance)
+
+
+def _chosen(schema: dict[str, Any], instance: Any) -> str | None:
+    """The ``$ref`` of the ``oneOf`` branch the schema's ``x-holodeck-choose`` names."""
+    for rule in schema.get(CHOOSE, ()):
+        if _holds(rule["if"], instance):
+            return str(rule["then"])
+    return None
+
+
+def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
+    """The ``$ref`` of the branch the author meant: the ``oneOf`` branch the schema's
+    ``x-holodeck-choose`` names, else the one its ``if``/``then``/``else`` take."""
+    return _chosen(schema, instance) or taken_branch(schema, instance)
+
+
+def taken_branch(schema: dict[str, Any], instance: Any) -> str | None:
+    """The ``$ref`` of the first ``then`` or ``else`` that ``instance`` takes, in the
+    schema's own ``if`` and in those of its ``allOf``, followed through nested ``if``s."""
+    for part in (schema, *schema.get("allOf", ())):
+        if not isinstance(part, dict) or "if" not in part:
+            continue
+        branch = part.get("then" if _holds(part["if"], instance) else "else")
+        if isinstance(branch, dict):
+            found = branch.get("$ref") or taken_branch(branch, instance)
+            if found is not None:
+                return str(found)
+    return None
+
+
+def _branch_errors(error: ValidationError, ref: str) -> Iterator[Fault]:
+    """The faults of one branch; a key the branch refuses hides what is wrong inside it."""
+    refs = [branch.get("$ref") for branch in _schema(error).get("oneOf", [])]
+    index = refs.index(ref)
+    found = [
+        fault
+        for sub in error.context or ()
+        if sub.relative_schema_path and sub.relative_schema_path[0] == index
+        for fault in _fault(sub)
+    ]
+    refused = [f for f in found if f.at == "key" and f.code == _code(error)]
+    hidden = {f.parts for f in refused}
+    yield from refused
+    yield from (f for f in found if f not in refused and not under(f.parts, hidden))
+
+
+def _branch(error: ValidationError) -> Iterator[Fault]:
+    meant = _chosen(_schema(error), error.instance)
+    if meant is not None:
+        yield from _branch_errors(error, meant)
+        return
+    code = _code(error)
+    if code in _UNCHOSEN:
+        yield from _UNCHOSEN[code](error)
+        return
+    # A oneOf the schema says nothing about (tests/contract/test_schema_annotations.py keeps
+    # every oneOf of ours annotated): no branch's wording can be trusted.
+    parts = _parts(error)
+    yield Fault("HMT103", f"{_subject(parts)} has an unexpected form", parts)
+
+
+def _deciding_keys(schema: dict[str, Any]) -> list[str]:
+    """The keys whose presence decides the branch (``turns``, ``input``)."""
+    return [key for rule in schema.get(CHOOSE, ()) for key in rule["if"].get("required", ())]
+
+
+def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
+    """A test case with neither deciding key: a misspelt one, or the shape is missing."""
+    case, parts, schema = error.instance, _parts(error), _schema(error)
+    if not isinstance(case, dict):
+        yield _type_fault(parts, case, ["object"], schema[NOUN])
+        return
+    keys = _deciding_keys(schema)
+    meant = {k: hints.did_you_mean(k, keys) for k in case if isinstance(k, str)}
+    typo = next((k for k, guess in meant.items() if guess), None)
+    if typo is not None:
+        yield Fault(
+            "HMT100",
+            f"unknown key '{typo}' in test case",
+            (*parts, typo),
+            at="key",
+            hint=f"did you mean '{meant[typo]}'?",
+        )
+    else:
+        yield Fault(
+            "HMT105",
+            "test case has neither `input` (single-turn) nor `turns` (multi-turn)",
+            parts,
+            hint="add `input: ...` for a single-turn test case, or a `turns:` list",
+        )
+    # Whatever else is wrong with it, judged as the shape of the last rule (the plain one).
+    plain = str(schema[CHOOSE][-1]["then"])
+    for fault in _branch_errors(error, plain):
+        if fault.code != "HMT101" and fault.parts != (*parts, typo):
+            yield fault
+
+
+def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
+    tool = error.instance
+    yield Fault(
+        "HMT102",
+        f"an expected tool must be a tool name or a mapping {{name, args, count}}, "
+        f"got {hints.got(tool)}",
+        _parts(error),
+        hint=hints.quote_hint(None, tool),
+    )
+
+
+def _file_source(error: ValidationError) -> Iterator[Fault]:
+    entry = error.instance
+    if isinstance(entry, dict) and "path" in entry and "url" in entry:
+        yield Fault(
+            "HMT107",
+            "a file sets both `path` and `url`; it takes exactly one",
+            _parts(error),
+            hint="remove `path` or `url`",
+        )
+    else:
+        yield Fault(
+            "HMT107",
+            "a file needs `path` (relative to the agent.yaml) or `url`",
+            _parts(error),
+            hint="add `path: ./data/file.pdf` or `url: https://...`",
+        )
+
+
+def metric_kinds(schema: dict[str, Any]) -> list[str]:
+    """The metric kinds: the values of the `type` that decides a metric's branch."""
+    return [str(kind) for kind in schema["properties"]["type"]["enum"]]
+
+
+#: What a ``oneOf`` reports when no branch is meant, or an ``anyOf`` when none of its
+#: branches holds, by the code the schema gives it.
+_UNCHOSEN: dict[str, Handler] = {
+    "HMT105": _no_test_case_shape,
+    "HMT102": _neither_tool_form,
+    "HMT106": _one(
+        "HMT106",
+        "an argument matcher holds both `fuzzy` and `regex`; a matcher is one or the other",
+        hint="keep `fuzzy` or `regex`, not both",
+    ),
+    "HMT107": _file_source,
+    "HMT108": _one(
+        "HMT108",
+        "cannot tell this metric's kind: it has no `type` and none of `metric`, "
+        "`metric_type`, `criteria` or `grader`",
+        hint="add `type: standard` (with `metric`), `geval`, `rag` or `code`",
+    ),
+}
+
+
+# --- one keyword, one message ------------------------------------------------------------
+
+
+def _subject(parts: JsonPath) -> str:
+    """How the node at ``parts`` is named in a message: its key, or its key with index."""
+    tail: list[str] = []
+    for part in reversed(parts):
+        if isinstance(part, int):
+            tail.insert(0, f"[{part}]")
+        else:
+            tail.insert(0, part)
+            break
+    return "`" + "".join(tail) + "`" if tail else "the document"
+
+
+def _section(schema: dict[str, Any]) -> str:
+    return str(schema.get(NAME, "mapping"))
+
+
+def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str = "") -> Fault:
+    wanted = " or ".join(hints.type_name(t) for t in expected)
+    subject = what or _subject(parts)
+    key = parts[-1] if parts else None
+    hint = hints.quote_hint(key, value) if "a string" in wanted else None
+    if hint is None and ("a number" in wanted or "an integer" in wanted):
+        hint = hints.unquote_hint(key, value, integer="a number" not in wanted)
+    if value is None and hint is None:
+        hint = "give it a value, or remove the key"
+    return Fault("HMT102", f"{subject} must be {wanted}, got {hints.got(value)}", parts, hint=hint)
+
+
+def _bound_phrase(schema: dict[str, Any]) -> str:
+    noun = "an integer" if schema.get("type") == "integer" else "a number"
+    low, high = schema.get("minimum"), schema.get("maximum")
+    if low is not None and high is not None:
+        return f"{noun} from {low} to {high}"
+    signs = (
+        (">=", "minimum"),
+        (">", "exclusiveMinimum"),
+        ("<=", "maximum"),
+        ("<", "exclusiveMaximum"),
+    )
+    bounds = [f"{sign} {schema[k]}" for sign, k in signs if schema.get(k) is not None]
+    return f"{noun} {' and '.join(bounds)}"
+
+
+def _number_type(schema: dict[str, Any]) -> str:
+    types = schema.get("type")
+    if isinstance(types, list):
+        return next((t for t in types if t in ("integer", "number")), "number")
+    return "number"
+
+
+def _type(error: ValidationError) -> Iterator[Fault]:
+    rule: Any = error.validator_value
+    expected = [rule] if isinstance(rule, str) else rule
+    yield _type_fault(_parts(error), error.instance, expected, _schema(error).get(NOUN, ""))
+
+
+def _min_items(error: ValidationError) -> str:
+    n = error.validator_value
+    return f"{_subject(_parts(error))} needs at least {n} item{'s' if n != 1 else ''}"
+
+
+def _max_items(error: ValidationError) -> Iterator[Fault]:
+    items: Any = error.instance
+    parts, bound = _parts(error), error.validator_value
+    if parts in ((), ("test_cases",)):  # the platform's limit per agent: the way out is to split
+        yield Fault(
+            "HMT103",
+            f"{len(items)} test cases, at most {bound} a file: split it",
+            parts,
+            hint=(
+                f"keep at most {bound} here and move the rest to another agent.yaml "
+                "(or the test-cases file it names)"
+            ),
+        )
+        return
+    message = f"{_subject(parts)} holds {len(items)} items; at most {bound} are allowed"
+    yield Fault("HMT103", message, parts)
+
+
+def _enum(error: ValidationError) -> Iterator[Fault]:
+    value = error.instance
+    rule: Any = error.validator_value
+    allowed = [str(v) for v in rule]
+    guess = hints.did_you_mean(str(value), allowed) if isinstance(value, str) else None
+    yield Fault(
+        "HMT103",
+        f"{_subject(_parts(error))} must be one of {', '.join(allowed)}, got {hints.got(value)}",
+        _parts(error),
+        hint=f"did you mean '{guess}'?" if guess else hints.quote_hint(None, value),
+    )
+
+
+def _pattern(error: ValidationError) -> Iterator[Fault]:
+    schema, rule = _schema(error), str(error.validator_value)
+    parts, hint = _parts(error), None
+    if SHAPE in schema:
+        shape = schema[SHAPE]
+    elif "${" in rule or "\\$" in rule:
+        number = _number_type(schema)
+        shape = f"{hints.type_name(number)} or an ${{ENV_VAR}} reference"
+        key = parts[-1] if parts else None
+        hint = hints.unquote_hint(key, error.instance, integer=number == "integer")
+    else:
+        shape = f"text matching {rule}"
+    message = f"{_subject(parts)} must be {shape}, got {hints.show(error.instance)}"
+    yield Fault("HMT103", message, parts, hint=hint)
+
+
+def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
+    schema = _schema(error)
+    properties = schema.get("properties", {})
+    # Keys named only to be refused (hidden from completion) are no suggestion.
+    allowed = [
+        k for k, v in properties.items() if not (isinstance(v, dict) and v.get("doNotSuggest"))
+    ]
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    for key in instance:
+        if key in properties:
+            continue
+        guess = hints.did_you_mean(key, allowed)
+        yield Fault(
+            "HMT100",
+            f"unknown key '{clip(key)}' in {_section(schema)}",
+            (*_parts(error), key),
+            at="key",
+            hint=f"did you mean '{guess}'?"
+            if guess
+            else f"allowed keys: {', '.join(allowed)}"
+            if allowed
+            else None,
+        )
+
+
+def _missing_keys(error: ValidationError) -> Iterator[Fault]:
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    required: Any = error.validator_value
+    for key in required:
+        if key not in instance:
+            yield Fault(
+                "HMT101",
+                f"missing required key `{key}` in {_section(_schema(error))}",
+                _parts(error),
+            )
+
+
+_KEYWORDS: dict[str, Handler] = {
+    "additionalProperties": _unknown_keys,
+    "required": _missing_keys,
+    "type": _type,
+    "enum": _enum,
+    "minLength": _one("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
+    "minItems": _one("HMT103", _min_items),
+    "maxItems": _max_items,
+    "const": _one(
+        "HMT103",
+        lambda e: (
+            f"{_subject(_parts(e))} must be {hints.show(e.validator_value)}, "
+            f"got {hints.show(e.instance)}"
+        ),
+    ),
+    "pattern": _pattern,
+    "uniqueItems": _one("HMT103", lambda e: f"{_subject(_parts(e))} lists the same item twice"),
+}
+for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
+    _KEYWORDS[_bound] = _one(
+        "HMT103",
+        lambda e: (
+            f"{_subject(_parts(e))} must be {_bound_phrase(_schema(e))}, "
+            f"got {hints.show(e.instance)}"
+        ),
+    )
+
+
+def _other(error: ValidationError) -> Iterator[Fault]:
+    parts = _parts(error)
+    yield Fault("HMT103", f"{_subject(parts)} is not allowed here ({error.validator})", parts)
+
+
+# --- keywords the schema gives a code of their own -------------------------------------------
+
+
+def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
+    key = str(error.instance)
+    hint = (
+        "a multi-turn test case takes its inputs from `turns`; make it the first turn's `input`"
+        if key == "input"
+        else "move it onto each turn that needs it"
+    )
+    yield Fault(
+        "HMT105",
+        f"`{key}` is not allowed on a multi-turn test case (it has `turns`)",
+        (*_parts(error), key),
+        at="key",
+        hint=hint,
+    )
+
+
+def _key_beside_matcher(error: ValidationError) -> Iterator[Fault]:
+    schema = _schema(error)
+    matcher = schema["required"][0]
+    instance = error.instance if isinstance(error.instance, dict) else {}
+    for key in instance:
+        if key not in schema.get("properties", {}):
+            yield Fault(
+                "HMT106",
+                f"unknown key '{clip(key)}' beside the `{matcher}` matcher; "
+                "a matcher mapping holds nothing else",
+                (*_parts(error), key),
+                at="key",
+                hint="to compare a whole mapping literally, drop the matcher key",
+            )
+
+
+def _both_test_case_sources(error: ValidationError) -> Iterator[Fault]:
+    yield Fault(
+        "HMT110",
+        "`test_cases` and `test_cases_file` are both set; use one or the other",
+        (*_parts(error), "test_cases_file"),
+        at="key",
+        hint="move the test cases into the file, or remove `test_cases_file`",
+    )
+
+
+def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
+    """A metric `type` that names no kind."""
+    rule: Any = error.validator_value
+    kinds = [str(kind) for kind in rule]
+    value = error.instance
+    guess = hints.did_you_mean(str(value), kinds)
+    yield Fault(
+        "HMT103",
+        f"metric `type` must be one of {', '.join(kinds)}, got {hints.got(value)}",
+        _parts(error),
+        hint=f"did you mean '{guess}'?" if guess else None,
+    )
+
+
+def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
+    """An agent-level metric without `type`: the hint names the kind its fields suggest."""
+    definitions = sch.schema_files()[sch.METRIC]["$defs"]
+    meant = meant_branch(definitions["Metric"], error.instance)
+    kind = (
+        definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"]
+        if meant
+        else "standard"
+    )
+    yield Fault(
+        "HMT108",
+        "an agent-level metric needs `type`; the platform selects the kind by `type` alone",
+        _parts(error),
+        hint=f"add `type: {kind}`",
+    )
+
+
+def _blank(error: ValidationError) -> Iterator[Fault]:
+    """Text that is only whitespace, where the platform refuses it as it refuses empty text."""
+    if error.instance == "" and "minLength" in _schema(error):
+        return  # empty text is minLength's fault, reported once
+    yield Fault(
+        "HMT114",
+        f"{_subject(_parts(error))} must not be blank, got {hints.show(error.instance)}: "
+        "the platform refuses text that is only whitespace",
+        _parts(error),
+    )
+
+
+#: Handlers of the keywords the schema gives a code (``x-holodeck-codes``), by code and keyword.
+_RULES: dict[tuple[str, str], Handler] = {
+    ("HMT114", "pattern"): _blank,
+    ("HMT105", "minItems"): _one(
+        "HMT105",
+        "`turns` must not be empty: a multi-turn test case needs at least one turn",
+        hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
+    ),
+    ("HMT105", "pattern"): _single_turn_key,
+    ("HMT106", "additionalProperties"): _key_beside_matcher,
+    ("HMT110", "not"): _both_test_case_sources,
+    ("HMT108", "required"): _agent_metric_without_type,
+    ("HMT103", "enum"): _unknown_metric_kind,
+}
+
+
+def _restates_type(error: ValidationError) -> bool:
+    """A branch an ``if`` took refusing a value that is not a mapping, for its ``type``.
+
+    ``required`` and ``properties`` judge only mappings, so an ``if`` made of them holds on
+    any other value, and the ``then`` it takes refuses the value as not a mapping; the node
+    holding the ``if`` states the same ``type`` and reports it once, in its own words
+    (tests/contract/test_schema_branches.py keeps every such node typed).
+    """
+    path = [step for step in error.relative_schema_path if step != "$ref"]
+    return error.validator == "type" and path[-2:] == ["then", "type"]
+
+
+def _leaf(error: ValidationError) -> Iterator[Fault]:
+    if _restates_type(error):
+        return iter(())
+    code = _code(error)
+    rule = _RULES.get((code, str(error.validator))) if code else None
+    handler = rule or _KEYWORDS.get(str(error.validator), _other)
+    return handler(error)

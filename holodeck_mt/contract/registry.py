@@ -1,0 +1,101 @@
+"""The canonical schema files, loaded into an offline ``referencing.Registry``.
+
+``schema/`` at the top of the repository is the source of truth. An installed
+package carries a copy as ``holodeck_mt/schema``; a checkout (or an editable
+install) reads the top-level folder directly.
+"""
+
+from __future__ import annotations
+
+import json
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+# jsonschema and referencing are imported only when a Python validator is built:
+# a run the compiled validator settles never loads them (see fast_path).
+if TYPE_CHECKING:
+    from jsonschema import Draft202012Validator
+    from referencing import Registry, Resource
+
+BASE_URI = "https://holodeck.dev/schemas/holodeck-mt/v1/"
+
+#: The root schemas a document can be validated against, by role.
+DOCUMENT = BASE_URI + "document.schema.json"
+AGENT = BASE_URI + "agent.schema.json"
+TEST_CASES_FILE = BASE_URI + "test-cases-file.schema.json"
+#: The metric definitions (the kinds, and what chooses each).
+METRIC = BASE_URI + "metric.schema.json"
+#: The LLM model an evaluator runs on.
+LLM_MODEL = BASE_URI + "llm-model.schema.json"
+
+
+def schema_dir() -> Path:
+    """Return the folder holding the schema files (installed copy first)."""
+    packaged = Path(__file__).resolve().parent.parent / "schema"
+    if packaged.is_dir():
+        return packaged
+    checkout = Path(__file__).resolve().parent.parent.parent / "schema"
+    if checkout.is_dir():
+        return checkout
+    raise FileNotFoundError(f"schema files not found in {packaged} nor {checkout}")
+
+
+def refuse_retrieval(uri: str) -> Resource[Any]:
+    """Never fetch a schema: every ``$ref`` must resolve to a file we ship."""
+    from referencing.exceptions import NoSuchResource
+
+    raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
+
+
+@cache
+def schema_files() -> dict[str, dict[str, Any]]:
+    """Every schema file, by its ``$id``."""
+    contents: dict[str, dict[str, Any]] = {}
+    for path in sorted(schema_dir().glob("*.schema.json")):
+        schema = json.loads(path.read_text(encoding="utf-8"))
+        contents[schema["$id"]] = schema
+    return contents
+
+
+def definition(uri: str, name: str) -> dict[str, Any]:
+    """The ``$defs`` entry ``name`` of the schema file ``uri``."""
+    found: dict[str, Any] = schema_files()[uri]["$defs"][name]
+    return found
+
+
+def registry_for(files: dict[str, dict[str, Any]]) -> Registry[Any]:
+    """An offline registry of the schema ``files`` (by ``$id``), crawled."""
+    from referencing import Registry, Resource
+    from referencing.jsonschema import DRAFT202012
+
+    resources = [
+        (uri, Resource.from_contents(contents, default_specification=DRAFT202012))
+        for uri, contents in files.items()
+    ]
+    return Registry(retrieve=refuse_retrieval).with_resources(resources).crawl()  # type: ignore[call-arg]
+
+
+@cache
+def registry() -> Registry[Any]:
+    """An offline registry of our schema files, crawled once."""
+    return registry_for(schema_files())
+
+
+@cache
+def validator(root: str = DOCUMENT) -> Draft202012Validator:
+    """A validator for one of the root schemas, built once.
+
+    Its keywords never quote the instance in their messages (see schema_keywords).
+    """
+    from jsonschema import Draft202012Validator
+
+    from holodeck_mt.contract.keywords import extended
+
+    bounded = extended(Draft202012Validator)
+    return bounded(schema_files()[root], registry=registry())  # type: ignore[return-value]
+
+
+def bundle_path() -> Path:
+    """The single-file schema (every ``$ref`` inlined), for editors and plain URLs."""
+    return schema_dir() / "bundle" / "holodeck-mt.schema.json"

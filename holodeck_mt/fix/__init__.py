@@ -1,0 +1,1 @@
+"""Fixes: intents turned into text edits, and the ``fix`` command that applies them."""

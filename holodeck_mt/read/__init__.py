@@ -1,0 +1,1 @@
+"""Reading: a file's bytes to text to the document the platform reads."""

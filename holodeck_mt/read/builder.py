@@ -1,0 +1,549 @@
+"""Parser events to plain data, with the line and column of every key and value.
+
+The document is built straight from the parser's events: no composed node
+graph, no constructor, no recursion. Scalars mean what they mean to the
+platform (:mod:`holodeck_mt.read.scalars`). What the platform could not read, or
+reads into something other than JSON-shaped data (tags that construct objects,
+non-string keys, a scalar it cannot construct, ...), becomes a diagnostic,
+never an exception, and never runs code. The safety limits (alias expansions,
+nesting depth, integer length) are enforced while the events stream in, before
+anything walks the document.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from yaml import events as ev
+
+from holodeck_mt import model as dg
+from holodeck_mt.limits import Limits
+from holodeck_mt.read import scalars as sc
+from holodeck_mt.text.positions import Position, Positions, of_mark
+
+_MAP_TAG, _SEQ_TAG = sc.TAG_PREFIX + "map", sc.TAG_PREFIX + "seq"
+_NO_KEY = sc._Marker("NO_KEY")  # a mapping waiting for its next key
+_SKIP = sc._Marker("SKIP")  # the key was rejected: drop its value
+_PENDING = sc._Marker("PENDING")  # the root node is not finished yet
+_MISSING = sc._Marker("MISSING")
+#: What :meth:`Builder.stream` returns for a stream without a document.
+EMPTY = sc._Marker("EMPTY")
+#: Distinct plain scalars remembered with their reading (the common words and numbers).
+_CACHE_SIZE = 4096
+#: Plain scalars read differently by YAML 1.1 and 1.2 that are noted, at most (memory
+#: stays bounded by the input, and the warnings by what anyone reads).
+MAX_DIALECT_NOTES = 1000
+#: Types of a reading that needs more than being stored.
+_SPECIAL = (sc.Unconstructible, sc._Marker, sc.YamlScalar)
+
+
+def clip(text: str, limit: int = 60) -> str:
+    """At most ``limit`` characters of ``text``: messages never quote an unbounded input."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+class Abort(Exception):
+    """A fault after which the document cannot be built (a limit, an undefined alias)."""
+
+    def __init__(self, diagnostic: dg.Diagnostic) -> None:
+        super().__init__(diagnostic.message)
+        self.diagnostic = diagnostic
+
+
+@dataclass(frozen=True)
+class DialectNote:
+    """A plain scalar the platform (YAML 1.1) and editors (YAML 1.2) read differently."""
+
+    parts: dg.JsonPath
+    position: Position
+    text: str
+    platform: Any
+    editor: Any
+
+
+class _Reading:
+    """A cached reading that differs between the two dialects."""
+
+    __slots__ = ("editor", "platform")
+
+    def __init__(self, platform: Any, editor: Any) -> None:
+        self.platform = platform
+        self.editor = editor
+
+
+class _Frame:
+    """An open mapping or list."""
+
+    __slots__ = (
+        "anchor",
+        "container",
+        "flow",
+        "is_map",
+        "key",
+        "key_mark",
+        "key_positions",
+        "merged",
+        "nodes_at_start",
+        "start_mark",
+        "value_positions",
+    )
+
+    def __init__(self, container: Any, event: Any, nodes: int) -> None:
+        self.container = container
+        self.is_map = type(container) is dict
+        self.flow = bool(event.flow_style)
+        self.key: Any = _NO_KEY
+        self.key_mark: Any = None
+        self.start_mark = event.start_mark
+        self.anchor = event.anchor
+        self.nodes_at_start = nodes
+        #: Keys that came from a merge ``<<`` (an explicit key may override them).
+        self.merged: set[str] | None = None
+        self.key_positions: dict[str, Position] | None = None
+        self.value_positions: Any = None
+
+
+class Builder:
+    """Turns one document's events into data; an explicit stack, no recursion."""
+
+    def __init__(self, limits: Limits, index_depth: int | None, text: str) -> None:
+        """``index_depth``: the deepest collections whose keys and values are indexed
+        in :attr:`positions` (0: the root's), or None for no index at all."""
+        self.limits = limits
+        self.positions = Positions() if index_depth is not None else None
+        self._index_depth = index_depth if index_depth is not None else -1
+        self.diagnostics: list[dg.Diagnostic] = []
+        self.reported: set[dg.JsonPath] = set()
+        self.has_non_json = False
+        self.dialect: list[DialectNote] = []
+        #: (start, end, style) of the block scalars, and of the quoted ones when the
+        #: text holds a tab (start at the node's anchor or tag when it has one).
+        self.spans: list[tuple[int, int, str]] = []
+        self._quoted_spans = "\t" in text
+        #: Whether a plain scalar in a flow collection may read otherwise to the
+        #: platform's parser (see :meth:`_plain_in_flow`).
+        self.flow_differs = False
+        #: Whether a report would name a line this index does not keep (a duplicate key's
+        #: first line, below the indexed levels): read with every position, it would.
+        self.needs_index = False
+        self._watch_question = "?" in text
+        # anchor -> (value, size in nodes once closed or -1 while open, line)
+        self._anchors: dict[str, tuple[Any, int, int]] = {}
+        self._nodes = 0  # nodes built, aliases counted at their expanded size
+        self._expanded = 0  # nodes reached through aliases
+        self._stack: list[_Frame] = []
+        self._cache: dict[str, Any] = {}
+        self._repeats: dict[tuple[int, str], int] = {}
+        self._result: Any = _PENDING
+        #: The stream's first document (or EMPTY), once :meth:`stream` has run.
+        self.result: Any = EMPTY
+
+    # -- the stream ----------------------------------------------------------
+
+    def stream(self, get_event: Callable[[], Any]) -> Any:
+        """Read a whole stream; return its first document's data, or :data:`EMPTY`."""
+        get_event()  # StreamStart
+        if isinstance(get_event(), ev.StreamEndEvent):
+            return EMPTY
+        data = self._document(get_event)
+        get_event()  # DocumentEnd
+        extra = get_event()
+        if not isinstance(extra, ev.StreamEndEvent):
+            # The platform stops reading here too: what follows is never parsed.
+            self._report(
+                "HMT003",
+                "the file holds more than one YAML document; only the first is validated",
+                extra.start_mark,
+                (),
+                hint="remove the `---` line, or split the documents into separate files",
+            )
+        return data
+
+    def _document(self, get_event: Callable[[], Any]) -> Any:
+        """Consume the events of one document's root node; return its data."""
+        handlers: dict[type, Callable[[Any], None]] = {
+            ev.ScalarEvent: self._scalar,
+            ev.MappingStartEvent: self._mapping_start,
+            ev.SequenceStartEvent: self._sequence_start,
+            ev.MappingEndEvent: self._collection_end,
+            ev.SequenceEndEvent: self._collection_end,
+            ev.AliasEvent: self._alias,
+        }
+        while self._result is _PENDING:
+            event = get_event()
+            handler = handlers.get(type(event))
+            if handler is None:  # pragma: no cover - parsers emit nothing else in a node
+                raise self._abort("HMT001", f"unexpected {type(event).__name__}", event.start_mark)
+            handler(event)
+        return self._result
+
+    # -- one method per event kind -------------------------------------------
+
+    def _scalar(self, event: Any) -> None:
+        self._nodes += 1
+        tag = event.tag
+        if (tag is None and event.implicit[0]) or tag == "!":
+            value = self._plain(event.value, event)
+        elif tag is None:
+            value = event.value
+        else:
+            value = self._tagged(tag, event.value, event)
+        style = event.style
+        if style:
+            self._record_span(style, event)
+        elif self._stack and self._stack[-1].flow:
+            self._plain_in_flow(event)
+        if event.anchor is not None:
+            self._anchor(event.anchor, value, 1, event.start_mark)
+        self._attach(value, event.start_mark)
+
+    def _mapping_start(self, event: Any) -> None:
+        self._open({}, event, _MAP_TAG)
+
+    def _sequence_start(self, event: Any) -> None:
+        self._open([], event, _SEQ_TAG)
+
+    def _collection_end(self, event: Any) -> None:
+        frame = self._stack.pop()
+        if frame.anchor is not None:
+            name = frame.anchor
+            self._anchors[name] = (
+                frame.container,
+                self._nodes - frame.nodes_at_start + 1,
+                self._anchors[name][2],
+            )
+        self._attach(frame.container, frame.start_mark)
+
+    def _alias(self, event: Any) -> None:
+        anchored = self._anchors.get(event.anchor)
+        name = clip(event.anchor)
+        if anchored is None:
+            raise self._abort("HMT001", f"found undefined alias *{name}", event.start_mark)
+        value, size, _ = anchored
+        if size < 0:
+            raise self._abort(
+                "HMT004",
+                f"alias *{name} refers to a node that contains it (a recursive structure)",
+                event.start_mark,
+            )
+        self._nodes += size
+        self._expanded += size
+        if self._expanded > self.limits.max_alias_nodes:
+            raise self._abort(
+                "HMT004",
+                f"aliases expand to more than {self.limits.max_alias_nodes} nodes "
+                f"(at alias *{name}): an alias bomb?",
+                event.start_mark,
+                hint="raise the limit with --max-alias-nodes if this is intended",
+            )
+        self._attach(value, event.start_mark)
+
+    # -- building ------------------------------------------------------------
+
+    def _open(self, container: Any, event: Any, own_tag: str) -> None:
+        self._nodes += 1
+        if len(self._stack) >= self.limits.max_depth:
+            raise self._abort(
+                "HMT004",
+                f"nesting deeper than {self.limits.max_depth} levels",
+                event.start_mark,
+                hint="raise the limit with --max-depth if this is intended",
+            )
+        tag = event.tag
+        if tag is not None and tag != "!" and tag != own_tag:
+            self._report_tag(
+                tag, event.start_mark, "a mapping" if own_tag == _MAP_TAG else "a list"
+            )
+        frame = _Frame(container, event, self._nodes)
+        if self.positions is not None and len(self._stack) <= self._index_depth:
+            frame.value_positions = {} if frame.is_map else []
+            self.positions.values[id(container)] = frame.value_positions
+            if frame.is_map:
+                frame.key_positions = {}
+                self.positions.keys[id(container)] = frame.key_positions
+        if event.anchor is not None:
+            self._anchor(event.anchor, container, -1, event.start_mark)
+        self._stack.append(frame)
+
+    def _attach(self, value: Any, mark: Any) -> None:
+        """Put a finished node into the innermost open collection (or make it the root)."""
+        if not self._stack:
+            if self.positions is not None:
+                self.positions.root = of_mark(mark)
+            self._result = value
+            return
+        frame = self._stack[-1]
+        if not frame.is_map:
+            frame.container.append(value)
+            if frame.value_positions is not None:
+                frame.value_positions.append((mark.line + 1, mark.column + 1))
+        elif frame.key is _NO_KEY:
+            frame.key = (
+                value if type(value) is str or value is sc.MERGE else self._bad_key(value, mark)
+            )
+            frame.key_mark = mark
+        else:
+            self._set(frame, value, mark)
+
+    def _set(self, frame: _Frame, value: Any, mark: Any) -> None:
+        key = frame.key
+        frame.key = _NO_KEY
+        if key is _SKIP:
+            return
+        if key is sc.MERGE:
+            self._merge(frame, value, frame.key_mark)
+            return
+        container = frame.container
+        if key in container:
+            if frame.merged is not None and key in frame.merged:
+                frame.merged.discard(key)  # an explicit key overrides a merged one
+            else:
+                self._duplicate(frame, key, frame.key_mark)
+                return
+        container[key] = value
+        if frame.key_positions is not None:
+            kmark = frame.key_mark
+            frame.key_positions[key] = (kmark.line + 1, kmark.column + 1)
+            frame.value_positions[key] = (mark.line + 1, mark.column + 1)
+
+    def _anchor(self, name: str, value: Any, size: int, mark: Any) -> None:
+        earlier = self._anchors.get(name)
+        if earlier is not None:
+            raise self._abort(
+                "HMT001",
+                f"anchor &{clip(name)} is defined twice (first at line {earlier[2]})",
+                mark,
+                hint="the platform refuses a repeated anchor: give each one its own name",
+            )
+        self._anchors[name] = (value, size, mark.line + 1)
+
+    def _plain_in_flow(self, event: Any) -> None:
+        """Note what the platform's parser reads otherwise in a flow collection.
+
+        It ends a plain scalar at ``?`` (``[http://x?y=1]`` fails to load), and
+        reads ``,`` ``[`` ``]`` as part of a tag (``[!!str, x]`` fails): libyaml
+        does neither.
+        """
+        if (self._watch_question and "?" in event.value) or (event.tag and not event.value):
+            self.flow_differs = True
+
+    def _record_span(self, style: str, event: Any) -> None:
+        if style in "|>" or self._quoted_spans:
+            self.spans.append((event.start_mark.index, event.end_mark.index, style))
+
+    # -- scalars -------------------------------------------------------------
+
+    def _plain(self, text: str, event: Any) -> Any:
+        """An untagged plain scalar (or one tagged ``!``), as the platform reads it."""
+        value = self._cache.get(text, _MISSING)
+        if value is _MISSING:
+            value = self._read(text, event)
+        if type(value) is _Reading:
+            frame = self._stack[-1] if self._stack else None
+            if frame and not (frame.is_map and frame.key is _NO_KEY) and self._note_room():
+                self.dialect.append(
+                    DialectNote(
+                        self._here(), of_mark(event.start_mark), text, value.platform, value.editor
+                    )
+                )
+            value = value.platform
+        if isinstance(value, _SPECIAL):
+            value = self._special(value, event)
+        return value
+
+    def _note_room(self) -> bool:
+        """Dialect notes are kept for the first :data:`MAX_DIALECT_NOTES` scalars only."""
+        return len(self.dialect) < MAX_DIALECT_NOTES
+
+    def _read(self, text: str, event: Any) -> Any:
+        """Resolve a plain scalar not seen before, and remember how it reads."""
+        try:
+            value = sc.resolve(text)
+        except sc.TooLong:  # reported, kept as text, not remembered
+            self._too_long(text, event.start_mark)
+            return text
+        if text and (text[0] in "-+.0123456789" or type(value) is bool):
+            editor = sc.editor_reading(text)
+            if not isinstance(value, (sc.Unconstructible, sc._Marker)) and sc.read_differently(
+                value, editor
+            ):
+                value = _Reading(value, editor)
+        if len(self._cache) < _CACHE_SIZE:
+            self._cache[text] = value
+        return value
+
+    def _tagged(self, tag: str, text: str, event: Any) -> Any:
+        try:
+            value = sc.construct(tag, text)
+        except sc.TooLong:
+            self._too_long(text, event.start_mark)
+            return text
+        if value is sc.UNKNOWN_TAG:
+            self._report_tag(tag, event.start_mark, None)
+            return None
+        if isinstance(value, _SPECIAL):
+            value = self._special(value, event)
+        return value
+
+    def _special(self, value: Any, event: Any) -> Any:
+        """A merge key, a value the platform cannot construct, or one JSON cannot hold."""
+        in_key = bool(self._stack) and self._stack[-1].is_map and self._stack[-1].key is _NO_KEY
+        if type(value) is sc.YamlScalar:
+            self.has_non_json = True
+            return value
+        if value is sc.MERGE:
+            if in_key:
+                return value
+            value = sc.Unconstructible(event.value, "`<<` is a merge key: it cannot be a value")
+        elif value is sc.VALUE:
+            if in_key:
+                return event.value  # the platform reads a "value" key as a string
+            value = sc.Unconstructible(
+                event.value,
+                "YAML 1.1 reads a bare `=` as its 'value' type, which has nothing to load",
+            )
+        assert isinstance(value, sc.Unconstructible)
+        shown = clip(value.text)
+        self._report(
+            "HMT007",
+            f"the platform cannot load `{shown}`: {value.why}",
+            event.start_mark,
+            self._here(),
+            hint=f'quote it if it is meant as text: "{shown}"',
+        )
+        return value.text
+
+    # -- locating and reporting ----------------------------------------------
+
+    def _container_path(self) -> dg.JsonPath:
+        """Path of the innermost open collection."""
+        parts: list[str | int] = []
+        for frame in self._stack[:-1]:
+            parts.append(frame.key if frame.is_map else len(frame.container))
+        return tuple(p for p in parts if isinstance(p, (str, int)))
+
+    def _here(self) -> dg.JsonPath:
+        """Path of the node about to be attached to the innermost collection."""
+        if not self._stack:
+            return ()
+        frame = self._stack[-1]
+        base = self._container_path()
+        if not frame.is_map:
+            return (*base, len(frame.container))
+        if isinstance(frame.key, str):
+            return (*base, frame.key)
+        return base
+
+    def _report(
+        self, code: str, message: str, mark: Any, parts: dg.JsonPath, hint: str | None = None
+    ) -> None:
+        line, column = of_mark(mark)
+        self.diagnostics.append(
+            dg.make(code, message, line, column, pointer_parts=parts, hint=hint)
+        )
+        self.reported.add(parts)
+
+    def _abort(self, code: str, message: str, mark: Any, hint: str | None = None) -> Abort:
+        line, column = of_mark(mark)
+        return Abort(dg.make(code, message, line, column, pointer_parts=self._here(), hint=hint))
+
+    def _duplicate(self, frame: _Frame, key: str, mark: Any) -> None:
+        first = ""
+        if frame.key_positions is not None:
+            first = f" (first set at line {frame.key_positions[key][0]})"
+        else:
+            self.needs_index = True
+        slot = (id(frame.container), key)
+        seen = self._repeats.get(slot, 1) + 1
+        self._repeats[slot] = seen
+        again = "" if seen == 2 else f", set for the {_ordinal(seen)} time"
+        self._report(
+            "HMT002",
+            f"duplicate key '{clip(key)}'{first}{again}",
+            mark,
+            (*self._container_path(), key),
+            hint="remove one of them; a YAML loader silently keeps only one",
+        )
+
+    def _bad_key(self, value: Any, mark: Any) -> Any:
+        """Report a key that is not a string; its entry is dropped."""
+        if isinstance(value, (dict, list)):
+            what = "a mapping" if isinstance(value, dict) else "a list"
+            hint = None
+        elif value is None:
+            what, hint = "null", "give the key a name"
+        else:
+            text = clip(value.text if isinstance(value, sc.YamlScalar) else _scalar_text(value))
+            kind = type(value).__name__
+            if isinstance(value, sc.YamlScalar):
+                kind = "date" if value.kind == "timestamp" else value.kind
+            kind = {"int": "integer", "float": "number", "bool": "boolean"}.get(kind, kind)
+            what, hint = f"{kind} {text}", f"quote it: '{text}'"
+        self._report(
+            "HMT003",
+            f"a mapping key must be a string, got {what}",
+            mark,
+            self._container_path(),
+            hint=hint,
+        )
+        return _SKIP
+
+    def _too_long(self, text: str, mark: Any) -> None:
+        self._report(
+            "HMT004",
+            f"an integer of {len(text)} digits is too long",
+            mark,
+            self._here(),
+            hint="quote it if it is meant as text",
+        )
+
+    def _report_tag(self, tag: str, mark: Any, on: str | None) -> None:
+        shown = clip("!!" + tag[len(sc.TAG_PREFIX) :] if tag.startswith(sc.TAG_PREFIX) else tag)
+        if shown.startswith("!!python/"):
+            message = f"tag {shown} would construct a Python object; it is refused, never run"
+        elif on is not None and shown in ("!!map", "!!seq", "!!str"):
+            message = f"tag {shown} cannot tag {on}"
+        else:
+            message = f"unknown tag {shown}"
+        self._report(
+            "HMT003", message, mark, self._here(), hint="remove the tag: test cases are plain data"
+        )
+
+    def _merge(self, frame: _Frame, value: Any, mark: Any) -> None:
+        """``<<: *base`` or ``<<: [*a, *b]``: copy in the keys not set explicitly."""
+        sources = value if isinstance(value, list) else [value]
+        if not all(isinstance(s, dict) for s in sources):
+            self._report(
+                "HMT003",
+                "a merge key `<<` needs a mapping or a list of mappings",
+                mark,
+                self._container_path(),
+            )
+            return
+        container = frame.container
+        if frame.merged is None:
+            frame.merged = set()
+        position = of_mark(mark)
+        for source in sources:
+            for key, item in source.items():
+                if key in container:
+                    continue
+                container[key] = item
+                frame.merged.add(key)
+                if frame.key_positions is not None:
+                    frame.key_positions[key] = position
+                    located = self.positions.values.get(id(source), {}) if self.positions else {}
+                    frame.value_positions[key] = located.get(key, position)
+
+
+def _scalar_text(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return repr(value) if isinstance(value, float) else str(value)
+
+
+def _ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"

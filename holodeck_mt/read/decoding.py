@@ -1,0 +1,56 @@
+"""A file's bytes to text, read as the platform reads them: UTF-8 only.
+
+The platform opens a file as UTF-8: a UTF-8 byte-order mark is tolerated and
+CR LF line endings are fine, but a UTF-16 file fails to load even with its
+byte-order mark, so it is refused here too, with the way out in the hint.
+"""
+
+from __future__ import annotations
+
+from holodeck_mt import model as dg
+from holodeck_mt.text.positions import line_column
+
+_UTF8_BOM = b"\xef\xbb\xbf"
+_UTF16_BOMS = {b"\xff\xfe": "UTF-16 (little-endian)", b"\xfe\xff": "UTF-16 (big-endian)"}
+_SAVE_AS_UTF8 = "save it as UTF-8 (without a byte-order mark, or with the UTF-8 one)"
+
+
+def decode(raw: bytes) -> tuple[str | None, dg.Diagnostic | None]:
+    """Bytes to text, or the diagnostic that says why they are not UTF-8.
+
+    A byte that does not decode is reported at its line and column (in
+    characters, counted on the text before it) with its offset in the file.
+    """
+    for bom, name in _UTF16_BOMS.items():
+        if raw.startswith(bom):
+            return None, dg.make(
+                "HMT005",
+                f"the file is {name} text (it starts with that byte-order mark); "
+                "the platform reads only UTF-8",
+                1,
+                1,
+                hint=_SAVE_AS_UTF8,
+            )
+    skip = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
+    try:
+        return raw[skip:].decode("utf-8"), None
+    except UnicodeDecodeError as e:
+        offset = skip + e.start
+        before = raw[skip:offset].decode("utf-8", errors="replace")
+        line, column = line_column(before, len(before))
+        return None, dg.make(
+            "HMT005",
+            f"invalid UTF-8 byte 0x{raw[offset]:02x} at byte offset {offset}: {e.reason}",
+            line,
+            column,
+            hint=_SAVE_AS_UTF8,
+        )
+
+
+def nul_diagnostic(text: str) -> dg.Diagnostic | None:
+    """A NUL character ends the text for the C parser: refused before parsing."""
+    nul = text.find("\x00")
+    if nul < 0:
+        return None
+    line, column = line_column(text, nul)
+    return dg.make("HMT005", "the file holds a NUL byte, which YAML does not allow", line, column)

@@ -1,0 +1,65 @@
+"""Warnings for plain scalars the platform and editors read differently.
+
+The platform reads YAML 1.1 (PyYAML): ``yes`` is true, ``1:30`` is 90, ``1e3`` is
+the string "1e3". Editors read YAML 1.2's core schema: ``yes`` is a string,
+``1:30`` a string, ``1e3`` the number 1000. Where the platform's reading is
+what the schema accepts, the file loads, but the author (and every tool
+reading YAML 1.2) sees something else: a warning says what the platform reads
+and how to write it so that everyone reads the same. Where the platform's
+reading is refused anyway (``ground_truth: yes``), the error stands alone.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from holodeck_mt import model as dg
+from holodeck_mt.read.builder import DialectNote, clip
+from holodeck_mt.read.scalars import YamlScalar
+from holodeck_mt.text.quoting import quoted
+
+#: The code for each kind of platform reading.
+_CODES = {bool: "HMT205", int: "HMT206", float: "HMT206", str: "HMT207", YamlScalar: "HMT208"}
+
+
+def warnings(notes: list[DialectNote], faulted: set[dg.JsonPath]) -> list[dg.Diagnostic]:
+    """A warning for each note whose node no fault covers (at it or at an ancestor)."""
+    return [_warning(note) for note in notes if not dg.under(note.parts, faulted)]
+
+
+def _warning(note: DialectNote) -> dg.Diagnostic:
+    platform, write, unless = _platform_reading(note)
+    line, column = note.position
+    return dg.make(
+        _CODES[type(note.platform)],
+        f"the platform reads this as {platform}; write {write}{unless} "
+        f"(editors, reading YAML 1.2, see `{clip(note.text)}` as {_editor_reading(note.editor)})",
+        line,
+        column,
+        pointer_parts=note.parts,
+        hint=f"{write} reads the same in YAML 1.1 and 1.2",
+    )
+
+
+def _platform_reading(note: DialectNote) -> tuple[str, str, str]:
+    """What the platform reads, how to write it so that editors read it so too, and when."""
+    value = note.platform
+    if isinstance(value, bool):
+        word = "true" if value else "false"
+        return word, word, ""
+    if isinstance(value, (int, float)):
+        return repr(value), repr(value), ""
+    as_text = quoted(note.text) or repr(clip(note.text))
+    if isinstance(value, YamlScalar):
+        return f"the date {clip(note.text)}", as_text, " if it is text"
+    return f"the string {as_text}", as_text, ""
+
+
+def _editor_reading(value: Any) -> str:
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if value is None:
+        return "null"
+    return f"the number {value!r}"

@@ -1,0 +1,58 @@
+"""HMT213: a ``${NAME}`` reference to an environment variable that is not set.
+
+Before it parses a file, the platform replaces every ``${NAME}`` in the raw text
+(comments and quoted strings included) with the variable's value, and refuses
+the whole file when one is not set. The variable may well be set where the
+tests run (CI secrets), so this is a warning at the reference's line, naming the
+variable: the file loads only if it is set then.
+"""
+
+from __future__ import annotations
+
+import bisect
+import os
+import re
+from collections.abc import Mapping
+
+from holodeck_mt.model import Diagnostic, make
+from holodeck_mt.read.loader import clip
+
+#: The platform's reference syntax: ``${`` a name ``}``, nothing else (no defaults).
+REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+
+
+def unset_references(text: str, environ: Mapping[str, str] | None = None) -> list[Diagnostic]:
+    """One warning per unset variable, at its first reference."""
+    if "${" not in text:
+        return []
+    environ = os.environ if environ is None else environ
+    first: dict[str, int] = {}
+    count: dict[str, int] = {}
+    for match in REFERENCE.finditer(text):
+        name = match.group(1)
+        if name in environ:
+            continue
+        first.setdefault(name, match.start())
+        count[name] = count.get(name, 0) + 1
+    if not first:
+        return []
+    starts = [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+    out = []
+    for name, offset in first.items():
+        line = bisect.bisect_right(starts, offset)
+        column = offset - starts[line - 1] + 1
+        more = count[name] - 1
+        also = f" ({more} more reference{'s' if more != 1 else ''})" if more else ""
+        shown = clip(name)
+        out.append(
+            make(
+                "HMT213",
+                f"environment variable {shown} is not set: the platform refuses to load this "
+                f"file unless it is set when it runs{also}",
+                line,
+                column,
+                hint=f"set {shown} where `holodeck test` runs, or remove ${{{shown}}}",
+            )
+        )
+    return out

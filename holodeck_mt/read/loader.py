@@ -1,0 +1,195 @@
+"""YAML text to plain JSON-shaped data, read exactly as the platform reads it.
+
+The platform loads files with PyYAML's ``yaml.safe_load`` (YAML 1.1). This
+module reads a text the same way: the syntax with PyYAML's libyaml binding,
+checked against PyYAML's own parser where the two are known to differ
+(:mod:`holodeck_mt.read.parsers`); every scalar resolved by the YAML 1.1 types
+(:mod:`holodeck_mt.read.scalars`); the data built from the events with the position
+of every key and value (:mod:`holodeck_mt.read.builder`). Bytes become text in
+:mod:`holodeck_mt.read.decoding`.
+"""
+
+from __future__ import annotations
+
+import gc
+import sys
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from yaml.error import MarkedYAMLError, YAMLError
+from yaml.reader import ReaderError
+
+from holodeck_mt import model as dg
+from holodeck_mt.limits import Limits
+from holodeck_mt.read import parsers
+from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote, clip
+from holodeck_mt.read.decoding import decode, nul_diagnostic
+from holodeck_mt.read.scalars import YamlScalar
+from holodeck_mt.text.positions import Position, Positions, line_column
+
+__all__ = [
+    "DialectNote",
+    "Document",
+    "Index",
+    "Position",
+    "Positions",
+    "YamlScalar",
+    "clip",
+    "decode",
+    "load",
+]
+
+
+#: How much of a document's positions to keep: every key and value, none, or those of
+#: the root and of the collections right under it (where each test case starts).
+Index = Literal["all", "none", "top"]
+
+
+@dataclass
+class Document:
+    """A loaded YAML file: its data, where everything stands, and what went wrong."""
+
+    text: str
+    data: Any = None
+    positions: Positions | None = None
+    #: Which positions :attr:`positions` holds (see :data:`Index`).
+    index: Index = "none"
+    #: Whether a report names a line less precisely than a reading with every position
+    #: would (see :attr:`holodeck_mt.read.builder.Builder.needs_index`).
+    needs_index: bool = False
+    diagnostics: list[dg.Diagnostic] = field(default_factory=list)
+    #: False when the file could not be read into data at all (syntax error, limit).
+    loaded: bool = False
+    #: Pointers (as tuples) of nodes the loader already reported; the schema's
+    #: errors at or below them are echoes of the same fault.
+    reported: set[dg.JsonPath] = field(default_factory=set)
+    #: True when the data holds values a compiled validator cannot take (YamlScalar).
+    has_non_json: bool = False
+    #: Plain scalars the platform (YAML 1.1) and editors (YAML 1.2) read differently.
+    dialect: list[DialectNote] = field(default_factory=list)
+
+
+_INDEX_DEPTHS: dict[Index, int | None] = {"all": sys.maxsize, "none": None, "top": 1}
+
+
+def load(text: str, *, limits: Limits | None = None, positions: bool | Index = True) -> Document:
+    """Load YAML text into a :class:`Document`.
+
+    With ``positions=False`` (``"none"``) no positions are kept, with ``"top"``
+    only the root's and those of the collections right under it (the fast path of
+    a document that turns out valid). The diagnostics the loader itself raises are
+    located either way; some of their messages name a line only with every position
+    (``"all"``, or True).
+    """
+    limits = limits or Limits()
+    index = "all" if positions is True else "none" if positions is False else positions
+    doc = Document(text=text)
+    nul = nul_diagnostic(text)
+    if nul is not None:
+        doc.diagnostics.append(nul)
+        return doc
+    gc_was_enabled = gc.isenabled()
+    gc.disable()  # building makes a million containers and no cycles: nothing to collect
+    try:
+        built = _build_as_the_platform(text, limits, _INDEX_DEPTHS[index])
+    except Abort as abort:
+        doc.diagnostics.append(abort.diagnostic)
+        return doc
+    except UnicodeEncodeError as e:  # text from the API holding a lone surrogate
+        line, column = line_column(text, e.start)
+        message = f"the text holds a lone surrogate U+{ord(text[e.start]):04X}, which is not UTF-8"
+        doc.diagnostics.append(dg.make("HMT005", message, line, column))
+        return doc
+    except YAMLError as e:
+        doc.diagnostics.append(_syntax_error(text, e))
+        return doc
+    finally:
+        if gc_was_enabled:
+            gc.enable()
+    doc.diagnostics = built.diagnostics
+    doc.needs_index = built.needs_index
+    doc.reported = built.reported
+    doc.has_non_json = built.has_non_json
+    doc.dialect = built.dialect
+    if built.result is EMPTY:
+        doc.diagnostics.append(
+            dg.make("HMT006", "the file is empty: it holds no YAML document", 1, 1)
+        )
+        return doc
+    doc.data = built.result
+    doc.positions = built.positions
+    doc.index = index
+    doc.loaded = True
+    return doc
+
+
+def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> Builder:
+    """Build with libyaml; read again with PyYAML's own parser where the two may part."""
+    second_opinion = len(text) <= parsers.PURE_MAX_CHARS
+    try:
+        built = _build(text, parsers.libyaml(text), limits, positions)
+    except YAMLError as refused:
+        if not second_opinion:
+            raise
+        try:
+            return _build(text, parsers.pure(text), limits, positions)
+        except YAMLError as also_refused:
+            raise _first(also_refused, refused) from None
+    except Abort:  # the platform's parser may fail on an earlier line than the fault
+        if not second_opinion:
+            raise
+        return _build(text, parsers.pure(text), limits, positions)
+    if second_opinion and (built.flow_differs or parsers.libyaml_may_differ(text, built.spans)):
+        return _build(text, parsers.pure(text), limits, positions)
+    return built
+
+
+def _first(platform: YAMLError, libyaml: YAMLError) -> YAMLError:
+    """Of two parsers' errors on one text, the platform's, in libyaml's words on its line.
+
+    The platform's parser names the line the platform fails at; libyaml's words
+    are the ones :mod:`holodeck_mt.read.yaml_errors` explains, so they are kept when
+    both stop on the same line.
+    """
+    if not isinstance(platform, MarkedYAMLError) or not isinstance(libyaml, MarkedYAMLError):
+        return platform  # a character the platform refuses anywhere in the text
+    ours, theirs = platform.problem_mark, libyaml.problem_mark
+    if ours is not None and theirs is not None and ours.line == theirs.line:
+        return libyaml
+    return platform
+
+
+def _build(
+    text: str, source: parsers.EventSource, limits: Limits, positions: int | None
+) -> Builder:
+    builder = Builder(limits, positions, text)
+    try:
+        builder.result = builder.stream(source.get_event)
+    finally:
+        source.close()
+    return builder
+
+
+def _syntax_error(text: str, e: YAMLError) -> dg.Diagnostic:
+    """HMT001 for a text the platform's parser refuses, at the line it names."""
+    if isinstance(e, ReaderError):
+        line, column = line_column(text, e.position)
+        shown = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)
+        message = f"YAML syntax error: control characters are not allowed ({shown})"
+        return dg.make("HMT001", message, line, column)
+    if isinstance(e, MarkedYAMLError):
+        from holodeck_mt.read import yaml_errors  # a file that parses never needs it (start-up)
+
+        pm, cm = e.problem_mark, e.context_mark
+        said = yaml_errors.explain(
+            text,
+            e.problem,
+            (pm.line, pm.column) if pm is not None else None,
+            e.context,
+            (cm.line, cm.column) if cm is not None else None,
+        )
+        return dg.make("HMT001", said.message, said.line, said.column, hint=said.hint)
+    message = clip(str(e).splitlines()[0], 200) if str(e) else type(e).__name__
+    position = getattr(e, "position", None)
+    line, column = line_column(text, position) if isinstance(position, int) else (1, 1)
+    return dg.make("HMT001", f"YAML error: {message}", line, column)

@@ -1,0 +1,131 @@
+"""The YAML syntax readers: PyYAML's libyaml binding, checked against its pure-Python parser.
+
+The platform parses with ``yaml.safe_load``: PyYAML's pure-Python parser.
+libyaml (``yaml.CParser``) streams the same events several times faster and
+agrees with it on almost every text; where the two are known to part, the
+pure-Python parser decides:
+
+- libyaml rejects a text: the pure-Python parser reads it again (it may accept
+  it, as it does ``[\\:]``), and its error is the one reported;
+- libyaml accepts a text the pure-Python parser refuses: a tab outside a quoted
+  or block scalar and outside a comment (``key: value<TAB>``), a block scalar
+  header that is not ``|``/``>``, indicators, spaces and a comment (``|#``), a
+  ``?`` inside a plain scalar in a flow collection (``[http://x?y=1]``), a tag
+  followed by ``,`` or ``]`` in one (``[!!str, x]``): the builder notes those;
+- libyaml stops at a fault the builder refuses (an undefined alias, a limit):
+  the pure-Python parser may fail on an earlier line;
+- libyaml skips a byte-order mark at the start of any line, where the
+  pure-Python parser reads it as text.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable
+from typing import Any
+
+try:
+    from yaml._yaml import CParser as _CParser
+except ImportError as missing:  # pragma: no cover - exercised only without libyaml
+    raise ImportError(
+        "holodeck-mt needs PyYAML built with libyaml (its C binding, yaml.CParser); "
+        "reinstall PyYAML from a wheel: pip install --force-reinstall 'PyYAML>=6.0.1'"
+    ) from missing
+from yaml import SafeLoader
+
+from holodeck_mt.text.positions import LINE_BREAKS
+
+#: The largest text the pure-Python parser reads again (it runs at about 1 MB/s):
+#: beyond it, libyaml's verdict stands.
+PURE_MAX_CHARS = 8 * 1024 * 1024
+
+#: A block scalar header as the pure-Python parser takes it: indicators, spaces
+#: (not tabs), an optional comment after a space, the end of the line.
+_BLOCK_HEADER = re.compile(
+    r"[|>](?:[-+][0-9]?|[0-9][-+]?)?(?: +#[^\r\n\x85\u2028\u2029]*| *)"
+    r"(?:[\r\n\x85\u2028\u2029]|\Z)"
+)
+
+
+class EventSource:
+    """``get_event()`` over a text, and ``close()`` to free the parser."""
+
+    def __init__(self, get_event: Callable[[], Any], close: Callable[[], None]) -> None:
+        self.get_event = get_event
+        self.close = close
+
+
+def libyaml(text: str) -> EventSource:
+    parser = _CParser(text)
+    return EventSource(parser.get_event, lambda: None)
+
+
+def pure(text: str) -> EventSource:
+    loader = SafeLoader(text)
+    return EventSource(loader.get_event, loader.dispose)
+
+
+def libyaml_may_differ(text: str, scalars: list[tuple[int, int, str]]) -> bool:
+    """Whether the pure-Python parser could read this text differently from libyaml.
+
+    ``scalars`` are the (start, end, style) of the block scalars libyaml read,
+    and of the quoted ones when the text holds a tab, in order.
+    """
+    if text.find("\ufeff", 1) >= 0:
+        return True
+    spans = []
+    for start, end, style in scalars:
+        indicator = text.find(style, start, end)  # after the node's anchor and tag
+        if indicator < 0:
+            return True
+        if style in "|>" and _BLOCK_HEADER.match(text, indicator) is None:
+            return True
+        spans.append((indicator, end))
+    return "\t" in text and stray_tab(text, spans) is not None
+
+
+def _first_of(text: str, chars: str, start: int) -> int:
+    found = [i for i in (text.find(c, start) for c in chars) if i >= 0]
+    return min(found) if found else -1
+
+
+def stray_tab(text: str, spans: list[tuple[int, int]]) -> int | None:
+    """The offset of the first tab outside the ``spans`` of scalars and outside a comment."""
+    starts = [start for start, _ in spans]
+    tab = text.find("\t")
+    while tab >= 0:
+        inside = _span_at(spans, starts, tab)
+        if inside is not None:
+            tab = text.find("\t", inside[1])
+            continue
+        line_start = max(text.rfind(brk, 0, tab) for brk in LINE_BREAKS) + 1
+        if not _in_comment(text, line_start, tab, spans, starts):
+            return tab
+        line_end = _first_of(text, LINE_BREAKS, tab)
+        if line_end < 0:
+            return None
+        tab = text.find("\t", line_end)
+    return None
+
+
+def _span_at(
+    spans: list[tuple[int, int]], starts: list[int], offset: int
+) -> tuple[int, int] | None:
+    i = bisect.bisect_right(starts, offset) - 1
+    if i >= 0 and spans[i][0] <= offset < spans[i][1]:
+        return spans[i]
+    return None
+
+
+def _in_comment(
+    text: str, line_start: int, offset: int, spans: list[tuple[int, int]], starts: list[int]
+) -> bool:
+    """Whether a comment starts on this line before ``offset``."""
+    hash_at = text.find("#", line_start, offset)
+    while hash_at >= 0:
+        before = text[hash_at - 1] if hash_at > line_start else " "
+        if before in " \t" and _span_at(spans, starts, hash_at) is None:
+            return True
+        hash_at = text.find("#", hash_at + 1, offset)
+    return False

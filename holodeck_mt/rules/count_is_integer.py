@@ -1,0 +1,33 @@
+"""HMT113: an expected tool's `count` is an integer, not a float with no fraction.
+
+JSON Schema's `integer` takes `2.0`; the platform checks `count` with
+`isinstance(count, int)` and refuses a float, whatever its value.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+
+from holodeck_mt import walk
+from holodeck_mt.model import Fault
+from holodeck_mt.rules import Context
+
+
+def check(context: Context) -> Iterator[Fault]:
+    for parts, tools in context.walked(walk.expected_tool_lists):
+        for i, tool in enumerate(tools):
+            if not isinstance(tool, dict):
+                continue
+            count = tool.get("count")
+            where = (*parts, i, "count")
+            if not isinstance(count, float) or context.already_reported(where):
+                continue
+            whole = math.isfinite(count) and count.is_integer() and abs(count) < 1e16
+            yield Fault(
+                "HMT113",
+                f"`count` must be an integer, got the float {count!r}; "
+                "the platform refuses a float count",
+                where,
+                hint=f"write count: {int(count)}" if whole and count >= 1 else None,
+            )

@@ -1,0 +1,71 @@
+"""HMT203: two identical entries in one `expected_tools` list.
+
+Entries are judged independently, so one call satisfies both: listing an entry
+twice asserts nothing more. A bare name and `{name: ...}` (count 1, no args) are
+the same entry. To require several calls, use `count`.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from holodeck_mt import walk
+from holodeck_mt.model import Fault
+from holodeck_mt.rules import Context
+from holodeck_mt.semantics.matchers import Entry, classify, entry_of
+from holodeck_mt.text.safe_text import clip
+
+
+def _canonical(value: Any) -> Any:
+    """A literal as compared at run time: 1 and 1.0 alike, matchers by kind."""
+    if isinstance(value, bool) or value is None or isinstance(value, str):
+        return value
+    if isinstance(value, (int, float)):
+        return float(value)
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _canonical(v) for k, v in value.items()}
+    return repr(value)
+
+
+def identity(entry: Entry) -> str:
+    """Equal for two entries that assert the same thing."""
+    args = {}
+    for key, value in entry.args.items():
+        matcher = classify(value)
+        args[key] = [matcher.kind, _canonical(matcher.value)]
+    return json.dumps([entry.name, entry.count, args], sort_keys=True, default=repr)
+
+
+def check(context: Context) -> Iterator[Fault]:
+    for parts, tools in context.walked(walk.expected_tool_lists):
+        if len(tools) < 2:
+            continue  # nothing to repeat
+        seen: dict[str, int] = {}
+        # An alias repeats one object: its identity is computed once, however long it is.
+        keys: dict[int, str] = {}
+        for i, tool in enumerate(tools):
+            entry = entry_of(tool)
+            if entry is None or context.already_reported((*parts, i)):
+                continue
+            key = keys.get(id(tool)) or keys.setdefault(id(tool), identity(entry))
+            if key not in seen:
+                seen[key] = i
+                continue
+            if isinstance(tool, str) and isinstance(tools[seen[key]], str):
+                message = f"tool '{clip(tool)}' is listed twice in `expected_tools`"
+            else:
+                message = (
+                    f"this entry asserts the same as `expected_tools[{seen[key]}]`: entries are "
+                    "judged independently, so one call satisfies both"
+                )
+            yield Fault(
+                "HMT203",
+                message,
+                (*parts, i),
+                hint=f"to require several calls, write `- name: {clip(str(entry.name))}` with "
+                f"`count: {entry.count + 1}`",
+            )

@@ -1,0 +1,27 @@
+"""HMT201: two test cases with the same name (reports and reruns can't tell them apart)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from holodeck_mt import walk
+from holodeck_mt.model import Fault
+from holodeck_mt.rules import Context
+from holodeck_mt.text.safe_text import clip
+
+
+def check(context: Context) -> Iterator[Fault]:
+    first: dict[str, int] = {}
+    for index, parts, case in walk.test_cases(context.data):
+        if not isinstance(case, dict) or not isinstance(case.get("name"), str):
+            continue
+        name = case["name"]
+        if name in first:
+            yield Fault(
+                "HMT201",
+                f"test case name '{clip(name)}' is already used by test case #{first[name]}",
+                (*parts, "name"),
+                hint="give every test case a distinct name",
+            )
+        else:
+            first[name] = index

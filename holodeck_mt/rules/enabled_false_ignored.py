@@ -1,0 +1,31 @@
+"""HMT302: `enabled: false` on a metric that is not `type: code`.
+
+The platform reads `enabled` only on code metrics; any other metric still runs.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from holodeck_mt import walk
+from holodeck_mt.model import Fault
+from holodeck_mt.rules import Context
+from holodeck_mt.semantics import precedence
+
+
+def check(context: Context) -> Iterator[Fault]:
+    for parts, metric in context.walked(walk.metrics):
+        kind = precedence.kind_of(metric)
+        if metric.get("enabled") is not False or kind in (None, "code"):
+            continue
+        if context.already_reported((*parts, "enabled")):
+            continue
+        name = precedence.display_name(metric)
+        yield Fault(
+            "HMT302",
+            f"`enabled: false` has no effect on a `{kind}` metric: only code metrics can be "
+            f"switched off, so `{name}` still runs",
+            (*parts, "enabled"),
+            at="key",
+            hint="remove the metric from the list to stop it running",
+        )

@@ -1,0 +1,52 @@
+"""HMT112 (--check-files): each `files[*].path` exists relative to the agent.yaml's folder.
+
+Only stats the path, never reads it; a path that leaves the repository tree (or
+names /proc, /sys, /dev) is an HMT120 and is not even stat'ed.
+"""
+
+from __future__ import annotations
+
+import stat
+from collections.abc import Iterator
+
+from holodeck_mt import walk
+from holodeck_mt.model import Fault
+from holodeck_mt.read import confine
+from holodeck_mt.rules import Context
+from holodeck_mt.text.safe_text import clip
+
+_OUTSIDE_HINT = "keep attached files inside the repository (--allow-outside-paths allows others)"
+
+
+def check(context: Context) -> Iterator[Fault]:
+    for parts, entry in context.walked(walk.files):
+        path = entry.get("path")
+        where = (*parts, "path")
+        if not isinstance(path, str) or context.already_reported(where):
+            continue
+        target = context.base_dir / path
+        shown = clip(path)
+        try:  # the path comes from the file: a NUL, a name too long, a loop of links
+            refused = confine.refusal(
+                target, context.tree, allow_outside=context.options.allow_outside_paths
+            )
+            if refused is not None:
+                yield Fault("HMT120", f"file '{shown}' {refused}", where, hint=_OUTSIDE_HINT)
+                continue
+            mode = target.stat().st_mode
+        except FileNotFoundError:
+            yield Fault(
+                "HMT112",
+                f"file '{shown}' not found (looked for {clip(str(target), 200)})",
+                where,
+                hint="paths are relative to the agent.yaml's folder",
+            )
+            continue
+        except (OSError, ValueError) as e:
+            reason = clip(getattr(e, "strerror", None) or str(e))
+            yield Fault("HMT112", f"file '{shown}' cannot be checked ({reason})", where)
+            continue
+        if stat.S_ISDIR(mode):
+            yield Fault("HMT112", f"'{shown}' is a folder, not a file", where)
+        elif not stat.S_ISREG(mode):
+            yield Fault("HMT112", f"'{shown}' is not a regular file", where)

@@ -1,0 +1,42 @@
+"""HMT200: a standard metric's flag that has no effect on the metric it sits on.
+
+The platform accepts the equality flags and the numeric fields on every standard
+metric, and ignores them where they do not apply. Which metric a flag applies to is
+stated in the schema, on the flag (``x-holodeck-applies-to``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from functools import cache
+
+from holodeck_mt import walk
+from holodeck_mt.contract.registry import METRIC, schema_files
+from holodeck_mt.contract.walker import APPLIES_TO
+from holodeck_mt.model import Fault
+from holodeck_mt.rules import Context
+from holodeck_mt.text.safe_text import clip
+
+
+@cache
+def flags() -> dict[str, str]:
+    """Each flag of a standard metric that applies to one metric only, with that metric."""
+    properties = schema_files()[METRIC]["$defs"]["StandardMetric"]["properties"]
+    return {name: str(p[APPLIES_TO]) for name, p in properties.items() if APPLIES_TO in p}
+
+
+def check(context: Context) -> Iterator[Fault]:
+    for parts, metric in context.walked(walk.metrics):
+        name = metric.get("metric")
+        if metric.get("type", "standard") != "standard" or not isinstance(name, str):
+            continue
+        for flag, owner in flags().items():
+            if owner != name and flag in metric:
+                yield Fault(
+                    "HMT200",
+                    f"`{flag}` has no effect on the `{clip(name)}` metric "
+                    f"(it applies to `{owner}`)",
+                    (*parts, flag),
+                    at="key",
+                    hint=f"remove it, or use `metric: {owner}`",
+                )

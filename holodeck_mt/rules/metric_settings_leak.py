@@ -1,0 +1,79 @@
+"""HMT300: a metric defined at several levels with different settings.
+
+The platform builds one evaluator per metric name for the whole file, from the last
+definition met walking the agent, then each test case and its turns: that one's
+settings apply on every turn running the metric. Only `threshold` and
+`response_path` stay per level (and code metrics, which are not shared).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from holodeck_mt.explain.describe import show
+from holodeck_mt.model import Fault
+from holodeck_mt.rules import Context, runtime_plan
+from holodeck_mt.semantics import precedence
+from holodeck_mt.semantics.precedence import Definition, Plan
+from holodeck_mt.text.safe_text import clip
+
+
+def check(context: Context) -> Iterator[Fault]:
+    plan = runtime_plan.plan(context)
+    for key, winner in plan.evaluators.items():
+        chosen = precedence.settings(winner.metric)
+        for definition in plan.definitions_of(key):
+            if definition is winner:
+                continue
+            own = precedence.settings(definition.metric)
+            lost = {k: v for k, v in own.items() if chosen.get(k, object()) != v}
+            if not lost:
+                continue
+            if runtime_plan.here(context, definition) or runtime_plan.here(context, winner):
+                yield _fault(context, plan, key, definition, winner, lost)
+
+
+def _settings(values: dict[str, Any]) -> str:
+    return clip(", ".join(f"{k} {show(v, 20)}" for k, v in values.items()), 120)
+
+
+def _runs_on(context: Context, plan: Plan, definition: Definition) -> str:
+    turns = plan.turns_running(definition)
+    if not turns:
+        return "no turn runs that list"
+    return f"that list runs on {runtime_plan.turns_listing(context, turns)}"
+
+
+def _fault(
+    context: Context,
+    plan: Plan,
+    key: str,
+    definition: Definition,
+    winner: Definition,
+    lost: dict[str, Any],
+) -> Fault:
+    """At the definition whose settings are lost when it is in this document, else at the
+    last definition (the lost one is in the agent.yaml naming this file)."""
+    runs_on = _runs_on(context, plan, definition)
+    if runtime_plan.here(context, definition):
+        at = definition.path
+        message = (
+            f"`{key}` is defined with other settings at {runtime_plan.where(context, winner)}, "
+            f"the last definition, whose evaluator serves every turn running `{key}`: this "
+            f"one's {_settings(lost)} apply nowhere ({runs_on})"
+        )
+    else:
+        at = winner.path
+        message = (
+            f"this is the last definition of `{key}` in the file, so its evaluator serves every "
+            f"turn running `{key}`: the settings of {runtime_plan.where(context, definition)} "
+            f"({_settings(lost)}) apply nowhere ({runs_on})"
+        )
+    return Fault(
+        "HMT300",
+        message,
+        at,
+        hint=f"give every definition of `{key}` the same settings; "
+        "only threshold and response_path may differ per level",
+    )

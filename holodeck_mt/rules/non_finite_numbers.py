@@ -1,0 +1,33 @@
+"""HMT109: a metric's and the optimizer's numbers are finite (`.nan` and `.inf` are YAML,
+not JSON, numbers: no comparison can use them)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterator
+from typing import Any
+
+from holodeck_mt import walk
+from holodeck_mt.model import Fault, JsonPath
+from holodeck_mt.rules import Context
+
+
+def _numbers(data: Any) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
+    yield from walk.metrics(data)
+    evaluations = data.get("evaluations") if isinstance(data, dict) else None
+    optimizer = evaluations.get("optimizer") if isinstance(evaluations, dict) else None
+    if isinstance(optimizer, dict):
+        yield ("evaluations", "optimizer"), optimizer
+        if isinstance(optimizer.get("loss"), dict):
+            yield ("evaluations", "optimizer", "loss"), optimizer["loss"]
+
+
+def check(context: Context) -> Iterator[Fault]:
+    for parts, metric in _numbers(context.data):
+        for key, value in metric.items():
+            if isinstance(value, float) and not math.isfinite(value):
+                where = (*parts, key)
+                if context.already_reported(where):
+                    continue
+                shown = ".nan" if math.isnan(value) else ".inf" if value > 0 else "-.inf"
+                yield Fault("HMT109", f"`{key}` must be a finite number, got {shown}", where)

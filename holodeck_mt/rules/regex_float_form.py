@@ -1,0 +1,47 @@
+"""HMT305: a regex matcher that matches an integer's digits but not its float form.
+
+A regex is matched against ``str(value)``, and a number argument may arrive as a
+float: ``str(206588.0)`` is ``206588.0``, which ``^\\d+$`` and ``^206588$`` miss.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+
+from holodeck_mt.explain.describe import quote
+from holodeck_mt.model import Fault
+from holodeck_mt.rules import Context, matchers
+from holodeck_mt.semantics.matchers import regex_match
+
+#: Integers tried besides the digit runs of the pattern itself.
+_SAMPLES = ("206588", "2009", "42", "7", "0")
+_DIGITS = re.compile(r"\d{1,15}")
+
+
+def integer_without_float(pattern: str) -> int | None:
+    """An integer whose digits the pattern matches but whose float form it does not."""
+    candidates = list(dict.fromkeys([*_DIGITS.findall(pattern)[:8], *_SAMPLES]))
+    for digits in candidates:
+        number = int(digits)
+        if regex_match(pattern, number) and not regex_match(pattern, float(number)):
+            return number
+    return None
+
+
+def check(context: Context) -> Iterator[Fault]:
+    for where, pattern in matchers(context, "regex"):
+        try:
+            number = integer_without_float(pattern)
+        except (re.error, RecursionError, OverflowError):  # reported by regex_compiles
+            continue
+        if number is None:
+            continue
+        yield Fault(
+            "HMT305",
+            f"the regex matches {number} but not {float(number)!r}, and a number argument may "
+            f"arrive as a float: {quote(pattern, 40)} is matched against str(value)",
+            where,
+            hint=f"accept the float form too, e.g. `^{number}(\\.0+)?$`, "
+            f'or use `{{fuzzy: "{number}"}}`',
+        )

@@ -1,0 +1,92 @@
+"""The run-time plan of the document being checked, shared by the run-time lints.
+
+Built once per document from :mod:`holodeck_mt.semantics.precedence`. A test-cases
+file named by an agent.yaml is planned under that agent's metrics; definitions in
+the agent.yaml cannot be pointed at from here, so lints report those at a node of
+this document instead.
+"""
+
+from __future__ import annotations
+
+from holodeck_mt import walk
+from holodeck_mt.model import format_path, test_case_phrase
+from holodeck_mt.rules import Context
+from holodeck_mt.semantics import precedence
+from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
+
+__all__ = [
+    "Definition",
+    "Plan",
+    "TurnPlan",
+    "here",
+    "listing",
+    "plan",
+    "turns_listing",
+    "where",
+]
+
+
+def plan(context: Context) -> Plan:
+    cached = context.cache.get("runtime_plan")
+    if isinstance(cached, Plan):
+        return cached
+    found = walk.test_case_list(context.data)
+    cases, base = found if found is not None else ([], ())
+    if context.agent is not None:
+        built = precedence.build(context.agent, cases, base, "test-cases")
+    else:
+        built = precedence.build(context.data, cases, base, "agent")
+    context.cache["runtime_plan"] = built
+    return built
+
+
+def here(context: Context, definition: Definition) -> bool:
+    """Whether the definition sits in the document being checked."""
+    return context.agent is None or definition.level != "agent"
+
+
+def where(context: Context, definition: Definition) -> str:
+    """``test case 'x' (#1) turns[0].evaluations[0]``; ``the agent's evaluations.metrics[0]``."""
+    if definition.level == "agent":
+        owner = "the agent.yaml's" if context.agent is not None else "the agent's"
+        return f"{owner} {format_path(definition.path)}"
+    return turn_where(context, definition.case_index, definition.path)
+
+
+def turn_where(context: Context, case_index: int | None, parts: tuple[str | int, ...]) -> str:
+    found = walk.test_case_list(context.data)
+    if found is None or case_index is None:
+        return format_path(parts)
+    base = found[1]
+    named = test_case_phrase(walk.test_case_name(context.data, case_index), case_index)
+    relative = format_path(parts[len(base) + 1 :])
+    return named + (f" {relative}" if relative else "")
+
+
+def turns_listing(context: Context, turns: list[TurnPlan], limit: int = 3) -> str:
+    """``test case 'x' (#0) turns 0, 1, 2; test case 'y' (#3) and 4 more test cases``."""
+    groups: dict[int, list[TurnPlan]] = {}
+    for turn in turns:
+        groups.setdefault(turn.case_index, []).append(turn)
+    parts = []
+    for case_index, group in list(groups.items())[:limit]:
+        head = turn_where(
+            context,
+            case_index,
+            group[0].path[:-2] if group[0].turn_index is not None else group[0].path,
+        )
+        indices = [str(t.turn_index) for t in group if t.turn_index is not None]
+        if indices:
+            word = "turn" if len(indices) == 1 else "turns"
+            head += f" {word} {listing(indices, 5)}"
+        parts.append(head)
+    more = len(groups) - limit
+    return "; ".join(parts) + (
+        f" and {more} more test case{'s' if more != 1 else ''}" if more > 0 else ""
+    )
+
+
+def listing(items: list[str], limit: int = 3) -> str:
+    """``a, b, c and 4 more``."""
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")

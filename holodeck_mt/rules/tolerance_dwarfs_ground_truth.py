@@ -1,0 +1,58 @@
+"""HMT301: a numeric `absolute_tolerance` at least as large as a ground truth it applies to.
+
+With `absolute_tolerance: 0.5` against a ground truth of 0.05995, an answer of
+13.7% (0.137) passes: the tolerance is wider than the number itself. The
+tolerance that applies is the shared evaluator's (the last definition of `numeric`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+from holodeck_mt.explain.describe import quote
+from holodeck_mt.model import Fault, JsonPath
+from holodeck_mt.rules import Context, runtime_plan
+from holodeck_mt.semantics import metrics, precedence
+from holodeck_mt.semantics.precedence import Definition
+
+
+def check(context: Context) -> Iterator[Fault]:
+    plan = runtime_plan.plan(context)
+    winner = plan.evaluators.get("numeric")
+    if winner is None or winner.kind != "standard":
+        return
+    settings = precedence.settings(winner.metric)
+    tolerance = settings["absolute_tolerance"]
+    if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)):
+        return
+    dwarfed: list[tuple[JsonPath, str, float, int | None]] = []
+    for turn in plan.turns():
+        truth = turn.ground_truth
+        if not isinstance(truth, str):
+            continue
+        if not any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics):
+            continue
+        value = metrics.parse_number(truth, settings).value
+        if value is None or value == 0 or abs(value) > tolerance:
+            continue
+        dwarfed.append((turn.path, truth, value, turn.case_index))
+    if not dwarfed:
+        return
+    first_path, first_truth, first_value, first_case = dwarfed[0]
+    low, high = metrics.passing_interval(first_value, settings)
+    where = runtime_plan.turn_where(context, first_case, first_path)
+    message = (
+        f"`absolute_tolerance: {tolerance}` is at least the size of the ground truth on "
+        f"{len(dwarfed)} turn{'s' if len(dwarfed) != 1 else ''} running `numeric` (first: "
+        f"{where}, ground truth {quote(first_truth, 30)}): any answer from {low:.6g} to "
+        f"{high:.6g} passes there"
+    )
+    hint = "use relative_tolerance (e.g. 0.01) for answers of mixed size, or a far smaller "
+    hint += "absolute_tolerance"
+    yield Fault("HMT301", message, _location(context, winner, first_path), at="key", hint=hint)
+
+
+def _location(context: Context, winner: Definition, first_turn: JsonPath) -> JsonPath:
+    if runtime_plan.here(context, winner) and "absolute_tolerance" in winner.metric:
+        return (*winner.path, "absolute_tolerance")
+    return (*first_turn, "ground_truth")

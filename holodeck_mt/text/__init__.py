@@ -1,0 +1,1 @@
+"""Where things stand in a text, and how its characters are shown."""

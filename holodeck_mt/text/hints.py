@@ -1,0 +1,125 @@
+"""Short phrases shared by messages: how a value is shown, did-you-mean."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from holodeck_mt.read.loader import YamlScalar, clip
+
+_TYPE_NAMES = {
+    "string": "a string",
+    "integer": "an integer",
+    "number": "a number",
+    "boolean": "a boolean",
+    "object": "a mapping",
+    "array": "a list",
+    "null": "null",
+}
+
+
+def type_name(schema_type: str) -> str:
+    return _TYPE_NAMES.get(schema_type, schema_type)
+
+
+#: What a YAML author calls a value of each Python type (``bool`` before ``int``).
+_KINDS: tuple[tuple[type, str], ...] = (
+    (bool, "boolean"),
+    (int, "integer"),
+    (float, "number"),
+    (str, "string"),
+    (dict, "mapping"),
+    (list, "list"),
+)
+
+
+def kind_of(value: Any) -> str:
+    """What a YAML author would call the value's type."""
+    if value is None:
+        return "null"
+    if isinstance(value, YamlScalar):
+        return "date" if value.kind == "timestamp" else value.kind
+    return next((kind for t, kind in _KINDS if isinstance(value, t)), type(value).__name__)
+
+
+def _show_number(value: int | float) -> str:
+    if isinstance(value, int):
+        digits = len(str(abs(value))) if abs(value) < 10**60 else 61
+        return str(value) if digits <= 40 else f"an integer of {digits}+ digits"
+    if math.isnan(value):
+        return ".nan"
+    if math.isinf(value):
+        return ".inf" if value > 0 else "-.inf"
+    return repr(value)
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
+
+
+def show(value: Any, limit: int = 40) -> str:
+    """A bounded rendering of a value, never the whole of a large instance."""
+    if value is None or isinstance(value, bool):
+        return {None: "null", True: "true", False: "false"}[value]
+    if isinstance(value, (int, float)):
+        return _show_number(value)
+    if isinstance(value, str):
+        text = value if len(value) <= limit else value[: limit - 1] + "…"
+        return repr(text.replace("\n", "\\n"))
+    if isinstance(value, dict):
+        return f"a mapping of {_plural(len(value), 'key')}"
+    if isinstance(value, list):
+        return f"a list of {_plural(len(value), 'item')}"
+    if isinstance(value, YamlScalar):
+        return value.text[:limit]
+    return type(value).__name__
+
+
+def got(value: Any) -> str:
+    """``integer 206588``, ``null``, ``a mapping of 2 keys``."""
+    kind = kind_of(value)
+    if isinstance(value, (dict, list)) or value is None:
+        return show(value)
+    return f"{kind} {show(value)}"
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """The closest allowed name, if one is close enough to be a typo."""
+    import difflib  # on a fault only: start-up time counts
+
+    options = sorted(set(choices))
+    matches = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    if not matches:
+        lowered = {c.lower(): c for c in options}
+        matches = [lowered[word.lower()]] if word.lower() in lowered else []
+    return matches[0] if matches else None
+
+
+def quote_hint(key: str | int | None, value: Any) -> str | None:
+    """For a scalar that YAML read as a non-string where a string is required."""
+    if isinstance(value, (bool, int, float, YamlScalar)):
+        text = clip(value.text) if isinstance(value, YamlScalar) else show(value)
+        if isinstance(value, int) and not isinstance(value, bool):
+            if abs(value) >= 10**60:
+                return None  # too many digits for a one-line hint
+            text = str(value)  # every digit: never "an integer of 41+ digits"
+        if isinstance(value, float) and not math.isfinite(value):
+            text = show(value)
+        prefix = f"{key}: " if isinstance(key, str) else ""
+        return f'quote it: {prefix}"{text}"'
+    return None
+
+
+#: Numbers every YAML version reads as numbers (no octal, no exponent without a dot).
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
+_DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
+
+
+def unquote_hint(key: str | int | None, value: Any, *, integer: bool = False) -> str | None:
+    """For a number written in quotes where a number (or an integer) is required."""
+    if isinstance(value, str) and (_INTEGER if integer else _DECIMAL).match(value):
+        prefix = f"{key}: " if isinstance(key, str) else ""
+        return f"write it unquoted: {prefix}{value}"
+    return None

@@ -1,0 +1,145 @@
+"""Where a fault stands in the text: from a path in the data to a line and column.
+
+Most files are valid and need no position, so the validator reads a file keeping
+only the positions of its two top levels (``positions="top"`` in
+:func:`holodeck_mt.read.loader.load`): the agent.yaml's own keys and where each test
+case starts. A fault deeper in a test case is located by reading that test case's
+own lines again, with every position; a fault elsewhere, or in a test case whose
+lines do not read back as the same test case (an alias to an anchor outside it,
+the last test case followed by other keys), from a second reading of the whole
+text. Either way the answer is the one a single reading with every position gives.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from typing import Any
+
+from holodeck_mt import walk
+from holodeck_mt.limits import Limits
+from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
+from holodeck_mt.read import loader
+from holodeck_mt.text import ranges
+from holodeck_mt.text.positions import Position
+
+#: A path this long or shorter ends in a collection the "top" index holds.
+_TOP_DEPTH = 2
+
+
+class Locator:
+    """Locates the faults of one loaded document, reading parts of it again as needed."""
+
+    def __init__(self, doc: loader.Document, limits: Limits) -> None:
+        self._doc = doc
+        self._limits = limits
+        self._whole: loader.Document | None = doc if doc.index == "all" else None
+        #: A test case's own reading and its first line, by index (None: not readable alone).
+        self._cases: dict[int, tuple[loader.Document, int] | None] = {}
+
+    def diagnostic(self, fault: Fault) -> Diagnostic:
+        """The fault as a diagnostic: located, ranged, and placed in its test case."""
+        doc = self._doc
+        line, column = self.position(fault.parts, key=fault.at == "key")
+        located = make(
+            fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
+        )
+        within = self.lines(fault.parts)
+        ranged = ranges.with_range(doc.text, located, key=fault.at == "key", within=within)
+        return in_test_case(ranged, doc.data)
+
+    def position(self, parts: JsonPath, *, key: bool = False) -> Position:
+        """Where the value (or with ``key``, the key) at ``parts`` stands."""
+        if self._doc.positions is None:
+            return 1, 1
+        if self._whole is not None or len(parts) <= _TOP_DEPTH:
+            return _at(self._whole or self._doc, parts, key)
+        found = self._case(parts)
+        if found is not None:
+            (case, first), rest = found
+            line, column = _at(case, (0, *rest), key)
+            return line + first - 1, column
+        return _at(self._read_whole(), parts, key)
+
+    def _read_whole(self) -> loader.Document:
+        if self._whole is None:
+            self._whole = loader.load(self._doc.text, limits=self._limits, positions="all")
+        return self._whole
+
+    def _case(self, parts: JsonPath) -> tuple[tuple[loader.Document, int], JsonPath] | None:
+        """The reading of the test case holding ``parts``, and the path inside it."""
+        index, rest = walk.test_case_of(self._doc.data, parts)
+        if index is None:
+            return None
+        if index not in self._cases:
+            self._cases[index] = self._read_case(index)
+        found = self._cases[index]
+        return (found, rest) if found is not None else None
+
+    def _read_case(self, index: int) -> tuple[loader.Document, int] | None:
+        lines = self._case_lines_of(index)
+        found = walk.test_case_list(self._doc.data)
+        if lines is None or found is None:
+            return None
+        first, after = lines
+        text = self._doc.text
+        starts = ranges.line_starts(text)
+        end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
+        case = loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
+        data = case.data
+        if case.diagnostics or not isinstance(data, list) or len(data) != 1:
+            return None
+        return (case, first) if same(data[0], found[0][index]) else None
+
+    def lines(self, parts: JsonPath) -> ranges.Lines | None:
+        """The lines of the test case holding ``parts``, when they are its own (see ranges)."""
+        index, _ = walk.test_case_of(self._doc.data, parts)
+        return self._case_lines_of(index) if index is not None else None
+
+    def _case_lines_of(self, index: int) -> ranges.Lines | None:
+        doc = self._doc
+        found = walk.test_case_list(doc.data)
+        if doc.positions is None or found is None:
+            return None
+        cases, base = found
+        if not 0 <= index < len(cases):
+            return None
+        item = _at(doc, (*base, index), False)
+        following = _at(doc, (*base, index + 1), False) if index + 1 < len(cases) else None
+        return ranges.item_lines(doc.text, item, following)
+
+
+def _at(doc: loader.Document, parts: JsonPath, key: bool) -> Position:
+    positions = doc.positions
+    if positions is None:
+        return 1, 1
+    return positions.key(doc.data, parts) if key else positions.value(doc.data, parts)
+
+
+def same(a: Any, b: Any) -> bool:
+    """Whether two loaded values are the same data: equal, of the same types, keys in the
+    same order (NaN equal to NaN). Iterative: a deep document cannot exhaust the stack."""
+    pending = [(a, b)]
+    while pending:
+        x, y = pending.pop()
+        if type(x) is not type(y):
+            return False
+        if type(x) is dict:
+            if list(x) != list(y):
+                return False
+            pending.extend(zip(x.values(), y.values(), strict=True))
+        elif type(x) is list:
+            if len(x) != len(y):
+                return False
+            pending.extend(zip(x, y, strict=True))
+        elif x != y and not (x != x and y != y):
+            return False
+    return True
+
+
+def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
+    """Fill in the test case (name and index) and the path relative to it."""
+    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
+    name = walk.test_case_name(data, index) if index is not None else None
+    return dataclasses.replace(
+        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
+    )

@@ -1,0 +1,84 @@
+"""Where things stand in a text: offsets to lines and columns, and the index of a document.
+
+YAML breaks lines at LF, CR LF, a lone CR, NEL (U+0085), and the Unicode line
+and paragraph separators; the parser's marks count lines that way, and so does
+:func:`line_column`, the one place an offset becomes a line and a column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from holodeck_mt import model as dg
+
+Position = tuple[int, int]  # 1-based line and column
+
+#: The characters that end a line in YAML 1.1 (CR LF counts once).
+LINE_BREAKS = "\n\r\x85\u2028\u2029"
+
+
+def line_column(text: str, offset: int) -> Position:
+    """The 1-based line and column (in characters) of ``text[offset]``."""
+    breaks = sum(text.count(brk, 0, offset) for brk in LINE_BREAKS) - text.count("\r\n", 0, offset)
+    start = max(text.rfind(brk, 0, offset) for brk in LINE_BREAKS) + 1
+    return breaks + 1, offset - start + 1
+
+
+def of_mark(mark: Any) -> Position:
+    """The 1-based position of a parser mark (0-based line and column)."""
+    return mark.line + 1, mark.column + 1
+
+
+@dataclass
+class Positions:
+    """Where each key and value of a loaded document stands.
+
+    Indexed by the identity of the containing mapping or list, so that a lookup
+    walks the data along a path and never stores paths for every node.
+    """
+
+    root: Position = (1, 1)
+    keys: dict[int, dict[str, Position]] = field(default_factory=dict)
+    values: dict[int, Any] = field(default_factory=dict)
+
+    def _walk(self, data: Any, parts: dg.JsonPath) -> Iterator[tuple[Any, str | int]]:
+        node = data
+        for part in parts:
+            yield node, part
+            try:
+                node = node[part]
+            except (KeyError, IndexError, TypeError):
+                return
+
+    def value(self, data: Any, parts: dg.JsonPath) -> Position:
+        """Position of the value at ``parts``, or of its nearest located ancestor."""
+        found = self.root
+        for parent, part in self._walk(data, parts):
+            located = self.values.get(id(parent))
+            if located is None:
+                break
+            if isinstance(part, int) and isinstance(located, list):
+                if not 0 <= part < len(located):
+                    break
+                found = located[part]
+            elif isinstance(part, str) and isinstance(located, dict) and part in located:
+                found = located[part]
+            else:
+                break
+        return found
+
+    def key(self, data: Any, parts: dg.JsonPath) -> Position:
+        """Position of the key at the end of ``parts`` (its value's for a list index)."""
+        if parts and isinstance(parts[-1], str):
+            parent: Any = data
+            for part in parts[:-1]:
+                try:
+                    parent = parent[part]
+                except (KeyError, IndexError, TypeError):
+                    return self.value(data, parts)
+            located = self.keys.get(id(parent))
+            if located is not None and parts[-1] in located:
+                return located[parts[-1]]
+        return self.value(data, parts)

@@ -1,0 +1,69 @@
+"""The "quote it" hint quotes a scalar exactly as its author wrote it.
+
+YAML reads ``ground_truth: 14.10`` as the number 14.1; a hint built from the
+value would say ``"14.1"`` and, followed, silently change the ground truth. The
+hint is therefore rebuilt from the scalar's own characters in the source
+(:mod:`holodeck_mt.text.source`), with the quotes that keep every one of them.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import re
+from typing import TYPE_CHECKING
+
+from holodeck_mt.model import Diagnostic
+
+if TYPE_CHECKING:
+    from holodeck_mt.text.ranges import Lines
+
+PREFIX = "quote it: "
+
+#: The longest scalar a hint quotes; a longer one keeps the hint it had.
+_LONGEST = 60
+
+# Node properties written before a scalar: an anchor (&name) or a tag (!tag, !!int, !<...>).
+_PROPERTIES = re.compile(r"(?:(?:&[^\s,\[\]{}]+|![^\s,\[\]{}]*)\s+)+")
+# A plain scalar's line break and the indentation around it: one space once folded.
+_FOLD = re.compile(r"[ \t]*(?:\r\n|\r|\n)[ \t]*")
+
+
+def quoted(written: str) -> str | None:
+    """``written`` (a plain scalar's source) in the quotes that keep its characters.
+
+    Double quotes unless the text holds a backslash or a double quote (escapes
+    would change it), then single quotes, doubling any single quote. A
+    multi-line plain scalar is folded as YAML folds it, quoted or not: each line
+    break with its indentation is one space. None for a scalar that is quoted
+    already, a block scalar, or one too long to quote in a one-line hint.
+    """
+    text = _PROPERTIES.sub("", written, count=1) if written[:1] in "&!" else written
+    if not text or text[0] in "\"'|>" or "\n\n" in text or "\r\n\r\n" in text:
+        return None
+    text = _FOLD.sub(" ", text)
+    if len(text) > _LONGEST:
+        return None
+    if "\\" not in text and '"' not in text:
+        return f'"{text}"'
+    return "'" + text.replace("'", "''") + "'"
+
+
+def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -> Diagnostic:
+    """``diagnostic`` with its "quote it" hint rebuilt from the source at its position
+    (read from the lines ``within`` when given: its test case's own)."""
+    hint = diagnostic.hint
+    if hint is None or not hint.startswith(PREFIX):
+        return diagnostic
+    from holodeck_mt.text.ranges import span_at  # on a diagnostic only (start-up)
+    from holodeck_mt.text.source import source_text
+
+    span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
+    if span is None:
+        return diagnostic
+    quote = quoted(source_text(text, span))
+    if quote is None:
+        return diagnostic
+    key = diagnostic.pointer_parts[-1] if diagnostic.pointer_parts else None
+    if isinstance(key, str) and hint.startswith(f"{PREFIX}{key}: "):
+        return dataclasses.replace(diagnostic, hint=f"{PREFIX}{key}: {quote}")
+    return dataclasses.replace(diagnostic, hint=PREFIX + quote)

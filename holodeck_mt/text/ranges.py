@@ -1,0 +1,178 @@
+"""Where a diagnostic ends: the extent of the offending key or value in the text.
+
+A diagnostic is located at the first character of its node (the loader's
+positions). Editors underline, and SARIF regions span, the whole node: its end
+comes from :func:`holodeck_mt.text.source.node_span`; the document's root spans its
+whole text. Where no node starts at the position (a syntax error, a file too large to
+parse), the range covers the token written there, or is empty at the end of a line.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import re
+from array import array
+from collections.abc import Iterable, Sequence
+
+from holodeck_mt.model import Diagnostic
+from holodeck_mt.text import source
+from holodeck_mt.text.positions import line_column
+
+#: A token as the text renderer underlines it: a quoted scalar or a run of plain characters.
+_TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
+_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+#: Every line break YAML knows (see holodeck_mt.text.positions), a CR LF pair once.
+_ANY_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
+#: What stands before a block sequence item's node on its first line: the dash.
+_DASH = re.compile(r" *- +")
+
+#: A run of whole lines: the first (1-based) and the one after the last (None: the text's end).
+Lines = tuple[int, int | None]
+
+
+def item_lines(text: str, item: tuple[int, int], following: tuple[int, int] | None) -> Lines | None:
+    """The lines of a block sequence item whose node starts on its dash's line.
+
+    ``item`` is where the item's node starts and ``following`` where the next
+    item's does (None for the last item). None when the item is not written that
+    way (a flow sequence, a node below a bare dash): its lines are not its own.
+    """
+    starts = line_starts(text)
+    line, column = item
+    if not 0 < line <= len(starts):
+        return None
+    if not _DASH.fullmatch(text, starts[line - 1], starts[line - 1] + column - 1):
+        return None
+    if following is None:
+        return line, None
+    return (line, following[0]) if following[0] > line else None
+
+
+def end_of(
+    text: str, line: int, column: int, *, key: bool = False, within: Lines | None = None
+) -> tuple[int, int]:
+    """The 1-based line and column just after the node at ``line``:``column``.
+
+    ``key`` asks for the key written there rather than the block mapping that
+    starts with it (both start at the first key of a block mapping). ``within``
+    names lines that hold the whole node (a test case's, from :func:`item_lines`):
+    only they are parsed, which on a large file is what keeps locating many
+    diagnostics cheap; the answer is the same as from the whole text.
+    """
+    if within is not None:
+        found = _end_within(text, line, column, key, within)
+        if found is not None:
+            return found
+    try:
+        if not key and (line, column) == source.root_position(text):  # the document: its text
+            return line_column(text, len(text.rstrip()))
+        span = source.node_span(text, line, column, innermost=key)
+    except UnicodeError:  # a lone surrogate (API text): the parser cannot take the text
+        span = None
+    if span is not None and span.end_offset > span.start_offset:
+        return span.end_line, span.end_column
+    return line, column + _token_width(text, line, column)
+
+
+def _end_within(
+    text: str, line: int, column: int, key: bool, within: Lines
+) -> tuple[int, int] | None:
+    """:func:`end_of` from the lines ``within`` alone; None when they cannot tell."""
+    span = _span_within(text, line, column, key, within)
+    if span is None or span.end_offset <= span.start_offset:
+        return None
+    return span.end_line, span.end_column
+
+
+def span_at(
+    text: str, line: int, column: int, *, innermost: bool = False, within: Lines | None = None
+) -> source.Span | None:
+    """:func:`holodeck_mt.text.source.node_span`, read from the lines ``within`` alone when
+    given and they tell (a test case's own lines: a fault deep in a large file does not
+    cost a reading of the text up to it)."""
+    if within is not None:
+        found = _span_within(text, line, column, innermost, within)
+        if found is not None:
+            return found
+    return source.node_span(text, line, column, innermost=innermost)
+
+
+def _span_within(
+    text: str, line: int, column: int, innermost: bool, within: Lines
+) -> source.Span | None:
+    """The node at ``line``:``column`` read from the lines ``within``, in the whole
+    text's lines and offsets; None when they cannot tell."""
+    first, after = within
+    starts = line_starts(text)
+    if not first <= line < (after or len(starts) + 1):
+        return None
+    base = starts[first - 1]
+    end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
+    try:
+        span = source.node_span(text[base:end], line - first + 1, column, innermost=innermost)
+    except UnicodeError:
+        return None
+    if span is None:
+        return None
+    return dataclasses.replace(
+        span,
+        start_line=span.start_line + first - 1,
+        end_line=span.end_line + first - 1,
+        start_offset=span.start_offset + base,
+        end_offset=span.end_offset + base,
+    )
+
+
+def line_starts(text: str) -> Sequence[int]:
+    """The offset where each line of ``text`` starts, lines broken as YAML breaks them."""
+    return _starts(text, _ANY_BREAK)
+
+
+# One entry per way of breaking lines, for the text being located; never a file
+# validated earlier.
+@functools.lru_cache(maxsize=2)
+def _starts(text: str, breaks: re.Pattern[str]) -> Sequence[int]:
+    """The offset where each line of ``text`` starts, lines broken at ``breaks`` (a
+    compact array: a large file has a hundred thousand lines, and a thousand
+    diagnostics find their lines without reading it a thousand times)."""
+    starts = array("q", [0])
+    starts.extend(found.end() for found in breaks.finditer(text))
+    return starts
+
+
+def with_range(
+    text: str | None, diagnostic: Diagnostic, *, key: bool = False, within: Lines | None = None
+) -> Diagnostic:
+    """The diagnostic with its end line and column filled in from ``text``."""
+    if text is None:
+        end_line, end_column = diagnostic.line, diagnostic.column
+    else:
+        end_line, end_column = end_of(
+            text, diagnostic.line, diagnostic.column, key=key, within=within
+        )
+    return dataclasses.replace(diagnostic, end_line=end_line, end_column=end_column)
+
+
+def with_ranges(text: str | None, diagnostics: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """Each diagnostic that has no end yet, ranged over the innermost node at its start."""
+    return [d if d.end_line is not None else with_range(text, d, key=True) for d in diagnostics]
+
+
+def _token_width(text: str, line: int, column: int) -> int:
+    source_line = _line(text, line)
+    if source_line is None or column < 1:
+        return 0
+    match = _TOKEN.match(source_line, column - 1)
+    return len(match.group(0)) if match else 0
+
+
+def _line(text: str, line: int) -> str | None:
+    """The ``line``-th line (1-based, broken at CR, LF and CR LF) without its break; None
+    past the end."""
+    starts = _starts(text, _LINE_BREAK)
+    if line - 1 >= len(starts):
+        return None
+    start = starts[max(line - 1, 0)]
+    found = _LINE_BREAK.search(text, start)
+    return text[start : found.start() if found else len(text)]

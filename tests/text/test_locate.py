@@ -1,0 +1,148 @@
+"""Locating a fault without the whole index of positions gives the same line and column.
+
+The validator reads a file with the positions of its two top levels only, and reads a
+test case's own lines again (or the whole text) when a fault needs locating (see
+holodeck_mt.text.locate). For every key and value of every fixture, golden input, example,
+real sample and generated corpus, the answer is the one a reading with every position
+gives.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+
+from holodeck_mt.limits import Limits
+from holodeck_mt.model import JsonPath
+from holodeck_mt.read import loader
+from holodeck_mt.text import locate
+from tests.conftest import ROOT, load_script, need_samples, sample_files
+from tests.strategies import documents, emit
+
+gen = load_script("generate_corpus")
+
+FILES = sorted(
+    p
+    for folder in ("tests/fixtures", "tests/golden/inputs", "tests/fix/inputs", "examples")
+    for p in (ROOT / folder).rglob("*.y*ml")
+)
+
+
+def _texts() -> Iterator[tuple[str, str]]:
+    for path in [*FILES, *sample_files("*.y*ml")]:
+        try:
+            yield str(path), path.read_bytes().decode("utf-8").removeprefix("\ufeff")
+        except UnicodeDecodeError:
+            continue
+    for seed in range(3):
+        cases, _ = gen.corpus(40, errors=10, seed=seed)
+        yield f"generated list {seed}", gen.dump(cases)
+        yield f"generated agent {seed}", gen.dump(gen.agent_yaml(12, errors=4, seed=seed))
+
+
+def _paths(data: Any, parts: JsonPath = ()) -> Iterator[JsonPath]:
+    pending = [(data, parts)]
+    while pending:
+        node, at = pending.pop()
+        yield at
+        if isinstance(node, dict):
+            pending.extend((value, (*at, key)) for key, value in node.items())
+        elif isinstance(node, list):
+            pending.extend((value, (*at, i)) for i, value in enumerate(node))
+
+
+TEXTS = list(_texts())
+
+
+@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+def test_every_key_and_value_is_located_as_a_full_reading_locates_it(name: str, text: str) -> None:
+    _locates_as_a_full_reading(text)
+
+
+@settings(
+    max_examples=int(os.environ.get("HOLODECK_MT_PROPERTY_EXAMPLES", "40")),
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+@given(documents())
+def test_a_generated_document_is_located_as_a_full_reading_locates_it(data: Any) -> None:
+    _locates_as_a_full_reading(emit(data).text)
+
+
+def _locates_as_a_full_reading(text: str) -> None:
+    whole = loader.load(text, positions="all")
+    top = loader.load(text, positions="top")
+    if not whole.loaded or whole.diagnostics or whole.dialect:
+        return  # the validator reads such a file with every position at once
+    assert locate.same(top.data, whole.data)
+    locator = locate.Locator(top, Limits())
+    assert whole.positions is not None
+    for parts in _paths(whole.data):
+        for key in (False, True):
+            expected = (
+                whole.positions.key(whole.data, parts)
+                if key
+                else whole.positions.value(whole.data, parts)
+            )
+            assert locator.position(parts, key=key) == expected, (parts, key)
+
+
+def test_a_test_case_is_read_again_alone_and_only_once() -> None:
+    cases, _ = gen.corpus(30, seed=4)
+    text = gen.dump(cases)
+    top = loader.load(text, positions="top")
+    locator = locate.Locator(top, Limits())
+    assert locator.position((7, "turns", 1, "input")) > (2, 0)
+    assert locator.position((7, "turns", 0)) > (2, 0)
+    assert list(locator._cases) == [7]
+    assert locator._whole is None
+
+
+def test_a_test_case_using_an_anchor_outside_its_lines_is_located_from_the_whole_text() -> None:
+    text = (
+        "- name: a\n  input: &q what was the revenue?\n  ground_truth: '1'\n"
+        "- name: b\n  turns:\n  - input: *q\n    ground_truth: '2'\n"
+    )
+    locator = locate.Locator(loader.load(text, positions="top"), Limits())
+    assert locator.position((1, "turns", 0, "ground_truth")) == (7, 19)
+    assert locator._cases[1] is None
+    assert locator._whole is not None
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "same"),
+    [
+        ({"a": [1, 2.0]}, {"a": [1, 2.0]}, True),
+        ({"a": 1}, {"a": 1.0}, False),
+        ({"a": 1}, {"a": True}, False),
+        ({"a": 1, "b": 2}, {"b": 2, "a": 1}, False),
+        ([math.nan], [math.nan], True),
+        ([1, [2]], [1, [2, 3]], False),
+    ],
+)
+def test_same_data_means_same_types_and_key_order(a: Any, b: Any, same: bool) -> None:
+    assert locate.same(a, b) is same
+
+
+def test_a_deep_document_does_not_exhaust_the_stack() -> None:
+    deep: Any = []
+    other: Any = []
+    for _ in range(100_000):
+        deep, other = [deep], [other]
+    assert locate.same(deep, other)
+
+
+def test_the_fixture_set_is_not_empty() -> None:
+    assert ROOT.is_dir()
+    assert len(FILES) > 50
+
+
+def test_the_real_samples_are_among_the_texts() -> None:
+    samples = need_samples()
+    assert any(Path(name).is_relative_to(samples) for name, _ in TEXTS)
