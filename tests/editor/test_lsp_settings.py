@@ -9,7 +9,6 @@ import pytest
 from holodeck_mt.lsp import settings
 
 
-
 @pytest.mark.parametrize(
     "sent",
     [
