@@ -121,3 +121,81 @@ def test_every_pin_is_one_commit_of_this_repository_with_the_action_and_the_hook
     assert git("merge-base", "--is-ancestor", pin, "HEAD").returncode == 0
     for name in ("action.yml", ".pre-commit-hooks.yaml", "pyproject.toml"):
         assert git("cat-file", "-e", f"{pin}:{name}").returncode == 0, name
+
+
+def _one_block(language: str, marker: str) -> str:
+    (block,) = [b for b in _blocks(language) if marker in b]
+    return block
+
+
+def test_helix_snippet_binds_both_servers_and_the_schema() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads(_one_block("toml", "[language-server.holodeck-mt]"))
+    ours = config["language-server"]["holodeck-mt"]
+    assert (ours["command"], ours["args"]) == ("holodeck-mt", ["lsp"])
+    assert ours["config"] == {"schemaDiagnostics": False}  # Helix's initialisation options
+    yaml_server = config["language-server"]["yaml-language-server"]["config"]["yaml"]
+    assert yaml_server["yamlVersion"] == "1.1"
+    assert "agent.yaml" in yaml_server["schemas"][BUNDLE_ID]
+    (language,) = config["language"]
+    assert language["name"] == "yaml"
+    assert language["language-servers"] == ["yaml-language-server", "holodeck-mt"]
+
+
+def _read_sexp(text: str) -> list[Any]:
+    """The forms of an Emacs Lisp text: lists and vectors nested, strings and atoms as
+    strings; raises ValueError on an unbalanced or unterminated form."""
+    tokens = re.findall(r'"(?:[^"\\]|\\.)*"|;[^\n]*|[()\[\]]|[`\',]|[^\s()\[\]"`\',;]+', text)
+    stack: list[list[Any]] = [[]]
+    closers: list[str] = []
+    for token in tokens:
+        if token.startswith(";"):
+            continue
+        if token in "([":
+            stack.append([])
+            closers.append(")" if token == "(" else "]")
+        elif token in ")]":
+            if not closers or closers.pop() != token:
+                raise ValueError(f"unbalanced {token}")
+            done = stack.pop()
+            stack[-1].append(done)
+        elif token.startswith('"'):
+            stack[-1].append(token[1:-1])
+        else:
+            stack[-1].append(token)
+    if closers:
+        raise ValueError("unclosed form")
+    return stack[0]
+
+
+def _atoms(form: Any) -> list[str]:
+    return [form] if isinstance(form, str) else [a for f in form for a in _atoms(f)]
+
+
+def test_emacs_snippet_reads_and_offers_both_servers_with_the_schema() -> None:
+    forms = _read_sexp(_one_block("elisp", "eglot-server-programs"))
+    assert len(forms) == 1 and forms[0][:2] == ["with-eval-after-load", "'"]
+    atoms = _atoms(forms)
+    assert atoms[atoms.index("holodeck-mt") :][:2] == ["holodeck-mt", "lsp"]
+    assert "yaml-language-server" in atoms and "--stdio" in atoms
+    assert f":{BUNDLE_ID}" in atoms
+    assert "eglot-alternatives" in atoms
+    assert atoms[atoms.index(":holodeck-mt") + 1 : atoms.index(":holodeck-mt") + 3] == [
+        ":schemaDiagnostics",
+        "t",
+    ]
+
+
+def test_the_emacs_reader_refuses_an_unbalanced_form() -> None:
+    with pytest.raises(ValueError):
+        _read_sexp('(setq a "b"')
+    with pytest.raises(ValueError):
+        _read_sexp("(a [b)]")
+
+
+def test_vscode_lsp_snippet_says_what_init_editor_writes() -> None:
+    from holodeck_mt.app import editor_setup
+
+    settings = json.loads(_one_block("json", "glspc.server.command"))
+    assert settings[editor_setup.SCHEMA_DIAGNOSTICS] is False
+    assert settings[editor_setup.GLSPC_OPTIONS] == {"schemaDiagnostics": False}

@@ -311,6 +311,14 @@ def build_parser() -> argparse.ArgumentParser:
         prog="holodeck-mt",
         description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
     )
+    from holodeck_mt import __version__
+
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"holodeck-mt {__version__}",
+        help="print the version",
+    )
     commands: Commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_validate(commands)
     _add_fix(commands)

@@ -25,6 +25,13 @@ def _settings(root: Path) -> dict[str, object]:
     return settings
 
 
+#: holodeck-mt lsp leaves the schema's faults to yaml-language-server in VS Code.
+BESIDE_THE_YAML_SERVER = {
+    "holodeck-mt.schemaDiagnostics": False,
+    "glspc.server.initializationOptions": {"schemaDiagnostics": False},
+}
+
+
 def _snapshot(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
@@ -35,6 +42,7 @@ def test_the_schema_is_bound_to_the_exact_holodeck_files_and_yaml_1_1(tmp_path: 
     assert _settings(root) == {
         "yaml.schemas": {"./.vscode/holodeck-mt.schema.json": HOLODECK_FILES},
         "yaml.yamlVersion": "1.1",
+        **BESIDE_THE_YAML_SERVER,
     }
     assert (root / ".vscode" / "holodeck-mt.schema.json").read_bytes() == (
         bundle_path().read_bytes()
@@ -73,6 +81,7 @@ def test_existing_settings_are_kept(tmp_path: Path) -> None:
         "editor.tabSize": 2,
         "yaml.schemas": {"https://json.schemastore.org/github-workflow.json": ".github/*.yml"},
         "yaml.yamlVersion": "1.2",
+        "glspc.server.initializationOptions": {"trace": "off"},
     }
     (root / ".vscode" / "settings.json").write_text(json.dumps(existing), encoding="utf-8")
     assert _init(root) == 0
@@ -83,6 +92,8 @@ def test_existing_settings_are_kept(tmp_path: Path) -> None:
             "./.vscode/holodeck-mt.schema.json": HOLODECK_FILES,
         },
         "yaml.yamlVersion": "1.1",
+        "holodeck-mt.schemaDiagnostics": False,
+        "glspc.server.initializationOptions": {"trace": "off", "schemaDiagnostics": False},
     }
 
 
