@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # oracle, installed without its dependencies; pydantic and PyYAML come with '.[dev]'.
 PLATFORM_VERSION := 0.7.1
 
-.PHONY: validate test lint schema-check check clean
+.PHONY: validate test lint schema schema-check check clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,12 @@ lint: $(STAMP)
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(PY) scripts/complexity_check.py
+
+## Regenerate everything derived from schema/: the single-file bundle and docs/reference.md
+## (docs/diagnostics.md comes along: scripts/gen_docs.py writes both).
+schema: $(STAMP)
+	$(PY) scripts/bundle_schema.py
+	$(PY) scripts/gen_docs.py
 
 ## Check the schema files: metaschema, offline $refs, examples, contract examples.
 schema-check: $(STAMP)
