@@ -10,22 +10,20 @@ import dataclasses
 import errno
 import gc
 import os
-import re
 import threading
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import walk
-from holodeck_mt.codes import Severity, severity
+from holodeck_mt.codes import severity
 from holodeck_mt.contract import compiled as fast_path
 from holodeck_mt.contract import platform_reading as lax
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, make, under
-from holodeck_mt.read import confine, dialect, env_vars, loader
+from holodeck_mt.model import Diagnostic, Fault, FileResult, Role, make, under
+from holodeck_mt.read import confine, dialect, env_vars, files, loader
 from holodeck_mt.rules import Context, Options, all_checks
 from holodeck_mt.text import hints
 from holodeck_mt.text.safe_text import MESSAGE, clip, display_path
@@ -33,64 +31,7 @@ from holodeck_mt.text.safe_text import MESSAGE, clip, display_path
 if TYPE_CHECKING:
     from holodeck_mt.text.ranges import Lines
 
-#: How a document is read: as given on the command line (an agent.yaml, or a
-#: list of test cases), or as the test-cases file an agent.yaml names.
-Role = Literal["document", "test-cases-file"]
-
 _ROOTS: dict[Role, str] = {"document": sch.DOCUMENT, "test-cases-file": sch.TEST_CASES_FILE}
-
-
-@dataclass
-class FileResult:
-    path: str
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
-    #: The file's text, for renderers that quote the offending line; once validated,
-    #: only the lines they quote are kept (:attr:`quoted`).
-    text: str | None = None
-    #: The lines quoted by the diagnostics, by 1-based number (as ``str.splitlines``
-    #: numbers them), once the text is dropped: a run over many files keeps no whole text.
-    quoted: dict[int, str] | None = None
-    #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
-    test_cases: list[str | None] = field(default_factory=list)
-    #: Warnings fail the file too (``--strict``): its verdict in every format.
-    strict: bool = False
-
-    @property
-    def errors(self) -> int:
-        return sum(d.severity == "error" for d in self.diagnostics)
-
-    @property
-    def warnings(self) -> int:
-        return sum(d.severity == "warning" for d in self.diagnostics)
-
-    @property
-    def valid(self) -> bool:
-        return self.errors == 0 and not (self.strict and self.warnings)
-
-    def quoted_lines(self) -> dict[int, str]:
-        """The lines the diagnostics quote, by 1-based number: the kept ones, or those of
-        the text (split once, however many diagnostics quote it)."""
-        if self.quoted is not None:
-            return self.quoted
-        lines = self.text.splitlines() if self.text is not None else []
-        return {d.line: lines[d.line - 1] for d in self.diagnostics if 1 <= d.line <= len(lines)}
-
-    def keep_quoted_lines(self) -> None:
-        """Keep only the lines the diagnostics quote, not the whole text (read once, up to
-        the last quoted line, with no list of every line)."""
-        if self.text is not None:
-            wanted = {d.line for d in self.diagnostics}
-            self.quoted = dict(_lines(self.text, wanted))
-            self.text = None
-
-    def fails(self, diagnostic: Diagnostic) -> bool:
-        """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
-        return self.strict or diagnostic.severity == "error"
-
-    def level(self, diagnostic: Diagnostic) -> Severity:
-        """The level a report gives ``diagnostic``: ``error`` when it fails the file."""
-        return "error" if self.fails(diagnostic) else diagnostic.severity
 
 
 _COLLECTOR = threading.Lock()
@@ -146,7 +87,9 @@ def validate_text(
     if isinstance(text, (bytes, bytearray, memoryview)):
         raw = bytes(text)
         if len(raw) > limits.max_bytes:
-            return FileResult(path=display_path(path), diagnostics=[_too_large(len(raw), limits)])
+            return FileResult(
+                path=display_path(path), diagnostics=[files.too_large(len(raw), limits)]
+            )
         decoded, problem = loader.decode(raw)
         if decoded is None:
             return FileResult(path=display_path(path), diagnostics=[problem] if problem else [])
@@ -177,7 +120,7 @@ def _validate_text(
     limits = limits or Limits()
     result = FileResult(path=path, text=text)
     if len(text) > limits.max_bytes:
-        result.diagnostics.append(_too_large(len(text), limits))
+        result.diagnostics.append(files.too_large(len(text), limits))
         return result, None
     doc = _load(text, limits)
     doc.diagnostics += env_vars.unset_references(text)
@@ -325,7 +268,7 @@ def validate_file(
     options = options or Options()
     limits = limits or Limits()
     base_dir = path.parent
-    text, problem = read_text(path, limits)
+    text, problem = files.read_text(path, limits)
     if text is None:
         return [FileResult(path=display, diagnostics=[problem] if problem else [])]
     return _validate_document(text, display, path, base_dir, options, limits)
@@ -369,25 +312,6 @@ def _validate_document(
     return results
 
 
-#: Where ``str.splitlines`` breaks lines.
-_SPLITLINES = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-
-
-def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
-    if not wanted:
-        return
-    last, number, start = max(wanted), 1, 0
-    for found in _SPLITLINES.finditer(text):
-        if number in wanted:
-            yield number, text[start : found.start()]
-        number, start = number + 1, found.end()
-        if number > last:
-            return
-    if number in wanted and start < len(text):
-        yield number, text[start:]
-
-
 def _follow(
     result: FileResult,
     agent: loader.Document,
@@ -408,7 +332,7 @@ def _follow(
         if refused is not None:
             why, code = refused, "HMT120"
         elif file.is_file():
-            content, problem = read_text(file, limits)
+            content, problem = files.read_text(file, limits)
         elif file.is_dir():
             why = "is a folder"
         else:
@@ -447,36 +371,6 @@ def _follow(
         agent_clean=result.errors == 0,
     )
     return [referenced]
-
-
-def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None]:
-    """The file's text, or a diagnostic for a file too large or not text.
-
-    Raises :class:`OSError` when the file cannot be read at all, or is not a
-    regular file (a FIFO or a device would block or never end).
-    """
-    descriptor = confine.open_regular(path)
-    with os.fdopen(descriptor, "rb") as file:
-        size = os.fstat(file.fileno()).st_size
-        if size > limits.max_bytes:
-            return None, _too_large(size, limits)
-        raw = file.read(limits.max_bytes + 1)  # a file that grew since stat stays bounded
-    if len(raw) > limits.max_bytes:
-        return None, _too_large(len(raw), limits)
-    return loader.decode(raw)
-
-
-def _too_large(size: int, limits: Limits) -> Diagnostic:
-    too_large = make(
-        "HMT004",
-        f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,}; it was not parsed",
-        1,
-        1,
-        hint="raise the limit with --max-file-size if this is intended",
-    )
-    from holodeck_mt.text import ranges
-
-    return ranges.with_range(None, too_large)
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:
