@@ -1,13 +1,15 @@
 """How the platform reads each field, as the schema declares it.
 
-The schema says it once, on the field: its ``type`` (``number``, ``integer``,
-``boolean``) is how the platform converts a value written otherwise, and two
-annotations of ours say what ``type`` cannot:
+The schema says it once: a field's ``type`` (``number``, ``integer``, ``boolean``)
+is how the platform converts a value written otherwise, and two annotations of
+ours say what ``type`` cannot:
 
-- ``"x-holodeck-nullable": true``: the platform declares the field optional
-  (``X | None``), so ``null`` there is no value at all;
-- ``"x-holodeck-reads": "count"``: the field is read by its own rule, not by its
-  type (an expected tool's ``count`` takes ``true`` and nothing else).
+- ``"x-holodeck-nullable": [names]`` on a definition, beside ``required``: the
+  fields the platform declares optional (``X | None``), so ``null`` there is no
+  value at all (a list, as ``required`` is: a boolean on the field itself makes
+  the YAML language server complete the field with ``[object Object]``);
+- ``"x-holodeck-reads": "count"`` on a field: it is read by its own rule, not by
+  its type (an expected tool's ``count`` takes ``true`` and nothing else).
 
 A list of one type (``pages``) or a mapping of one type (``loss``) reads each of
 its entries by that type: the table has the single key ``*``. A field added to a
@@ -97,8 +99,7 @@ def nullable(kind: str) -> frozenset[str]:
     return frozenset(
         field
         for file, name, below in _KINDS.get(kind, ())
-        for field, spec in _node(file, name, below).get("properties", {}).items()
-        if isinstance(spec, dict) and spec.get(NULLABLE) is True
+        for field in _node(file, name, below).get(NULLABLE, ())
     )
 
 

@@ -42,7 +42,7 @@ SHAPE = "x-holodeck-shape"
 NOUN = "x-holodeck-noun"
 #: On a metric flag: the one `metric` it has an effect on (checks/ineffective_flags).
 APPLIES_TO = "x-holodeck-applies-to"
-#: On a field: ``true`` when the platform declares it optional, so null means no value.
+#: On a definition: the fields the platform declares optional (null there is no value).
 NULLABLE = "x-holodeck-nullable"
 #: On a field the platform reads by a rule of its own, not by its ``type`` ("count").
 READS = "x-holodeck-reads"
