@@ -27,7 +27,16 @@ def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None
     return loader.decode(raw)
 
 
+def decode(raw: bytes, limits: Limits) -> tuple[str | None, Diagnostic | None]:
+    """Bytes given as a file's content: its text, or the diagnostic of bytes too many or
+    not text."""
+    if len(raw) > limits.max_bytes:
+        return None, too_large(len(raw), limits)
+    return loader.decode(raw)
+
+
 def too_large(size: int, limits: Limits) -> Diagnostic:
+    """The diagnostic of a file over the size limit: not parsed at all."""
     too_large = make(
         "HMT004",
         f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,}; it was not parsed",
