@@ -20,7 +20,9 @@ from typing import Any
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+pytestmark = pytest.mark.slow  # copies the repository and starts processes
+
+ROOT = Path(__file__).resolve().parents[2]
 FIELD = "max_latency_ms"
 SPEC: dict[str, Any] = {
     "type": "number",
