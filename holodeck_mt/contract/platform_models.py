@@ -30,9 +30,12 @@ import os
 import re
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any, Literal
 
+from holodeck_mt.codes import severity
 from holodeck_mt.model import Fault, JsonPath, under
+from holodeck_mt.read import loader
 from holodeck_mt.text import hints
 from holodeck_mt.text.safe_text import clip
 
@@ -93,6 +96,31 @@ def owned_sections(data: Any) -> tuple[str, ...]:
         return ()
     own = _agent_keys() - SCHEMA_SECTIONS
     return tuple(k for k in data if isinstance(k, str) and k in own)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """The models' faults on a document, or the sections they left unchecked, and why."""
+
+    faults: list[Fault] = field(default_factory=list)
+    unchecked: tuple[str, ...] = ()
+    #: ``off`` (``--platform off``) or ``absent`` (the platform does not import).
+    because: str = ""
+
+
+def judge(doc: loader.Document, found: list[Fault], role: str, mode: str) -> Checked:
+    """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``),
+    nothing told where the loader or an error in ``found`` already told something."""
+    data = doc.data
+    owned = owned_sections(data) if role == "document" else ()
+    if not owned:
+        return Checked()
+    if mode != "off":
+        reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
+        told = faults(data, reported)
+        if told is not None:
+            return Checked(told)
+    return Checked(unchecked=owned, because="off" if mode == "off" else "absent")
 
 
 def faults(data: dict[Any, Any], reported: set[JsonPath]) -> list[Fault] | None:

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_mt.app import discovery
-from holodeck_mt.pipeline import Role
+from holodeck_mt.model import Role
 
 
 @dataclass(frozen=True)

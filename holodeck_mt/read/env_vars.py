@@ -56,3 +56,13 @@ def unset_references(text: str, environ: Mapping[str, str] | None = None) -> lis
             )
         )
     return out
+
+
+def unset(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
+    """:func:`unset_references`, each with the range of its reference."""
+    found = unset_references(text, environ)
+    if not found:
+        return []
+    from holodeck_mt.text import ranges
+
+    return ranges.with_ranges(text, found)

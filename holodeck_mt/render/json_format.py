@@ -10,7 +10,7 @@ from holodeck_mt.contract import unchecked
 from holodeck_mt.text.safe_text import escape_json
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 VERSION = 1
 
@@ -19,15 +19,7 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
     sections, how = unchecked.unchecked(results)
     return {
         "version": VERSION,
-        "files": [
-            {
-                "path": r.path,
-                "valid": r.valid,
-                "stats": dict(r.stats),
-                "diagnostics": [d.to_json() for d in r.diagnostics],
-            }
-            for r in results
-        ],
+        "files": [r.to_json() for r in results],
         "summary": {
             "files": len(results),
             "valid": sum(r.valid for r in results),
