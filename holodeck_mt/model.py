@@ -1,4 +1,5 @@
-"""The one diagnostic record every check produces and every renderer reads."""
+"""The records every stage shares: the fault a check finds, the diagnostic every renderer
+reads, and the fix (intent, edits, safety) either may carry."""
 
 from __future__ import annotations
 
