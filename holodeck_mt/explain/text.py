@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from holodeck_mt.explain import summary
 from holodeck_mt.explain.describe import label, quote, safe, settings_text, show
 from holodeck_mt.model import test_case_phrase
 
@@ -108,4 +109,5 @@ def render(document: dict[str, Any]) -> str:
                 out.append(f"  turn {turn['turn']}, line {turn['line']}")
                 indent = "    "
             out += [indent + line for line in _turn_lines(turn)]
+    out += ["", *summary.text_lines(document["summary"])]
     return "\n".join(out) + "\n"
