@@ -30,7 +30,7 @@ from holodeck_mt.urls import BUNDLE_URL
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
@@ -565,7 +565,7 @@ def _validate_all(
 ) -> list[FileResult]:
     """Each file's results, once per run; what could not be read goes to ``problems``."""
     from holodeck_mt.app import discovery
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
     results: list[FileResult] = []
     seen: set[str] = set()

@@ -24,7 +24,7 @@ from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts, escape_json
 from holodeck_mt.urls import REPOSITORY
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
