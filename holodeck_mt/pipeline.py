@@ -55,6 +55,9 @@ class FileResult:
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
+    #: The real path of the file this text was read from (links resolved), None for a
+    #: text given as such: what ``fix`` writes back, never the path as displayed.
+    source: str | None = None
 
     @property
     def errors(self) -> int:
@@ -130,8 +133,10 @@ def validate_text(
     base_dir: Path | None = None,
     options: Options | None = None,
     limits: Limits | None = None,
+    tree: Path | None = None,
 ) -> FileResult:
-    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks).
+    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks);
+    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`).
 
     ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
     without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
@@ -154,9 +159,8 @@ def validate_text(
     elif not isinstance(text, str):
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
-    result, _ = _validate_text(
-        text, display_path(path), role, folder, options, limits, confine.tree_of(folder / "_")
-    )
+    tree = tree if tree is not None else confine.tree_of(folder / "_")
+    result, _ = _validate_text(text, display_path(path), role, folder, options, limits, tree)
     return result
 
 
@@ -325,10 +329,32 @@ def validate_file(
     options = options or Options()
     limits = limits or Limits()
     base_dir = path.parent
+    refused = confine.refusal(
+        path, confine.tree_of(path), allow_outside=options.allow_outside_paths
+    )
+    if refused is not None:
+        return [FileResult(path=display, diagnostics=[_refused_file(refused)])]
     text, problem = read_text(path, limits)
     if text is None:
         return [FileResult(path=display, diagnostics=[problem] if problem else [])]
-    return _validate_document(text, display, path, base_dir, options, limits)
+    results = _validate_document(text, display, path, base_dir, options, limits)
+    results[0].source = os.path.realpath(path)
+    return results
+
+
+def _refused_file(why: str) -> Diagnostic:
+    """An ``HMT120`` for a file given or found that resolves out of the tree."""
+    refused = make(
+        "HMT120",
+        f"the file {why}; it was not read",
+        1,
+        1,
+        hint="keep HoloDeck files inside the repository (--allow-outside-paths allows "
+        "other places)",
+    )
+    from holodeck_mt.text import ranges
+
+    return ranges.with_range(None, refused)
 
 
 def validate_document_text(
@@ -339,13 +365,17 @@ def validate_document_text(
     options: Options | None = None,
     limits: Limits | None = None,
     followed_text: str | None = None,
+    tree: Path | None = None,
 ) -> list[FileResult]:
     """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
     the document, then the test-cases file it names, read from ``base_dir`` unless
-    ``followed_text`` gives that file's text (the editor holds it too)."""
+    ``followed_text`` gives that file's text (the editor holds it too). ``tree``: the
+    folder its paths must stay in (the editor's workspace), instead of :func:`confine.tree_of`."""
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
-    return _validate_document(text, display, Path(path), base_dir, options, limits, followed_text)
+    return _validate_document(
+        text, display, Path(path), base_dir, options, limits, followed_text, tree
+    )
 
 
 def _validate_document(
@@ -356,8 +386,9 @@ def _validate_document(
     options: Options,
     limits: Limits,
     followed_text: str | None = None,
+    tree: Path | None = None,
 ) -> list[FileResult]:
-    tree = confine.tree_of(path)
+    tree = tree if tree is not None else confine.tree_of(path)
     result, doc = _validate_text(text, display, "document", base_dir, options, limits, tree)
     results = [result]
     if doc is not None and isinstance(doc.data, dict) and "test_cases" not in doc.data:
@@ -435,6 +466,7 @@ def _follow(
         content, problem = followed_text, None
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
+    source = os.path.realpath(file) if followed_text is None else None
     referenced, _ = _validate_text(
         content,
         shown,
@@ -446,6 +478,7 @@ def _follow(
         agent=agent.data,
         agent_clean=result.errors == 0,
     )
+    referenced.source = source
     return [referenced]
 
 
