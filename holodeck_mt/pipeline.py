@@ -466,7 +466,7 @@ def _follow(
         content, problem = followed_text, None
     if content is None:
         return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
-    source = os.path.realpath(file) if followed_text is None else None
+    source = None if followed_text is not None else os.path.realpath(file)
     referenced, _ = _validate_text(
         content,
         shown,
@@ -478,8 +478,7 @@ def _follow(
         agent=agent.data,
         agent_clean=result.errors == 0,
     )
-    referenced.source = source
-    return [referenced]
+    return [dataclasses.replace(referenced, source=source)]
 
 
 def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None]:
