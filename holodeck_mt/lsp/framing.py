@@ -38,8 +38,9 @@ _HEADER_AT = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
 class FramedInput:
     """A binary stream for pygls' reader: ``readline`` gives headers, ``read`` the body."""
 
-    def __init__(self, raw: BinaryIO, max_frame: int = MAX_FRAME) -> None:
+    def __init__(self, raw: BinaryIO, max_frame: int = MAX_FRAME, *, quiet: bool = False) -> None:
         self._raw = raw
+        self._quiet = quiet
         self._max_frame = max_frame
         self._lines: deque[bytes] = deque()
         self._body = b""
@@ -146,7 +147,7 @@ class FramedInput:
     def _drop(self, why: str) -> None:
         self.dropped += 1
         stream = sys.stderr
-        if stream is not None:
+        if stream is not None and not self._quiet:
             try:
                 stream.write(f"holodeck-mt lsp: dropped a message: {escape(why)}\n")
                 stream.flush()
