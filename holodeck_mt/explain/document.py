@@ -26,7 +26,7 @@ GEVAL_DEFAULT_THRESHOLD = 0.5
 #: The output budget: turns plus the metrics they list. A few agent-level metrics over
 #: many turns multiply; past the budget the remaining test cases and turns are left out,
 #: and ``left_out`` counts them (``--test-case`` explains one test case whole).
-MAX_ENTRIES = 10_000
+MAX_ENTRIES = 4_000
 
 
 def plan_of(sources: Sources) -> Plan:
