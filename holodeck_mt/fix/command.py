@@ -23,8 +23,8 @@ from typing import TextIO
 from holodeck_mt.app import discovery, writes
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic
-from holodeck_mt.pipeline import FileResult, Role, validate_file, validate_text
+from holodeck_mt.model import Diagnostic, FileResult, Role
+from holodeck_mt.pipeline import validate_file, validate_text
 from holodeck_mt.read import confine, loader
 from holodeck_mt.text.safe_text import clip, display_path, escape
 

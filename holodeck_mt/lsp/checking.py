@@ -17,8 +17,9 @@ from pathlib import Path
 from holodeck_mt.limits import Limits
 from holodeck_mt.lsp import roles
 from holodeck_mt.model import Diagnostic
-from holodeck_mt.pipeline import read_text, validate_document_text, validate_text
+from holodeck_mt.pipeline import validate_document_text, validate_text
 from holodeck_mt.read import confine
+from holodeck_mt.read.files import read_text
 
 
 def tree_of(path: Path, roots: Sequence[Path]) -> Path:

@@ -12,11 +12,12 @@
   ``source.fixAll`` applies every safe fix of the document (``holodeck-mt.fixAll``).
 - Positions honour the encoding the client offers (UTF-16 unless it prefers UTF-8/32).
 
-Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. Which
-diagnostics are left to the YAML language server: :mod:`holodeck_mt.lsp.sharing`.
-The client is hostile too: the workspace is the boundary of what is read
-(:mod:`holodeck_mt.lsp.checking`), frames are read defensively
-(:mod:`holodeck_mt.lsp.framing`), every request is answered
+Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. Every
+diagnostic is published unless the editor sets ``holodeck-mt.schemaDiagnostics: false``
+(:mod:`holodeck_mt.lsp.settings`); then the YAML language server's are left to it
+(:mod:`holodeck_mt.lsp.sharing`). The client is hostile too: the workspace is the
+boundary of what is read (:mod:`holodeck_mt.lsp.checking`), frames are read
+defensively (:mod:`holodeck_mt.lsp.framing`), every request is answered
 (:mod:`holodeck_mt.lsp.replies`), and what is published or logged is escaped.
 """
 
@@ -36,7 +37,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
-from holodeck_mt.lsp import checking, documents, sharing
+from holodeck_mt.lsp import checking, documents, settings, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
@@ -68,7 +69,7 @@ class HoloDeckServer(LanguageServer):
         from holodeck_mt import __version__
 
         super().__init__("holodeck-mt", __version__, protocol_cls=AnsweringProtocol)
-        self.schema_diagnostics = False
+        self.schema_diagnostics = settings.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
         self.validations = 0
         self._pending: dict[str, asyncio.Task[None]] = {}
@@ -274,9 +275,20 @@ server = HoloDeckServer()
 @server.feature(lsp.INITIALIZE)
 def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
     documents.install(ls.workspace)
-    options = params.initialization_options
-    if isinstance(options, dict):
-        ls.schema_diagnostics = bool(options.get("schemaDiagnostics", False))
+    ls.schema_diagnostics = settings.schema_diagnostics(
+        params.initialization_options, ls.schema_diagnostics
+    )
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: HoloDeckServer, params: lsp.DidChangeConfigurationParams) -> None:
+    """A changed ``holodeck-mt.schemaDiagnostics`` republishes every open document."""
+    chosen = settings.schema_diagnostics(params.settings, ls.schema_diagnostics)
+    if chosen == ls.schema_diagnostics:
+        return
+    ls.schema_diagnostics = chosen
+    for uri, checked in list(ls.checked.items()):
+        ls.publish(uri, checked)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)
