@@ -317,6 +317,9 @@ class FileResult:
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
+    #: The real path of the file this text was read from (links resolved), None for a
+    #: text given as such: what ``fix`` writes back, never the path as displayed.
+    source: str | None = None
 
     @property
     def errors(self) -> int:
