@@ -322,6 +322,9 @@ class FileResult:
     unchecked: tuple[str, ...] = ()
     #: Why they were not checked: ``off`` (``--platform off``) or ``absent`` (not importable).
     unchecked_because: str = ""
+    #: The real path of the file this text was read from (links resolved), None for a
+    #: text given as such: what ``fix`` writes back, never the path as displayed.
+    source: str | None = None
 
     @property
     def errors(self) -> int:
