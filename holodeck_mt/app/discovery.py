@@ -372,19 +372,25 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             for file in files:
                 take(str(file))
         elif is_file:
-            # A file an agent.yaml names is its test-cases file, whatever it holds (empty,
-            # a mapping of other keys): validated through that agent.yaml, as it is read.
-            agent = None if is_agent_file(path) else naming_agent(path)
-            if agent is not None:
-                take(str(agent))
-                take(given)
-            elif not named_by_content or is_agent_file(path) or _sniffed(path, found.problems):
-                take(given)
+            for file in _named_file(path, given, named_by_content, found.problems):
+                take(file)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:
             found.problems.append(f"cannot read '{given}': no such file or directory")
     return found
+
+
+def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -> list[str]:
+    """What a file named on the command line makes a run validate. A file an agent.yaml
+    names is its test-cases file, whatever it holds (empty, a mapping of other keys):
+    validated through that agent.yaml, as the platform reads it."""
+    agent = None if is_agent_file(path) else naming_agent(path)
+    if agent is not None:
+        return [str(agent), given]
+    if not by_content or is_agent_file(path) or _sniffed(path, problems):
+        return [given]
+    return []
 
 
 def text_holds_test_cases(text: str) -> bool:

@@ -18,6 +18,7 @@ from holodeck_mt.limits import Limits
 AGENT = """\
 name: many
 model: {provider: openai, name: gpt-4o}
+instructions: {inline: Answer.}
 evaluations:
   metrics:
     - {type: standard, metric: equality}
