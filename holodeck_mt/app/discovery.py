@@ -372,8 +372,8 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             for file in files:
                 take(str(file))
         elif is_file:
-            for file in _named_file(path, given, named_by_content, found.problems):
-                take(file)
+            for named in _named_file(path, given, named_by_content, found.problems):
+                take(named)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:
