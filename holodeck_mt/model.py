@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from holodeck_mt.codes import Severity, severity
 from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts
+
+Severity = Literal["error", "warning"]
 
 #: A location inside a document: mapping keys and list indices from the root.
 JsonPath = tuple[str | int, ...]
@@ -92,6 +93,14 @@ def make(
         end_column=end_column,
         severity=severity(code),
     )
+
+
+def severity(code: str) -> Severity:
+    """A code's severity, told by its number: ``HMT0xx`` and ``HMT1xx`` are errors, ``HMT2xx``
+    and ``HMT3xx`` warnings. The registry (:mod:`holodeck_mt.rules.registry`) states each
+    code's severity too, and a test keeps the two in agreement; this way a diagnostic is
+    built without loading the rules."""
+    return "error" if code[3:4] in ("0", "1") else "warning"
 
 
 def under(parts: JsonPath, reported: set[JsonPath]) -> bool:

@@ -26,7 +26,9 @@ from holodeck_mt.contract import registry as sch
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, make, under
 from holodeck_mt.read import confine, dialect, env_vars, loader
-from holodeck_mt.rules import Context, Options, all_checks
+from holodeck_mt.rules import Context, Options
+from holodeck_mt.rules.registry import rules_to_run
+from holodeck_mt.suppressions import Screen
 from holodeck_mt.text import hints
 from holodeck_mt.text.safe_text import MESSAGE, clip, display_path
 
@@ -55,6 +57,8 @@ class FileResult:
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
+    #: What the file reports of its diagnostics (selection, suppressions), while validated.
+    screen: Screen | None = field(default=None, repr=False, compare=False)
 
     @property
     def errors(self) -> int:
@@ -146,10 +150,10 @@ def validate_text(
     if isinstance(text, (bytes, bytearray, memoryview)):
         raw = bytes(text)
         if len(raw) > limits.max_bytes:
-            return FileResult(path=display_path(path), diagnostics=[_too_large(len(raw), limits)])
+            return _screened(path, [_too_large(len(raw), limits)], options, limits)
         decoded, problem = loader.decode(raw)
         if decoded is None:
-            return FileResult(path=display_path(path), diagnostics=[problem] if problem else [])
+            return _screened(path, [problem] if problem else [], options, limits)
         text = decoded
     elif not isinstance(text, str):
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
@@ -157,7 +161,27 @@ def validate_text(
     result, _ = _validate_text(
         text, display_path(path), role, folder, options, limits, confine.tree_of(folder / "_")
     )
-    return result
+    return _closed([result], options or Options())[0]
+
+
+def _screened(
+    path: str, found: list[Diagnostic], options: Options | None, limits: Limits
+) -> FileResult:
+    """The result of a file that is not text: its diagnostics as selected."""
+    shown = display_path(path)
+    screen = Screen.of("", shown, options or Options())
+    return FileResult(path=shown, diagnostics=_finish(found, limits, screen))
+
+
+def _closed(results: list[FileResult], options: Options) -> list[FileResult]:
+    """The results with their unused suppressions reported (when asked), screens dropped."""
+    for result in results:
+        screen, result.screen = result.screen, None
+        if screen is not None and options.report_unused_ignores:
+            unused = screen.unused()
+            if unused:
+                result.diagnostics = _dedupe([*result.diagnostics, *unused])
+    return results
 
 
 def _validate_text(
@@ -177,12 +201,15 @@ def _validate_text(
     limits = limits or Limits()
     result = FileResult(path=path, text=text)
     if len(text) > limits.max_bytes:
-        result.diagnostics.append(_too_large(len(text), limits))
+        result.diagnostics = _finish(
+            [_too_large(len(text), limits)], limits, Screen.of("", path, options)
+        )
         return result, None
+    result.screen = screen = Screen.of(text, path, options)
     doc = _load(text, limits)
     doc.diagnostics += env_vars.unset_references(text)
     if not doc.loaded:
-        result.diagnostics = _unloaded(doc, role, text, limits)
+        result.diagnostics = _unloaded(doc, role, text, limits, screen)
         return result, None
     data = doc.data
     if role == "test-cases-file" and not data:
@@ -202,7 +229,7 @@ def _validate_text(
             runtime=agent_clean and _error_free(read, doc),
         )
         faults = read + _check_faults(context, options)
-    result.diagnostics = _diagnostics(faults, doc, text, limits)
+    result.diagnostics = _diagnostics(faults, doc, text, limits, screen)
     result.stats = _stats(data)
     result.test_cases = _names(data)
     return result, doc
@@ -223,14 +250,16 @@ def _load(text: str, limits: Limits) -> loader.Document:
     return doc
 
 
-def _unloaded(doc: loader.Document, role: Role, text: str, limits: Limits) -> list[Diagnostic]:
+def _unloaded(
+    doc: loader.Document, role: Role, text: str, limits: Limits, screen: Screen | None
+) -> list[Diagnostic]:
     """The diagnostics of a document that did not load (a test-cases file's own wording)."""
     from holodeck_mt.text import ranges  # here and below: a clean file locates nothing (start-up)
 
     found = doc.diagnostics
     if role == "test-cases-file":
         found = [lax.no_test_cases(d) if d.code == "HMT006" else d for d in found]
-    return _finish(ranges.with_ranges(text, found), limits)
+    return _finish(ranges.with_ranges(text, found), limits, screen)
 
 
 def _error_free(faults: list[Fault], doc: loader.Document) -> bool:
@@ -241,7 +270,7 @@ def _error_free(faults: list[Fault], doc: loader.Document) -> bool:
 
 
 def _diagnostics(
-    faults: list[Fault], doc: loader.Document, text: str, limits: Limits
+    faults: list[Fault], doc: loader.Document, text: str, limits: Limits, screen: Screen | None
 ) -> list[Diagnostic]:
     """Every fault located, with the loader's diagnostics and the dialect warnings where
     no fault covers the node; capped, and the kept hints quoting a scalar as written."""
@@ -256,7 +285,8 @@ def _diagnostics(
     located = [locator.diagnostic(f) for f in faults]
     located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
-    return [_as_written(d, text, locator.lines(d.pointer_parts)) for d in _finish(located, limits)]
+    kept = _finish(located, limits, screen)
+    return [_as_written(d, text, locator.lines(d.pointer_parts)) for d in kept]
 
 
 def _as_written(d: Diagnostic, text: str, within: Lines | None) -> Diagnostic:
@@ -297,9 +327,9 @@ def _check_faults(context: Context, options: Options) -> list[Fault]:
     no check has found an error."""
     found: list[Fault] = []
     runnable = context.runtime
-    for check in all_checks(options):
+    for rule in rules_to_run(options):
         context.runtime = runnable
-        for fault in check(context):
+        for fault in rule.run(context):
             found.append(fault)
             runnable = runnable and severity(fault.code) != "error"
     return found
@@ -327,8 +357,8 @@ def validate_file(
     base_dir = path.parent
     text, problem = read_text(path, limits)
     if text is None:
-        return [FileResult(path=display, diagnostics=[problem] if problem else [])]
-    return _validate_document(text, display, path, base_dir, options, limits)
+        return [_screened(display, [problem] if problem else [], options, limits)]
+    return _closed(_validate_document(text, display, path, base_dir, options, limits), options)
 
 
 def validate_document_text(
@@ -345,7 +375,10 @@ def validate_document_text(
     ``followed_text`` gives that file's text (the editor holds it too)."""
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
-    return _validate_document(text, display, Path(path), base_dir, options, limits, followed_text)
+    results = _validate_document(
+        text, display, Path(path), base_dir, options, limits, followed_text
+    )
+    return _closed(results, options)
 
 
 def _validate_document(
@@ -429,12 +462,12 @@ def _follow(
         from holodeck_mt.text import locate
 
         located = locate.Locator(agent, limits).diagnostic(fault)
-        result.diagnostics = _finish([*result.diagnostics, located], limits)
+        result.diagnostics = _finish([*result.diagnostics, located], limits, result.screen)
         return []
     if followed_text is not None and why is None:
         content, problem = followed_text, None
     if content is None:
-        return [FileResult(path=shown, diagnostics=[problem] if problem else [])]
+        return [_screened(shown, [problem] if problem else [], options, limits)]
     referenced, _ = _validate_text(
         content,
         shown,
@@ -490,13 +523,16 @@ def _bounded(d: Diagnostic) -> Diagnostic:
     )
 
 
-def _finish(diagnostics: Iterable[Diagnostic], limits: Limits) -> list[Diagnostic]:
-    """Clipped, sorted, deduplicated, and at most ``limits.max_diagnostics`` of them.
+def _finish(
+    diagnostics: Iterable[Diagnostic], limits: Limits, screen: Screen | None = None
+) -> list[Diagnostic]:
+    """Selected (``screen``: the codes chosen, the suppressions), clipped, sorted,
+    deduplicated, and at most ``limits.max_diagnostics`` of them.
 
     Past the cap one ``HMT220`` line says how many more there are and how to see
     them: a hostile file cannot make the output grow with its number of faults.
     """
-    kept = _dedupe(_bounded(d) for d in diagnostics)
+    kept = _dedupe(_bounded(d) for d in diagnostics if screen is None or screen.keep(d))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
         return kept

@@ -102,7 +102,8 @@ def test_no_renderer_reaches_the_yaml_reader() -> None:
                 continue
             seen.add(module)
             assert not (external[module] & READERS), (renderer, module)
-            pending.extend(graph[module])
+            if module != "holodeck_mt":  # its lazy attributes are the API's, not an import's
+                pending.extend(graph[module])
 
 
 def test_the_graph_is_read_from_every_module() -> None:

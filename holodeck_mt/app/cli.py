@@ -175,6 +175,7 @@ def _add_validate(commands: Commands) -> None:
             "--check-files": "check that each files[*].path exists relative to the agent.yaml",
         },
     )
+    _add_selection(validate)
     validate.add_argument(
         "-j",
         "--jobs",
@@ -183,6 +184,41 @@ def _add_validate(commands: Commands) -> None:
         help=f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
     )
     _add_limits(validate)
+
+
+def _add_selection(validate: _Parser) -> None:
+    """Which codes are reported, and the configuration file."""
+    validate.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="report only these codes, comma-separated; a prefix selects a range (HMT2: "
+        "every HMT2xx); replaces the configuration file's `select` (default: every code)",
+    )
+    validate.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="do not report these codes or prefixes, comma-separated; adds to the "
+        "configuration file's `ignore`",
+    )
+    validate.add_argument(
+        "--config",
+        type=Path,
+        metavar="PATH",
+        help="read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
+        "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
+    )
+    _flags(
+        validate,
+        {
+            "--isolated": "read no configuration file",
+            "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
+            "silences nothing (HMT221)",
+        },
+    )
 
 
 def _add_limits(validate: _Parser) -> None:
@@ -323,6 +359,8 @@ def build_parser() -> argparse.ArgumentParser:
 class _Job:
     path: str
     options: Options
+    #: Warnings fail the file too (``--strict`` or the configuration's ``strict``).
+    strict: bool
     limits: Limits
 
 
@@ -342,6 +380,7 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
         result.keep_quoted_lines()
+        result.strict = job.strict  # a warning fails its file in every format's verdict
     return list(results), None
 
 
@@ -378,13 +417,13 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     import multiprocessing
 
     from holodeck_mt.contract import compiled as fast_path
-    from holodeck_mt.rules import all_checks
+    from holodeck_mt.rules.registry import rules_to_run
 
     # Forked workers inherit the imported modules (checks included) and the
     # compiled validators built here, instead of each paying for them; frozen,
     # the parent's objects are not walked, nor copied, by a worker's collector.
     fast_path.warm()
-    all_checks(jobs[0].options)
+    rules_to_run(jobs[0].options)
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     size = max(1, len(jobs) // (4 * workers))
     chunks = [list(range(i, min(i + size, len(jobs)))) for i in range(0, len(jobs), size)]
@@ -506,13 +545,16 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from holodeck_mt.app import discovery
+    from holodeck_mt.app import discovery, settings
+    from holodeck_mt.app.config import ConfigError
     from holodeck_mt.render import renderer
+    from holodeck_mt.selection import SelectionError
 
     options = Options(
         import_graders=args.import_graders,
         check_files=args.check_files,
         allow_outside_paths=args.allow_outside_paths,
+        report_unused_ignores=args.report_unused_ignores,
     )
     limits = Limits(
         max_bytes=args.max_file_size,
@@ -522,9 +564,14 @@ def _validate(args: argparse.Namespace) -> int:
     )
     found = discovery.find(args.paths, named_by_content=args.by_content)
     problems = found.problems
-    results = _validate_all(_rounds(found.files, options, limits), args, problems)
-    for result in results:  # a warning fails its file in every format's verdict
-        result.strict = args.strict
+    try:
+        jobs = settings.JobSettings(args, options)
+        files = jobs.kept(found.files, args.paths)
+        rounds = _rounds(files, lambda f: _Job(f, *jobs.of(f), limits=limits))
+    except (ConfigError, SelectionError) as e:
+        _say(f"holodeck-mt: error: {e}")
+        return EXIT_USAGE
+    results = _validate_all(rounds, args, problems)
     for problem in problems:
         _say(f"holodeck-mt: error: {problem}")
     render = renderer(args.format)
@@ -535,7 +582,7 @@ def _validate(args: argparse.Namespace) -> int:
     return EXIT_INVALID if failing else EXIT_OK
 
 
-def _rounds(files: list[str], options: Options, limits: Limits) -> list[list[_Job]]:
+def _rounds(files: list[str], job: Callable[[str], _Job]) -> list[list[_Job]]:
     """The files in two rounds: a file an agent.yaml of this run names is validated
     through it (as the platform reads it), and on its own only if that did not happen."""
     from holodeck_mt.app import discovery
@@ -546,8 +593,8 @@ def _rounds(files: list[str], options: Options, limits: Limits) -> list[list[_Jo
         if target is not None
     }
     later = [f for f in files if discovery.same_file_key(f) in followed]
-    first = [_Job(f, options, limits) for f in files if f not in later]
-    return [first, [_Job(f, options, limits) for f in later]]
+    first = [job(f) for f in files if f not in later]
+    return [first, [job(f) for f in later]]
 
 
 def _validate_all(
