@@ -31,7 +31,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
-from holodeck_mt.lsp import documents, roles, sharing
+from holodeck_mt.lsp import documents, roles, settings, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.model import Diagnostic
@@ -166,8 +166,13 @@ class HoloDeckServer(LanguageServer):
         target = roles.target_of(path, text)
         if target is None:
             return None
+        options, problem = settings.options_for(path)
+        if problem is not None:
+            self._log(problem)
         if target.agent is None:
-            results = validate_document_text(text, path=str(path), base_dir=target.base_dir)
+            results = validate_document_text(
+                text, path=str(path), base_dir=target.base_dir, options=options
+            )
             return results[0].diagnostics
         # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
         # the agent's settings); the agent as saved, this file as the editor holds it.
@@ -176,11 +181,17 @@ class HoloDeckServer(LanguageServer):
         except (OSError, UnicodeError):
             agent_text = ""
         results = validate_document_text(
-            agent_text, path=str(target.agent), base_dir=target.base_dir, followed_text=text
+            agent_text,
+            path=str(target.agent),
+            base_dir=target.base_dir,
+            options=options,
+            followed_text=text,
         )
         if len(results) < 2:
             role = target.role
-            result = validate_text(text, path=str(path), role=role, base_dir=target.base_dir)
+            result = validate_text(
+                text, path=str(path), role=role, base_dir=target.base_dir, options=options
+            )
             return result.diagnostics
         return results[1].diagnostics
 
