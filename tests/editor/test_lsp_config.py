@@ -4,6 +4,7 @@ suppression comments, as ``holodeck-mt validate`` does: driven over stdio."""
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -25,8 +26,8 @@ test_cases:
 """
 
 
-def _codes(diagnostics: list[dict[str, object]]) -> list[object]:
-    return sorted(d["code"] for d in diagnostics)
+def _codes(diagnostics: list[dict[str, Any]]) -> list[str]:
+    return sorted(str(d["code"]) for d in diagnostics)
 
 
 def _editor(folder: Path) -> Editor:
