@@ -10,7 +10,6 @@ alone of them.
 
 from __future__ import annotations
 
-import fnmatch
 import os
 import re
 from collections.abc import Iterable
@@ -110,6 +109,8 @@ def matches(path: str, root: Path | None, pattern: str) -> bool:
     """Whether the glob ``pattern``, relative to ``root`` (the working directory when None),
     matches ``path``: over the whole relative path, or over the file name when the glob
     holds no ``/`` (``*.yml`` matches at any depth, as in ruff's per-file ignores)."""
+    import fnmatch  # only when a configuration has globs
+
     relative = _relative(path, root)
     pattern = pattern.removeprefix("./")
     if "/" not in pattern:

@@ -23,6 +23,7 @@ one line naming the file and the key. Command-line options win: ``--select`` rep
 from __future__ import annotations
 
 import os
+import re
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -40,6 +41,9 @@ MAX_CONFIG_BYTES = 1024 * 1024
 #: The most folders climbed looking for one.
 MAX_LEVELS = 64
 PLATFORM_CHOICES = ("auto", "off", "required")
+#: How a pyproject.toml names the table (``[tool.holodeck-mt]``, ``tool.holodeck-mt.x = ``),
+#: looked for before the file is parsed.
+_TABLE_MENTION = re.compile(rb"""tool\s*\.\s*["']?holodeck-mt""")
 KEYS = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform", "cache-dir")
 
 
@@ -179,8 +183,8 @@ def _has_table(path: Path) -> bool:
         raw = _read(path)
     except ConfigError:
         return False
-    if TABLE.encode() not in raw:
-        return False
+    if _TABLE_MENTION.search(raw) is None:
+        return False  # most pyproject.toml files: no TOML parser loaded
     tool = _toml(raw, path).get("tool")
     return isinstance(tool, dict) and TABLE in tool
 
