@@ -9,7 +9,7 @@ from holodeck_mt.pipeline import validate_text
 from holodeck_mt.rules import Options
 from holodeck_mt.suppressions import MOST_SUPPRESSIONS, Screen, read
 from tests.conftest import RunJson
-from tests.test_selection import WARNINGS
+from tests.app.test_selection import WARNINGS
 
 
 def _found(run_json: RunJson, text: str, tmp_path: Path, *args: str) -> list[tuple[str, int]]:

@@ -15,7 +15,7 @@ import pytest
 
 from holodeck_mt.app.cli import main
 from tests.conftest import RunJson
-from tests.test_selection import WARNINGS
+from tests.app.test_selection import WARNINGS
 
 
 @pytest.fixture
