@@ -8,8 +8,8 @@ from pathlib import Path
 from holodeck_mt.pipeline import validate_text
 from holodeck_mt.rules import Options
 from holodeck_mt.suppressions import MOST_SUPPRESSIONS, Screen, read
-from tests.conftest import RunJson
 from tests.app.test_selection import WARNINGS
+from tests.conftest import RunJson
 
 
 def _found(run_json: RunJson, text: str, tmp_path: Path, *args: str) -> list[tuple[str, int]]:

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt.app.cli import main
-from tests.conftest import RunJson
 from tests.app.test_selection import WARNINGS
+from tests.conftest import RunJson
 
 
 @pytest.fixture
