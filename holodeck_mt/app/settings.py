@@ -38,7 +38,13 @@ class JobSettings:
         made = self._made.get(id(found))
         if made is None:
             selection: Selection = found.selection(self._select, self._ignore)
-            made = (found, dataclasses.replace(self._options, selection=selection))
+            options = dataclasses.replace(
+                self._options,
+                selection=selection,
+                platform=found.platform,
+                cache_dir=found.cache_dir,
+            )
+            made = (found, options)
             self._made[id(found)] = made
         return made[1], self._strict or found.strict
 

@@ -37,6 +37,10 @@ class Options:
     selection: Selection = field(default_factory=Selection)
     #: Report a suppression comment that silences nothing (HMT221).
     report_unused_ignores: bool = False
+    #: The configuration's ``platform`` (auto, off, required) and ``cache-dir``, passed on
+    #: for the stages that use them.
+    platform: str = "auto"
+    cache_dir: str | None = None
 
 
 @dataclass

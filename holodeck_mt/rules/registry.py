@@ -45,6 +45,7 @@ REGISTRY: list[Code] = [
         severity="error",
         description=("The file is not well-formed YAML."),
         stage="read",
+        yaml_server=True,
     ),
     Code(
         code="HMT002",
@@ -52,6 +53,7 @@ REGISTRY: list[Code] = [
         severity="error",
         description=("A mapping holds the same key twice."),
         stage="read",
+        yaml_server=True,
     ),
     Code(
         code="HMT003",
@@ -106,6 +108,7 @@ REGISTRY: list[Code] = [
         severity="error",
         description=("A key that is not allowed where it stands."),
         stage="schema",
+        yaml_server=True,
     ),
     Code(
         code="HMT101",
@@ -113,6 +116,7 @@ REGISTRY: list[Code] = [
         severity="error",
         description=("A required key is missing."),
         stage="schema",
+        yaml_server=True,
     ),
     Code(
         code="HMT102",
@@ -120,6 +124,7 @@ REGISTRY: list[Code] = [
         severity="error",
         description=("A value has the wrong type."),
         stage="schema",
+        yaml_server=True,
     ),
     Code(
         code="HMT103",
@@ -127,6 +132,7 @@ REGISTRY: list[Code] = [
         severity="error",
         description=("A value is out of its allowed set or range (enum, bounds, length, pattern)."),
         stage="schema",
+        yaml_server=True,
     ),
     regex_compiles.RULE,
     Code(
@@ -138,6 +144,7 @@ REGISTRY: list[Code] = [
             "has neither `input` nor `turns` (contract section 2)."
         ),
         stage="schema",
+        yaml_server=True,
     ),
     Code(
         code="HMT106",
@@ -148,6 +155,7 @@ REGISTRY: list[Code] = [
             "another key."
         ),
         stage="schema",
+        yaml_server=True,
     ),
     Code(
         code="HMT107",
@@ -155,6 +163,7 @@ REGISTRY: list[Code] = [
         severity="error",
         description=("A file input sets both or neither of `path` and `url`."),
         stage="schema",
+        yaml_server=True,
     ),
     Code(
         code="HMT108",
@@ -165,6 +174,7 @@ REGISTRY: list[Code] = [
             "kind's fields match."
         ),
         stage="schema",
+        yaml_server=True,
     ),
     non_finite_numbers.RULE,
     # References to other files and code.

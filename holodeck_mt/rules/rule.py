@@ -44,6 +44,9 @@ class Code:
     retired: str = ""
     #: The command-line options its example (``docs/examples/<CODE>.yaml``) runs with.
     example_options: tuple[str, ...] = ()
+    #: The YAML language server reports it too, in its own words (YAML itself, or a keyword
+    #: of the same schema): the language server leaves it to that one by default.
+    yaml_server: bool = False
 
 
 @dataclass(frozen=True, kw_only=True)

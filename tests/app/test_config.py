@@ -151,3 +151,16 @@ def test_a_pyproject_error_names_its_table(repo: Path, capsys: pytest.CaptureFix
     (repo / "pyproject.toml").write_text('[tool.holodeck-mt]\nexclud = ["x"]\n', encoding="utf-8")
     error = _error(capsys, "sub/cases.yaml")
     assert "pyproject.toml: [tool.holodeck-mt]: unknown key 'exclud'" in error
+
+
+def test_platform_and_cache_dir_are_passed_on_to_the_options(repo: Path) -> None:
+    from holodeck_mt.app.cli import build_parser
+    from holodeck_mt.app.settings import JobSettings
+    from holodeck_mt.rules import Options
+
+    (repo / ".holodeck-mt.toml").write_text(
+        'platform = "required"\ncache-dir = ".cache"\nstrict = true\n', encoding="utf-8"
+    )
+    args = build_parser().parse_args(["validate", "sub/cases.yaml"])
+    options, strict = JobSettings(args, Options()).of("sub/cases.yaml")
+    assert (options.platform, options.cache_dir, strict) == ("required", ".cache", True)
