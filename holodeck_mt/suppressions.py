@@ -14,6 +14,7 @@ too (it is the file's author who wrote it).
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -124,7 +125,7 @@ class Screen:
         """An HMT221 for each code of a suppression that silenced nothing (when asked)."""
         if not self.report_unused or not self.selection.selects("HMT221", self.path):
             return []
-        return list(self._unused())
+        return list(itertools.islice(self._unused(), MOST_SUPPRESSIONS))
 
     def _unused(self) -> Iterator[Diagnostic]:
         for s in self.suppressions:

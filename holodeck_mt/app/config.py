@@ -26,7 +26,7 @@ import os
 import re
 import sys
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -64,7 +64,6 @@ class Settings:
     #: Accepted and passed on: how the platform's verdict is used, where results are kept.
     platform: str = "auto"
     cache_dir: str | None = None
-    extra: dict[str, Any] = field(default_factory=dict, compare=False)
 
     def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
         """The codes reported: ``select`` (the command line's) replaces the file's,
