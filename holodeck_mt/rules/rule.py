@@ -67,6 +67,13 @@ class Rule(Code):
     def codes(self) -> tuple[str, ...]:
         return (self.code, *self.also)
 
+    @property
+    def documentation(self) -> str:
+        """The rule's documentation: its module's docstring (what it finds, and why)."""
+        import sys
+
+        return (sys.modules[self.check.__module__].__doc__ or "").strip()
+
     def run(self, context: Context) -> Iterator[Fault]:
         """The check's faults; none for a run-time lint on a file that cannot run."""
         if self.runs == "runtime" and not context.runtime:

@@ -86,6 +86,12 @@ def test_a_rules_module_produces_exactly_the_codes_its_rule_names() -> None:
         assert _produced(source) == set(rule.codes), module
 
 
+def test_every_rule_is_documented_by_its_module_and_an_example() -> None:
+    for rule in RULES:
+        assert rule.documentation.startswith(rule.code), rule.code
+        assert (ROOT / "docs" / "examples" / f"{rule.code}.yaml").is_file(), rule.code
+
+
 def test_an_opt_in_rule_names_its_option_and_flag() -> None:
     from holodeck_mt.rules import Options
 
