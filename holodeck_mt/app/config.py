@@ -90,6 +90,8 @@ def _toml(raw: bytes, path: Path) -> dict[str, Any]:
         return loaded
     except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
         raise ConfigError(f"{path}: not valid TOML ({str(e)[:200]})") from e
+    except RecursionError as e:  # arrays nested thousands deep
+        raise ConfigError(f"{path}: nested too deeply to read") from e
 
 
 def _read(path: Path) -> bytes:

@@ -136,6 +136,7 @@ def test_exclude_skips_files_a_folder_search_finds_not_files_named(
         ("select = 3\n", "'select' must be a list of strings"),
         ('[per-file-ignores]\n"*.yaml" = ["X1"]\n', "unknown code 'X1'"),
         ("select = [\n", "not valid TOML"),
+        ("a = " + "[" * 100_000, "nested too deeply to read"),
     ],
 )
 def test_an_unusable_config_is_one_line_naming_the_file_and_key(
