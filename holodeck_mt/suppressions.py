@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 
-from holodeck_mt.model import Diagnostic, make
+from holodeck_mt.model import Diagnostic, FileResult, make
 from holodeck_mt.rules import Options
 from holodeck_mt.rules.registry import CODES
 from holodeck_mt.selection import Selection
@@ -155,3 +155,15 @@ class Screen:
             hint=hint or "remove the suppression, or the codes it no longer needs",
             end_column=s.end_column,
         )
+
+
+def close(results: list[FileResult], options: Options) -> list[FileResult]:
+    """The results with their unused suppressions reported (when asked), screens dropped."""
+    for result in results:
+        screen, result.screen = result.screen, None
+        if screen is not None and options.report_unused_ignores:
+            unused = screen.unused()
+            if unused:
+                found = [*result.diagnostics, *unused]
+                result.diagnostics = sorted(found, key=Diagnostic.sort_key)
+    return results

@@ -1,29 +1,42 @@
-"""The options a document is validated with in the editor: the workspace's configuration.
+"""The server's one setting, ``holodeck-mt.schemaDiagnostics``, as editors send it.
 
-The same file ``holodeck-mt validate`` reads (``.holodeck-mt.toml``, or
-``[tool.holodeck-mt]`` in ``pyproject.toml``, found from the document's folder up to
-the repository's root) decides which codes are published: ``select``, ``ignore`` and
-``per-file-ignores``; the document's own ``# holodeck-mt: ignore[...]`` comments apply
-as on the command line. It is looked up again at each validation, so an edited
-configuration applies at the next change. A configuration that cannot be used is
-logged, and every code is published meanwhile.
+By default the server publishes every diagnostic, as ``holodeck-mt validate`` reports
+them: Neovim, Helix and Emacs users often run no YAML language server, and must see
+every fault. Beside yaml-language-server (VS Code with Red Hat's YAML extension) the
+schema's diagnostics would show twice; ``holodeck-mt.schemaDiagnostics: false`` leaves
+them to it (:mod:`holodeck_mt.lsp.sharing`).
+
+Editors spell a setting three ways, all read here: flat in the initialisation options
+(``{"schemaDiagnostics": false}``), dotted as in VS Code's settings.json
+(``{"holodeck-mt.schemaDiagnostics": false}``), or nested under the server's section
+(``{"holodeck-mt": {"schemaDiagnostics": false}}``), in the initialisation options or
+in ``workspace/didChangeConfiguration``. Anything else (a string, a number, a missing
+key) keeps the value the server has.
 """
 
 from __future__ import annotations
 
-from pathlib import Path
+from typing import Any
 
-from holodeck_mt.app.config import ConfigError, find, load
-from holodeck_mt.rules import Options
-from holodeck_mt.selection import SelectionError
+SECTION = "holodeck-mt"
+SCHEMA_DIAGNOSTICS = "schemaDiagnostics"
+#: Every diagnostic is published unless the editor says otherwise.
+DEFAULT_SCHEMA_DIAGNOSTICS = True
 
 
-def options_for(path: Path) -> tuple[Options, str | None]:
-    """The options of the document at ``path``, and why the configuration was not used."""
-    try:
-        found = find(path.parent)
-        if found is None:
-            return Options(), None
-        return Options(selection=load(found).selection()), None
-    except (ConfigError, SelectionError, OSError, ValueError) as e:
-        return Options(), f"configuration not used: {e}"
+def schema_diagnostics(settings: Any, current: bool) -> bool:
+    """The ``schemaDiagnostics`` value ``settings`` sets, else ``current``."""
+    if not isinstance(settings, dict):
+        return current
+    for candidate in (
+        settings.get(SCHEMA_DIAGNOSTICS),
+        settings.get(f"{SECTION}.{SCHEMA_DIAGNOSTICS}"),
+        _nested(settings.get(SECTION)),
+    ):
+        if isinstance(candidate, bool):
+            return candidate
+    return current
+
+
+def _nested(section: Any) -> Any:
+    return section.get(SCHEMA_DIAGNOSTICS) if isinstance(section, dict) else None

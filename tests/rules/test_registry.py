@@ -30,8 +30,9 @@ from tests.rules.alone import NEAR_MISSES
 
 PACKAGE = ROOT / "holodeck_mt"
 RULES_DIR = PACKAGE / "rules"
-#: The modules of rules/ that are no rule: the context, the record, the list, a shared plan.
-NOT_RULES = {"__init__", "rule", "registry", "runtime_plan"}
+#: The modules of rules/ that are no rule: the context, the record, the list, the runner,
+#: a shared plan.
+NOT_RULES = {"__init__", "rule", "registry", "running", "runtime_plan"}
 _LITERAL = re.compile(r"""["'](HMT\d{3})["']""")
 _CODE = re.compile(r"HMT\d{3}")
 
