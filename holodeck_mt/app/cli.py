@@ -272,7 +272,7 @@ def _add_fix(commands: Commands) -> None:
         fix,
         {
             "--unsafe-fixes": "also apply the fixes that change what a test asserts "
-            "(renames, `count`)",
+            "(renames, removals, `count`)",
             "--diff": "print a unified diff and change no file",
         },
     )

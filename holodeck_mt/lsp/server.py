@@ -330,7 +330,7 @@ async def code_action(
         if not _overlaps(diagnostic.range, params.range):
             continue
         title = fix.title if fix.safe else f"{fix.title} (unsafe: changes what the test asserts)"
-        edit = {"start": fix.edit.start, "end": fix.edit.end, "newText": fix.edit.new_text}
+        edits = [{"start": e.start, "end": e.end, "newText": e.new_text} for e in fix.edits]
         actions.append(
             lsp.CodeAction(
                 title=title,
@@ -338,7 +338,7 @@ async def code_action(
                 diagnostics=[diagnostic],
                 is_preferred=fix.safe,
                 command=lsp.Command(
-                    title=title, command=APPLY_FIX, arguments=[uri, checked.version, edit]
+                    title=title, command=APPLY_FIX, arguments=[uri, checked.version, edits]
                 ),
             )
         )
@@ -356,14 +356,17 @@ async def code_action(
 
 @server.command(APPLY_FIX)
 async def apply_fix(ls: HoloDeckServer, *arguments: Any) -> bool:
-    """Apply one quick fix: ``[uri, version, {start, end, newText}]`` (offsets in the text)."""
-    uri, version, edit = arguments
+    """Apply one quick fix: ``[uri, version, [{start, end, newText}, ...]]`` (offsets in
+    the text)."""
+    uri, version, edits = arguments
     checked = await ls.current(str(uri), int(version))
     if checked is None:
         return False  # the document changed since the fix was offered
-    one = fixes.Edit(int(edit["start"]), int(edit["end"]), str(edit["newText"]))
+    chosen = [fixes.Edit(int(e["start"]), int(e["end"]), str(e["newText"])) for e in edits]
     result = await ls.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(str(uri), checked, [one]), label="holodeck-mt")
+        lsp.ApplyWorkspaceEditParams(
+            edit=ls.edit_of(str(uri), checked, chosen), label="holodeck-mt"
+        )
     )
     return bool(result.applied)
 
@@ -378,7 +381,7 @@ async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     found = await ls.off_the_loop(fixes.fixes, checked.text, checked.diagnostics)
     safe = [f for f in found if f.safe]
     _, applied = fixes.apply(checked.text, safe)
-    edits = sorted({f.edit for f in applied})
+    edits = sorted({e for f in applied for e in f.edits})
     if not edits:
         return False
     result = await ls.workspace_apply_edit_async(
