@@ -332,6 +332,9 @@ class FileResult:
     #: What the file reports of its diagnostics (the codes selected, its suppressions),
     #: while it is validated; dropped once its unused suppressions are reported.
     screen: Screen | None = field(default=None, repr=False, compare=False)
+    #: The real path of the file this text was read from (links resolved), None for a
+    #: text given as such: what ``fix`` writes back, never the path as displayed.
+    source: str | None = None
 
     @property
     def errors(self) -> int:

@@ -190,21 +190,28 @@ def _has_table(path: Path) -> bool:
     return isinstance(tool, dict) and TABLE in tool
 
 
-def _folders(start: Path) -> list[Path]:
+def _folders(start: Path, top: Path | None) -> list[Path]:
     """The folders searched from ``start`` upward: to the repository's root, or the
-    working directory's tree outside a repository."""
+    working directory's tree outside a repository; never above ``top`` when given."""
     chain = [start, *start.parents][:MAX_LEVELS]
+    if top is not None:
+        chain = [f for f in chain if f.is_relative_to(top)]
     for i, folder in enumerate(chain):
         if (folder / ".git").exists():
             return chain[: i + 1]
+    if top is not None:
+        return chain
     tree = confine.tree_of(start / "_")
     return [f for f in chain if f == tree or f.is_relative_to(tree)]
 
 
-def find(start: Path) -> Path | None:
-    """The configuration file that applies to a file in the folder ``start``."""
+def find(start: Path, *, top: Path | None = None) -> Path | None:
+    """The configuration file that applies to a file in the folder ``start`` (looked for
+    no higher than ``top``, the language server's workspace folder, when given)."""
     start = Path(os.path.abspath(start))
-    folders = _folders(start)
+    if top is not None:  # the workspace is a real path: so is the document's folder
+        start, top = Path(os.path.realpath(start)), Path(os.path.realpath(top))
+    folders = _folders(start, top)
     if not folders:
         return None
     top = Path(os.path.realpath(folders[-1]))

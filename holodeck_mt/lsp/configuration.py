@@ -2,11 +2,11 @@
 
 The same file ``holodeck-mt validate`` reads (``.holodeck-mt.toml``, or
 ``[tool.holodeck-mt]`` in ``pyproject.toml``, found from the document's folder up to
-the repository's root) decides which codes are published: ``select``, ``ignore`` and
-``per-file-ignores``; the document's own ``# holodeck-mt: ignore[...]`` comments apply
-as on the command line. It is looked up again at each validation, so an edited
-configuration applies at the next change. A configuration that cannot be used is
-logged, and every code is published meanwhile.
+the repository's root, never above the workspace folder) decides which codes are
+published: ``select``, ``ignore`` and ``per-file-ignores``; the document's own
+``# holodeck-mt: ignore[...]`` comments apply as on the command line. It is looked up
+again at each validation, so an edited configuration applies at the next change. A
+configuration that cannot be used is logged, and every code is published meanwhile.
 """
 
 from __future__ import annotations
@@ -18,10 +18,11 @@ from holodeck_mt.rules import Options
 from holodeck_mt.selection import SelectionError
 
 
-def options_for(path: Path) -> tuple[Options, str | None]:
-    """The options of the document at ``path``, and why the configuration was not used."""
+def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
+    """The options of the document at ``path``, and why the configuration was not used;
+    the configuration is looked for no higher than ``tree`` (the document's workspace)."""
     try:
-        found = find(path.parent)
+        found = find(path.parent, top=tree)
         if found is None:
             return Options(), None
         return Options(selection=load(found).selection()), None

@@ -194,8 +194,9 @@ REGISTRY: list[Code] = [
         name="path-outside-tree",
         severity="error",
         description=(
-            "A `test_cases_file` or `files[*].path` (with --check-files) leaves the "
-            "repository tree or names /proc, /sys or /dev; it is never read."
+            "A `test_cases_file`, `files[*].path` (with --check-files), or a file given or "
+            "found (an agent.yaml that is a link) leaves the repository tree or names /proc, "
+            "/sys or /dev; it is never read."
         ),
         stage="pipeline",
     ),
