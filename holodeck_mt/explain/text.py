@@ -5,8 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt.explain import summary
-from holodeck_mt.explain.describe import label, quote, safe, settings_text, show
+from holodeck_mt.explain.describe import label, settings_text
 from holodeck_mt.model import test_case_phrase
+from holodeck_mt.text.hints import literal as show
+from holodeck_mt.text.hints import quote, safe
 
 _LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
 

@@ -9,6 +9,7 @@ import pytest
 
 from holodeck_mt.app.cli import main
 from holodeck_mt.contract.registry import bundle_path
+from holodeck_mt.urls import BUNDLE_URL
 from tests.app.test_discovery import HOLODECK_FILES, make_repository
 from tests.conftest import RunJson
 
@@ -110,7 +111,7 @@ def test_settings_with_comments_are_left_alone_with_a_clear_error(
 
 def test_a_schema_url_is_bound_as_given(tmp_path: Path) -> None:
     root = make_repository(tmp_path / "repo")
-    url = "https://holodeck.dev/schemas/holodeck-mt/v1/holodeck-mt.schema.json"
+    url = BUNDLE_URL
     assert _init(root, "--schema", url) == 0
     assert _settings(root)["yaml.schemas"] == {url: HOLODECK_FILES}
     assert not (root / ".vscode" / "holodeck-mt.schema.json").exists()

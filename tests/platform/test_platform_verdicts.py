@@ -28,8 +28,7 @@ import pytest
 import yaml
 
 from holodeck_mt import validate_file, validate_text
-from holodeck_mt.model import Diagnostic
-from holodeck_mt.pipeline import FileResult
+from holodeck_mt.model import Diagnostic, FileResult
 from tests import platform_oracle as oracle
 from tests.conftest import FIXTURES, ROOT, load_script, sample_files, unavailable
 
