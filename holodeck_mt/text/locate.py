@@ -41,7 +41,13 @@ class Locator:
         doc = self._doc
         line, column = self.position(fault.parts, key=fault.at == "key")
         located = make(
-            fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
+            fault.code,
+            fault.message,
+            line,
+            column,
+            pointer_parts=fault.parts,
+            hint=fault.hint,
+            fix=fault.fix,
         )
         within = self.lines(fault.parts)
         ranged = ranges.with_range(doc.text, located, key=fault.at == "key", within=within)
