@@ -137,6 +137,9 @@ class Builder:
         self._cache: dict[str, Any] = {}
         self._repeats: dict[tuple[int, str], int] = {}
         self._result: Any = _PENDING
+        #: The event that ended the last finished node (a scalar, an alias, a flow
+        #: collection's end): where the collections open around it end, so far.
+        self._last: Any = None
         #: The stream's first document (or EMPTY), once :meth:`stream` has run.
         self.result: Any = EMPTY
 
@@ -197,6 +200,7 @@ class Builder:
             self._plain_in_flow(event)
         if event.anchor is not None:
             self._anchor(event.anchor, value, 1, event.start_mark)
+        self._last = event
         self._attach(value, event.start_mark)
 
     def _mapping_start(self, event: Any) -> None:
@@ -214,6 +218,10 @@ class Builder:
                 self._nodes - frame.nodes_at_start + 1,
                 self._anchors[name][2],
             )
+        if frame.flow or self._last is None:
+            self._last = event
+        if frame.value_positions is not None and self.positions is not None:
+            self.positions.ends[id(frame.container)] = (of_mark(frame.start_mark), self._last)
         self._attach(frame.container, frame.start_mark)
 
     def _alias(self, event: Any) -> None:
@@ -230,6 +238,7 @@ class Builder:
             )
         self._nodes += size
         self._expanded += size
+        self._last = event
         if self._expanded > self.limits.max_alias_nodes:
             raise self._abort(
                 "HMT004",

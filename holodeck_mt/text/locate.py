@@ -19,7 +19,7 @@ from holodeck_mt import walk
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
 from holodeck_mt.read import loader
-from holodeck_mt.text import ranges
+from holodeck_mt.text import ends, ranges
 from holodeck_mt.text.positions import Position
 
 #: A path this long or shorter ends in a collection the "top" index holds.
@@ -43,8 +43,15 @@ class Locator:
         located = make(
             fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
         )
-        within = self.lines(fault.parts)
-        ranged = ranges.with_range(doc.text, located, key=fault.at == "key", within=within)
+        noted = None
+        if fault.at != "key" and doc.positions is not None:
+            where = (line, column)
+            noted = ends.collection_end(doc.text, doc.positions, doc.data, fault.parts, where)
+        if noted is not None:
+            ranged = dataclasses.replace(located, end_line=noted[0], end_column=noted[1])
+        else:
+            within = self.lines(fault.parts)
+            ranged = ranges.with_range(doc.text, located, key=fault.at == "key", within=within)
         return in_test_case(ranged, doc.data)
 
     def position(self, parts: JsonPath, *, key: bool = False) -> Position:
