@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
@@ -173,6 +173,8 @@ def _add_validate(commands: Commands) -> None:
             "--import-graders": "import each code grader and report missing modules or "
             "callables (runs the graders' module code)",
             "--check-files": "check that each files[*].path exists relative to the agent.yaml",
+            "--no-cache": "validate every file afresh: neither reuse nor store results in the "
+            "cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
         },
     )
     validate.add_argument(
@@ -324,11 +326,19 @@ class _Job:
     path: str
     options: Options
     limits: Limits
+    #: The result cache's folder (None: no cache).
+    cache: str | None = None
 
 
 def _run(job: _Job) -> tuple[list[object], str | None]:
+    from holodeck_mt.app import cache
     from holodeck_mt.pipeline import validate_file
 
+    root = Path(job.cache) if job.cache is not None else None
+    if root is not None:
+        cached = cache.read(job.path, job.options, job.limits, root)
+        if cached is not None:
+            return list(cached), None
     try:
         results = validate_file(job.path, options=job.options, limits=job.limits)
     except OSError as e:
@@ -342,6 +352,8 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
         result.keep_quoted_lines()
+    if root is not None:
+        cache.write(job.path, results, job.options, job.limits, root)
     return list(results), None
 
 
@@ -522,7 +534,8 @@ def _validate(args: argparse.Namespace) -> int:
     )
     found = discovery.find(args.paths, named_by_content=args.by_content)
     problems = found.problems
-    results = _validate_all(_rounds(found.files, options, limits), args, problems)
+    rounds = _with_cache(_rounds(found.files, options, limits), args.no_cache, options)
+    results = _validate_all(rounds, args, problems)
     for result in results:  # a warning fails its file in every format's verdict
         result.strict = args.strict
     for problem in problems:
@@ -533,6 +546,16 @@ def _validate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     failing = any(not r.valid for r in results)
     return EXIT_INVALID if failing else EXIT_OK
+
+
+def _with_cache(rounds: list[list[_Job]], off: bool, options: Options) -> list[list[_Job]]:
+    """The jobs with the result cache's folder, unless it is off or cannot be used."""
+    from holodeck_mt.app import cache
+
+    root = None if off or not cache.usable(options) else cache.folder()
+    if root is None:
+        return rounds
+    return [[replace(job, cache=str(root)) for job in batch] for batch in rounds]
 
 
 def _rounds(files: list[str], options: Options, limits: Limits) -> list[list[_Job]]:
