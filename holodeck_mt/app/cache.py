@@ -170,12 +170,8 @@ def key(path: str, raw: bytes, options: Options, limits: Limits) -> str:
 
 def _hash_file(path: Path) -> str | None:
     """The content's hash, or None for a file that is not there (or not readable)."""
-    try:
-        if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
-            return None
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except (OSError, ValueError):
-        return None
+    raw = _read_regular(path, MAX_FILE_BYTES)
+    return hashlib.sha256(raw).hexdigest() if raw is not None else None
 
 
 def _file_state(path: Path) -> list[str | None]:
@@ -224,14 +220,20 @@ def read(path: str, options: Options, limits: Limits, root: Path) -> list[FileRe
 
 
 def _read_source(path: str, limits: Limits) -> bytes | None:
+    """The file's bytes, if it is a regular file within the limits (never blocking on a
+    FIFO or a device: such a path is the validator's to refuse)."""
+    return _read_regular(Path(path), min(limits.max_bytes, MAX_FILE_BYTES))
+
+
+def _read_regular(path: Path, limit: int) -> bytes | None:
+    from holodeck_mt.read import confine
+
     try:
-        with open(path, "rb") as handle:
-            if not os.path.isfile(path):
-                return None
-            raw = handle.read(min(limits.max_bytes, MAX_FILE_BYTES) + 1)
+        with os.fdopen(confine.open_regular(path), "rb") as handle:
+            raw = handle.read(limit + 1)
     except (OSError, ValueError):
         return None
-    return raw if len(raw) <= min(limits.max_bytes, MAX_FILE_BYTES) else None
+    return raw if len(raw) <= limit else None
 
 
 def _trusted(entry: Any, entry_key: str, path: str) -> list[FileResult] | None:
