@@ -31,7 +31,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
-from holodeck_mt.lsp import documents, roles, sharing
+from holodeck_mt.lsp import documents, reuse, roles, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.model import Diagnostic
@@ -69,6 +69,7 @@ class HoloDeckServer(LanguageServer):
         self.last_edit: dict[str, float] = {}
         self._again: set[str] = set()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
+        self.readings = reuse.LastReadings()
 
     # -- validating --------------------------------------------------------------------------
 
@@ -161,20 +162,33 @@ class HoloDeckServer(LanguageServer):
         return found, time.thread_time() - started
 
     def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
-        """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
+        """Every diagnostic the CLI reports for this text; None for a file that is not ours.
+        The last reading of the same text (and agent.yaml) is reused (see reuse)."""
         path = Path(to_fs_path(uri) or uri)
         target = roles.target_of(path, text)
         if target is None:
             return None
-        if target.agent is None:
+        agent_text = None
+        if target.agent is not None:
+            try:
+                agent_text = target.agent.read_text(encoding="utf-8")
+            except (OSError, UnicodeError):
+                agent_text = ""
+        last = self.readings.get(uri, text, agent_text)
+        if last is not None:
+            return last.diagnostics
+        found = self._validated(path, text, target, agent_text)
+        self.readings.keep(uri, text, agent_text, found)
+        return found
+
+    def _validated(
+        self, path: Path, text: str, target: roles.Target, agent_text: str | None
+    ) -> list[Diagnostic] | None:
+        if target.agent is None or agent_text is None:
             results = validate_document_text(text, path=str(path), base_dir=target.base_dir)
             return results[0].diagnostics
         # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
         # the agent's settings); the agent as saved, this file as the editor holds it.
-        try:
-            agent_text = target.agent.read_text(encoding="utf-8")
-        except (OSError, UnicodeError):
-            agent_text = ""
         results = validate_document_text(
             agent_text, path=str(target.agent), base_dir=target.base_dir, followed_text=text
         )
@@ -283,6 +297,7 @@ def did_close(ls: HoloDeckServer, params: lsp.DidCloseTextDocumentParams) -> Non
     if pending is not None:
         pending.cancel()
     ls.checked.pop(uri, None)
+    ls.readings.forget(uri)
     ls.last_edit.pop(uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
