@@ -8,7 +8,7 @@ STAMP := $(VENV)/.installed
 # oracle, installed without its dependencies; pydantic and PyYAML come with '.[dev]'.
 PLATFORM_VERSION := 0.7.1
 
-.PHONY: validate test lint schema-check check clean
+.PHONY: validate test test-fast lint schema-check check clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -24,6 +24,10 @@ validate: $(STAMP)
 ## Run the test suite.
 test: $(STAMP)
 	$(PY) -m pytest
+
+## The suite without its slow tests (processes, editors, generated corpora): seconds.
+test-fast: $(STAMP)
+	$(PY) -m pytest -q -m "not slow"
 
 ## ruff check, ruff format --check, mypy, and the complexity ceiling of holodeck_mt/
 ## (cyclomatic complexity 15 and 60 lines per function: scripts/complexity_check.py).
@@ -117,7 +121,7 @@ docs-check: $(STAMP)
 goldens: $(STAMP)
 	$(PY) scripts/update_goldens.py
 	$(PY) scripts/update_fix_goldens.py
-	HOLODECK_MT_UPDATE_GOLDENS=1 $(PY) -m pytest -q tests/test_explain.py -k golden
+	HOLODECK_MT_UPDATE_GOLDENS=1 $(PY) -m pytest -q tests/explain/test_explain.py -k golden
 # --- end reference docs and goldens ---------------------------------------------------
 
 # --- mutation testing: does a wrong message fail a test? -----------------------------
@@ -135,11 +139,11 @@ mutate: $(STAMP)
 	-$(VENV)/bin/mutmut results
 # --- end mutation testing -----------------------------------------------------------
 
-# --- platform verdicts: tests/test_platform_verdicts.py ------------------------------
+# --- platform verdicts: tests/platform/test_platform_verdicts.py ------------------------------
 .PHONY: platform-verdicts
 
 ## Judge the generated variant corpus with the platform itself (holodeck-ai, test-only)
 ## and print the agreement figure; `make test` runs the same test.
 platform-verdicts: $(STAMP)
-	$(PY) -m pytest -q tests/test_platform_verdicts.py -k corpus
+	$(PY) -m pytest -q tests/platform/test_platform_verdicts.py -k corpus
 # --- end platform verdicts ------------------------------------------------------------

@@ -9,7 +9,7 @@ a changed golden is a changed user-visible output.
     python scripts/update_goldens.py          # rewrite the goldens
     python scripts/update_goldens.py --check  # exit 1 when one is stale
 
-tests/test_golden.py compares with the same functions.
+tests/render/test_golden.py compares with the same functions.
 """
 
 from __future__ import annotations

@@ -23,6 +23,19 @@ SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
 
 RunJson = Callable[..., tuple[int, dict[str, Any]]]
 
+#: Suites whose every test starts a process (a language server, the CLI as a child, Node):
+#: marked slow as folders; a slow module elsewhere says so with its own ``pytestmark``.
+SLOW_FOLDERS = ("editor", "hostile")
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """``make test-fast`` (``-m "not slow"``) leaves out the suites that take seconds."""
+    tests = Path(__file__).resolve().parent
+    for item in items:
+        relative = item.path.resolve().relative_to(tests)
+        if relative.parts[0] in SLOW_FOLDERS:
+            item.add_marker(pytest.mark.slow)
+
 
 @pytest.fixture(autouse=True)
 def _forget_imported_graders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:

@@ -17,6 +17,9 @@ from holodeck_mt.contract import registry as schemas
 from holodeck_mt.read import loader
 from tests.conftest import load_script
 
+#: Seconds, not milliseconds: left out of ``make test-fast``.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

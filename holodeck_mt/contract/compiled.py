@@ -19,7 +19,7 @@ this valid?" costs a hundredth of walking the document with jsonschema. So:
 Where the two validators disagree, the compiled one is the stricter (Python's
 ``$`` also matches before a final newline, its ``\\w`` takes non-ASCII letters,
 and it accepts NaN wherever a number goes): a document it rejects goes to
-jsonschema, whose verdict stands. ``tests/test_engines_agree.py`` checks that
+jsonschema, whose verdict stands. ``tests/contract/test_engines_agree.py`` checks that
 both paths give the same diagnostics on every fixture and generated corpora.
 """
 

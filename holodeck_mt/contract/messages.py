@@ -150,7 +150,7 @@ def _branch(error: ValidationError) -> Iterator[Fault]:
     if code in _UNCHOSEN:
         yield from _UNCHOSEN[code](error)
         return
-    # A oneOf the schema says nothing about (tests/test_schema_annotations.py keeps
+    # A oneOf the schema says nothing about (tests/contract/test_schema_annotations.py keeps
     # every oneOf of ours annotated): no branch's wording can be trusted.
     parts = _parts(error)
     yield Fault("HMT103", f"{_subject(parts)} has an unexpected form", parts)
@@ -527,7 +527,7 @@ def _restates_type(error: ValidationError) -> bool:
     ``required`` and ``properties`` judge only mappings, so an ``if`` made of them holds on
     any other value, and the ``then`` it takes refuses the value as not a mapping; the node
     holding the ``if`` states the same ``type`` and reports it once, in its own words
-    (tests/test_schema_branches.py keeps every such node typed).
+    (tests/contract/test_schema_branches.py keeps every such node typed).
     """
     path = [step for step in error.relative_schema_path if step != "$ref"]
     return error.validator == "type" and path[-2:] == ["then", "type"]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
@@ -12,33 +13,24 @@ if TYPE_CHECKING:
 Renderer = Callable[[Sequence["FileResult"], TextIO], None]
 
 
-#: The ``--format`` names; each renderer's module is imported only when it is used.
-FORMATS = ("text", "json", "github", "sarif", "junit")
+#: Each ``--format`` name and the module of ``holodeck_mt.render`` that renders it. A new
+#: format is one module with a ``render(results, stream)`` function and one line here.
+MODULES = {
+    "text": "text",
+    "json": "json_format",
+    "github": "github",
+    "sarif": "sarif",
+    "junit": "junit",
+}
+#: The ``--format`` names, in the order ``--help`` lists them.
+FORMATS = tuple(MODULES)
 
 
 def renderer(name: str) -> Renderer:
-    """The renderer of one format (importing only its module: start-up time counts)."""
-    if name == "text":
-        from holodeck_mt.render import text
-
-        return text.render
-    if name == "json":
-        from holodeck_mt.render import json_format
-
-        return json_format.render
-    if name == "github":
-        from holodeck_mt.render import github
-
-        return github.render
-    if name == "sarif":
-        from holodeck_mt.render import sarif
-
-        return sarif.render
-    if name == "junit":
-        from holodeck_mt.render import junit
-
-        return junit.render
-    raise KeyError(name)
+    """The renderer of one format, importing only its module (start-up time counts)."""
+    module = importlib.import_module(f"holodeck_mt.render.{MODULES[name]}")
+    render: Renderer = module.render
+    return render
 
 
 def renderers() -> dict[str, Renderer]:

@@ -1,6 +1,6 @@
 """After ``holodeck-mt init-editor``, the real language server checks every HoloDeck file.
 
-A scratch repository (tests/test_discovery.py) holds agent.yaml files, test-case files
+A scratch repository (tests/app/test_discovery.py) holds agent.yaml files, test-case files
 named anything and a dozen other YAML files. After init-editor, yaml-language-server is
 started on it with the settings init-editor wrote, as VS Code passes them: each
 HoloDeck file gets the schema's diagnostics and completion, and no other file does.
@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 
 from holodeck_mt.app.cli import main
-from tests.test_discovery import HOLODECK_FILES, NOT_HOLODECK, make_repository
+from tests.app.test_discovery import HOLODECK_FILES, NOT_HOLODECK, make_repository
 
 from .test_language_server import _require_server, open_server
 

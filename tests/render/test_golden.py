@@ -30,7 +30,7 @@ from holodeck_mt.render import github, renderers
 from holodeck_mt.render import sarif as sarif_format
 from tests.conftest import load_script
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 SARIF_SCHEMA = ROOT / "tests" / "schemas" / "sarif-2.1.0.json"
 
 

@@ -15,6 +15,7 @@ import os
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
@@ -24,6 +25,9 @@ from holodeck_mt.model import Diagnostic, JsonPath
 from holodeck_mt.pipeline import validate_text
 from holodeck_mt.read import loader
 from tests.strategies import documents, emit
+
+#: Seconds, not milliseconds: left out of ``make test-fast``.
+pytestmark = pytest.mark.slow
 
 #: Rules the schema cannot express (docs/diagnostics.md): a document may be valid
 #: for an editor and still draw these from the validator.

@@ -17,6 +17,9 @@ from holodeck_mt.read import loader
 from holodeck_mt.text import ranges, source
 from tests.conftest import ROOT, SAMPLES, load_script
 
+#: Seconds, not milliseconds: left out of ``make test-fast``.
+pytestmark = pytest.mark.slow
+
 gen = load_script("generate_corpus")
 
 FILES = sorted(

@@ -9,8 +9,8 @@ import pytest
 
 from holodeck_mt.app.cli import main
 from holodeck_mt.contract.registry import bundle_path
+from tests.app.test_discovery import HOLODECK_FILES, make_repository
 from tests.conftest import RunJson
-from tests.test_discovery import HOLODECK_FILES, make_repository
 
 
 def _init(root: Path, *args: str) -> int:

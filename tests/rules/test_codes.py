@@ -20,7 +20,7 @@ from holodeck_mt.contract.registry import schema_files
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
 from holodeck_mt.contract.walker import subschemas
 
-PACKAGE = Path(__file__).resolve().parent.parent / "holodeck_mt"
+PACKAGE = Path(__file__).resolve().parents[2] / "holodeck_mt"
 _LITERAL = re.compile(r"""["'](HMT\d{3})["']""")
 _CODE = re.compile(r"HMT\d{3}")
 

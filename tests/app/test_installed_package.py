@@ -17,6 +17,9 @@ import pytest
 
 from tests.conftest import ROOT
 
+#: Seconds, not milliseconds: left out of ``make test-fast``.
+pytestmark = pytest.mark.slow
+
 INVALID = "test_cases:\n  - name: a\n    turns: []\n"
 
 

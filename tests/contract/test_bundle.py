@@ -18,7 +18,7 @@ from referencing.jsonschema import DRAFT202012
 from holodeck_mt.contract.registry import DOCUMENT, validator
 from holodeck_mt.read.loader import load
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
 BUNDLE_SCRIPT = ROOT / "scripts" / "bundle_schema.py"
 

@@ -33,6 +33,9 @@ from holodeck_mt.pipeline import FileResult
 from tests import platform_oracle as oracle
 from tests.conftest import FIXTURES, ROOT, SAMPLES, load_script, unavailable
 
+#: Seconds, not milliseconds: left out of ``make test-fast``.
+pytestmark = pytest.mark.slow
+
 corpus = load_script("platform_corpus")
 
 _ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")

@@ -11,7 +11,7 @@ import pytest
 from holodeck_mt.contract import registry as schemas
 from tests.conftest import load_script
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 sc = load_script("schema_check")

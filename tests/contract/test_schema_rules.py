@@ -17,7 +17,7 @@ import pytest
 from holodeck_mt.contract import registry as schemas
 from holodeck_mt.read import loader
 
-TESTS = Path(__file__).resolve().parent
+TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
 INVALID = sorted((TESTS / "fixtures/invalid/schema").glob("*.yaml"))
 VALID = sorted((TESTS / "fixtures/valid").glob("*.yaml"))

@@ -11,7 +11,7 @@ import pytest
 
 from holodeck_mt.app.cli import main
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
 
 

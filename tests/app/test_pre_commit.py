@@ -24,9 +24,12 @@ from typing import NoReturn
 import pytest
 
 from tests.conftest import unavailable
-from tests.test_discovery import FAULTS, NOT_HOLODECK, make_repository
+from tests.app.test_discovery import FAULTS, NOT_HOLODECK, make_repository
 
-ROOT = Path(__file__).resolve().parent.parent
+#: Seconds, not milliseconds: left out of ``make test-fast``.
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parents[2]
 #: The scratch repository and the environment pre-commit runs in.
 Scratch = tuple[Path, dict[str, str]]
 

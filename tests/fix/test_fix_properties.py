@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,9 @@ from holodeck_mt import validate_text, walk
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.read import loader
 from tests import strategies
+
+#: Seconds, not milliseconds: left out of ``make test-fast``.
+pytestmark = pytest.mark.slow
 
 FAULTS = ("quote", "unquote", "flag", "rename", "repeat")
 
