@@ -20,6 +20,8 @@ import pytest
 from holodeck_mt import pipeline
 from holodeck_mt.text import positions
 
+pytestmark = pytest.mark.slow  # a profiled validation of files of thousands of test cases
+
 #: Doubling the input may cost this much more than doubling the work (fixed costs
 #: make a real run's ratio smaller than 2; a quadratic step makes it near 4).
 SLACK = 1.2

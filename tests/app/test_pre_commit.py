@@ -23,8 +23,8 @@ from typing import NoReturn
 
 import pytest
 
-from tests.conftest import unavailable
 from tests.app.test_discovery import FAULTS, NOT_HOLODECK, make_repository
+from tests.conftest import unavailable
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow

@@ -9,7 +9,7 @@ import pytest
 
 pytest.importorskip("pygls")
 
-from holodeck_mt.lsp import server  # noqa: E402
+from holodeck_mt.lsp import server
 
 AGENT = "name: a\nmodel: {provider: openai, name: gpt-4o}\ntest_cases:\n  - input: hi\n"
 
