@@ -9,6 +9,7 @@ import pytest
 
 pytest.importorskip("pygls")
 
+from holodeck_mt import pipeline
 from holodeck_mt.lsp import server
 
 AGENT = "name: a\nmodel: {provider: openai, name: gpt-4o}\ntest_cases:\n  - input: hi\n"
@@ -17,7 +18,7 @@ AGENT = "name: a\nmodel: {provider: openai, name: gpt-4o}\ntest_cases:\n  - inpu
 @pytest.fixture
 def validations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
-    real = server.validate_document_text
+    real = pipeline.validate_document_text
 
     def counted(text: str, **kwargs: Any) -> Any:
         seen.append(text)
@@ -27,9 +28,7 @@ def validations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     return seen
 
 
-def test_the_same_text_again_is_not_validated_again(
-    tmp_path: Path, validations: list[str]
-) -> None:
+def test_the_same_text_again_is_not_validated_again(tmp_path: Path, validations: list[str]) -> None:
     ls = server.HoloDeckServer()
     uri = (tmp_path / "agent.yaml").as_uri()
     first = ls._diagnose(uri, AGENT)
