@@ -87,6 +87,7 @@ class _Frame:
         "merged",
         "nodes_at_start",
         "start_mark",
+        "value_ends",
         "value_positions",
     )
 
@@ -103,6 +104,7 @@ class _Frame:
         self.merged: set[str] | None = None
         self.key_positions: dict[str, Position] | None = None
         self.value_positions: Any = None
+        self.value_ends: Any = None
 
 
 class Builder:
@@ -138,7 +140,7 @@ class Builder:
         self._repeats: dict[tuple[int, str], int] = {}
         self._result: Any = _PENDING
         #: The event that ended the last finished node (a scalar, an alias, a flow
-        #: collection's end): where the collections open around it end, so far.
+        #: collection's end): where it, and the collections open around it, end so far.
         self._last: Any = None
         #: The stream's first document (or EMPTY), once :meth:`stream` has run.
         self.result: Any = EMPTY
@@ -220,8 +222,6 @@ class Builder:
             )
         if frame.flow or self._last is None:
             self._last = event
-        if frame.value_positions is not None and self.positions is not None:
-            self.positions.ends[id(frame.container)] = (of_mark(frame.start_mark), self._last)
         self._attach(frame.container, frame.start_mark)
 
     def _alias(self, event: Any) -> None:
@@ -269,6 +269,8 @@ class Builder:
         if self.positions is not None and len(self._stack) <= self._index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions
+            frame.value_ends = {} if frame.is_map else []
+            self.positions.value_ends[id(container)] = frame.value_ends
             if frame.is_map:
                 frame.key_positions = {}
                 self.positions.keys[id(container)] = frame.key_positions
@@ -288,6 +290,7 @@ class Builder:
             frame.container.append(value)
             if frame.value_positions is not None:
                 frame.value_positions.append((mark.line + 1, mark.column + 1))
+                frame.value_ends.append((mark.index, self._last))
         elif frame.key is _NO_KEY:
             frame.key = (
                 value if type(value) is str or value is sc.MERGE else self._bad_key(value, mark)
@@ -316,6 +319,7 @@ class Builder:
             kmark = frame.key_mark
             frame.key_positions[key] = (kmark.line + 1, kmark.column + 1)
             frame.value_positions[key] = (mark.line + 1, mark.column + 1)
+            frame.value_ends[key] = (mark.index, self._last)
 
     def _anchor(self, name: str, value: Any, size: int, mark: Any) -> None:
         earlier = self._anchors.get(name)

@@ -1,9 +1,10 @@
-"""Where an indexed collection ends, from what the first reading already saw.
+"""Where a value ends, from what the first reading already saw.
 
-The builder notes, for each collection whose positions it keeps, the parser event
-that ended its last node. A diagnostic on such a collection (the list of test cases
-over the limit, a test case) then finds its end without parsing the text up to it
-again; the answer is the one :func:`holodeck_mt.text.ranges.end_of` gives.
+The builder notes, beside each indexed value's start, the parser event that ended it
+(for a collection, the event ending its last node; a flow collection's closing
+bracket). A diagnostic on such a value then finds its end without parsing its text
+again; the answer is the one :func:`holodeck_mt.text.ranges.end_of` gives, and None
+where that needs the text (an empty node, a merged key, the document itself).
 """
 
 from __future__ import annotations
@@ -14,27 +15,34 @@ from holodeck_mt.model import JsonPath
 from holodeck_mt.text.positions import Position, Positions, line_column_after
 
 
-def collection_end(
+def value_end(
     text: str, positions: Positions, data: Any, parts: JsonPath, at: Position
 ) -> Position | None:
-    """The 1-based line and column just after the collection at ``parts``, written at
-    ``at``; None when the reading did not note its end (not a collection, not indexed,
-    an alias written there)."""
-    value = _value_at(data, parts)
-    if type(value) is not dict and type(value) is not list:
+    """The 1-based line and column just after the value at ``parts``, written at ``at``;
+    None when the reading did not note it."""
+    if not parts:
+        return None  # the document: its text, trailing space aside (see ranges)
+    parent = _value_at(data, parts[:-1])
+    noted = positions.value_ends.get(id(parent))
+    if noted is None or positions.values.get(id(parent)) is None:
         return None
-    noted = positions.ends.get(id(value))
-    if noted is None or at == positions.root:
+    part = parts[-1]
+    try:
+        start, event = noted[part]
+        written = positions.values[id(parent)][part]
+    except (KeyError, IndexError, TypeError):
         return None
-    start, event = noted
-    if start != at:
-        return None  # an alias to it stands there: its extent is the alias's
+    if written != at or event is None:
+        return None
     end = event.end_mark
+    index, line, column = end.index, end.line + 1, end.column + 1
     if getattr(event, "style", None) in ("|", ">"):  # ends after its last non-blank line
         first = event.start_mark
         index = first.index + len(text[first.index : end.index].rstrip(" \t\r\n"))
-        return line_column_after(text, first.index, (first.line + 1, first.column + 1), index)
-    return end.line + 1, end.column + 1
+        line, column = line_column_after(
+            text, first.index, (first.line + 1, first.column + 1), index
+        )
+    return (line, column) if index > start else None
 
 
 def _value_at(data: Any, parts: JsonPath) -> Any:

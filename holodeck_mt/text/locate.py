@@ -41,38 +41,45 @@ class Locator:
     def diagnostic(self, fault: Fault) -> Diagnostic:
         """The fault as a diagnostic: located, ranged, and placed in its test case."""
         doc = self._doc
-        line, column = self.position(fault.parts, key=fault.at == "key")
+        key = fault.at == "key"
+        reading, inner, first = self._reading(fault.parts)
+        line, column = _at(reading, inner, key)
+        line += first - 1
         located = make(
             fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
         )
         noted = None
-        if fault.at != "key" and doc.positions is not None:
-            where = (line, column)
-            noted = ends.collection_end(doc.text, doc.positions, doc.data, fault.parts, where)
+        if not key and reading.positions is not None:
+            at = (line - first + 1, column)
+            noted = ends.value_end(reading.text, reading.positions, reading.data, inner, at)
         if noted is not None:
-            ranged = dataclasses.replace(located, end_line=noted[0], end_column=noted[1])
+            end = (noted[0] + first - 1, noted[1])
+            ranged = dataclasses.replace(located, end_line=end[0], end_column=end[1])
         else:
             within = self.lines(fault.parts)
-            ranged = ranges.with_range(doc.text, located, key=fault.at == "key", within=within)
+            ranged = ranges.with_range(doc.text, located, key=key, within=within)
         return in_test_case(ranged, doc.data)
 
     def position(self, parts: JsonPath, *, key: bool = False) -> Position:
         """Where the value (or with ``key``, the key) at ``parts`` stands."""
+        reading, inner, first = self._reading(parts)
+        line, column = _at(reading, inner, key)
+        return line + first - 1, column
+
+    def _reading(self, parts: JsonPath) -> tuple[loader.Document, JsonPath, int]:
+        """The reading that locates ``parts``, the path in it, and the line it starts on."""
         if self._doc.positions is None:
-            return 1, 1
+            return self._doc, parts, 1
         if self._whole is not None or len(parts) <= _TOP_DEPTH:
-            return _at(self._whole or self._doc, parts, key)
+            return self._whole or self._doc, parts, 1
         found = self._case(parts)
         if found is not None:
             (case, first), rest = found
-            line, column = _at(case, (0, *rest), key)
-            return line + first - 1, column
+            return case, (0, *rest), first
         section = self._section(parts)
         if section is not None:
-            reading, first = section
-            line, column = _at(reading, parts, key)
-            return line + first - 1, column
-        return _at(self._read_whole(), parts, key)
+            return section[0], parts, section[1]
+        return self._read_whole(), parts, 1
 
     def _section(self, parts: JsonPath) -> tuple[loader.Document, int] | None:
         """The reading of the root key holding ``parts`` from its own lines, when they

@@ -54,9 +54,9 @@ class Positions:
     root: Position = (1, 1)
     keys: dict[int, dict[str, Position]] = field(default_factory=dict)
     values: dict[int, Any] = field(default_factory=dict)
-    #: Of each indexed collection, by identity: its start and the parser event
-    #: ending its last node (see :func:`holodeck_mt.text.ends.collection_end`).
-    ends: dict[int, tuple[Position, Any]] = field(default_factory=dict)
+    #: Beside ``values``: each value's start offset and the parser event that ended it
+    #: (see :func:`holodeck_mt.text.ends.value_end`); merged keys have none.
+    value_ends: dict[int, Any] = field(default_factory=dict)
 
     def _walk(self, data: Any, parts: dg.JsonPath) -> Iterator[tuple[Any, str | int]]:
         node = data
