@@ -162,7 +162,7 @@ def key(path: str, raw: bytes, options: Options, limits: Limits) -> str:
         sort_keys=True,
         default=str,
     )
-    digest = hashlib.sha256(described.encode())
+    digest = hashlib.sha256(described.encode("utf-8", "surrogatepass"))  # any file name
     digest.update(b"\0")
     digest.update(raw)
     return digest.hexdigest()
@@ -204,6 +204,13 @@ def _entry_path(root: Path, entry_key: str) -> Path:
 
 def read(path: str, options: Options, limits: Limits, root: Path) -> list[FileResult] | None:
     """The cached results of the file at ``path``, or None (a miss, whatever the cause)."""
+    try:
+        return _read(path, options, limits, root)
+    except (OSError, ValueError, RecursionError):  # UnicodeError included: an odd name
+        return None
+
+
+def _read(path: str, options: Options, limits: Limits, root: Path) -> list[FileResult] | None:
     raw = _read_source(path, limits)
     if raw is None:
         return None
@@ -296,6 +303,15 @@ def write(
 ) -> None:
     """Store the results of the file at ``path`` (once their text is dropped); never
     fails the run: a cache that cannot be written is only a slower next run."""
+    try:
+        _write(path, results, options, limits, root)
+    except (OSError, ValueError, RecursionError):  # UnicodeError included: an odd name
+        return
+
+
+def _write(
+    path: str, results: list[FileResult], options: Options, limits: Limits, root: Path
+) -> None:
     raw = _read_source(path, limits)
     if raw is None or any(r.text is not None for r in results):
         return
@@ -339,7 +355,7 @@ def _as_json(result: FileResult) -> dict[str, Any]:
 
 
 def _store(root: Path, entry: dict[str, Any]) -> None:
-    data = json.dumps(entry, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    data = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates too
     if len(data) > MAX_ENTRY_BYTES or _CONTROL_IN_JSON.search(data):
         return  # it would be refused when read back
     target = _entry_path(root, entry["key"])

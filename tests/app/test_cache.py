@@ -266,3 +266,19 @@ def test_the_cache_folder_is_the_one_asked_for(
     monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(project / "my-cache"))
     run()
     assert list((project / "my-cache").rglob("*.json"))
+
+
+def test_a_file_name_that_is_not_utf8_is_cached_too(
+    project: Path, validations: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = os.fsdecode(b"caf\xe9\xff")  # a lone surrogate in the name, as argv gives it
+    os.mkdir(folder)
+    inline = AGENT.replace("test_cases_file: cases.yaml\n", "test_cases:\n") + CASES
+    (project / folder / "agent.yaml").write_text(inline, encoding="utf-8")
+    outputs = []
+    for _ in range(2):
+        main(["validate", f"{folder}/agent.yaml", "--jobs", "1", "--format", "json"])
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert '"code": "HMT203"' in outputs[0]
+    assert len(validations) == 1
