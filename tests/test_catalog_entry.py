@@ -1,4 +1,8 @@
-"""The SchemaStore catalog entry is valid, points at the bundle, and matches our files."""
+"""The SchemaStore kit: a valid catalog entry that claims only HoloDeck's own names, the
+published bundle under SchemaStore's ``$id``, and test files that are up to date.
+
+Ajv checks the kit as SchemaStore's CI does in tests/editor/test_schemastore_kit.py.
+"""
 
 from __future__ import annotations
 
@@ -11,20 +15,31 @@ import pytest
 from jsonschema import Draft4Validator
 from ruamel.yaml import YAML
 
+from tests.conftest import load_script
+
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "schemastore" / "catalog-entry.json"
 CATALOG_SCHEMA = ROOT / "tests" / "schemas" / "schema-catalog.json"
 BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
+KIT_SCHEMA = ROOT / "schemastore" / "src" / "schemas" / "json" / "holodeck-mt.json"
 
 #: Names an editor should bind to the schema, and names it should leave alone.
 MATCHED = [
+    "agent.holodeck.yaml",
+    "agents/financial-assistant/agent.holodeck.yml",
+    "data/convfinqa.holodeck.yaml",
+]
+#: agent.yaml is many frameworks' file name, and a test-cases file has any name its
+#: agent.yaml gives it: neither is claimed for every repository (init-editor binds them).
+NOT_MATCHED = [
     "agent.yaml",
     "agents/financial-assistant/agent.yml",
-    "data/convfinqa.test-cases.yaml",
     "test_cases.yaml",
-    "tests/routing_test_cases.yml",
+    "data/convfinqa.test-cases.yaml",
+    "notes.yaml",
+    "agent.holodeck.json",
+    "holodeck.yaml",
 ]
-NOT_MATCHED = ["my-agent.yaml", "notes.yaml", "agent.json", "test-cases/notes.yaml"]
 
 
 def _entry() -> dict[str, Any]:
@@ -59,9 +74,27 @@ def test_entry_is_valid_against_schemastores_catalog_schema() -> None:
     assert not errors, "\n".join(errors)
 
 
-def test_entry_url_is_the_bundles_id() -> None:
+def test_entry_url_is_the_kit_schemas_id_and_its_version_is_the_bundles_id() -> None:
     bundle = json.loads(BUNDLE.read_text(encoding="utf-8"))
-    assert _entry()["url"] == bundle["$id"]
+    hosted = json.loads(KIT_SCHEMA.read_text(encoding="utf-8"))
+    assert _entry()["url"] == hosted["$id"] == "https://json.schemastore.org/holodeck-mt.json"
+    assert _entry()["versions"] == {"1": bundle["$id"]}
+
+
+def test_kit_schema_is_the_published_bundle_but_for_its_id() -> None:
+    bundle = json.loads(BUNDLE.read_text(encoding="utf-8"))
+    hosted = json.loads(KIT_SCHEMA.read_text(encoding="utf-8"))
+    assert {**hosted, "$id": bundle["$id"]} == bundle
+
+
+def test_kit_is_up_to_date_and_holds_positive_and_negative_files() -> None:
+    kit = load_script("schemastore_kit")
+    assert kit.main(["--check"]) == 0
+    for folder in ("test", "negative_test"):
+        names = sorted((ROOT / "schemastore" / "src" / folder / "holodeck-mt").glob("*.yaml"))
+        assert names, folder
+    negative = ROOT / "schemastore" / "src" / "negative_test" / "holodeck-mt"
+    assert (negative / "matcher-rejects-fuzzy-and-regex.yaml").is_file()
 
 
 @pytest.mark.parametrize("path", MATCHED)

@@ -107,4 +107,4 @@ def test_no_renderer_reaches_the_yaml_reader() -> None:
 
 def test_the_graph_is_read_from_every_module() -> None:
     assert len(MODULES) > 60
-    assert "holodeck_mt.read.loader" in _graph(lazy=False)["holodeck_mt.pipeline"]
+    assert "holodeck_mt.read.document" in _graph(lazy=False)["holodeck_mt.pipeline"]

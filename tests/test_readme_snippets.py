@@ -4,12 +4,15 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 from pathlib import Path
 from typing import Any
 
+import pytest
 from ruamel.yaml import YAML
 
 from holodeck_mt.render import renderers
+from holodeck_mt.urls import BUNDLE_URL, RELEASE_BUNDLE_URL, REPOSITORY, SCHEMA_BASE, SLUG
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -36,7 +39,7 @@ def test_vscode_settings_snippet_is_the_example_file_and_covers_the_catalog_glob
 
 
 def test_every_schema_url_in_the_readme_is_the_bundles_id() -> None:
-    urls = set(re.findall(r"https://holodeck\.dev/\S+?\.schema\.json", README))
+    urls = set(re.findall(re.escape(SCHEMA_BASE) + r"\S+?\.schema\.json", README))
     assert urls == {BUNDLE_ID}
     assert f"# yaml-language-server: $schema={BUNDLE_ID}" in README
 
@@ -48,14 +51,151 @@ def test_pre_commit_snippet_uses_the_hook_this_repository_ships() -> None:
     assert used <= {hook["id"] for hook in hooks}
 
 
-def test_workflow_snippets_run_the_validator_in_a_registered_format() -> None:
+def _workflow_steps() -> list[dict[str, Any]]:
     workflows = [_yaml(b) for b in _blocks("yaml") if "jobs:" in b]
+    return [step for w in workflows for job in w["jobs"].values() for step in job["steps"]]
+
+
+def test_workflow_snippets_use_the_action_with_its_inputs_or_a_registered_format() -> None:
+    action = _yaml((ROOT / "action.yml").read_text(encoding="utf-8"))
+    ours = [s for s in _workflow_steps() if str(s.get("uses", "")).startswith(SLUG + "@")]
+    assert len(ours) == 2
+    for step in ours:
+        assert set(step.get("with", {})) <= set(action["inputs"]), step
+    assert any("sarif-file" in step.get("with", {}) for step in ours)
     formats = set()
-    for workflow in workflows:
-        for job in workflow["jobs"].values():
-            for step in job["steps"]:
-                found = re.search(r"holodeck_mt validate --format (\w+)", step.get("run", ""))
-                if found:
-                    formats.add(found.group(1))
-    assert formats == {"github", "sarif"}
+    for step in _workflow_steps():
+        found = re.search(r"holodeck_mt validate --format (\w+)", step.get("run", ""))
+        if found:
+            formats.add(found.group(1))
+    assert formats == {"github"}
     assert formats <= set(renderers())
+
+
+def _pins() -> set[str]:
+    """Every commit the README pins: pre-commit's rev, the action's ref, pip's git ref."""
+    (config,) = [_yaml(b) for b in _blocks("yaml") if "repos:" in b]
+    pins = {str(repo["rev"]) for repo in config["repos"]}
+    pins |= {
+        str(s["uses"]).split("@", 1)[1]
+        for s in _workflow_steps()
+        if "@" in s.get("uses", "") and str(s["uses"]).startswith(SLUG + "@")
+    }
+    pins |= set(re.findall(re.escape(f"git+{REPOSITORY}@") + r"([0-9a-f]+)", README))
+    return pins
+
+
+def test_the_install_section_names_the_release_urls_and_says_none_exists_yet() -> None:
+    section = README[README.index("## Install\n") : README.index("## Usage\n")]
+    assert "**Nothing is published yet.**" in section
+    for url in (
+        REPOSITORY,
+        BUNDLE_URL,
+        RELEASE_BUNDLE_URL,
+        "https://pypi.org/project/holodeck-mt/",
+    ):
+        assert url in section, url
+    assert f'pip install "holodeck-mt @ git+{REPOSITORY}@' in section
+    assert "`holodeck_mt/urls.py`" in section
+
+
+def test_the_pre_commit_snippet_names_this_repository() -> None:
+    (config,) = [_yaml(b) for b in _blocks("yaml") if "repos:" in b]
+    assert [repo["repo"] for repo in config["repos"]] == [REPOSITORY]
+    assert "rev: v0.1.0" in README  # how to pin a tag once released
+
+
+def test_every_pin_is_one_commit_of_this_repository_with_the_action_and_the_hook() -> None:
+    (pin,) = _pins()
+    assert re.fullmatch(r"[0-9a-f]{40}", pin), pin
+
+    def git(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["git", *args], cwd=ROOT, capture_output=True, text=True)
+
+    if git("rev-parse", "--git-dir").returncode != 0:
+        pytest.skip("not a git checkout: the pinned commit cannot be looked up")
+    if git("cat-file", "-e", f"{pin}^{{commit}}").returncode != 0:
+        if git("rev-parse", "--is-shallow-repository").stdout.strip() == "true":
+            pytest.skip(f"a shallow clone does not hold the pinned commit {pin}")
+        pytest.fail(f"the README pins {pin}, which is not a commit of this repository")
+    assert git("merge-base", "--is-ancestor", pin, "HEAD").returncode == 0
+    for name in ("action.yml", ".pre-commit-hooks.yaml", "pyproject.toml"):
+        assert git("cat-file", "-e", f"{pin}:{name}").returncode == 0, name
+
+
+def _one_block(language: str, marker: str) -> str:
+    (block,) = [b for b in _blocks(language) if marker in b]
+    return block
+
+
+def test_helix_snippet_binds_both_servers_and_the_schema() -> None:
+    tomllib = pytest.importorskip("tomllib")
+    config = tomllib.loads(_one_block("toml", "[language-server.holodeck-mt]"))
+    ours = config["language-server"]["holodeck-mt"]
+    assert (ours["command"], ours["args"]) == ("holodeck-mt", ["lsp"])
+    assert ours["config"] == {"schemaDiagnostics": False}  # Helix's initialisation options
+    yaml_server = config["language-server"]["yaml-language-server"]["config"]["yaml"]
+    assert yaml_server["yamlVersion"] == "1.1"
+    assert "agent.yaml" in yaml_server["schemas"][BUNDLE_ID]
+    (language,) = config["language"]
+    assert language["name"] == "yaml"
+    assert language["language-servers"] == ["yaml-language-server", "holodeck-mt"]
+
+
+def _read_sexp(text: str) -> list[Any]:
+    """The forms of an Emacs Lisp text: lists and vectors nested, strings and atoms as
+    strings; raises ValueError on an unbalanced or unterminated form."""
+    tokens = re.findall(r'"(?:[^"\\]|\\.)*"|;[^\n]*|[()\[\]]|[`\',]|[^\s()\[\]"`\',;]+', text)
+    stack: list[list[Any]] = [[]]
+    closers: list[str] = []
+    for token in tokens:
+        if token.startswith(";"):
+            continue
+        if token in "([":
+            stack.append([])
+            closers.append(")" if token == "(" else "]")
+        elif token in ")]":
+            if not closers or closers.pop() != token:
+                raise ValueError(f"unbalanced {token}")
+            done = stack.pop()
+            stack[-1].append(done)
+        elif token.startswith('"'):
+            stack[-1].append(token[1:-1])
+        else:
+            stack[-1].append(token)
+    if closers:
+        raise ValueError("unclosed form")
+    return stack[0]
+
+
+def _atoms(form: Any) -> list[str]:
+    return [form] if isinstance(form, str) else [a for f in form for a in _atoms(f)]
+
+
+def test_emacs_snippet_reads_and_offers_both_servers_with_the_schema() -> None:
+    forms = _read_sexp(_one_block("elisp", "eglot-server-programs"))
+    assert len(forms) == 1 and forms[0][:2] == ["with-eval-after-load", "'"]
+    atoms = _atoms(forms)
+    assert atoms[atoms.index("holodeck-mt") :][:2] == ["holodeck-mt", "lsp"]
+    assert "yaml-language-server" in atoms and "--stdio" in atoms
+    assert f":{BUNDLE_ID}" in atoms
+    assert "eglot-alternatives" in atoms
+    assert atoms[atoms.index(":holodeck-mt") + 1 : atoms.index(":holodeck-mt") + 3] == [
+        ":schemaDiagnostics",
+        "t",
+    ]
+
+
+def test_the_emacs_reader_refuses_an_unbalanced_form() -> None:
+    with pytest.raises(ValueError):
+        _read_sexp('(setq a "b"')
+    with pytest.raises(ValueError):
+        _read_sexp("(a [b)]")
+
+
+def test_vscode_lsp_snippet_says_what_init_editor_writes() -> None:
+    from holodeck_mt.app import editor_setup
+
+    settings = json.loads(_one_block("json", "glspc.server.command"))
+    assert settings[editor_setup.SCHEMA_DIAGNOSTICS] is False
+    assert settings[editor_setup.GLSPC_OPTIONS] == {"schemaDiagnostics": False}

@@ -25,11 +25,12 @@ from holodeck_mt.limits import (
 )
 from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import MESSAGE, clip, escape
+from holodeck_mt.urls import BUNDLE_URL
 
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
@@ -296,7 +297,8 @@ def _add_init_editor(commands: Commands) -> None:
     editor.add_argument(
         "--schema",
         metavar="URL_OR_PATH",
-        help="the schema to bind (default: a copy of the bundle in .vscode/)",
+        help="the schema to bind (default: a copy of the bundle in .vscode/; the released "
+        f"one is {BUNDLE_URL})",
     )
 
 
@@ -310,6 +312,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="holodeck-mt",
         description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
+    )
+    from holodeck_mt import __version__
+
+    parser.add_argument(
+        "--version",
+        action="version",
+        version=f"holodeck-mt {__version__}",
+        help="print the version",
     )
     commands: Commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     _add_validate(commands)
@@ -578,7 +588,7 @@ def _validate_all(
 ) -> list[FileResult]:
     """Each file's results, once per run; what could not be read goes to ``problems``."""
     from holodeck_mt.app import discovery
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
     results: list[FileResult] = []
     seen: set[str] = set()

@@ -9,6 +9,11 @@ each names, and every other YAML file holding test cases (found by content, as
 kept. With ``--modeline`` each file gets a ``# yaml-language-server: $schema=...``
 first line instead. Running it again changes nothing unless the files changed.
 
+VS Code runs yaml-language-server beside ``holodeck-mt lsp``, which shows the schema's
+faults itself: the settings also say ``"holodeck-mt.schemaDiagnostics": false``, and
+pass it to the server as the Generic LSP Client's initialisation option, so that each
+fault is shown once (every other editor gets every diagnostic from the server).
+
 The schema is the bundle, copied to ``.vscode/holodeck-mt.schema.json`` (offline,
 and versioned with the repository) unless ``--schema`` names a URL or a path.
 """
@@ -28,6 +33,10 @@ SETTINGS = Path(".vscode") / "settings.json"
 SCHEMA_COPY = Path(".vscode") / "holodeck-mt.schema.json"
 YAML_VERSION = "1.1"
 MODELINE = "# yaml-language-server: $schema="
+#: holodeck-mt lsp's setting, off beside yaml-language-server (holodeck_mt/lsp/settings.py).
+SCHEMA_DIAGNOSTICS = "holodeck-mt.schemaDiagnostics"
+#: Where the Generic LSP Client (zsol.vscode-glspc) reads the server's initialisation options.
+GLSPC_OPTIONS = "glspc.server.initializationOptions"
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:\s*\$schema=")
 
 
@@ -89,12 +98,24 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
         bindings[key] = outcome.files
         settings["yaml.schemas"] = bindings
     settings["yaml.yamlVersion"] = YAML_VERSION
+    _leave_schema_faults_to_the_yaml_server(settings)
     text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
     if not settings_path.is_file() or settings_path.read_text(encoding="utf-8") != text:
         settings_path.parent.mkdir(parents=True, exist_ok=True)
         settings_path.write_text(text, encoding="utf-8")
         outcome.written.append(SETTINGS.as_posix())
     return outcome
+
+
+def _leave_schema_faults_to_the_yaml_server(settings: dict[str, Any]) -> None:
+    """Set ``holodeck-mt.schemaDiagnostics: false``, as a setting and as the Generic LSP
+    Client's initialisation option (its other options kept)."""
+    settings[SCHEMA_DIAGNOSTICS] = False
+    options = settings.get(GLSPC_OPTIONS)
+    if not isinstance(options, dict):
+        options = {}
+    options["schemaDiagnostics"] = False
+    settings[GLSPC_OPTIONS] = options
 
 
 def _read_settings(path: Path) -> dict[str, Any]:

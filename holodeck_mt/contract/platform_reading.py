@@ -15,9 +15,9 @@ read through this module:
 - the schema then judges the converted document, the one the platform sees: what
   it still breaks (``absolute_tolerance: "-1"``, a refused key) stays an error.
 
-Which field converts how is a table of the platform's models, by the kind of
-mapping the field sits in (test case, turn, metric of each kind, ...); the LLM
-model's fields are read from its schema, which declares each one's type.
+Which field converts how, and which takes null, the schema declares on the field
+itself (``field_facts``); here is only where a field sits: the kind of mapping
+holding it (test case, turn, metric of each kind, LLM model, ...).
 """
 
 from __future__ import annotations
@@ -26,10 +26,11 @@ import dataclasses
 import math
 import re
 from collections.abc import Callable, Iterable
-from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import walk
+from holodeck_mt.contract import field_facts
+from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, make
 from holodeck_mt.read.loader import clip
 from holodeck_mt.text import hints
@@ -37,130 +38,14 @@ from holodeck_mt.text import hints
 if TYPE_CHECKING:
     from holodeck_mt.text.ranges import Lines
 
-#: How each typed field is read, by the kind of mapping holding it.
-NUMBER, INTEGER, BOOLEAN, COUNT = "number", "integer", "boolean", "count"
-#: The LLM model's fields are not written here: its schema declares them (``_llm_model``).
+#: The kind of the LLM model's mapping (its fields, like every kind's, are the schema's).
 MODEL = "model"
-
-_COMMON = {"enabled": BOOLEAN, "fail_on_error": BOOLEAN, "threshold": NUMBER}
-FIELDS: dict[str, dict[str, str]] = {
-    "metric:standard": {
-        **_COMMON,
-        "scale": INTEGER,
-        "retry_on_failure": INTEGER,
-        "timeout_ms": INTEGER,
-        "case_insensitive": BOOLEAN,
-        "strip_whitespace": BOOLEAN,
-        "strip_punctuation": BOOLEAN,
-        "absolute_tolerance": NUMBER,
-        "relative_tolerance": NUMBER,
-        "accept_percent": BOOLEAN,
-        "accept_thousands_separators": BOOLEAN,
-    },
-    "metric:geval": {**_COMMON, "strict_mode": BOOLEAN},
-    "metric:rag": {**_COMMON, "include_reason": BOOLEAN},
-    "metric:code": dict(_COMMON),
-    "file": {"cache": BOOLEAN},
-    "pages": {"*": INTEGER},
-    "tool": {"count": COUNT},
-    "optimizer": {"max_cycles": INTEGER, "min_delta": NUMBER, "seed": INTEGER},
-    "loss": {"*": NUMBER},
-    "phase": {"max_trials": INTEGER, "patience": INTEGER},
-    "textual-axis": {"max_chars": INTEGER},
-}
-
-#: Fields the platform declares optional (``X | None``): null there is no value at all.
-NULLABLE: dict[str, frozenset[str]] = {
-    "agent": frozenset(
-        {
-            "description",
-            "author",
-            "response_format",
-            "tools",
-            "evaluations",
-            "test_cases",
-            "test_cases_file",
-            "execution",
-            "observability",
-            "deployment",
-            "embedding_provider",
-            "claude",
-            "openai",
-        }
-    ),
-    "agent-evaluations": frozenset({"model", "optimizer"}),
-    "test-case": frozenset(
-        {
-            "name",
-            "input",
-            "expected_tools",
-            "ground_truth",
-            "files",
-            "retrieval_context",
-            "evaluations",
-            "turns",
-        }
-    ),
-    "turn": frozenset(
-        {
-            "ground_truth",
-            "expected_tools",
-            "files",
-            "retrieval_context",
-            "evaluations",
-            "turn_config",
-        }
-    ),
-    "tool": frozenset({"args"}),
-    "file": frozenset({"path", "url", "description", "pages", "sheet", "range", "cache"}),
-    "metric:standard": frozenset(
-        {
-            "threshold",
-            "scale",
-            "model",
-            "retry_on_failure",
-            "timeout_ms",
-            "custom_prompt",
-            "response_path",
-        }
-    ),
-    "metric:geval": frozenset({"evaluation_steps", "threshold", "model"}),
-    "metric:rag": frozenset({"model"}),
-    "metric:code": frozenset({"threshold", "name"}),
-}
-
-#: How a type the schema declares reads, for the tables taken from the schema.
-_SCHEMA_TYPES = {"number": NUMBER, "integer": INTEGER, "boolean": BOOLEAN}
-
-
-@cache
-def _llm_model() -> tuple[dict[str, str], frozenset[str]]:
-    """The LLM model's typed fields, and its optional ones, as its schema declares them."""
-    from holodeck_mt.contract import registry as schemas
-
-    model = schemas.definition(schemas.LLM_MODEL, "LLMModel")
-    typed: dict[str, str] = {}
-    for name, spec in model["properties"].items():
-        types = spec.get("type", [])
-        declared = [types] if isinstance(types, str) else types
-        how = next((_SCHEMA_TYPES[t] for t in declared if t in _SCHEMA_TYPES), None)
-        if how is not None:
-            typed[name] = how
-    return typed, frozenset(model["properties"]) - frozenset(model.get("required", ()))
-
-
-def _fields(kind: str) -> dict[str, str]:
-    return _llm_model()[0] if kind == MODEL else FIELDS.get(kind, {})
-
-
-def _nullable(kind: str) -> frozenset[str]:
-    return _llm_model()[1] if kind == MODEL else NULLABLE.get(kind, frozenset())
 
 
 def _reading(kind: str, field: str | int) -> str | None:
     """How the field reads (``*`` in a table: any key or index of the mapping or list)."""
-    table = _fields(kind)
-    return table.get(field) if isinstance(field, str) and field in table else table.get("*")
+    table = field_facts.fields(kind)
+    return table.get(field) if isinstance(field, str) and field in table else table.get(ANY)
 
 
 _CODES = {NUMBER: "HMT210", BOOLEAN: "HMT211", INTEGER: "HMT212", COUNT: "HMT212"}
@@ -262,7 +147,7 @@ def _canonical(how: str, value: Any) -> bool:
 
 
 def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
-    """The kind of mapping (or list) at ``parts``: a key of FIELDS / NULLABLE, or MODEL."""
+    """The kind of mapping (or list) at ``parts``: one of ``field_facts.kinds()``."""
     node = _get(data, parts)
     if node is _NO:
         return None
@@ -428,7 +313,7 @@ def _dropped(
     field = parts[-1]
     if kind == "test-cases-file" and field != "test_cases" and "test_cases" in data:
         return parts, _NO, _ignored(field)
-    if value is None and isinstance(field, str) and field in _nullable(kind):
+    if value is None and isinstance(field, str) and field in field_facts.nullable(kind):
         return parts, _NO, None
     return None
 

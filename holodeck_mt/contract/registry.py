@@ -12,13 +12,16 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from holodeck_mt.urls import SCHEMA_BASE
+
 # jsonschema and referencing are imported only when a Python validator is built:
 # a run the compiled validator settles never loads them (see fast_path).
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
-BASE_URI = "https://holodeck.dev/schemas/holodeck-mt/v1/"
+#: The folder of every schema file's ``$id`` (holodeck_mt/urls.py is where it is set).
+BASE_URI = SCHEMA_BASE
 
 #: The root schemas a document can be validated against, by role.
 DOCUMENT = BASE_URI + "document.schema.json"

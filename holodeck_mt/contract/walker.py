@@ -42,7 +42,11 @@ SHAPE = "x-holodeck-shape"
 NOUN = "x-holodeck-noun"
 #: On a metric flag: the one `metric` it has an effect on (checks/ineffective_flags).
 APPLIES_TO = "x-holodeck-applies-to"
-HOLODECK_KEYWORDS = frozenset({CHOOSE, CODES, NAME, SHAPE, NOUN, APPLIES_TO})
+#: On a definition: the fields the platform declares optional (null there is no value).
+NULLABLE = "x-holodeck-nullable"
+#: On a field the platform reads by a rule of its own, not by its ``type`` ("count").
+READS = "x-holodeck-reads"
+HOLODECK_KEYWORDS = frozenset({CHOOSE, CODES, NAME, SHAPE, NOUN, APPLIES_TO, NULLABLE, READS})
 
 #: Keywords editors read (VS Code's JSON service, the YAML language server) and JSON
 #: Schema does not define.

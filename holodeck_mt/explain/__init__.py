@@ -23,11 +23,10 @@ def explain(path: str, *, test_case: str | None = None, limits: Limits | None = 
     """The explain document of ``path`` (raises :class:`OSError` when it cannot be read)."""
     from holodeck_mt.explain import document, sources
     from holodeck_mt.pipeline import validate_file
-    from holodeck_mt.render import json_format
 
     limits = limits or Limits()
     results = validate_file(path, limits=limits)
-    files = json_format.document(results)["files"]
+    files = [r.to_json() for r in results]
     if any(r.errors for r in results):
         return document.refused(files), results
     followed = results[1].path if len(results) > 1 else None
@@ -39,8 +38,9 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
     """Explain one file to ``out``; the exit code (0 explained, 1 refused, 2 usage)."""
     import sys
 
-    from holodeck_mt.explain import describe, text
+    from holodeck_mt.explain import text
     from holodeck_mt.render import renderer
+    from holodeck_mt.text import hints
     from holodeck_mt.text.safe_text import clip, escape
 
     if not Path(path).is_file():
@@ -56,12 +56,12 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
         print(f"holodeck-mt: error: cannot read '{shown_path}': {e.strerror or e}", file=sys.stderr)
         return EXIT_USAGE
     if doc["explained"] and test_case is not None and not doc["test_cases"]:
-        shown = describe.quote(test_case)
+        shown = hints.quote(test_case)
         print(f"holodeck-mt: error: no test case named {shown}", file=sys.stderr)
         return EXIT_USAGE
     if fmt == "json":
         dumped = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
-        out.write(describe.safe(dumped, keep="\n") + "\n")
+        out.write(hints.safe(dumped, keep="\n") + "\n")
     elif not doc["explained"]:
         renderer("text")(results, out)
     else:

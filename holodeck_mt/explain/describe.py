@@ -1,55 +1,20 @@
 """Words for what will run: tool assertions, matcher values, metric settings.
 
-Every input string reaching the output goes through :func:`quote` or :func:`show`:
+Every input string reaching the output goes through ``hints.quote`` or ``hints.literal``:
 clipped, JSON-quoted, and with no control or bidirectional character left raw.
 """
 
 from __future__ import annotations
 
-import json
 import re
-import unicodedata
 from typing import Any
 
 from holodeck_mt.semantics.matchers import Entry, classify
-from holodeck_mt.text.safe_text import clip
+from holodeck_mt.text.hints import literal as show
+from holodeck_mt.text.hints import quote as quote
+from holodeck_mt.text.hints import safe as safe
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
-
-
-def safe(text: str, keep: str = "") -> str:
-    """``text`` with every control, format, line- or paragraph-separator character escaped
-    (as JSON does, so the escapes are valid inside a JSON string); ``keep`` stays raw."""
-    out = []
-    for ch in text:
-        if ch in keep:
-            out.append(ch)
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
-            code = ord(ch)
-            if code > 0xFFFF:  # a surrogate pair, as JSON writes it
-                code -= 0x10000
-                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-            else:
-                out.append(f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def quote(text: str, limit: int = 60) -> str:
-    """A string as a JSON string literal, clipped to ``limit`` characters first."""
-    return safe(json.dumps(clip(text, limit), ensure_ascii=False))
-
-
-def show(value: Any, limit: int = 60) -> str:
-    """Any loaded value, written the way YAML/JSON would (``true``, ``null``, ``[1, 2]``)."""
-    if isinstance(value, str):
-        return quote(value, limit)
-    try:
-        text = json.dumps(value, ensure_ascii=False, allow_nan=True)
-    except (TypeError, ValueError):
-        text = repr(value)
-    return safe(clip(text, limit))
 
 
 def label(name: str) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.explain import describe
+from holodeck_mt.explain import describe, summary
 from holodeck_mt.explain.sources import Sources
 from holodeck_mt.model import format_path
 from holodeck_mt.semantics import precedence
@@ -157,6 +157,7 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
         "metrics": [_metric(sources, applied) for applied in turn.metrics],
         "expected_tools": _tools(scope),
         "files": [f for f in files if isinstance(f, dict)] if isinstance(files, list) else [],
+        "has_turn_config": isinstance(scope.get("turn_config"), dict),
     }
 
 
@@ -186,6 +187,7 @@ def build(
         "files": files,
         "evaluators": evaluators(sources, plan),
         "test_cases": cases,
+        "summary": summary.summarise(cases),
     }
 
 
@@ -197,4 +199,5 @@ def refused(files: list[dict[str, Any]]) -> dict[str, Any]:
         "files": files,
         "evaluators": [],
         "test_cases": [],
+        "summary": None,
     }

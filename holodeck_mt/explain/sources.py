@@ -13,8 +13,8 @@ from typing import Any
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import JsonPath
-from holodeck_mt.pipeline import read_text
 from holodeck_mt.read import loader
+from holodeck_mt.read.files import read_text
 from holodeck_mt.semantics.precedence import Origin
 
 

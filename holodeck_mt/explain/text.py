@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from holodeck_mt.explain.describe import label, quote, safe, settings_text, show
+from holodeck_mt.explain import summary
+from holodeck_mt.explain.describe import label, settings_text
 from holodeck_mt.model import test_case_phrase
+from holodeck_mt.text.hints import literal as show
+from holodeck_mt.text.hints import quote, safe
 
 _LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
 
@@ -108,4 +111,5 @@ def render(document: dict[str, Any]) -> str:
                 out.append(f"  turn {turn['turn']}, line {turn['line']}")
                 indent = "    "
             out += [indent + line for line in _turn_lines(turn)]
+    out += ["", *summary.text_lines(document["summary"])]
     return "\n".join(out) + "\n"

@@ -19,8 +19,8 @@ from typing import TextIO
 from holodeck_mt.app import discovery
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic
-from holodeck_mt.pipeline import Role, validate_file, validate_text
+from holodeck_mt.model import Diagnostic, Role
+from holodeck_mt.pipeline import validate_file, validate_text
 from holodeck_mt.text.safe_text import clip, escape
 
 _BOM = b"\xef\xbb\xbf"

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_mt.app import discovery
-from holodeck_mt.pipeline import Role
+from holodeck_mt.model import Role
 
 #: How many folders above a file are searched for the agent.yaml naming it.
 _LEVELS_UP = 4

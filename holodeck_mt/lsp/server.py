@@ -12,8 +12,10 @@
   ``source.fixAll`` applies every safe fix of the document (``holodeck-mt.fixAll``).
 - Positions honour the encoding the client offers (UTF-16 unless it prefers UTF-8/32).
 
-Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. Which
-diagnostics are left to the YAML language server: :mod:`holodeck_mt.lsp.sharing`.
+Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. Every
+diagnostic is published unless the editor sets ``holodeck-mt.schemaDiagnostics: false``
+(:mod:`holodeck_mt.lsp.settings`); then the YAML language server's are left to it
+(:mod:`holodeck_mt.lsp.sharing`).
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
-from holodeck_mt.lsp import documents, reuse, roles, sharing
+from holodeck_mt.lsp import documents, reuse, roles, settings, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.model import Diagnostic
@@ -61,7 +63,7 @@ class HoloDeckServer(LanguageServer):
         from holodeck_mt import __version__
 
         super().__init__("holodeck-mt", __version__)
-        self.schema_diagnostics = False
+        self.schema_diagnostics = settings.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
         self.validations = 0
         self._pending: dict[str, asyncio.Task[None]] = {}
@@ -258,9 +260,20 @@ server = HoloDeckServer()
 @server.feature(lsp.INITIALIZE)
 def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
     documents.install(ls.workspace)
-    options = params.initialization_options
-    if isinstance(options, dict):
-        ls.schema_diagnostics = bool(options.get("schemaDiagnostics", False))
+    ls.schema_diagnostics = settings.schema_diagnostics(
+        params.initialization_options, ls.schema_diagnostics
+    )
+
+
+@server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
+def did_change_configuration(ls: HoloDeckServer, params: lsp.DidChangeConfigurationParams) -> None:
+    """A changed ``holodeck-mt.schemaDiagnostics`` republishes every open document."""
+    chosen = settings.schema_diagnostics(params.settings, ls.schema_diagnostics)
+    if chosen == ls.schema_diagnostics:
+        return
+    ls.schema_diagnostics = chosen
+    for uri, checked in list(ls.checked.items()):
+        ls.publish(uri, checked)
 
 
 @server.feature(lsp.TEXT_DOCUMENT_DID_OPEN)

@@ -7,7 +7,7 @@ from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 
 Renderer = Callable[[Sequence["FileResult"], TextIO], None]

@@ -19,7 +19,7 @@ from holodeck_mt.render.text import summary
 from holodeck_mt.text.safe_text import escape
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 
 def escape_data(text: str) -> str:

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from holodeck_mt.text.safe_text import escape_json
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 VERSION = 1
 
@@ -17,15 +17,7 @@ VERSION = 1
 def document(results: Sequence[FileResult]) -> dict[str, Any]:
     return {
         "version": VERSION,
-        "files": [
-            {
-                "path": r.path,
-                "valid": r.valid,
-                "stats": dict(r.stats),
-                "diagnostics": [d.to_json() for d in r.diagnostics],
-            }
-            for r in results
-        ],
+        "files": [r.to_json() for r in results],
         "summary": {
             "files": len(results),
             "valid": sum(r.valid for r in results),

@@ -22,7 +22,7 @@ from holodeck_mt.render.text import headline
 from holodeck_mt.text.safe_text import escape, escape_xml
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 FILE_CASE = "(file)"
 #: Test cases without diagnostics listed per file (the platform runs at most 1,000).

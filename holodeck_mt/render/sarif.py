@@ -19,18 +19,18 @@ from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
 from holodeck_mt.codes import CODES
-from holodeck_mt.contract.registry import BASE_URI
 from holodeck_mt.model import Diagnostic, format_path
 from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts, escape_json
+from holodeck_mt.urls import REPOSITORY
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 SARIF_VERSION = "2.1.0"
 SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_NAME = "holodeck-mt"
-#: Where a reader of the log learns about the tool: the schema's home.
-INFORMATION_URI = BASE_URI
+#: Where a reader of the log learns about the tool: its repository (README, docs, releases).
+INFORMATION_URI = REPOSITORY
 SRCROOT = "%SRCROOT%"
 
 

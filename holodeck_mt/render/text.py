@@ -15,7 +15,7 @@ from holodeck_mt.model import Diagnostic
 from holodeck_mt.text.safe_text import escape, guard_lines
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 _MAX_SHOWN = 160

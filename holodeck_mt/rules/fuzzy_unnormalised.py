@@ -10,10 +10,10 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Iterator
 
-from holodeck_mt.explain.describe import quote
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, matchers
 from holodeck_mt.semantics.matchers import fuzzy_normalize, fuzzy_number
+from holodeck_mt.text.hints import quote
 
 
 def unnormalised(pattern: str) -> list[str]:

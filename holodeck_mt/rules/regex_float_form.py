@@ -9,10 +9,10 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from holodeck_mt.explain.describe import quote
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, matchers
 from holodeck_mt.semantics.matchers import regex_match
+from holodeck_mt.text.hints import quote
 
 #: Integers tried besides the digit runs of the pattern itself.
 _SAMPLES = ("206588", "2009", "42", "7", "0")

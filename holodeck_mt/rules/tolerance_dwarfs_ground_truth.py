@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt.explain.describe import quote
 from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.semantics import metrics, precedence
 from holodeck_mt.semantics.precedence import Definition
+from holodeck_mt.text.hints import quote
 
 
 def check(context: Context) -> Iterator[Fault]:

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import math
 import re
+import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
@@ -123,3 +125,41 @@ def unquote_hint(key: str | int | None, value: Any, *, integer: bool = False) ->
         prefix = f"{key}: " if isinstance(key, str) else ""
         return f"write it unquoted: {prefix}{value}"
     return None
+
+
+# --- a value as JSON writes it: the rules' and explain's one style -------------------
+
+
+def safe(text: str, keep: str = "") -> str:
+    """``text`` with every control, format, line- or paragraph-separator character escaped
+    (as JSON does, so the escapes are valid inside a JSON string); ``keep`` stays raw."""
+    out = []
+    for ch in text:
+        if ch in keep:
+            out.append(ch)
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            code = ord(ch)
+            if code > 0xFFFF:  # a surrogate pair, as JSON writes it
+                code -= 0x10000
+                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """A string as a JSON string literal, clipped to ``limit`` characters first."""
+    return safe(json.dumps(clip(text, limit), ensure_ascii=False))
+
+
+def literal(value: Any, limit: int = 60) -> str:
+    """Any loaded value, written the way YAML/JSON would (``true``, ``null``, ``[1, 2]``)."""
+    if isinstance(value, str):
+        return quote(value, limit)
+    try:
+        text = json.dumps(value, ensure_ascii=False, allow_nan=True)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return safe(clip(text, limit))

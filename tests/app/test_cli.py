@@ -77,6 +77,19 @@ def test_exit_2_for_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice" in capsys.readouterr().err
 
 
+def test_version_prints_the_version_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
+    from holodeck_mt import __version__
+
+    with pytest.raises(SystemExit) as exit_:
+        main(["--version"])
+    assert exit_.value.code == 0
+    assert capsys.readouterr() == (f"holodeck-mt {__version__}\n", "")
+    completed = subprocess.run(
+        [sys.executable, "-m", "holodeck_mt", "--version"], capture_output=True, text=True
+    )
+    assert (completed.returncode, completed.stdout) == (0, f"holodeck-mt {__version__}\n")
+
+
 def test_exit_2_when_one_of_several_paths_is_missing(tmp_path: Path, run_json: RunJson) -> None:
     good = str(_write(tmp_path, "agent.yaml", VALID))
     code, document = run_json(good, str(tmp_path / "missing.yaml"))

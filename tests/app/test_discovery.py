@@ -288,7 +288,7 @@ def test_each_fault_appears_once_in_every_format(tmp_path: Path, fmt: str) -> No
         assert other.relative_to(NOT_HOLODECK).as_posix() not in out
 
 
-@pytest.mark.skipif(not SAMPLES.is_dir(), reason="the real samples are not beside the checkout")
+@pytest.mark.usefixtures("samples")
 def test_the_real_samples_data_file_no_agent_names_is_found_and_validated(
     run_json: RunJson,
 ) -> None:

@@ -9,6 +9,7 @@ import pytest
 
 from holodeck_mt.app.cli import main
 from holodeck_mt.contract.registry import bundle_path
+from holodeck_mt.urls import BUNDLE_URL
 from tests.app.test_discovery import HOLODECK_FILES, make_repository
 from tests.conftest import RunJson
 
@@ -24,6 +25,13 @@ def _settings(root: Path) -> dict[str, object]:
     return settings
 
 
+#: holodeck-mt lsp leaves the schema's faults to yaml-language-server in VS Code.
+BESIDE_THE_YAML_SERVER = {
+    "holodeck-mt.schemaDiagnostics": False,
+    "glspc.server.initializationOptions": {"schemaDiagnostics": False},
+}
+
+
 def _snapshot(root: Path) -> dict[str, bytes]:
     return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*") if p.is_file()}
 
@@ -34,6 +42,7 @@ def test_the_schema_is_bound_to_the_exact_holodeck_files_and_yaml_1_1(tmp_path: 
     assert _settings(root) == {
         "yaml.schemas": {"./.vscode/holodeck-mt.schema.json": HOLODECK_FILES},
         "yaml.yamlVersion": "1.1",
+        **BESIDE_THE_YAML_SERVER,
     }
     assert (root / ".vscode" / "holodeck-mt.schema.json").read_bytes() == (
         bundle_path().read_bytes()
@@ -72,6 +81,7 @@ def test_existing_settings_are_kept(tmp_path: Path) -> None:
         "editor.tabSize": 2,
         "yaml.schemas": {"https://json.schemastore.org/github-workflow.json": ".github/*.yml"},
         "yaml.yamlVersion": "1.2",
+        "glspc.server.initializationOptions": {"trace": "off"},
     }
     (root / ".vscode" / "settings.json").write_text(json.dumps(existing), encoding="utf-8")
     assert _init(root) == 0
@@ -82,6 +92,8 @@ def test_existing_settings_are_kept(tmp_path: Path) -> None:
             "./.vscode/holodeck-mt.schema.json": HOLODECK_FILES,
         },
         "yaml.yamlVersion": "1.1",
+        "holodeck-mt.schemaDiagnostics": False,
+        "glspc.server.initializationOptions": {"trace": "off", "schemaDiagnostics": False},
     }
 
 
@@ -99,7 +111,7 @@ def test_settings_with_comments_are_left_alone_with_a_clear_error(
 
 def test_a_schema_url_is_bound_as_given(tmp_path: Path) -> None:
     root = make_repository(tmp_path / "repo")
-    url = "https://holodeck.dev/schemas/holodeck-mt/v1/holodeck-mt.schema.json"
+    url = BUNDLE_URL
     assert _init(root, "--schema", url) == 0
     assert _settings(root)["yaml.schemas"] == {url: HOLODECK_FILES}
     assert not (root / ".vscode" / "holodeck-mt.schema.json").exists()

@@ -28,13 +28,12 @@ from holodeck_mt.app.cli import main
 from holodeck_mt.codes import runtime_lint
 from holodeck_mt.contract import compiled as fast_path
 from holodeck_mt.pipeline import validate_text
-from tests.conftest import load_script
+from tests.conftest import SAMPLES, load_script
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
-SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
 FOLDERS = (ROOT / "tests" / "fixtures", ROOT / "tests" / "hostile", ROOT / "examples", SAMPLES)
 
 

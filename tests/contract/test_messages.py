@@ -16,13 +16,14 @@ import pytest
 from holodeck_mt.model import (
     Diagnostic,
     Fault,
+    FileResult,
     JsonPath,
     format_path,
     make,
     to_pointer,
     under,
 )
-from holodeck_mt.pipeline import FileResult, validate_text
+from holodeck_mt.pipeline import validate_text
 from holodeck_mt.render import github, junit, sarif, text
 from holodeck_mt.rules import (
     Context,

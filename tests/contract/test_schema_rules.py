@@ -16,13 +16,13 @@ import pytest
 
 from holodeck_mt.contract import registry as schemas
 from holodeck_mt.read import loader
+from tests.conftest import SAMPLES, sample_files
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
 INVALID = sorted((TESTS / "fixtures/invalid/schema").glob("*.yaml"))
 VALID = sorted((TESTS / "fixtures/valid").glob("*.yaml"))
 CONTRACT_EXAMPLES = sorted((REPO / "examples/contract").glob("*.yaml"))
-SAMPLES = REPO.parent / "shared" / "data" / "holodeck-samples"
 
 #: The keys of a single-turn test case that a multi-turn one must not carry: the schema
 #: names them on the multi-turn test case only to refuse them (hidden from completion).
@@ -84,14 +84,12 @@ def test_contract_example_is_accepted_by_the_schema(example: Path) -> None:
 
 
 def _sample_files() -> list[Path]:
-    if not SAMPLES.is_dir():
-        return []
-    agents = sorted(SAMPLES.rglob("agent.yaml"))
-    data = sorted(p for p in SAMPLES.rglob("*.yaml") if p.parent.name == "data")
+    agents = sample_files("agent.yaml")
+    data = [p for p in sample_files("*.yaml") if p.parent.name == "data"]
     return agents + data
 
 
-@pytest.mark.skipif(not SAMPLES.is_dir(), reason=f"the real samples are not here ({SAMPLES})")
+@pytest.mark.usefixtures("samples")
 @pytest.mark.parametrize(
     "sample",
     _sample_files(),

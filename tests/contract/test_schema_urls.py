@@ -12,10 +12,11 @@ import json
 import re
 from pathlib import Path
 
+from holodeck_mt.urls import SCHEMA_BASE
 from tests.conftest import ROOT
 
 BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
-_URL = re.compile(r"https?://holodeck\.dev/[^\s\"'`)<>]*\.json")
+_URL = re.compile(re.escape(SCHEMA_BASE) + r"[^\s\"'`)<>]*\.json")
 
 
 def _bundle_id() -> str:

@@ -16,8 +16,11 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import IO, Any
 
-#: Longest wait for any single answer of the server, in seconds.
-DEFAULT_TIMEOUT = 20.0
+from tests.timeouts import LSP_ANSWER, scaled
+
+#: Longest wait for any single answer of the server, in seconds: a bound on a hang, long
+#: enough for a loaded two-core machine (HOLODECK_MT_TEST_TIMEOUT_SCALE multiplies it).
+DEFAULT_TIMEOUT = scaled(LSP_ANSWER)
 
 #: Answers a ``workspace/configuration`` item: section name (or None) -> its settings.
 SettingsProvider = Callable[[str | None], Any]
@@ -204,16 +207,16 @@ class LspClient:
             if self._process.poll() is None and self._closed_reason is None:
                 self.request("shutdown", None)
                 self.notify("exit", None)
-                self._process.wait(timeout=5)
+                self._process.wait(timeout=scaled(5))
         except (LspError, subprocess.TimeoutExpired):
             pass
         finally:
             if self._process.poll() is None:
                 self._process.kill()
-                self._process.wait(timeout=5)
+                self._process.wait(timeout=scaled(5))
             # The readers stop at the end of the streams once the process is gone.
-            self._reader.join(timeout=5)
-            self._stderr_reader.join(timeout=5)
+            self._reader.join(timeout=scaled(5))
+            self._stderr_reader.join(timeout=scaled(5))
             for stream in (self._process.stdin, self._process.stdout, self._process.stderr):
                 if stream is not None:
                     stream.close()

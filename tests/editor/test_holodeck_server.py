@@ -195,7 +195,7 @@ def published(diagnostics: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
 
 @pytest.fixture
 def editor(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Editor]:
-    options, encodings = getattr(request, "param", ({"schemaDiagnostics": True}, ["utf-16"]))
+    options, encodings = getattr(request, "param", ({}, ["utf-16"]))
     opened = Editor(tmp_path, options, encodings)
     try:
         yield opened
@@ -219,7 +219,24 @@ def test_open_edit_save_publish_the_clis_diagnostics(editor: Editor, tmp_path: P
     assert published(editor.save(uri)) == cli_diagnostics(text, tmp_path, "utf-16")
 
 
-@pytest.mark.parametrize("editor", [({}, ["utf-16"])], indirect=True)
+def test_every_diagnostic_is_published_by_default(editor: Editor, tmp_path: Path) -> None:
+    """An editor with no YAML language server (Neovim, Helix, Emacs) sees every fault."""
+    _, diagnostics = editor.open(FAULTS)
+    codes = {d["code"] for d in diagnostics}
+    assert codes & SHOWN_BY_YAML_SERVER == {"HMT100", "HMT102", "HMT103"}
+    assert published(diagnostics) == cli_diagnostics(FAULTS, tmp_path, "utf-16")
+
+
+@pytest.mark.parametrize(
+    "editor",
+    [
+        ({"schemaDiagnostics": False}, ["utf-16"]),
+        ({"holodeck-mt.schemaDiagnostics": False}, ["utf-16"]),
+        ({"holodeck-mt": {"schemaDiagnostics": False}}, ["utf-16"]),
+    ],
+    ids=["flat", "dotted", "nested"],
+    indirect=True,
+)
 def test_beside_the_yaml_server_only_what_the_schema_cannot_say(
     editor: Editor, tmp_path: Path
 ) -> None:
@@ -231,13 +248,27 @@ def test_beside_the_yaml_server_only_what_the_schema_cannot_say(
     assert {d[0] for d in expected} == {"HMT104", "HMT200", "HMT203", "HMT204", "HMT210"}
 
 
-@pytest.mark.parametrize(
-    "editor", [({"schemaDiagnostics": True}, ["utf-8", "utf-16"])], indirect=True
-)
+@pytest.mark.parametrize("editor", [({}, ["utf-8", "utf-16"])], indirect=True)
 def test_positions_are_in_the_encoding_the_client_prefers(editor: Editor, tmp_path: Path) -> None:
     assert editor.encoding == "utf-8"
     _, diagnostics = editor.open(FAULTS)
     assert published(diagnostics) == cli_diagnostics(FAULTS, tmp_path, "utf-8")
+
+
+def test_changing_the_setting_republishes_the_open_documents(
+    editor: Editor, tmp_path: Path
+) -> None:
+    uri, everything = editor.open(FAULTS)
+    assert published(everything) == cli_diagnostics(FAULTS, tmp_path, "utf-16")
+    before = editor.client.diagnostics_count(uri)
+    settings = {"holodeck-mt": {"schemaDiagnostics": False}}
+    editor.client.notify("workspace/didChangeConfiguration", {"settings": settings})
+    fewer = editor.client.wait_for_diagnostics(uri, after=before)
+    assert {d["code"] for d in fewer} == {"HMT104", "HMT200", "HMT203", "HMT204", "HMT210"}
+    before = editor.client.diagnostics_count(uri)
+    settings = {"holodeck-mt": {"schemaDiagnostics": True}}
+    editor.client.notify("workspace/didChangeConfiguration", {"settings": settings})
+    assert published(editor.client.wait_for_diagnostics(uri, after=before)) == published(everything)
 
 
 def test_a_file_that_is_not_holodecks_gets_no_diagnostics(editor: Editor) -> None:

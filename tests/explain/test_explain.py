@@ -216,3 +216,36 @@ def test_no_control_or_bidi_character_of_the_input_reaches_the_output(
         assert case["name"] == "evil\x1b[31m\u202e"
     else:
         assert "test case 'evil\\u001b[31m\\u202e'" in out
+
+
+def test_the_summary_counts_running_skipped_and_unread(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(ROOT)
+    skips = _document([str(INPUTS / "ground-truth-skips.yaml")], capsys)["summary"]
+    assert (skips["test_cases"], skips["turns"], skips["turns_without_metrics"]) == (2, 3, 0)
+    by_name = {m["metric"]: (m["turns_running"], m["turns_skipped"]) for m in skips["metrics"]}
+    assert by_name == {"equality": (2, 1), "Helpful": (3, 0), "contextual_recall": (2, 1)}
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(
+        "name: a\ntest_cases:\n"
+        "  - turns:\n"
+        "      - input: q\n        turn_config: {turn_program: 'subtract(1, 2)'}\n"
+        "        expected_tools: [subtract]\n"
+        "      - input: r\n        turn_config: {turn_program: 'add(1, 2)'}\n"
+        "        evaluations:\n          - {type: code, grader: my_graders:exact}\n",
+        encoding="utf-8",
+    )
+    plan = _document([str(agent)], capsys)["summary"]
+    assert plan["turns_with_tool_assertions"] == 1
+    assert (plan["turns_with_turn_config"], plan["turn_config_read_by_nothing"]) == (2, 1)
+    assert plan["turns_without_metrics"] == 1
+    code, out = _run([str(agent)], "text", capsys)
+    assert code == 0
+    assert out.splitlines()[-5:] == [
+        "summary: 1 test case, 2 turns",
+        "  my_graders:exact (code): runs on 1 turn",
+        "  turns with no metric: 1",
+        "  turns with tool assertions: 1",
+        "  turns with a turn_config: 2, read by nothing on 1 turn (no code metric runs there)",
+    ]

@@ -123,7 +123,7 @@ def test_a_missing_path_is_a_usage_error(tmp_path: Path) -> None:
     assert main(["fix", str(tmp_path / "nowhere.yaml")]) == 2
 
 
-@pytest.mark.skipif(not SAMPLES.is_dir(), reason=f"the real samples are not at {SAMPLES}")
+@pytest.mark.usefixtures("samples")
 def test_the_real_samples_pass_through_fix_byte_for_byte(tmp_path: Path) -> None:
     copy = tmp_path / "samples"
     shutil.copytree(SAMPLES, copy)

@@ -6,7 +6,7 @@ import errno
 import gc
 import io
 import threading
-import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -14,6 +14,7 @@ import pytest
 from holodeck_mt.pipeline import validate_file, validate_text
 from holodeck_mt.read import loader
 from holodeck_mt.render import renderer
+from tests.timeouts import scaled
 
 
 def test_validate_text_takes_bytes_as_a_file_content() -> None:
@@ -34,8 +35,18 @@ def test_validate_file_with_a_nul_in_its_name_raises_oserror() -> None:
     assert raised.value.errno == errno.EINVAL
 
 
+@pytest.fixture(autouse=True)
+def _collector_on() -> Iterator[None]:
+    """Each test starts with the collector on, whatever ran before it in the process (a
+    test of its own order-independence, not of its neighbours), and leaves it as found."""
+    was = gc.isenabled()
+    gc.enable()
+    yield
+    if not was:
+        gc.disable()
+
+
 def test_the_api_on_eight_threads_leaves_the_collector_on() -> None:
-    assert gc.isenabled()
     text = "test_cases:\n" + "".join(f"  - input: {i}\n    name: n{i}\n" for i in range(300))
     errors: list[BaseException] = []
 
@@ -102,20 +113,22 @@ def test_a_thread_pausing_the_collector_late_cannot_leave_it_off(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """Thread B sees the collector off (A paused it) and pauses it again only after A is done:
-    whoever finishes last, the collector ends on."""
-    assert gc.isenabled()
+    whoever finishes last, the collector ends on. The interleaving is forced with events
+    (A loads only once B waits to pause), never with sleeps: the same on a loaded machine."""
     real_disable, real_load = gc.disable, loader.load
-    a_loading, a_done = threading.Event(), threading.Event()
+    a_loading, b_pausing, a_done = threading.Event(), threading.Event(), threading.Event()
+    wait = scaled(60)
 
     def disable() -> None:
         if threading.current_thread().name == "B":
-            a_done.wait(5)
+            b_pausing.set()
+            a_done.wait(wait)
         real_disable()
 
     def load(*args: object, **kwargs: object) -> object:
         if threading.current_thread().name == "A":
             a_loading.set()
-            time.sleep(0.2)
+            b_pausing.wait(wait)
         return real_load(*args, **kwargs)  # type: ignore[arg-type]
 
     monkeypatch.setattr(gc, "disable", disable)
@@ -126,15 +139,16 @@ def test_a_thread_pausing_the_collector_late_cannot_leave_it_off(
         a_done.set()
 
     def second() -> None:
-        a_loading.wait(5)
+        a_loading.wait(wait)
         validate_text("test_cases:\n  - input: hi\n")
 
     threads = [threading.Thread(target=first, name="A"), threading.Thread(target=second, name="B")]
     for thread in threads:
         thread.start()
     for thread in threads:
-        thread.join(20)
+        thread.join(wait)
     monkeypatch.undo()
     enabled = gc.isenabled()
     gc.enable()
+    assert b_pausing.is_set() and a_done.is_set()  # the interleaving meant, not another
     assert enabled

@@ -7,7 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.pipeline import FileResult, validate_text
+from holodeck_mt.model import FileResult
+from holodeck_mt.pipeline import validate_text
 
 
 def _validated_with_peak(text: str) -> tuple[FileResult, int]:

@@ -16,6 +16,7 @@ import pytest
 from holodeck_mt.app import cli
 from holodeck_mt.render import FORMATS
 from tests.hostile.test_hostile import GUARD, ROOT, diagnostics, run_cli
+from tests.timeouts import scaled
 
 VALID = "test_cases:\n  - input: hi\n"
 INVALID = "test_cases:\n  - input: 1\n"
@@ -65,7 +66,6 @@ def test_ctrl_c_ends_quietly_with_exit_130(
 
 def test_ctrl_c_on_a_real_run_is_quiet(tmp_path: Path) -> None:
     import signal
-    import time
 
     (tmp_path / "agent.yaml").write_text(
         "test_cases:\n" + "".join(f"  - input: {i}\n" for i in range(400_000))
@@ -78,13 +78,39 @@ def test_ctrl_c_on_a_real_run_is_quiet(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         env=env,
     )
-    time.sleep(2.0)  # past the interpreter's start, inside the run (it takes several seconds)
+    _wait_until_busy(process, cpu_seconds=1.0)  # past start-up, inside the run
     process.send_signal(signal.SIGINT)
     _out, err = process.communicate(timeout=GUARD)
     if process.returncode in (0, 1):  # finished before the signal: nothing to check
         pytest.skip("the run ended before Ctrl-C")
     assert process.returncode == 130
     assert err == b""
+
+
+def _cpu_seconds(pid: int) -> float | None:
+    """The CPU time a process has used so far (Linux's /proc), None where unknown."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _wait_until_busy(process: subprocess.Popen[bytes], cpu_seconds: float) -> None:
+    """Wait until ``process`` has used ``cpu_seconds`` of CPU (start-up takes a fraction of
+    that), or has ended: on a loaded machine the wait grows with the load, where a fixed
+    sleep would signal a process still starting. Without /proc, a generous sleep."""
+    import time
+
+    deadline = time.monotonic() + scaled(GUARD)
+    while process.poll() is None and time.monotonic() < deadline:
+        used = _cpu_seconds(process.pid)
+        if used is None:
+            time.sleep(scaled(2.0))
+            return
+        if used >= cpu_seconds:
+            return
+        time.sleep(0.02)
 
 
 @pytest.mark.parametrize(

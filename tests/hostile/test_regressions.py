@@ -11,7 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.pipeline import FileResult, validate_text
+from holodeck_mt.model import FileResult
+from holodeck_mt.pipeline import validate_text
 from holodeck_mt.read import loader
 from holodeck_mt.render import FORMATS, renderer
 from tests.conftest import load_script

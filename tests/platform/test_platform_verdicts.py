@@ -28,10 +28,9 @@ import pytest
 import yaml
 
 from holodeck_mt import validate_file, validate_text
-from holodeck_mt.model import Diagnostic
-from holodeck_mt.pipeline import FileResult
+from holodeck_mt.model import Diagnostic, FileResult
 from tests import platform_oracle as oracle
-from tests.conftest import FIXTURES, ROOT, SAMPLES, load_script, unavailable
+from tests.conftest import FIXTURES, ROOT, load_script, sample_files, unavailable
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
@@ -217,7 +216,7 @@ def test_validator_agrees_with_the_platform_on_the_corpus(
 
 def _files() -> list[Path]:
     found = sorted(FIXTURES.rglob("*.yaml")) + sorted((ROOT / "examples").rglob("*.yaml"))
-    found += sorted(SAMPLES.rglob("agent.y*ml")) if SAMPLES.is_dir() else []
+    found += sample_files("agent.y*ml")
     # A test-cases file is judged through the agent.yaml that names it.
     return [p for p in found if not _named_by_an_agent(p)]
 
@@ -261,7 +260,7 @@ def test_validator_agrees_with_the_platform_on_every_fixture_example_and_sample(
 
 
 def _samples() -> list[Path]:
-    return sorted(SAMPLES.rglob("agent.y*ml")) if SAMPLES.is_dir() else []
+    return sample_files("agent.y*ml")
 
 
 @pytest.mark.parametrize("path", _samples(), ids=lambda p: str(p.relative_to(p.parents[2])))

@@ -6,9 +6,7 @@ import pytest
 
 from tests.conftest import SAMPLES, RunJson
 
-pytestmark = pytest.mark.skipif(
-    not SAMPLES.is_dir(), reason=f"the real samples are not beside the checkout ({SAMPLES})"
-)
+pytestmark = pytest.mark.usefixtures("samples")
 
 
 def test_every_real_agent_yaml_and_its_test_cases_file_validates(run_json: RunJson) -> None:

@@ -24,7 +24,7 @@ import yaml
 from holodeck_mt.read import loader
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text.positions import line_column
-from tests.conftest import SAMPLES
+from tests.conftest import sample_files
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
@@ -99,8 +99,7 @@ def _files() -> list[Path]:
         *ROOT.glob("examples/**/*.yaml"),
         *ROOT.glob("docs/examples/*.yaml"),
     ]
-    if SAMPLES.is_dir():
-        found += SAMPLES.glob("**/*.yaml")
+    found += sample_files("*.yaml")
     return sorted(found)
 
 

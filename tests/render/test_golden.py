@@ -137,7 +137,7 @@ def test_junit_reports_a_yaml_syntax_error_as_the_file_testcase_failing() -> Non
 
 
 def test_junit_replaces_characters_xml_cannot_hold() -> None:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
     from holodeck_mt.render import junit
 
     d = Diagnostic("HMT103", "bad value 'a\x01b'", 1, 1)

@@ -10,8 +10,8 @@ import io
 
 import pytest
 
-from holodeck_mt.model import Diagnostic
-from holodeck_mt.pipeline import FileResult, validate_text
+from holodeck_mt.model import Diagnostic, FileResult
+from holodeck_mt.pipeline import validate_text
 from holodeck_mt.render import github, json_format, junit, sarif, text
 
 

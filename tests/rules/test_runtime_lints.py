@@ -72,9 +72,7 @@ def test_a_leak_into_a_test_cases_file_is_reported_in_that_file(run_json: RunJso
 
 # --- the real samples --------------------------------------------------------------------
 
-needs_samples = pytest.mark.skipif(
-    not SAMPLES.is_dir(), reason=f"the real samples are not beside the checkout ({SAMPLES})"
-)
+needs_samples = pytest.mark.usefixtures("samples")
 
 #: Which lints fire on each real sample, and why (or why none does).
 SAMPLE_VERDICTS: dict[str, tuple[set[str], str]] = {

@@ -11,8 +11,7 @@ import io
 
 import pytest
 
-from holodeck_mt.model import make
-from holodeck_mt.pipeline import FileResult
+from holodeck_mt.model import FileResult, make
 from holodeck_mt.render import renderer
 
 TEXTS = [

@@ -15,7 +15,7 @@ import pytest
 from holodeck_mt import walk
 from holodeck_mt.read import loader
 from holodeck_mt.text import ranges, source
-from tests.conftest import ROOT, SAMPLES, load_script
+from tests.conftest import ROOT, load_script, sample_files
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
@@ -51,7 +51,7 @@ def test_every_node_ends_where_source_ends_it(path: Path, backwards: bool) -> No
 
 def _texts_with_test_cases() -> list[tuple[str, str]]:
     named = []
-    for path in [*FILES, *sorted(SAMPLES.rglob("*.y*ml"))]:
+    for path in [*FILES, *sample_files("*.y*ml")]:
         try:
             named.append((str(path), path.read_bytes().decode("utf-8").removeprefix("\ufeff")))
         except UnicodeDecodeError:

@@ -10,7 +10,7 @@ import pytest
 from holodeck_mt.read import loader
 from holodeck_mt.text import source
 from holodeck_mt.text.source import Span, node_span, source_text
-from tests.conftest import FIXTURES, SAMPLES
+from tests.conftest import FIXTURES, sample_files
 
 TEXT = """\
 a: &x 14.10
@@ -122,7 +122,7 @@ def _values(data: Any, located: Any, positions: loader.Positions) -> Any:
 
 def _corpus() -> list[Path]:
     files = sorted((FIXTURES / "valid").rglob("*.yaml"))
-    files += sorted(SAMPLES.rglob("*.yaml")) if SAMPLES.is_dir() else []
+    files += sample_files("*.yaml")
     return files
 
 

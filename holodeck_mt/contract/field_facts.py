@@ -1,0 +1,108 @@
+"""How the platform reads each field, as the schema declares it.
+
+The schema says it once: a field's ``type`` (``number``, ``integer``, ``boolean``)
+is how the platform converts a value written otherwise, and two annotations of
+ours say what ``type`` cannot:
+
+- ``"x-holodeck-nullable": [names]`` on a definition, beside ``required``: the
+  fields the platform declares optional (``X | None``), so ``null`` there is no
+  value at all (a list, as ``required`` is: a boolean on the field itself makes
+  the YAML language server complete the field with ``[object Object]``);
+- ``"x-holodeck-reads": "count"`` on a field: it is read by its own rule, not by
+  its type (an expected tool's ``count`` takes ``true`` and nothing else).
+
+A list of one type (``pages``) or a mapping of one type (``loss``) reads each of
+its entries by that type: the table has the single key ``*``. A field added to a
+definition below is read the platform's way with no other edit.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from holodeck_mt.contract import registry
+from holodeck_mt.contract.walker import NULLABLE, READS
+
+NUMBER, INTEGER, BOOLEAN, COUNT = "number", "integer", "boolean", "count"
+#: Any key or index of the mapping or list.
+ANY = "*"
+
+_TYPES = {"number": NUMBER, "integer": INTEGER, "boolean": BOOLEAN}
+_READS = {COUNT: COUNT}
+
+#: The schema definitions of each kind of mapping (see ``platform_reading.kind_of``):
+#: ``(file, definition)``, then the path to the node inside it, when it is below.
+_KINDS: dict[str, tuple[tuple[str, str, tuple[str, ...]], ...]] = {
+    "agent": (("agent", "Agent", ()),),
+    "agent-evaluations": (("agent", "AgentEvaluations", ()),),
+    "test-case": (
+        ("test-case", "SingleTurnTestCase", ()),
+        ("test-case", "MultiTurnTestCase", ()),
+    ),
+    "turn": (("turn", "Turn", ()),),
+    "tool": (("expected-tool", "ToolCall", ()),),
+    "file": (("file-input", "FileInput", ()),),
+    "pages": (("file-input", "FileInput", ("properties", "pages")),),
+    "metric:standard": (("metric", "StandardMetric", ()),),
+    "metric:geval": (("metric", "GEvalMetric", ()),),
+    "metric:rag": (("metric", "RagMetric", ()),),
+    "metric:code": (("metric", "CodeMetric", ()),),
+    "model": (("llm-model", "LLMModel", ()),),
+    "optimizer": (("optimizer", "Optimizer", ()),),
+    "loss": (("optimizer", "Optimizer", ("properties", "loss")),),
+    "phase": (("optimizer", "Phase", ()),),
+    "textual-axis": (("optimizer", "TextualAxis", ()),),
+}
+
+
+def _node(file: str, name: str, below: tuple[str, ...]) -> dict[str, Any]:
+    node = registry.definition(f"{registry.BASE_URI}{file}.schema.json", name)
+    for key in below:
+        node = node[key]
+    return node
+
+
+def _reading(spec: Any) -> str | None:
+    """How a field whose schema is ``spec`` reads, or None (read as it is)."""
+    if not isinstance(spec, dict):
+        return None
+    if spec.get(READS) in _READS:
+        return _READS[spec[READS]]
+    declared = spec.get("type", [])
+    types = [declared] if isinstance(declared, str) else declared
+    return next((_TYPES[t] for t in types if t in _TYPES), None)
+
+
+def _typed(node: dict[str, Any]) -> dict[str, str]:
+    if node.get("type") == "array":
+        how = _reading(node.get("items"))
+        return {ANY: how} if how else {}
+    typed = {name: _reading(spec) for name, spec in node.get("properties", {}).items()}
+    found = {name: how for name, how in typed.items() if how is not None}
+    extra = _reading(node.get("additionalProperties"))
+    return {**found, ANY: extra} if extra else found
+
+
+@cache
+def fields(kind: str) -> dict[str, str]:
+    """The typed fields of a kind of mapping: name (or ``*``) -> how it reads."""
+    table: dict[str, str] = {}
+    for file, name, below in _KINDS.get(kind, ()):
+        table.update(_typed(_node(file, name, below)))
+    return table
+
+
+@cache
+def nullable(kind: str) -> frozenset[str]:
+    """The fields of a kind of mapping the platform declares optional."""
+    return frozenset(
+        field
+        for file, name, below in _KINDS.get(kind, ())
+        for field in _node(file, name, below).get(NULLABLE, ())
+    )
+
+
+def kinds() -> tuple[str, ...]:
+    """Every kind of mapping the schema declares fields of."""
+    return tuple(_KINDS)

@@ -1,0 +1,49 @@
+"""A file's text, read bounded: never past the size limit, never from a FIFO or a device."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from holodeck_mt.limits import Limits
+from holodeck_mt.model import Diagnostic, make
+from holodeck_mt.read import confine, loader
+
+
+def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None]:
+    """The file's text, or a diagnostic for a file too large or not text.
+
+    Raises :class:`OSError` when the file cannot be read at all, or is not a
+    regular file (a FIFO or a device would block or never end).
+    """
+    descriptor = confine.open_regular(path)
+    with os.fdopen(descriptor, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > limits.max_bytes:
+            return None, too_large(size, limits)
+        raw = file.read(limits.max_bytes + 1)  # a file that grew since stat stays bounded
+    if len(raw) > limits.max_bytes:
+        return None, too_large(len(raw), limits)
+    return loader.decode(raw)
+
+
+def decode(raw: bytes, limits: Limits) -> tuple[str | None, Diagnostic | None]:
+    """Bytes given as a file's content: its text, or the diagnostic of bytes too many or
+    not text."""
+    if len(raw) > limits.max_bytes:
+        return None, too_large(len(raw), limits)
+    return loader.decode(raw)
+
+
+def too_large(size: int, limits: Limits) -> Diagnostic:
+    """The diagnostic of a file over the size limit: not parsed at all."""
+    too_large = make(
+        "HMT004",
+        f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,}; it was not parsed",
+        1,
+        1,
+        hint="raise the limit with --max-file-size if this is intended",
+    )
+    from holodeck_mt.text import ranges
+
+    return ranges.with_range(None, too_large)

@@ -1,0 +1,75 @@
+"""The test-cases file an agent.yaml names: found, confined to its tree, and read.
+
+The path comes from the file: it may hold a NUL, be too long, name a folder or a
+FIFO, or leave the repository; each is a fault on `test_cases_file`, never an
+exception and never a read outside the tree.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from holodeck_mt.limits import Limits
+from holodeck_mt.model import Diagnostic, Fault
+from holodeck_mt.read import confine, files
+from holodeck_mt.text.safe_text import clip, display_path
+
+
+@dataclass(frozen=True)
+class Followed:
+    """What following a `test_cases_file` found: the path shown for it, and its text,
+    or the reader's diagnostic of a file that is no text, or a fault of the agent.yaml."""
+
+    shown: str
+    text: str | None = None
+    problem: Diagnostic | None = None
+    fault: Fault | None = None
+
+
+def follow(
+    target: str,
+    *,
+    base_dir: Path,
+    display: str,
+    tree: Path,
+    allow_outside: bool,
+    limits: Limits,
+    given: str | None = None,
+) -> Followed:
+    """Read the test-cases file ``target`` (relative to the agent.yaml's folder
+    ``base_dir``; ``given``: its text, when an editor holds it)."""
+    file = base_dir / target
+    shown = display_path(os.path.normpath(os.path.join(os.path.dirname(display), target)))
+    content, problem, why, code = None, None, None, "HMT110"
+    try:
+        refused = confine.refusal(file, tree, allow_outside=allow_outside)
+        if refused is not None:
+            why, code = refused, "HMT120"
+        elif file.is_file():
+            content, problem = files.read_text(file, limits)
+        elif file.is_dir():
+            why = "is a folder"
+        else:
+            why = "is not a regular file" if file.exists() else "does not exist"
+    except (OSError, ValueError) as e:
+        why = f"cannot be read ({getattr(e, 'strerror', None) or e})"
+    if why is not None:
+        return Followed(shown, fault=_not_followed(target, file, why, code))
+    if given is not None:
+        return Followed(shown, text=given)
+    return Followed(shown, text=content, problem=problem)
+
+
+def _not_followed(target: str, file: Path, why: str, code: str) -> Fault:
+    return Fault(
+        code,
+        f"test_cases_file '{clip(target)}' {why}"
+        + (f" (looked for {clip(str(file), 200)})" if code == "HMT110" else ""),
+        ("test_cases_file",),
+        hint="the path is relative to the agent.yaml's folder"
+        if code == "HMT110"
+        else "keep test-cases files inside the repository (--allow-outside-paths "
+        "allows other places)",
+    )

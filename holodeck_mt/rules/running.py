@@ -1,0 +1,59 @@
+"""Run every rule over a document the contract judged: the semantic faults, in order.
+
+The rules read the document as the platform reads it and skip what the contract
+or the reader already reported. The run-time lints come last and run only on a
+file without errors (nor its agent.yaml): a file with errors does not run at all.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from holodeck_mt.codes import severity
+from holodeck_mt.model import Fault
+from holodeck_mt.read import loader
+from holodeck_mt.rules import Context, Options, all_checks
+
+
+def faults(
+    doc: loader.Document,
+    contract: list[Fault],
+    as_read: Any,
+    *,
+    base_dir: Path,
+    options: Options,
+    tree: Path | None,
+    agent: Any = None,
+    agent_clean: bool = True,
+) -> list[Fault]:
+    """The rules' faults of ``as_read`` (``doc`` as the platform reads it), beyond the
+    ``contract``'s faults; ``agent``: the data of the agent.yaml naming this document."""
+    context = Context(
+        data=as_read,
+        base_dir=base_dir,
+        options=options,
+        reported=doc.reported | {f.parts for f in contract if _is_error(f)},
+        tree=tree,
+        agent=agent,
+        runtime=agent_clean and _error_free(contract, doc),
+    )
+    found: list[Fault] = []
+    runnable = context.runtime
+    for check in all_checks(options):
+        context.runtime = runnable
+        for fault in check(context):
+            found.append(fault)
+            runnable = runnable and not _is_error(fault)
+    return found
+
+
+def _is_error(fault: Fault) -> bool:
+    return severity(fault.code) == "error"
+
+
+def _error_free(faults: list[Fault], doc: loader.Document) -> bool:
+    """No fault and no reader's diagnostic is an error: the run-time lints may run."""
+    return not any(_is_error(f) for f in faults) and not any(
+        d.severity == "error" for d in doc.diagnostics
+    )

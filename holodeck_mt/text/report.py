@@ -1,0 +1,112 @@
+"""Faults become the file's diagnostics: located, worded as written, clipped, capped.
+
+Each fault is placed at its line and column in its test case (``locate``), the
+reader's findings and dialect warnings join where no fault covers the node, and
+every value a message or hint shows is the one its author wrote (``"0.5"``, not
+0.5). Everything quoted from the input is clipped, the list sorted and
+deduplicated, and past ``--max-diagnostics`` one ``HMT220`` line counts the rest:
+a hostile file cannot make the output grow with its number of faults.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterable
+
+from holodeck_mt.limits import Limits
+from holodeck_mt.model import Diagnostic, Fault, make
+from holodeck_mt.read import dialect, loader
+from holodeck_mt.text.safe_text import MESSAGE, clip
+
+
+def diagnostics(faults: list[Fault], doc: loader.Document, limits: Limits) -> list[Diagnostic]:
+    """Every fault of ``doc`` located, with the reader's diagnostics and the dialect warnings
+    where no fault covers the node; capped, each quoting its value as written."""
+    faulted = doc.reported | {f.parts for f in faults}
+    warned = dialect.warnings(doc.dialect, faulted)
+    if not faults and not doc.diagnostics and not warned:
+        return []
+    from holodeck_mt.contract import platform_reading
+    from holodeck_mt.text import locate, quoting, ranges  # a clean file gets none (start-up)
+
+    text, data = doc.text, doc.data
+    locator = locate.Locator(doc, limits)
+    located = [locator.diagnostic(f) for f in faults]
+    located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
+    located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
+    written = []
+    for d in finish(located, limits):
+        within = locator.lines(d.pointer_parts)
+        d = platform_reading.as_written(quoting.as_written(d, text, within), text, within)
+        written.append(_bounded(d))
+    return written
+
+
+def unloaded(found: list[Diagnostic], text: str, limits: Limits) -> list[Diagnostic]:
+    """The reader's diagnostics of a document that did not load, ranged and capped."""
+    from holodeck_mt.text import ranges
+
+    return finish(ranges.with_ranges(text, found), limits)
+
+
+def with_fault(
+    found: list[Diagnostic], doc: loader.Document, fault: Fault, limits: Limits
+) -> list[Diagnostic]:
+    """``found``, and ``fault`` of ``doc`` located among them."""
+    from holodeck_mt.text import locate
+
+    return finish([*found, locate.Locator(doc, limits).diagnostic(fault)], limits)
+
+
+def _bounded(d: Diagnostic) -> Diagnostic:
+    """The diagnostic with everything it quotes from the input clipped."""
+    return dataclasses.replace(
+        d,
+        message=clip(d.message, MESSAGE),
+        hint=clip(d.hint, MESSAGE) if d.hint is not None else None,
+        test_case=clip(d.test_case) if d.test_case is not None else None,
+        path=clip(d.path, MESSAGE),
+    )
+
+
+def finish(found: Iterable[Diagnostic], limits: Limits) -> list[Diagnostic]:
+    """Clipped, sorted, deduplicated, and at most ``limits.max_diagnostics`` of them.
+
+    Past the cap one ``HMT220`` line says how many more there are and how to see them.
+    """
+    kept = _dedupe(_bounded(d) for d in found)
+    cap = limits.max_diagnostics
+    if not cap or len(kept) <= cap:
+        return kept
+    # A count of test cases not examined (contract/compiled) stays, after the capped list.
+    counts = [d for d in kept if d.code == "HMT220"]
+    kept = [d for d in kept if d.code != "HMT220"]
+    if len(kept) <= cap:
+        return [*kept, *counts]
+    rest = kept[cap:]
+    errors = sum(d.severity == "error" for d in rest)
+    first = rest[0]
+    more = make(
+        "HMT220",
+        f"{_count(len(rest), 'more diagnostic')} not shown, from this line on "
+        f"({_count(errors, 'error')}, {_count(len(rest) - errors, 'warning')})",
+        first.line,
+        first.column,
+        hint="--max-diagnostics 0 shows them all",
+    )
+    return [*kept[:cap], more, *counts]
+
+
+def _count(n: int, what: str) -> str:
+    return f"{n:,} {what}{'' if n == 1 else 's'}"
+
+
+def _dedupe(found: Iterable[Diagnostic]) -> list[Diagnostic]:
+    seen: set[tuple[str, str, str]] = set()
+    out = []
+    for d in sorted(found, key=Diagnostic.sort_key):
+        key = (d.code, d.pointer, d.message)
+        if key not in seen:
+            seen.add(key)
+            out.append(d)
+    return out

@@ -1,0 +1,28 @@
+"""Where holodeck-mt lives once released: the one place its public URLs are written.
+
+Everything else that names a URL (the schema files' ``$id``, the bundle, the SchemaStore
+kit, the README, the docs, SARIF's ``informationUri``) is stamped from these constants by
+``make schema`` (scripts/stamp_urls.py). Edit :data:`OWNER` (or :data:`SCHEMA_BASE`, to
+serve the schema elsewhere), then run ``make schema`` and commit what it rewrites.
+"""
+
+from __future__ import annotations
+
+#: PLACEHOLDER: the GitHub account (user or organisation) that hosts the repository.
+#: Replace it with the real owner before the first release tag.
+OWNER = "placeholder-owner"
+
+#: The repository (as `uses:` and pre-commit name it, and its URL), its GitHub Pages site,
+#: and the schema's major version.
+SLUG = f"{OWNER}/holodeck-mt"
+REPOSITORY = f"https://github.com/{SLUG}"
+PAGES = f"https://{OWNER}.github.io/holodeck-mt/"
+SCHEMA_MAJOR = 1
+
+#: The folder every schema file's ``$id`` lives in (served by .github/workflows/pages.yml).
+SCHEMA_BASE = f"{PAGES}schemas/v{SCHEMA_MAJOR}/"
+#: The single-file schema editors and catalogues bind.
+BUNDLE_NAME = "holodeck-mt.schema.json"
+BUNDLE_URL = SCHEMA_BASE + BUNDLE_NAME
+#: The same bundle, attached to every GitHub release (.github/workflows/release.yml).
+RELEASE_BUNDLE_URL = f"{REPOSITORY}/releases/latest/download/{BUNDLE_NAME}"

@@ -1,0 +1,123 @@
+"""A new turn field needs one edit: its entry in schema/turn.schema.json.
+
+The repository's tracked files are copied into a scratch folder, one optional
+number field is added to the turn's ``properties``, and `make schema`'s scripts
+regenerate what derives from the schema. In that copy, with no other edit, the
+validator reads the field the platform's way (a quoted number is a warning that
+says how the platform reads it), the editor bundle offers it, the reference
+documents it, and a misspelling of it is an unknown key whose hint names it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytestmark = pytest.mark.slow  # copies the repository and starts processes
+
+ROOT = Path(__file__).resolve().parents[2]
+FIELD = "max_latency_ms"
+SPEC: dict[str, Any] = {
+    "type": "number",
+    "minimum": 0,
+    "description": "Longest time the agent may take to answer this turn, in milliseconds.",
+}
+CASES = """\
+test_cases:
+  - name: latency
+    turns:
+      - input: what is the net cash?
+        max_latency_ms: "5"
+      - input: and in 2008?
+        max_latncy_ms: 5
+"""
+
+
+def _tracked() -> list[str]:
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=True,
+    ).stdout.decode("utf-8")
+    return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
+
+
+def _run(copy: Path, *argv: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(copy), "NO_COLOR": "1"}
+    return subprocess.run(
+        [sys.executable, *argv], cwd=copy, env=env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    if shutil.which("git") is None or not (ROOT / ".git").exists():
+        pytest.skip("needs a git checkout to copy its tracked files")
+    copy = tmp_path_factory.mktemp("repository")
+    for name in _tracked():
+        target = copy / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(ROOT / name, target)
+    turn_file = copy / "schema" / "turn.schema.json"
+    turn = json.loads(turn_file.read_text(encoding="utf-8"))
+    turn["$defs"]["Turn"]["properties"][FIELD] = SPEC  # the one edit
+    turn_file.write_text(json.dumps(turn, indent=2) + "\n", encoding="utf-8")
+    where = _run(copy, "-c", "import holodeck_mt; print(holodeck_mt.__file__)").stdout
+    assert Path(where.strip()).is_relative_to(copy), where  # the copy's code, not ours
+    for script in ("scripts/bundle_schema.py", "scripts/gen_docs.py"):
+        done = _run(copy, script)
+        assert done.returncode == 0, done.stdout + done.stderr
+    (copy / "cases.yaml").write_text(CASES, encoding="utf-8")
+    return copy
+
+
+@pytest.fixture(scope="module")
+def diagnostics(copy: Path) -> list[dict[str, Any]]:
+    done = _run(copy, "-m", "holodeck_mt", "validate", "--format", "json", "cases.yaml")
+    assert done.returncode == 1, done.stderr
+    found: list[dict[str, Any]] = json.loads(done.stdout)["files"][0]["diagnostics"]
+    return found
+
+
+def test_a_quoted_number_in_a_new_turn_field_is_the_platforms_conversion_warning(
+    diagnostics: list[dict[str, Any]],
+) -> None:
+    warning = next(d for d in diagnostics if d["code"] == "HMT210")
+    assert warning["severity"] == "warning"
+    assert warning["path"] == f"turns[0].{FIELD}"
+    assert warning["line"] == 5
+    assert warning["message"] == (
+        f'the platform reads {FIELD} "5" as the number 5; write {FIELD}: 5'
+    )
+
+
+def test_a_misspelt_new_turn_field_is_an_unknown_key_whose_hint_names_it(
+    diagnostics: list[dict[str, Any]],
+) -> None:
+    unknown = next(d for d in diagnostics if d["code"] == "HMT100")
+    assert unknown["path"] == "turns[1].max_latncy_ms"
+    assert unknown["line"] == 7
+    assert unknown["message"] == "unknown key 'max_latncy_ms' in turn"
+    assert FIELD in unknown["hint"]
+    assert sorted(d["code"] for d in diagnostics) == ["HMT100", "HMT210"]
+
+
+def test_the_editor_bundle_offers_a_new_turn_field(copy: Path) -> None:
+    bundle = json.loads(
+        (copy / "schema" / "bundle" / "holodeck-mt.schema.json").read_text(encoding="utf-8")
+    )
+    assert bundle["$defs"]["Turn"]["properties"][FIELD]["type"] == "number"
+
+
+def test_the_reference_documents_a_new_turn_field(copy: Path) -> None:
+    reference = (copy / "docs" / "reference.md").read_text(encoding="utf-8")
+    assert f"`{FIELD}`" in reference
+    assert str(SPEC["description"]) in reference

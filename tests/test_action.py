@@ -1,0 +1,255 @@
+"""The GitHub Action (action.yml): its structure, and its steps run here as a runner runs them.
+
+Each `run:` step is run with bash as GitHub runs a composite step (`bash --noprofile --norc
+-eo pipefail`), in a scratch git repository, with `GITHUB_ACTION_PATH`, `GITHUB_OUTPUT` and
+`RUNNER_TEMP` set and each `${{ ... }}` of its `env:` evaluated from the inputs, the steps'
+outputs and the `github` context. The fast tests stand the checkout's interpreter in for the
+install step; the slow one runs the install step itself (pip install of this checkout).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+from ruamel.yaml import YAML
+
+from holodeck_mt.urls import SLUG
+from tests.conftest import ROOT, SAMPLES
+
+ACTION = ROOT / "action.yml"
+_EXPRESSION = re.compile(r"\$\{\{\s*([^}]*?)\s*\}\}")
+BROKEN = "test_cases:\n  - name: a\n    turns: []\n"
+WARNS = "test_cases:\n  - name: a\n    input: hi\n  - name: a\n    input: ho\n"
+
+
+def _action() -> dict[str, Any]:
+    action: dict[str, Any] = YAML(typ="safe").load(ACTION.read_text(encoding="utf-8"))
+    return action
+
+
+@dataclass
+class Runner:
+    """Runs the action's steps one by one, like a runner (only what the action uses)."""
+
+    workspace: Path
+    temp: Path
+    inputs: dict[str, str]
+    env: dict[str, str] = field(default_factory=dict)
+    outputs: dict[str, dict[str, str]] = field(default_factory=dict)
+
+    def value(self, expression: str) -> str:
+        """The value of one `${{ ... }}`: `inputs.X`, `steps.ID.outputs.X`, `github.X`."""
+        parts = expression.split(".")
+        if parts[0] == "inputs" and len(parts) == 2:
+            defaults = {k: str(v.get("default", "")) for k, v in _action()["inputs"].items()}
+            return self.inputs.get(parts[1], defaults[parts[1]])
+        if parts[0] == "steps" and len(parts) == 4 and parts[2] == "outputs":
+            return self.outputs.get(parts[1], {}).get(parts[3], "")
+        if expression == "github.action_repository":
+            return SLUG
+        raise AssertionError(
+            f"the action uses an expression this runner does not know: {expression}"
+        )
+
+    def run(self, step: dict[str, Any]) -> subprocess.CompletedProcess[str]:
+        output = self.temp / f"output-{len(self.outputs)}"
+        output.write_text("", encoding="utf-8")
+        env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+        env |= self.env | {
+            "GITHUB_ACTION_PATH": str(ROOT),
+            "GITHUB_OUTPUT": str(output),
+            "GITHUB_WORKSPACE": str(self.workspace),
+            "RUNNER_TEMP": str(self.temp),
+        }
+        for name, text in step.get("env", {}).items():
+            env[name] = _EXPRESSION.sub(lambda m: self.value(m.group(1)), str(text))
+        script = self.temp / "step.sh"
+        script.write_text(step["run"], encoding="utf-8")
+        done = subprocess.run(
+            ["bash", "--noprofile", "--norc", "-eo", "pipefail", str(script)],
+            cwd=self.workspace,
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        if "id" in step:
+            lines = output.read_text(encoding="utf-8").splitlines()
+            self.outputs[step["id"]] = dict(line.split("=", 1) for line in lines if "=" in line)
+        return done
+
+    def validate(self) -> subprocess.CompletedProcess[str]:
+        """The steps after the install, with this checkout's interpreter installed."""
+        install, *rest = _action()["runs"]["steps"]
+        self.outputs[install["id"]] = {"python": sys.executable}
+        done = None
+        for step in rest:
+            done = self.run(step)
+        assert done is not None
+        return done
+
+
+def _repository(root: Path, files: dict[str, str]) -> Path:
+    root.mkdir(parents=True)
+    subprocess.run(["git", "init", "-q", str(root)], check=True, capture_output=True)
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    return root
+
+
+def _runner(tmp_path: Path, files: dict[str, str], **inputs: str) -> Runner:
+    workspace = _repository(tmp_path / "repo", files)
+    (tmp_path / "temp").mkdir()
+    return Runner(workspace, tmp_path / "temp", inputs)
+
+
+# --- structure ------------------------------------------------------------------------------
+
+
+def test_action_is_a_composite_action_with_the_four_inputs() -> None:
+    action = _action()
+    assert {"name", "description", "runs"} <= set(action)
+    assert action["runs"]["using"] == "composite"
+    assert set(action["inputs"]) == {"paths", "sarif-file", "strict", "version"}
+    assert action["inputs"]["paths"]["default"] == "."
+    for name, spec in action["inputs"].items():
+        assert spec.get("description"), name
+        assert spec.get("required") is False, name
+
+
+def test_every_composite_step_names_its_shell_and_every_input_is_used() -> None:
+    action = _action()
+    steps = action["runs"]["steps"]
+    assert all(step.get("shell") == "bash" for step in steps if "run" in step)
+    text = ACTION.read_text(encoding="utf-8")
+    for name in action["inputs"]:
+        assert f"${{{{ inputs.{name} }}}}" in text, f"input {name!r} is never used"
+
+
+def test_inputs_reach_the_scripts_through_env_only() -> None:
+    for step in _action()["runs"]["steps"]:
+        assert not _EXPRESSION.search(step["run"]), f"{step['name']}: ${{{{ }}}} in a script"
+        for value in step.get("env", {}).values():
+            assert _EXPRESSION.fullmatch(str(value)), value
+
+
+def test_the_install_step_installs_the_actions_own_checkout_by_default() -> None:
+    install = _action()["runs"]["steps"][0]
+    assert install["id"] == "install"
+    assert 'source="$GITHUB_ACTION_PATH"' in install["run"]
+    assert '-- "$source"' in install["run"]
+
+
+# --- the steps, run ---------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_a_broken_repository_fails_the_step_with_error_annotations(tmp_path: Path) -> None:
+    runner = _runner(tmp_path, {"agents/agent.yaml": BROKEN})
+    done = runner.validate()
+    assert done.returncode == 1, done.stdout + done.stderr
+    errors = [line for line in done.stdout.splitlines() if line.startswith("::error ")]
+    assert errors, done.stdout
+    assert errors[0].startswith("::error file=agents/agent.yaml,line=3,")
+    assert "HMT105" in errors[0]
+
+
+@pytest.mark.slow
+def test_a_clean_repository_passes(tmp_path: Path) -> None:
+    runner = _runner(tmp_path, {"agent.yaml": "test_cases:\n  - input: hi\n"})
+    done = runner.validate()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "::error" not in done.stdout
+
+
+@pytest.mark.slow
+def test_paths_input_limits_the_run_to_the_named_folders(tmp_path: Path) -> None:
+    files = {"good/agent.yaml": "test_cases:\n  - input: hi\n", "bad/agent.yaml": BROKEN}
+    assert _runner(tmp_path / "a", files, paths="good").validate().returncode == 0
+    several = _runner(tmp_path / "b", files, paths="good\n  bad ").validate()
+    assert several.returncode == 1
+    assert "file=bad/agent.yaml" in several.stdout
+
+
+@pytest.mark.slow
+def test_a_path_is_data_never_a_command_or_a_glob(tmp_path: Path) -> None:
+    hostile = '$(touch pwned) `touch pwned2` * "; touch pwned3'
+    done = _runner(tmp_path, {"agent.yaml": "test_cases: []\n"}, paths=hostile).validate()
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert not list((tmp_path / "repo").glob("pwned*"))
+
+
+@pytest.mark.slow
+def test_strict_input_makes_warnings_fail(tmp_path: Path) -> None:
+    assert _runner(tmp_path / "a", {"agent.yaml": WARNS}).validate().returncode == 0
+    strict = _runner(tmp_path / "b", {"agent.yaml": WARNS}, strict="true").validate()
+    assert strict.returncode == 1
+    assert "::error " in strict.stdout
+    wrong = _runner(tmp_path / "c", {"agent.yaml": WARNS}, strict="maybe").validate()
+    assert wrong.returncode == 2
+    assert "input strict must be 'true' or 'false'" in wrong.stdout
+
+
+@pytest.mark.slow
+def test_sarif_file_input_writes_a_report_and_keeps_the_verdict(tmp_path: Path) -> None:
+    runner = _runner(tmp_path, {"agent.yaml": BROKEN}, **{"sarif-file": "holodeck-mt.sarif"})
+    done = runner.validate()
+    assert done.returncode == 1
+    report = (tmp_path / "repo" / "holodeck-mt.sarif").read_text(encoding="utf-8")
+    assert '"ruleId": "HMT105"' in report
+
+
+@pytest.mark.slow
+def test_the_real_samples_pass(tmp_path: Path) -> None:
+    if not SAMPLES.is_dir():
+        if os.environ.get("HOLODECK_MT_REQUIRE_SAMPLES") == "1":
+            pytest.fail(f"HOLODECK_MT_REQUIRE_SAMPLES=1 but {SAMPLES} is missing")
+        pytest.skip(f"the real samples are not beside the checkout ({SAMPLES})")
+    runner = _runner(tmp_path, {})
+    shutil.copytree(SAMPLES, runner.workspace / "samples")
+    done = runner.validate()
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "::error" not in done.stdout
+
+
+@pytest.mark.slow
+def test_the_install_step_pip_installs_the_checkout_and_the_action_runs_it(
+    tmp_path: Path,
+) -> None:
+    """The install step for real, offline: its virtual environment made beforehand (the step
+    keeps one it finds) sees this checkout's dependencies, and pip may not use an index."""
+    runner = _runner(tmp_path, {"agent.yaml": BROKEN})
+    home = runner.temp / "holodeck-mt-venv"
+    venv.EnvBuilder(with_pip=True).create(home)
+    (site,) = (home / "lib").glob("python*/site-packages")
+    ours = sysconfig.get_paths()["purelib"]
+    (site / "checkout-dependencies.pth").write_text(ours + "\n", encoding="utf-8")
+    runner.env = {"PIP_NO_INDEX": "1", "PIP_NO_BUILD_ISOLATION": "0"}
+    install, *rest = _action()["runs"]["steps"]
+    done = runner.run(install)
+    assert done.returncode == 0, done.stdout + done.stderr
+    python = runner.outputs["install"]["python"]
+    assert Path(python).parent.parent == home
+    where = subprocess.run(
+        [python, "-c", "import holodeck_mt; print(holodeck_mt.__file__)"],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert Path(where.stdout.strip()).is_relative_to(home), "the checkout was not installed"
+    for step in rest:
+        done = runner.run(step)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "::error file=agent.yaml,line=3," in done.stdout

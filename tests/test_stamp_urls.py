@@ -1,0 +1,131 @@
+"""One constant holds the public URLs (holodeck_mt/urls.py); `make schema` stamps them.
+
+A copy of the repository gets another owner in urls.py; the stamping scripts `make schema`
+runs rewrite every file that named the old URLs, so that the old host is left nowhere but
+in the changelog, and the validator of the copy reports the new URLs.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from holodeck_mt import urls
+from tests.conftest import ROOT
+
+#: What `make schema` runs, in order (the Makefile's `schema` target).
+SCHEMA_TARGET = ["stamp_urls.py", "bundle_schema.py", "schemastore_kit.py", "gen_docs.py"]
+OLD_HOST = f"{urls.OWNER}.github.io"
+NEW_OWNER = "acme-labs"
+
+
+def _repository_files() -> list[str]:
+    done = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        pytest.skip("not a git checkout: the repository's files cannot be listed")
+    return [name for name in done.stdout.decode().split("\0") if name]
+
+
+def _copy(destination: Path) -> Path:
+    for name in _repository_files():
+        source = ROOT / name
+        if source.is_file() and not source.is_symlink():
+            target = destination / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return destination
+
+
+def _python(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(copy)}
+    return subprocess.run(
+        [sys.executable, *args], cwd=copy, env=env, capture_output=True, text=True, check=False
+    )
+
+
+@pytest.fixture(scope="module")
+def restamped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    copy = _copy(tmp_path_factory.mktemp("restamped"))
+    constants = copy / "holodeck_mt" / "urls.py"
+    text = constants.read_text(encoding="utf-8")
+    assert text.count(f'OWNER = "{urls.OWNER}"') == 1
+    constants.write_text(text.replace(f'OWNER = "{urls.OWNER}"', f'OWNER = "{NEW_OWNER}"'))
+    for script in SCHEMA_TARGET:
+        done = _python(copy, f"scripts/{script}")
+        assert done.returncode == 0, f"{script}:\n{done.stdout}\n{done.stderr}"
+    return copy
+
+
+def test_the_makefiles_schema_target_runs_these_scripts_in_this_order() -> None:
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    target = re.search(r"^schema: .*\n((?:\t.*\n)+)", makefile, re.M)
+    assert target is not None
+    assert re.findall(r"scripts/(\S+\.py)", target.group(1)) == SCHEMA_TARGET
+
+
+def test_the_owner_placeholder_is_written_once_in_the_source() -> None:
+    found = [
+        path.relative_to(ROOT).as_posix()
+        for path in sorted((ROOT / "holodeck_mt").rglob("*.py"))
+        if urls.OWNER in path.read_text(encoding="utf-8")
+    ]
+    assert found == ["holodeck_mt/urls.py"]
+
+
+@pytest.mark.slow
+def test_a_new_owner_leaves_the_old_host_nowhere_but_in_the_changelog(restamped: Path) -> None:
+    left = [
+        path.relative_to(restamped).as_posix()
+        for path in sorted(restamped.rglob("*"))
+        if path.is_file()
+        and path.name != "urls.py"
+        and urls.OWNER.encode() in path.read_bytes()
+        and path.relative_to(restamped).as_posix() != "CHANGELOG.md"
+    ]
+    assert left == []
+    assert OLD_HOST not in (restamped / "README.md").read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_a_new_owner_reaches_every_id_the_kit_the_readme_and_sarif(restamped: Path) -> None:
+    base = f"https://{NEW_OWNER}.github.io/holodeck-mt/schemas/v1/"
+    for path in sorted((restamped / "schema").glob("*.schema.json")):
+        assert json.loads(path.read_text("utf-8"))["$id"].startswith(base), path.name
+    bundle = json.loads((restamped / "schema/bundle/holodeck-mt.schema.json").read_text("utf-8"))
+    assert bundle["$id"] == base + "holodeck-mt.schema.json"
+    entry = json.loads((restamped / "schemastore/catalog-entry.json").read_text("utf-8"))
+    assert entry["versions"] == {"1": bundle["$id"]}
+    readme = (restamped / "README.md").read_text(encoding="utf-8")
+    assert f"$schema={bundle['$id']}" in readme
+    assert f'pip install "holodeck-mt @ git+https://github.com/{NEW_OWNER}/holodeck-mt@' in readme
+    assert f"uses: {NEW_OWNER}/holodeck-mt@" in readme
+    done = _python(
+        restamped, "-m", "holodeck_mt", "validate", "examples/convfinqa", "--format", "sarif"
+    )
+    assert done.returncode == 0, done.stderr
+    driver = json.loads(done.stdout)["runs"][0]["tool"]["driver"]
+    assert driver["informationUri"] == f"https://github.com/{NEW_OWNER}/holodeck-mt"
+    checked = _python(restamped, "scripts/stamp_urls.py", "--check")
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+
+
+def test_the_committed_files_name_the_urls_of_the_constant() -> None:
+    done = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "stamp_urls.py"), "--check"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert (done.returncode, done.stdout) == (0, ""), done.stdout + done.stderr
