@@ -39,7 +39,7 @@ from holodeck_mt.read.env_vars import REFERENCE
 if TYPE_CHECKING:
     from holodeck_mt.limits import Limits
     from holodeck_mt.model import Diagnostic
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
     from holodeck_mt.rules import Options
 
 #: The entries' layout; a change makes every older entry foreign.
@@ -264,7 +264,7 @@ def _trusted(entry: Any, entry_key: str, path: str) -> list[FileResult] | None:
 
 
 def _result(item: Any) -> FileResult:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
     if not isinstance(item, dict) or not isinstance(item["path"], str):
         raise TypeError("not a result")
