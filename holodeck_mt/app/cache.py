@@ -38,8 +38,7 @@ from holodeck_mt.read.env_vars import REFERENCE
 
 if TYPE_CHECKING:
     from holodeck_mt.limits import Limits
-    from holodeck_mt.model import Diagnostic
-    from holodeck_mt.model import FileResult
+    from holodeck_mt.model import Diagnostic, FileResult
     from holodeck_mt.rules import Options
 
 #: The entries' layout; a change makes every older entry foreign.

@@ -12,6 +12,7 @@ anything walks the document.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -35,6 +36,10 @@ _CACHE_SIZE = 4096
 #: Plain scalars read differently by YAML 1.1 and 1.2 that are noted, at most (memory
 #: stays bounded by the input, and the warnings by what anyone reads).
 MAX_DIALECT_NOTES = 1000
+#: A text this long or shorter has the end of every indexed value noted (see Builder);
+#: a longer one, that of the root's first values only.
+_SMALL_TEXT = 1 << 18
+_ROOT_ENDS = 64
 #: Types of a reading that needs more than being stored.
 _SPECIAL = (sc.Unconstructible, sc._Marker, sc.YamlScalar)
 
@@ -115,6 +120,13 @@ class Builder:
         in :attr:`positions` (0: the root's), or None for no index at all."""
         self.limits = limits
         self.positions = Positions() if index_depth is not None else None
+        #: Whose values' ends are noted beside their positions: every indexed value of a
+        #: small text read with every position (a test case read again alone), else the
+        #: first few of the root's (the list of test cases): a file of a million items
+        #: keeps no end beside each position.
+        small = index_depth == sys.maxsize and len(text) <= _SMALL_TEXT
+        self._ends_depth = sys.maxsize if small else 0
+        self._ends_left = sys.maxsize if small else _ROOT_ENDS
         self._index_depth = index_depth if index_depth is not None else -1
         self.diagnostics: list[dg.Diagnostic] = []
         self.reported: set[dg.JsonPath] = set()
@@ -269,8 +281,9 @@ class Builder:
         if self.positions is not None and len(self._stack) <= self._index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions
-            frame.value_ends = {} if frame.is_map else []
-            self.positions.value_ends[id(container)] = frame.value_ends
+            if len(self._stack) <= self._ends_depth:
+                frame.value_ends = {}
+                self.positions.value_ends[id(container)] = frame.value_ends
             if frame.is_map:
                 frame.key_positions = {}
                 self.positions.keys[id(container)] = frame.key_positions
@@ -290,7 +303,9 @@ class Builder:
             frame.container.append(value)
             if frame.value_positions is not None:
                 frame.value_positions.append((mark.line + 1, mark.column + 1))
-                frame.value_ends.append((mark.index, self._last))
+                if frame.value_ends is not None and self._ends_left:
+                    self._ends_left -= 1
+                    frame.value_ends[len(frame.value_positions) - 1] = (mark.index, self._last)
         elif frame.key is _NO_KEY:
             frame.key = (
                 value if type(value) is str or value is sc.MERGE else self._bad_key(value, mark)
@@ -319,7 +334,9 @@ class Builder:
             kmark = frame.key_mark
             frame.key_positions[key] = (kmark.line + 1, kmark.column + 1)
             frame.value_positions[key] = (mark.line + 1, mark.column + 1)
-            frame.value_ends[key] = (mark.index, self._last)
+            if frame.value_ends is not None and self._ends_left:
+                self._ends_left -= 1
+                frame.value_ends[key] = (mark.index, self._last)
 
     def _anchor(self, name: str, value: Any, size: int, mark: Any) -> None:
         earlier = self._anchors.get(name)
