@@ -69,10 +69,11 @@ def once(paths: list[Path]) -> dict[str, float]:
     from holodeck_mt.render import renderer
 
     totals: dict[str, float] = {}
-    originals = {name: getattr(pipeline, name) for name in _WRAPPED}
+    modules = {name: import_from_root(name) for name, _, _ in _WRAPPED}
+    originals = {(name, attr): getattr(modules[name], attr) for name, attr, _ in _WRAPPED}
     try:
-        for name, label in _WRAPPED.items():
-            setattr(pipeline, name, _timed(totals, label, originals[name]))
+        for name, attr, label in _WRAPPED:
+            setattr(modules[name], attr, _timed(totals, label, originals[name, attr]))
         started = time.process_time()
         results = []
         for path in paths:
@@ -84,21 +85,21 @@ def once(paths: list[Path]) -> dict[str, float]:
         totals["render"] = time.process_time() - validated
         totals["total"] = time.process_time() - started
     finally:
-        for name, work in originals.items():
-            setattr(pipeline, name, work)
+        for (name, attr), work in originals.items():
+            setattr(modules[name], attr, work)
     texts = [path.read_text(encoding="utf-8") for path in paths]
     totals["read"] = _events_seconds(texts)
     totals["build"] = totals.pop("load", 0.0) - totals["read"]
     return totals
 
 
-#: The pipeline's functions wrapped, and the stage each one's time goes to.
-_WRAPPED = {
-    "_load": "load",
-    "_schema_of": "schema",
-    "_check_faults": "rules",
-    "_diagnostics": "locate",
-}
+#: The pipeline's steps wrapped (module, function), and the stage each one's time goes to.
+_WRAPPED = [
+    ("holodeck_mt.read.document", "read", "load"),
+    ("holodeck_mt.contract.verdict", "judge", "schema"),
+    ("holodeck_mt.rules.running", "faults", "rules"),
+    ("holodeck_mt.text.report", "diagnostics", "locate"),
+]
 
 
 def measure(repetitions: int) -> list[tuple[str, dict[str, float]]]:
