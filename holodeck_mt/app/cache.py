@@ -29,7 +29,6 @@ import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -357,6 +356,8 @@ def _store(root: Path, entry: dict[str, Any]) -> None:
     data = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates too
     if len(data) > MAX_ENTRY_BYTES or _CONTROL_IN_JSON.search(data):
         return  # it would be refused when read back
+    import tempfile  # only when writing: a run served from the cache never needs it
+
     target = _entry_path(root, entry["key"])
     try:
         target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)

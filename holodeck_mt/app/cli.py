@@ -341,11 +341,12 @@ class _Job:
 
 
 def _run(job: _Job) -> tuple[list[object], str | None]:
-    from holodeck_mt.app import cache
     from holodeck_mt.pipeline import validate_file
 
     root = Path(job.cache) if job.cache is not None else None
-    if root is not None:
+    if root is not None:  # imported only then: hashlib's OpenSSL is megabytes of memory
+        from holodeck_mt.app import cache
+
         cached = cache.read(job.path, job.options, job.limits, root)
         if cached is not None:
             return list(cached), None
@@ -363,6 +364,8 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
         # process) carries no whole text.
         result.keep_quoted_lines()
     if root is not None:
+        from holodeck_mt.app import cache
+
         cache.write(job.path, results, job.options, job.limits, root)
     return list(results), None
 
@@ -560,9 +563,11 @@ def _validate(args: argparse.Namespace) -> int:
 
 def _with_cache(rounds: list[list[_Job]], off: bool, options: Options) -> list[list[_Job]]:
     """The jobs with the result cache's folder, unless it is off or cannot be used."""
+    if off:
+        return rounds
     from holodeck_mt.app import cache
 
-    root = None if off or not cache.usable(options) else cache.folder()
+    root = cache.folder() if cache.usable(options) else None
     if root is None:
         return rounds
     return [[replace(job, cache=str(root)) for job in batch] for batch in rounds]
