@@ -177,9 +177,10 @@ _CODES = [
         "HMT120",
         "error",
         "path-outside-tree",
-        "A `test_cases_file` or `files[*].path` (with --check-files) leaves the repository "
-        "tree or names /proc, /sys or /dev; it is never read.",
-        where=("rules/files_exist.py", "read/follow.py"),
+        "A `test_cases_file`, `files[*].path` (with --check-files), or a file given or found "
+        "(an agent.yaml that is a link) leaves the repository tree or names /proc, /sys or "
+        "/dev; it is never read.",
+        where=("rules/files_exist.py", "read/follow.py", "read/files.py"),
     ),
     Code(
         "HMT113",

@@ -1,4 +1,5 @@
-"""The records every stage shares: a fault found, the diagnostic it becomes, a file's result.
+"""The records every stage shares: a fault found, the diagnostic it becomes, a file's result,
+and the fix either carries (an intent; placed in a text, edits and their safety).
 
 A leaf: the reader, the contract, the rules, the locator, the renderers, ``explain``
 and the language server all speak these types, and none of them imports the pipeline.
@@ -9,13 +10,156 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, ClassVar, Literal
 
 from holodeck_mt.codes import Severity, severity
 from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts
 
 #: A location inside a document: mapping keys and list indices from the root.
 JsonPath = tuple[str | int, ...]
+
+#: Whether a fix is applied unasked (``safe``) or only with ``--unsafe-fixes`` (``unsafe``).
+Applicability = Literal["safe", "unsafe"]
+
+
+# --- what would fix a fault: decided where the fault is made ----------------------------------
+#
+# A fault with an evident fix carries it as data, an intent; its hint is the intent's own
+# words, so a message is final when its fault is made and the fix engine never reads it.
+# The safety is the intent's: a fix that keeps what the file means is safe (the scalar as
+# written, now quoted; the value the platform reads, written as the contract writes it);
+# one that removes or renames what the author wrote is unsafe, whatever the rule.
+
+
+@dataclass(frozen=True)
+class Intent:
+    """What would fix a fault, before any text is looked at."""
+
+    #: Applied unasked, or only when asked.
+    applicability: ClassVar[Applicability]
+    #: What the fix writes, as the README's table of fixes says it.
+    does: ClassVar[str]
+
+    def hint(self) -> str:
+        raise NotImplementedError
+
+
+def _key_prefix(key: str | None) -> str:
+    return f"{key}: " if key is not None else ""
+
+
+@dataclass(frozen=True)
+class Quote(Intent):
+    """Quote a scalar YAML read as a non-string, keeping every character as written."""
+
+    applicability: ClassVar[Applicability] = "safe"
+    does: ClassVar[str] = 'quote the scalar as written: `14.10` becomes `"14.10"`, not `"14.1"`'
+    #: The scalar in its quotes, as the hint shows it (None: the hint shows no value).
+    shown: str | None = None
+    key: str | None = None
+    #: When to follow it, if not always: ``" if it is meant as text"``.
+    condition: str = ""
+
+    def hint(self) -> str:
+        head = f"quote it{self.condition}"
+        return head if self.shown is None else f"{head}: {_key_prefix(self.key)}{self.shown}"
+
+
+@dataclass(frozen=True)
+class Unquote(Intent):
+    """Write a quoted number unquoted where a number is required."""
+
+    applicability: ClassVar[Applicability] = "safe"
+    does: ClassVar[str] = 'write a quoted number unquoted: `"0.5"` becomes `0.5`'
+    number: str
+    key: str | None = None
+
+    def hint(self) -> str:
+        return f"write it unquoted: {_key_prefix(self.key)}{self.number}"
+
+
+@dataclass(frozen=True)
+class Rewrite(Intent):
+    """Write a value as the platform reads it, in the form the contract writes it."""
+
+    applicability: ClassVar[Applicability] = "safe"
+    does: ClassVar[str] = 'write the value as the platform reads it: `"yes"` becomes `true`'
+    literal: str
+    key: str | None = None
+
+    def hint(self) -> str:
+        return f"write {_key_prefix(self.key)}{self.literal}"
+
+
+@dataclass(frozen=True)
+class Rename(Intent):
+    """Rename a key (or a value) to the one allowed name it is close to."""
+
+    applicability: ClassVar[Applicability] = "unsafe"
+    does: ClassVar[str] = "rename the key or value to its one did-you-mean candidate"
+    to: str
+
+    def hint(self) -> str:
+        return f"did you mean '{self.to}'?"
+
+
+@dataclass(frozen=True)
+class Remove(Intent):
+    """Remove a key (with its value) that the platform ignores or that has no effect."""
+
+    applicability: ClassVar[Applicability] = "unsafe"
+    does: ClassVar[str] = "remove the key, its value and its line (or its comma in a flow mapping)"
+    #: The other way out the hint offers: ``use `metric: numeric` ``.
+    otherwise: str | None = None
+
+    def hint(self) -> str:
+        return "remove it" if self.otherwise is None else f"remove it, or {self.otherwise}"
+
+
+@dataclass(frozen=True)
+class Count(Intent):
+    """Write a tool listed several times once, with how many calls it stands for."""
+
+    applicability: ClassVar[Applicability] = "unsafe"
+    does: ClassVar[str] = "write a repeated tool once: `- {name: subtract, count: 2}`"
+    name: str
+    times: int
+
+    def hint(self) -> str:
+        return (
+            f"to require several calls, write `- name: {clip(self.name)}` with "
+            f"`count: {self.times}`"
+        )
+
+
+#: Every kind of fix, in the order the README's table lists them.
+INTENTS: tuple[type[Intent], ...] = (Quote, Unquote, Rewrite, Rename, Remove, Count)
+
+
+@dataclass(frozen=True, order=True)
+class Edit:
+    """Replace ``text[start:end]`` (offsets into the text) with ``new_text``."""
+
+    start: int
+    end: int
+    new_text: str
+
+
+@dataclass(frozen=True)
+class Fix:
+    """The fix of one diagnostic, placed in its text: a title, the edits, their safety."""
+
+    diagnostic: Diagnostic
+    title: str
+    edits: tuple[Edit, ...]
+    applicability: Applicability
+    #: The stretch of text (offsets) no other fix may change in the same pass: a removed
+    #: key waits while a sibling is fixed, since that fix may be what gives the key effect.
+    isolation: tuple[int, int] | None = None
+
+    @property
+    def safe(self) -> bool:
+        return self.applicability == "safe"
 
 
 @dataclass(frozen=True)
@@ -33,6 +177,9 @@ class Diagnostic:
     end_column: int | None = None
     severity: Severity = field(default="error")
     end_line: int | None = None
+    #: What would fix it (an :class:`Intent`): data the fix engine turns into edits.
+    #: Not part of a diagnostic's identity, nor of any output but a fix.
+    fix: Intent | None = field(default=None, compare=False)
 
     @property
     def in_test_case(self) -> str:
@@ -85,17 +232,19 @@ def make(
     pointer_parts: Sequence[str | int] = (),
     hint: str | None = None,
     end_column: int | None = None,
+    fix: Intent | None = None,
 ) -> Diagnostic:
-    """Build a diagnostic whose severity comes from its code."""
+    """Build a diagnostic whose severity comes from its code (and its hint from its fix)."""
     return Diagnostic(
         code=code,
         message=message,
         line=line,
         column=column,
         pointer_parts=tuple(pointer_parts),
-        hint=hint,
+        hint=fix.hint() if fix is not None else hint,
         end_column=end_column,
         severity=severity(code),
+        fix=fix,
     )
 
 
@@ -131,7 +280,8 @@ class Fault:
     """A diagnostic before it is located: what is wrong, and at which node.
 
     ``at`` says which position locates it: ``"key"`` for an unknown or forbidden
-    key, ``"value"`` for a wrong value or (on a mapping) a missing key.
+    key, ``"value"`` for a wrong value or (on a mapping) a missing key. ``fix``, when
+    the fault has an evident fix, is what it is; the hint is then the fix's own words.
     """
 
     code: str
@@ -139,6 +289,12 @@ class Fault:
     parts: JsonPath
     at: str = "value"
     hint: str | None = None
+    #: Like a diagnostic's: not part of its identity (its hint, the fix's words, is).
+    fix: Intent | None = field(default=None, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.fix is not None:
+            object.__setattr__(self, "hint", self.fix.hint())
 
 
 #: How a document is read: as given on the command line (an agent.yaml, or a
@@ -161,6 +317,9 @@ class FileResult:
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
+    #: The real path of the file this text was read from (links resolved), None for a
+    #: text given as such: what ``fix`` writes back, never the path as displayed.
+    source: str | None = None
 
     @property
     def errors(self) -> int:

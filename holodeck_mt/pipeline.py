@@ -15,6 +15,7 @@ Every stage is a leaf this module calls in turn; the whole path is
 from __future__ import annotations
 
 import errno
+import os
 from pathlib import Path
 from typing import Any
 
@@ -81,8 +82,10 @@ def validate_text(
     base_dir: Path | None = None,
     options: Options | None = None,
     limits: Limits | None = None,
+    tree: Path | None = None,
 ) -> FileResult:
-    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks).
+    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks);
+    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`).
 
     ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
     without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
@@ -102,7 +105,7 @@ def validate_text(
     elif not isinstance(text, str):
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
-    tree = confine.tree_of(folder / "_")
+    tree = tree if tree is not None else confine.tree_of(folder / "_")
     options = options or Options()
     return _validate_text(text, display_path(path), role, folder, options, limits, tree)[0]
 
@@ -125,10 +128,17 @@ def validate_file(
     path = Path(path)
     display = display_path(display if display is not None else path)
     options, limits = options or Options(), limits or Limits()
+    refused = confine.refusal(
+        path, confine.tree_of(path), allow_outside=options.allow_outside_paths
+    )
+    if refused is not None:
+        return [FileResult(display, [files.refused(refused)])]
     text, problem = files.read_text(path, limits)
     if text is None:
         return [FileResult(display, [problem] if problem else [])]
-    return _validate_document(text, display, path, path.parent, options, limits)
+    results = _validate_document(text, display, path, path.parent, options, limits)
+    results[0].source = os.path.realpath(path)
+    return results
 
 
 def validate_document_text(
@@ -139,13 +149,17 @@ def validate_document_text(
     options: Options | None = None,
     limits: Limits | None = None,
     followed_text: str | None = None,
+    tree: Path | None = None,
 ) -> list[FileResult]:
     """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
     the document, then the test-cases file it names, read from ``base_dir`` unless
-    ``followed_text`` gives that file's text (the editor holds it too)."""
+    ``followed_text`` gives that file's text (the editor holds it too). ``tree``: the
+    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`."""
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
-    return _validate_document(text, display, Path(path), base_dir, options, limits, followed_text)
+    return _validate_document(
+        text, display, Path(path), base_dir, options, limits, followed_text, tree
+    )
 
 
 def _validate_document(
@@ -156,9 +170,10 @@ def _validate_document(
     options: Options,
     limits: Limits,
     followed_text: str | None = None,
+    tree: Path | None = None,
 ) -> list[FileResult]:
     """The document, then the test-cases file its `test_cases_file` names (if any)."""
-    tree = confine.tree_of(path)
+    tree = tree if tree is not None else confine.tree_of(path)
     result, doc = _validate_text(text, display, "document", base_dir, options, limits, tree)
     if doc is None or not isinstance(doc.data, dict) or "test_cases" in doc.data:
         return [result]
@@ -190,4 +205,5 @@ def _validate_document(
         agent=doc.data,
         agent_clean=result.errors == 0,
     )
+    referenced.source = found.source
     return [result, referenced]

@@ -12,6 +12,11 @@ walking, compiling, storing or printing more than its limits allow. For each:
   plus 20 times the file's size;
 - output: the largest report over every ``--format``, against 4 MB.
 
+``explain`` is run the same way on files whose plan multiplies (many metrics over
+many turns), in its two formats; the language server (``holodeck-mt lsp``) is driven
+over stdio: a hostile frame or two, a large document opened, one request that waits for
+its validation, then shutdown. Its output is everything it wrote to stdout.
+
 Exit 1 if any case is over a budget that applies to it. Not a test: figures
 belong here, not in the suite.
 """
@@ -19,7 +24,9 @@ belong here, not in the suite.
 from __future__ import annotations
 
 import argparse
+import json
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -27,6 +34,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import IO
 
 from repo import ROOT, import_from_root
 
@@ -93,14 +101,26 @@ def _control_names(path: Path) -> None:
     )
 
 
+def _many_turns(path: Path) -> None:
+    """Two agent-level metrics over 1,000 test cases of 6 turns (explain's plan multiplies)."""
+    turns = "".join(f"      - {{input: q{t}, ground_truth: a}}\n" for t in range(6))
+    path.write_text(
+        "name: many\nmodel: {provider: openai, name: gpt-4o}\nevaluations:\n  metrics:\n"
+        "    - {type: standard, metric: equality}\n    - {type: standard, metric: numeric}\n"
+        "test_cases:\n" + "".join(f"  - name: c{i}\n    turns:\n{turns}" for i in range(1000))
+    )
+
+
 @dataclass(frozen=True)
 class Case:
     name: str
     write: Callable[[Path], None]
-    #: The validator's exit code.
+    #: The command's exit code.
     exit: int
     #: Held to the time budget (the others show how cost scales).
     timed: bool
+    #: The command: ``validate``, ``explain`` or ``lsp``.
+    command: str = "validate"
 
 
 #: Every case is held to the memory and output budgets.
@@ -121,6 +141,9 @@ CASES: list[Case] = [
     Case("1 MiB of '- 1' lines (262,144 faulty test cases)", _ones(2**20), 1, False),
     Case("6 MiB of '- 1' lines (1.5 million faulty test cases)", _ones(6 * 2**20), 1, False),
     Case("1,000 names holding ESC and '::error'", _control_names, 1, False),
+    Case("explain: 2 metrics x 6,000 turns", _many_turns, 0, False, "explain"),
+    Case("lsp: bad frames, then 6 MiB of '- 1' lines opened", _ones(6 * 2**20), 0, False, "lsp"),
+    Case("lsp: bad frames, then an alias bomb opened", _write(hostile.alias_bomb), 0, True, "lsp"),
 ]
 
 MEMORY_BASE, MEMORY_PER_BYTE = 300 * 10**6, 20
@@ -128,9 +151,12 @@ OUTPUT_BUDGET = 4 * 10**6
 FORMATS = ("text", "json", "github", "sarif", "junit")
 
 
-def _run(path: Path, fmt: str) -> tuple[float, int, int, int, bool]:
+def _run(path: Path, fmt: str, name: str = "validate") -> tuple[float, int, int, int, bool]:
     """(seconds, peak bytes, output bytes, exit code, traceback seen) of one process."""
-    command = [sys.executable, "-m", "holodeck_mt", "validate", str(path), "--jobs", "1"]
+    if name == "lsp":
+        return _serve(path)
+    command = [sys.executable, "-m", "holodeck_mt", name, str(path)]
+    command += ["--jobs", "1"] if name == "validate" else []
     with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
         start = time.perf_counter()
         process = subprocess.Popen([*command, "--format", fmt], stdout=out, stderr=err, cwd=ROOT)
@@ -143,6 +169,69 @@ def _run(path: Path, fmt: str) -> tuple[float, int, int, int, bool]:
     return seconds, usage.ru_maxrss * 1024, size, process.returncode, traceback
 
 
+def _frame(message: dict[str, object]) -> bytes:
+    body = json.dumps({"jsonrpc": "2.0", **message}).encode("utf-8")
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+#: What a hostile client sends before its document: frames the server must drop.
+_BAD_FRAMES = b"Content-Length: 99999999999999999999\r\n\r\n{}Content-Length: -1\r\n\r\n"
+
+
+def _serve(path: Path) -> tuple[float, int, int, int, bool]:
+    """The language server opening ``path``'s text (as an agent.yaml in its folder)."""
+    uri = (path.parent / "agent.yaml").as_uri()
+    text = path.read_text(encoding="utf-8")
+    command = [sys.executable, "-m", "holodeck_mt", "lsp"]
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        start = time.perf_counter()
+        process = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=out, stderr=err)
+        assert process.stdin is not None
+        root = path.parent.as_uri()
+        document = {"uri": uri, "languageId": "yaml", "version": 1, "text": text}
+        process.stdin.write(
+            _frame(
+                {"id": 1, "method": "initialize", "params": {"rootUri": root, "capabilities": {}}}
+            )
+            + _frame({"method": "initialized", "params": {}})
+            + _BAD_FRAMES
+            + _frame({"method": "textDocument/didOpen", "params": {"textDocument": document}})
+            + _frame(
+                {
+                    "id": 2,
+                    "method": "textDocument/codeAction",
+                    "params": {
+                        "textDocument": {"uri": uri},
+                        "range": {
+                            "start": {"line": 0, "character": 0},
+                            "end": {"line": 0, "character": 0},
+                        },
+                        "context": {"diagnostics": []},
+                    },
+                }
+            )
+        )
+        process.stdin.flush()
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline and not _answered(out, 2):
+            time.sleep(0.05)
+        process.stdin.write(_frame({"id": 3, "method": "shutdown"}) + _frame({"method": "exit"}))
+        process.stdin.close()
+        _, status, usage = os.wait4(process.pid, 0)
+        seconds = time.perf_counter() - start
+        size = out.seek(0, os.SEEK_END)
+        err.seek(0)
+        traceback = b"Traceback" in err.read()
+    code = os.waitstatus_to_exitcode(status)
+    return seconds, usage.ru_maxrss * 1024, size, code, traceback
+
+
+def _answered(out: IO[bytes], request_id: int) -> bool:
+    """Whether the server's output so far holds the response to ``request_id``."""
+    data = os.pread(out.fileno(), os.fstat(out.fileno()).st_size, 0)
+    return re.search(rb'"id":\s*%d\b' % request_id, data) is not None
+
+
 @dataclass
 class Figures:
     seconds: float
@@ -153,8 +242,9 @@ class Figures:
 
 
 def measure(case: Case, path: Path, repeat: int) -> Figures:
-    runs = [_run(path, "text") for _ in range(repeat)]
-    runs += [_run(path, fmt) for fmt in FORMATS[1:]]
+    runs = [_run(path, "text", case.command) for _ in range(repeat)]
+    formats = {"validate": FORMATS[1:], "explain": ("json",), "lsp": ()}[case.command]
+    runs += [_run(path, fmt, case.command) for fmt in formats]
     return Figures(
         seconds=min(r[0] for r in runs[:repeat]),
         peak=max(r[1] for r in runs),

@@ -3,7 +3,9 @@
     python scripts/fuzz.py --seconds 1800
 
 Each input is decoded, loaded, validated (as an agent.yaml and as a test-cases
-file) and rendered in every output format, exactly as the CLI would. An input
+file) and rendered in every output format, exactly as the CLI would; then, as the
+language server does, read as its stdin (frames) and validated and published as an
+open document (``holodeck_mt.lsp.checking.diagnose``, ``server.to_lsp``). An input
 that makes any of it raise, or that takes longer than ``--slow`` seconds, is
 saved under ``tests/hostile/regressions/`` (``crash-<sha1>``, ``slow-<sha1>``),
 where ``tests/hostile/test_regressions.py`` replays it on every test run.
@@ -28,6 +30,7 @@ import random
 import re
 import subprocess
 import sys
+import tempfile
 import time
 import warnings
 from collections.abc import Callable, Iterator
@@ -139,9 +142,40 @@ def _target() -> Callable[[bytes], None]:
             out = io.StringIO()
             render(results, out)
             check_output(name, out.getvalue(), results)
+        if serve is not None and text is not None:
+            serve(data, text)
         check_memory(len(data))
 
+    serve = _server_target(limits)
     return run
+
+
+def _server_target(limits: Any) -> Callable[[bytes, str], None] | None:
+    """The language server's handling of a document, in-process: its frames read from the
+    input, then what it validates on didOpen/didChange and publishes. None without pygls."""
+    try:
+        from holodeck_mt.lsp import checking, framing, server
+        from holodeck_mt.lsp.positions import UTF16, Lines
+    except ImportError:
+        return None
+    folder = Path(tempfile.mkdtemp(prefix="holodeck-mt-fuzz-"))
+
+    def serve(data: bytes, text: str) -> None:
+        frames = framing.FramedInput(
+            io.BufferedReader(io.BytesIO(data)), max_frame=4096, quiet=True
+        )
+        while frames.readline():
+            frames.readline()
+            if len(frames.read()) > 4096:
+                raise Finding("a frame over the frame limit")
+        for name in ("agent.yaml", "cases.yaml"):
+            found = checking.diagnose(folder / name, text, [folder], limits) or []
+            lines = Lines(text, UTF16, [])
+            for published in (server.to_lsp(d, lines) for d in found):
+                if _RAW.search(published.message):
+                    raise Finding(f"raw control character in a published {published.code}")
+
+    return serve
 
 
 # --- what an iteration must respect beyond not raising -------------------------------------

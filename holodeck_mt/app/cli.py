@@ -24,7 +24,7 @@ from holodeck_mt.limits import (
     Limits,
 )
 from holodeck_mt.rules import Options
-from holodeck_mt.text.safe_text import MESSAGE, clip, escape
+from holodeck_mt.text.safe_text import MESSAGE, clip, display_path, escape, guard_lines
 from holodeck_mt.urls import BUNDLE_URL
 
 if TYPE_CHECKING:
@@ -238,7 +238,7 @@ def _add_fix(commands: Commands) -> None:
         fix,
         {
             "--unsafe-fixes": "also apply the fixes that change what a test asserts "
-            "(renames, `count`)",
+            "(renames, removals, `count`)",
             "--diff": "print a unified diff and change no file",
         },
     )
@@ -637,17 +637,28 @@ def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
     try:
         outcome = init_editor(folder, modeline=modeline, schema=schema)
     except (SetupError, OSError, UnicodeError) as e:
-        print(f"holodeck-mt: error: {e}", file=sys.stderr)
+        _say(f"holodeck-mt: error: {e}")
         return EXIT_USAGE
     how = "a modeline in each file" if modeline else ".vscode/settings.json"
-    print(f"The schema is bound to {len(outcome.files)} file(s) by {how}:")
-    for name in outcome.files:
-        print(f"  {name}")
+    bound = [name for name in outcome.files if name not in outcome.unbound]
+    print(f"The schema is bound to {len(bound)} file(s) by {how}:")
+    for name in bound:
+        print(f"  {_shown(name)}")
+    if outcome.unbound:
+        print(f"Not bound by name ({len(outcome.unbound)}: a glob would read the name as a")
+        print("pattern and bind other files; `init-editor --modeline` binds them):")
+        for name in outcome.unbound:
+            print(f"  {_shown(name)}")
     if outcome.written:
-        print("Written: " + ", ".join(outcome.written))
+        print("Written: " + ", ".join(map(_shown, outcome.written)))
     else:
         print("Nothing to change.")
     return EXIT_OK
+
+
+def _shown(name: str) -> str:
+    """A file name as a line of text output shows it: escaped, never a workflow command."""
+    return guard_lines(escape(display_path(name)))
 
 
 def _schema(path_only: bool) -> int:

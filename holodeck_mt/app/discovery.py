@@ -25,6 +25,9 @@ from typing import Any
 
 import yaml
 
+from holodeck_mt.read import confine
+from holodeck_mt.text.safe_text import display_path
+
 try:  # the C parser (libyaml), reading the file as it goes
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - exercised only without libyaml
@@ -65,7 +68,14 @@ def holds_test_cases(path: Path) -> bool:
     a look at its lines, so that a test-case file with a syntax error is still
     validated, and its error reported.
     """
-    head = _head(path)
+    try:
+        head = _head(path)
+    except (OSError, ValueError):
+        return False
+    return _judged(head)
+
+
+def _judged(head: bytes | None) -> bool:
     if head is None:
         return False
     verdict = _verdict(head)
@@ -73,14 +83,12 @@ def holds_test_cases(path: Path) -> bool:
 
 
 def _head(path: Path) -> bytes | None:
-    """The first bytes of a regular file; None for anything else, or a file not read."""
-    try:
-        if not S_ISREG(path.stat().st_mode):
-            return None
-        with path.open("rb") as stream:
-            return stream.read(_SNIFF_BYTES)
-    except (OSError, ValueError):
+    """The first bytes of a regular file; None for anything else (a FIFO, a socket, a file
+    under ``/proc``, ``/sys`` or ``/dev``). Raises :class:`OSError` for a file not read."""
+    if confine.refusal(path, None) is not None or not S_ISREG(path.stat().st_mode):
         return None
+    with os.fdopen(confine.open_regular(path), "rb") as stream:
+        return stream.read(_SNIFF_BYTES)
 
 
 class _End(Exception):
@@ -160,7 +168,10 @@ def agent_target(path: Path) -> Path | None:
     Read from the top level (``test_cases_file``, and no inline ``test_cases``);
     None when there is none, or the file does not parse that far.
     """
-    head = _head(path)
+    try:
+        head = _head(path)
+    except (OSError, ValueError):
+        return None
     if head is None:
         return None
     try:
@@ -216,20 +227,64 @@ class Found:
     problems: list[str] = field(default_factory=list)
 
 
-def search(folder: Path) -> Iterator[Path]:
+def search(folder: Path, problems: list[str] | None = None) -> Iterator[Path]:
     """Every HoloDeck file under ``folder``: agent files by name, the others by content.
 
-    A link to a file outside the folder is not read to find out what it holds.
+    A link to a file outside the folder is not read to find out what it holds (an agent
+    file so linked is still yielded: validating it refuses it, ``HMT120``). A folder or
+    a YAML file that cannot be read is a problem (``problems``), never a silent skip.
+    The walk keeps its own stack: a tree of any depth is walked.
     """
+    told = problems if problems is not None else []
     inside = same_file_key(folder) + os.sep
-    for root, dirs, files in os.walk(folder):
-        dirs[:] = sorted(d for d in dirs if d not in SKIPPED_DIRS)
-        for name in sorted(files):
-            path = Path(root) / name
+    for root, files in walk_tree(folder, told):
+        for name in files:
+            path = root / name
             if is_agent_file(path) or (
-                is_yaml_file(path) and _within(path, inside) and holds_test_cases(path)
+                is_yaml_file(path) and _within(path, inside) and _sniffed(path, told)
             ):
                 yield path
+
+
+def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[str]]]:
+    """Each folder under ``folder`` (links to folders not entered) and its file names,
+    sorted, depth first, without recursion."""
+    stack = [folder]
+    while stack:
+        current = stack.pop()
+        try:
+            with os.scandir(current) as listing:
+                entries = sorted(listing, key=lambda e: e.name)
+        except OSError as e:
+            problems.append(f"cannot read folder '{display_path(current)}': {_why(e)}")
+            continue
+        folders, files = [], []
+        for entry in entries:
+            try:
+                is_dir = entry.is_dir()
+                is_link = entry.is_symlink()
+            except OSError:
+                is_dir, is_link = False, False
+            if not is_dir:
+                files.append(entry.name)
+            elif not is_link and entry.name not in SKIPPED_DIRS:
+                folders.append(current / entry.name)
+        yield current, files
+        stack.extend(reversed(folders))
+
+
+def _why(e: BaseException) -> str:
+    return str(getattr(e, "strerror", None) or e)
+
+
+def _sniffed(path: Path, problems: list[str]) -> bool:
+    """:func:`holds_test_cases`, a file that cannot be read told in ``problems``."""
+    try:
+        head = _head(path)
+    except (OSError, ValueError) as e:
+        problems.append(f"cannot read '{display_path(path)}': {_why(e)}")
+        return False
+    return _judged(head)
 
 
 def _within(path: Path, inside: str) -> bool:
@@ -261,8 +316,9 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             found.problems.append(f"cannot read '{given}': {getattr(e, 'strerror', None) or e}")
             continue
         if is_dir:
-            files = list(search(path))
-            if not files:
+            unread = len(found.problems)
+            files = list(search(path, found.problems))
+            if not files and len(found.problems) == unread:
                 found.problems.append(
                     f"no agent.yaml, agent.yml or YAML file holding test cases found under "
                     f"'{given}'"
@@ -270,7 +326,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             for file in files:
                 take(str(file))
         elif is_file:
-            if not named_by_content or is_agent_file(path) or holds_test_cases(path):
+            if not named_by_content or is_agent_file(path) or _sniffed(path, found.problems):
                 take(given)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")

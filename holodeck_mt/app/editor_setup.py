@@ -16,18 +16,27 @@ fault is shown once (every other editor gets every diagnostic from the server).
 
 The schema is the bundle, copied to ``.vscode/holodeck-mt.schema.json`` (offline,
 and versioned with the repository) unless ``--schema`` names a URL or a path.
+
+The repository may be hostile: every file is read and written through
+:mod:`holodeck_mt.app.writes` (inside the folder, never through a link out of it, never
+a FIFO or a device, atomically, left alone if it changed meanwhile); settings that
+could not be written back as the same JSON (a number too large for a float, ``NaN``,
+nesting past :data:`MAX_NESTING`) are refused; a file whose name a glob would read
+as a pattern (``*``, ``?``, ``[``, ``{``, a leading ``!``) is not bound by name, since
+the entry would bind other files: it is listed, for ``--modeline``.
 """
 
 from __future__ import annotations
 
 import json
+import math
 import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.app import discovery
+from holodeck_mt.app import discovery, writes
 
 SETTINGS = Path(".vscode") / "settings.json"
 SCHEMA_COPY = Path(".vscode") / "holodeck-mt.schema.json"
@@ -38,6 +47,11 @@ SCHEMA_DIAGNOSTICS = "holodeck-mt.schemaDiagnostics"
 #: Where the Generic LSP Client (zsol.vscode-glspc) reads the server's initialisation options.
 GLSPC_OPTIONS = "glspc.server.initializationOptions"
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:\s*\$schema=")
+#: The largest settings file read, and the deepest nesting of its values.
+MAX_SETTINGS_BYTES = 4 * 1024 * 1024
+MAX_NESTING = 100
+#: What a glob reads as a pattern in a file name.
+_GLOB = re.compile(r"[*?\[\]{}]|^!|/!")
 
 
 class SetupError(Exception):
@@ -48,11 +62,16 @@ class SetupError(Exception):
 class Outcome:
     files: list[str] = field(default_factory=list)
     written: list[str] = field(default_factory=list)
+    #: Files not bound in the settings: their names would be read as globs.
+    unbound: list[str] = field(default_factory=list)
 
 
 def holodeck_files(root: Path) -> list[str]:
     """The repository's HoloDeck files, as paths relative to ``root`` (``/``-separated)."""
-    found = {p for p in discovery.search(root)}
+    problems: list[str] = []
+    found = set(discovery.search(root, problems))
+    if problems:
+        raise SetupError(problems[0])
     for path in list(found):
         target = discovery.agent_target(path)
         if target is not None and target.is_file() and discovery.is_yaml_file(target):
@@ -68,41 +87,41 @@ def holodeck_files(root: Path) -> list[str]:
 
 def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None) -> Outcome:
     """Bind the schema to ``root``'s HoloDeck files; return them and what was written."""
+    try:
+        return _init_editor(root, modeline, schema)
+    except writes.WriteError as e:
+        raise SetupError(str(e)) from None
+
+
+def _init_editor(root: Path, modeline: bool, schema: str | None) -> Outcome:
     from holodeck_mt.contract.registry import bundle_path
 
     if not root.is_dir():
-        raise SetupError(f"'{root}' is not a folder")
+        raise SetupError(f"'{writes.shown(root)}' is not a folder")
+    root = Path(os.path.realpath(root))
     outcome = Outcome(files=holodeck_files(root))
     if not outcome.files:
         raise SetupError(
             f"no agent.yaml, agent.yml or YAML file holding test cases found under '{root}'"
         )
     settings_path = root / SETTINGS
-    settings = _read_settings(settings_path)
+    settings, before = _read_settings(root)
     if schema is None:
-        copy = root / SCHEMA_COPY
         bundle = bundle_path().read_bytes()
-        if not copy.is_file() or copy.read_bytes() != bundle:
-            copy.parent.mkdir(parents=True, exist_ok=True)
-            copy.write_bytes(bundle)
+        if _write(root, SCHEMA_COPY, bundle):
             outcome.written.append(SCHEMA_COPY.as_posix())
     if modeline:
         for name in outcome.files:
-            if _put_modeline(root / name, _schema_from(name, schema)):
+            if _put_modeline(root, name, _schema_from(name, schema)):
                 outcome.written.append(name)
     else:
-        key = schema if schema is not None else "./" + SCHEMA_COPY.as_posix()
-        bindings = settings.get("yaml.schemas")
-        if not isinstance(bindings, dict):
-            bindings = {}
-        bindings[key] = outcome.files
-        settings["yaml.schemas"] = bindings
+        _bind(settings, outcome, schema)
     settings["yaml.yamlVersion"] = YAML_VERSION
     _leave_schema_faults_to_the_yaml_server(settings)
-    text = json.dumps(settings, indent=2, ensure_ascii=False) + "\n"
-    if not settings_path.is_file() or settings_path.read_text(encoding="utf-8") != text:
+    text = json.dumps(settings, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    if before is None or before[0] != text.encode("utf-8"):
         settings_path.parent.mkdir(parents=True, exist_ok=True)
-        settings_path.write_text(text, encoding="utf-8")
+        writes.replace(settings_path, text.encode("utf-8"), root, before and before[1])
         outcome.written.append(SETTINGS.as_posix())
     return outcome
 
@@ -118,22 +137,98 @@ def _leave_schema_faults_to_the_yaml_server(settings: dict[str, Any]) -> None:
     settings[GLSPC_OPTIONS] = options
 
 
-def _read_settings(path: Path) -> dict[str, Any]:
-    """The settings as they are; refuse a file this cannot rewrite without loss."""
-    if not path.is_file():
-        return {}
-    text = path.read_text(encoding="utf-8-sig")
+def _bind(settings: dict[str, Any], outcome: Outcome, schema: str | None) -> None:
+    """Bind the schema to the files by name in ``yaml.schemas``, but for names a glob
+    would read as patterns (:attr:`Outcome.unbound`)."""
+    key = schema if schema is not None else "./" + SCHEMA_COPY.as_posix()
+    bindings = settings.get("yaml.schemas")
+    if not isinstance(bindings, dict):
+        bindings = {}
+    outcome.unbound = [name for name in outcome.files if _GLOB.search(name)]
+    bindings[key] = [name for name in outcome.files if name not in outcome.unbound]
+    settings["yaml.schemas"] = bindings
+
+
+def _write(root: Path, name: Path, data: bytes) -> bool:
+    """Make ``root/name`` hold ``data``; False when it does already."""
+    path = root / name
+    before = _existing(root, name)
+    if before is not None and before[0] == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    writes.replace(path, data, root, before and before[1], name.as_posix())
+    return True
+
+
+def _existing(root: Path, name: Path) -> tuple[bytes, writes.Snapshot] | None:
+    """The bytes of ``root/name`` and what it was, None when there is no such file."""
+    path = root / name
+    writes.real_target(path, root, name.as_posix())  # a link out of the tree is refused
+    if not os.path.lexists(path):
+        return None
+    return writes.read(path, root, MAX_SETTINGS_BYTES, name.as_posix())
+
+
+def _read_settings(root: Path) -> tuple[dict[str, Any], tuple[bytes, writes.Snapshot] | None]:
+    """The settings as they are, and as read; refuse a file this cannot rewrite without loss."""
+    before = _existing(root, SETTINGS)
+    if before is None:
+        return {}, None
     try:
-        settings = json.loads(text) if text.strip() else {}
+        text = before[0].decode("utf-8-sig")
+    except UnicodeDecodeError:
+        raise SetupError(f"{SETTINGS.as_posix()} is not UTF-8 text") from None
+    try:
+        settings = (
+            json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_integer)
+            if text.strip()
+            else {}
+        )
     except json.JSONDecodeError as e:
         raise SetupError(
             f"{SETTINGS.as_posix()} is not plain JSON ({e.msg} at line {e.lineno}); it may "
             "hold comments, which rewriting would lose: add the binding by hand "
             "(see the README's editor section)"
         ) from None
+    except (ValueError, RecursionError) as e:
+        raise SetupError(f"{SETTINGS.as_posix()} is not rewritten: {e}") from None
     if not isinstance(settings, dict):
         raise SetupError(f"{SETTINGS.as_posix()} does not hold a JSON object")
-    return settings
+    if _depth(settings) > MAX_NESTING:
+        raise SetupError(
+            f"{SETTINGS.as_posix()} is not rewritten: it nests deeper than {MAX_NESTING} levels"
+        )
+    return settings, before
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"it holds {name}, which JSON does not allow")
+
+
+def _finite(text: str) -> float:
+    value = float(text)
+    if not math.isfinite(value):
+        raise ValueError(f"the number {text[:40]} is too large to write back as it is")
+    return value
+
+
+def _integer(text: str) -> int:
+    if len(text) > 400:
+        raise ValueError(f"an integer of {len(text):,} digits is not written back")
+    return int(text)
+
+
+def _depth(value: Any) -> int:
+    """How deep ``value`` nests, counted without recursion."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        deepest = max(deepest, depth)
+        if isinstance(item, dict):
+            stack.extend((v, depth + 1) for v in item.values())
+        elif isinstance(item, list):
+            stack.extend((v, depth + 1) for v in item)
+    return deepest
 
 
 def _schema_from(name: str, schema: str | None) -> str:
@@ -144,9 +239,10 @@ def _schema_from(name: str, schema: str | None) -> str:
     return Path(os.path.relpath(target, Path(name).parent.as_posix() or ".")).as_posix()
 
 
-def _put_modeline(path: Path, schema: str) -> bool:
+def _put_modeline(root: Path, name: str, schema: str) -> bool:
     """Make the file's first line the modeline; False when it already is."""
-    raw = path.read_bytes()
+    path = root / name
+    raw, before = writes.read(path, root, name=name)
     bom = b"\xef\xbb\xbf" if raw.startswith(b"\xef\xbb\xbf") else b""
     text = raw[len(bom) :].decode("utf-8")
     line = MODELINE + schema
@@ -158,5 +254,5 @@ def _put_modeline(path: Path, schema: str) -> bool:
         text = line + ending + rest if newline else line + ending
     else:
         text = line + ending + text
-    path.write_bytes(bom + text.encode("utf-8"))
+    writes.replace(path, bom + text.encode("utf-8"), root, before, name)
     return True

@@ -32,7 +32,7 @@ from jsonschema.exceptions import ValidationError
 
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.contract.walker import CHOOSE, CODES, NAME, NOUN, SHAPE
-from holodeck_mt.model import Fault, JsonPath, under
+from holodeck_mt.model import Fault, Intent, JsonPath, Rename, under
 from holodeck_mt.read.loader import clip
 from holodeck_mt.text import hints
 
@@ -169,14 +169,14 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
         return
     keys = _deciding_keys(schema)
     meant = {k: hints.did_you_mean(k, keys) for k in case if isinstance(k, str)}
-    typo = next((k for k, guess in meant.items() if guess), None)
-    if typo is not None:
+    typo, guess = next(((k, g) for k, g in meant.items() if g), (None, None))
+    if typo is not None and guess is not None:
         yield Fault(
             "HMT100",
             f"unknown key '{typo}' in test case",
             (*parts, typo),
             at="key",
-            hint=f"did you mean '{meant[typo]}'?",
+            fix=Rename(guess),
         )
     else:
         yield Fault(
@@ -199,7 +199,7 @@ def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
         f"an expected tool must be a tool name or a mapping {{name, args, count}}, "
         f"got {hints.got(tool)}",
         _parts(error),
-        hint=hints.quote_hint(None, tool),
+        fix=hints.quote_fix(None, tool),
     )
 
 
@@ -269,12 +269,12 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
     wanted = " or ".join(hints.type_name(t) for t in expected)
     subject = what or _subject(parts)
     key = parts[-1] if parts else None
-    hint = hints.quote_hint(key, value) if "a string" in wanted else None
-    if hint is None and ("a number" in wanted or "an integer" in wanted):
-        hint = hints.unquote_hint(key, value, integer="a number" not in wanted)
-    if value is None and hint is None:
-        hint = "give it a value, or remove the key"
-    return Fault("HMT102", f"{subject} must be {wanted}, got {hints.got(value)}", parts, hint=hint)
+    fix: Intent | None = hints.quote_fix(key, value) if "a string" in wanted else None
+    if fix is None and ("a number" in wanted or "an integer" in wanted):
+        fix = hints.unquote_fix(key, value, integer="a number" not in wanted)
+    hint = "give it a value, or remove the key" if value is None and fix is None else None
+    message = f"{subject} must be {wanted}, got {hints.got(value)}"
+    return Fault("HMT102", message, parts, hint=hint, fix=fix)
 
 
 def _bound_phrase(schema: dict[str, Any]) -> str:
@@ -337,24 +337,24 @@ def _enum(error: ValidationError) -> Iterator[Fault]:
         "HMT103",
         f"{_subject(_parts(error))} must be one of {', '.join(allowed)}, got {hints.got(value)}",
         _parts(error),
-        hint=f"did you mean '{guess}'?" if guess else hints.quote_hint(None, value),
+        fix=Rename(guess) if guess else hints.quote_fix(None, value),
     )
 
 
 def _pattern(error: ValidationError) -> Iterator[Fault]:
     schema, rule = _schema(error), str(error.validator_value)
-    parts, hint = _parts(error), None
+    parts, fix = _parts(error), None
     if SHAPE in schema:
         shape = schema[SHAPE]
     elif "${" in rule or "\\$" in rule:
         number = _number_type(schema)
         shape = f"{hints.type_name(number)} or an ${{ENV_VAR}} reference"
         key = parts[-1] if parts else None
-        hint = hints.unquote_hint(key, error.instance, integer=number == "integer")
+        fix = hints.unquote_fix(key, error.instance, integer=number == "integer")
     else:
         shape = f"text matching {rule}"
     message = f"{_subject(parts)} must be {shape}, got {hints.show(error.instance)}"
-    yield Fault("HMT103", message, parts, hint=hint)
+    yield Fault("HMT103", message, parts, fix=fix)
 
 
 def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
@@ -374,11 +374,8 @@ def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
             f"unknown key '{clip(key)}' in {_section(schema)}",
             (*_parts(error), key),
             at="key",
-            hint=f"did you mean '{guess}'?"
-            if guess
-            else f"allowed keys: {', '.join(allowed)}"
-            if allowed
-            else None,
+            hint=f"allowed keys: {', '.join(allowed)}" if allowed and not guess else None,
+            fix=Rename(guess) if guess else None,
         )
 
 
@@ -482,7 +479,7 @@ def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
         "HMT103",
         f"metric `type` must be one of {', '.join(kinds)}, got {hints.got(value)}",
         _parts(error),
-        hint=f"did you mean '{guess}'?" if guess else None,
+        fix=Rename(guess) if guess else None,
     )
 
 

@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
-from holodeck_mt.model import Diagnostic, Fault, JsonPath, make
+from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, make
 from holodeck_mt.read.loader import clip
 from holodeck_mt.text import hints
 
@@ -366,12 +366,12 @@ def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
         COUNT: f"the count {written}",
         BOOLEAN: written,
     }[how]
-    canonical = f"{name}: {written}" if not isinstance(parts[-1], int) else f"{written}"
+    fix = Rewrite(written, key=None if isinstance(parts[-1], int) else name)
     return Fault(
         _CODES[how],
-        f"the platform reads {label} {hints.show(value)} as {what}; write {canonical}",
+        f"the platform reads {label} {hints.show(value)} as {what}; {fix.hint()}",
         parts,
-        hint=f"write {canonical}",
+        fix=fix,
     )
 
 
@@ -381,7 +381,7 @@ def _ignored(key: str | int) -> Fault:
         f"the platform ignores '{clip(str(key))}' beside `test_cases` in a test-cases file",
         (key,),
         at="key",
-        hint="remove it, or move the file's notes into YAML comments",
+        fix=Remove(otherwise="move the file's notes into YAML comments"),
     )
 
 

@@ -23,6 +23,10 @@ INPUT_CHARS = 80
 RAG_DEFAULT_THRESHOLD = 0.5
 #: A geval evaluator built from a definition without `threshold` judges at 0.5.
 GEVAL_DEFAULT_THRESHOLD = 0.5
+#: The output budget: turns plus the metrics they list. A few agent-level metrics over
+#: many turns multiply; past the budget the remaining test cases and turns are left out,
+#: and ``left_out`` counts them (``--test-case`` explains one test case whole).
+MAX_ENTRIES = 4_000
 
 
 def plan_of(sources: Sources) -> Plan:
@@ -167,9 +171,17 @@ def build(
     """The document for a valid file; ``files`` are the validator's per-file entries."""
     plan = plan_of(sources)
     cases = []
+    budget = MAX_ENTRIES
+    left = {"test_cases": 0, "turns": 0}
     for case in plan.cases:
         name = case.case.get("name")
         if test_case is not None and name != test_case:
+            continue
+        kept = _within_budget(case.turns, budget)
+        budget -= sum(1 + len(turn.metrics) for turn in kept)
+        left["turns"] += len(case.turns) - len(kept)
+        if case.turns and not kept:
+            left["test_cases"] += 1
             continue
         cases.append(
             {
@@ -178,17 +190,31 @@ def build(
                 "file": sources.cases.display if sources.cases is not None else None,
                 "line": sources.cases.line(case.path) if sources.cases is not None else None,
                 "multi_turn": case.multi_turn,
-                "turns": [_turn(sources, turn) for turn in case.turns],
+                "turns": [_turn(sources, turn) for turn in kept],
             }
         )
-    return {
+    built = {
         "version": VERSION,
         "explained": True,
         "files": files,
-        "evaluators": evaluators(sources, plan),
+        "evaluators": evaluators(sources, plan)[:MAX_ENTRIES],
         "test_cases": cases,
         "summary": summary.summarise(cases),
     }
+    if left["turns"]:
+        built["left_out"] = left
+    return built
+
+
+def _within_budget(turns: list[TurnPlan], budget: int) -> list[TurnPlan]:
+    """The first turns whose entries (a turn and its metrics each) fit in ``budget``."""
+    kept: list[TurnPlan] = []
+    for turn in turns:
+        budget -= 1 + len(turn.metrics)
+        if budget < 0:
+            break
+        kept.append(turn)
+    return kept
 
 
 def refused(files: list[dict[str, Any]]) -> dict[str, Any]:

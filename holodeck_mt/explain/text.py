@@ -9,6 +9,7 @@ from holodeck_mt.explain.describe import label, settings_text
 from holodeck_mt.model import test_case_phrase
 from holodeck_mt.text.hints import literal as show
 from holodeck_mt.text.hints import quote, safe
+from holodeck_mt.text.safe_text import guard_lines
 
 _LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
 
@@ -21,7 +22,7 @@ def where(loc: dict[str, Any]) -> str:
         what = safe(test_case_phrase(loc["test_case"], loc["test_case_index"]))
         if loc["level"] == "turn":
             what = f"turn {loc['turn']} of {what}"
-    return f"{what}, {loc['file']}:{loc['line']} ({loc['path']})"
+    return f"{what}, {safe(str(loc['file']))}:{loc['line']} ({safe(str(loc['path']))})"
 
 
 _STATUS = {
@@ -71,7 +72,7 @@ def _turn_lines(turn: dict[str, Any]) -> list[str]:
     if source is None:
         lines.append("metrics: none (no evaluations at any level)")
     else:
-        lines.append(f"metrics from {_LEVEL_WORDS[source['level']]} ({source['path']}):")
+        lines.append(f"metrics from {_LEVEL_WORDS[source['level']]} ({safe(source['path'])}):")
         for metric in turn["metrics"]:
             lines += ["  " + line for line in _metric_lines(metric)]
     if turn["expected_tools"]:
@@ -104,7 +105,7 @@ def render(document: dict[str, Any]) -> str:
         named = safe(test_case_phrase(case["name"], case["index"]))
         n = len(case["turns"])
         shape = (f"{n} turn" + ("s" if n != 1 else "")) if case["multi_turn"] else "single turn"
-        out.append(f"{named}, {shape}, {case['file']}:{case['line']}")
+        out.append(f"{named}, {shape}, {safe(str(case['file']))}:{case['line']}")
         for turn in case["turns"]:
             indent = "  "
             if case["multi_turn"]:
@@ -112,4 +113,10 @@ def render(document: dict[str, Any]) -> str:
                 indent = "    "
             out += [indent + line for line in _turn_lines(turn)]
     out += ["", *summary.text_lines(document["summary"])]
-    return "\n".join(out) + "\n"
+    left = document.get("left_out")
+    if left:
+        out.append(
+            f"... {left['turns']:,} more turn(s) ({left['test_cases']:,} whole test case(s)) "
+            "left out: the output is bounded; explain one test case with --test-case NAME"
+        )
+    return guard_lines("\n".join(out) + "\n")

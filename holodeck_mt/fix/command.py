@@ -5,6 +5,10 @@ a test-cases file, the agent.yaml files under a folder). Safe fixes are applied;
 ``--unsafe-fixes`` applies the rest too; ``--diff`` prints a unified diff and writes
 nothing. A file is rewritten only when a fix changed it, and only the fixed characters
 change: the bytes it is written back with are its own, byte order mark included.
+
+The file written is the file read: its real path, as validating it resolved it (never
+the path as displayed), inside the tree validating it confines it to, and only while it
+is as it was read; the write is atomic (:mod:`holodeck_mt.app.writes`).
 """
 
 from __future__ import annotations
@@ -16,12 +20,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from holodeck_mt.app import discovery
+from holodeck_mt.app import discovery, writes
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Role
+from holodeck_mt.model import Diagnostic, FileResult, Role
 from holodeck_mt.pipeline import validate_file, validate_text
-from holodeck_mt.text.safe_text import clip, escape
+from holodeck_mt.read import confine, loader
+from holodeck_mt.text.safe_text import clip, display_path, escape
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -69,21 +74,51 @@ def run(
             continue
         try:
             results = validate_file(path, limits=limits)
-        except OSError as e:
-            report.problems.append(f"cannot read '{path}': {e.strerror or e}")
+            tree = confine.tree_of(Path(path))
+        except (OSError, ValueError) as e:
+            report.problems.append(
+                f"cannot read '{writes.shown(path)}': {getattr(e, 'strerror', None) or e}"
+            )
             continue
         base_dir = Path(path).parent
         for index, result in enumerate(results):
-            key = discovery.same_file_key(result.path)
+            key = discovery.same_file_key(result.source or result.path)
             if key in seen:
                 continue
             seen.add(key)
             role: Role = "document" if index == 0 else "test-cases-file"
-            if result.text is None:
+            if result.text is None or result.source is None:
                 report.errors_left += result.errors
                 continue
-            _fix_file(Path(result.path), result.text, role, base_dir, request, report)
+            try:
+                _fix_result(result, role, base_dir, tree, request, report)
+            except writes.WriteError as e:
+                report.problems.append(str(e))
     return report
+
+
+def _fix_result(
+    result: FileResult, role: Role, base_dir: Path, tree: Path, request: Request, report: Report
+) -> None:
+    """Fix the file a result was read from, if it is still the text that was validated."""
+    assert result.text is not None and result.source is not None
+    source, name = Path(result.source), result.path
+    raw, snapshot = writes.read(source, tree, request.limits.max_bytes, name)
+    text, _ = loader.decode(raw)
+    if text != result.text:
+        changed = f"'{writes.shown(name)}' changed while it was read: it is left alone"
+        raise writes.WriteError(changed)
+    counted = report.applied, len(report.changed)
+    fixed = _fix_file(Path(name), result.text, role, base_dir, request, report)
+    if fixed is None:
+        return
+    bom = _BOM if raw.startswith(_BOM) else b""
+    try:
+        writes.replace(source, bom + fixed.encode("utf-8"), tree, snapshot, name)
+    except writes.WriteError:
+        report.applied = counted[0]  # not fixed after all
+        del report.changed[counted[1] :]
+        raise
 
 
 def _fix_file(
@@ -93,7 +128,9 @@ def _fix_file(
     base_dir: Path,
     request: Request,
     report: Report,
-) -> None:
+) -> str | None:
+    """The fixed text to write, None when nothing changed or only a diff is shown."""
+
     def diagnose(candidate: str) -> list[Diagnostic]:
         shown = str(path)
         found = validate_text(candidate, path=shown, role=role, base_dir=base_dir, limits=limits)
@@ -104,29 +141,34 @@ def _fix_file(
     report.unsafe_left += len(outcome.unsafe_left)
     report.errors_left += sum(d.severity == "error" for d in diagnose(outcome.text))
     if outcome.text == text:
-        return
+        return None
     report.applied += len(outcome.applied)
     report.changed.append(str(path))
     if request.diff:
-        out.writelines(
-            difflib.unified_diff(
-                text.splitlines(keepends=True),
-                outcome.text.splitlines(keepends=True),
-                fromfile=f"a/{_printable(str(path))}",
-                tofile=f"b/{_printable(str(path))}",
-            )
+        diff_lines = difflib.unified_diff(
+            text.splitlines(keepends=True),
+            outcome.text.splitlines(keepends=True),
+            fromfile=f"a/{_printable(str(path))}",
+            tofile=f"b/{_printable(str(path))}",
         )
+        out.writelines(map(_safe_line, diff_lines))
         if not outcome.text.endswith(("\n", "\r")):
             out.write("\n\\ No newline at end of file\n")
-        return
-    raw = path.read_bytes()
-    bom = _BOM if raw.startswith(_BOM) else b""
-    path.write_bytes(bom + outcome.text.encode("utf-8"))
+        return None
+    return outcome.text
+
+
+def _safe_line(line: str) -> str:
+    """A diff line as it is, unless it holds a character a terminal acts on: then escaped."""
+    body = line.rstrip("\r\n")
+    ending = line[len(body) :]
+    plain = body.replace("\t", "")
+    return line if escape(plain) == plain else escape(body) + ending
 
 
 def _printable(text: str) -> str:
     """No control character of a file name reaches the terminal."""
-    return "".join(c if c.isprintable() else f"\\x{ord(c):02x}" for c in text)
+    return escape(display_path(text))
 
 
 def summary(report: Report, *, diff: bool, unsafe: bool) -> str:

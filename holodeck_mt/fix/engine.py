@@ -1,264 +1,189 @@
-"""The fix engine: one text edit per diagnostic that has an evident fix.
+"""The fix engine: each diagnostic's fix intent, turned into edits of its text.
 
-Shared by ``holodeck-mt fix`` and the language server's quick fixes. A fix is
-chosen by the diagnostic's code or hint and placed by its position, never by
-re-reading the message, so a new diagnostic that says ``quote it: ...`` or
-``did you mean '...'?`` gets its fix without a change here:
+Shared by ``holodeck-mt fix`` and the language server's quick fixes. What would fix a
+fault is decided where the fault is made, as data (:class:`holodeck_mt.model.Intent`:
+quote, unquote, rewrite, rename, remove, count), and so is its safety; here an intent
+is only placed: the diagnostic's position finds its node, the intent's data says what
+to write there. The diagnostic's message and hint are never read, so a new rule gets
+its fix by giving its fault an intent, without a change here.
 
-========================  ==========================================  ======
-diagnostic                fix                                         safe?
-========================  ==========================================  ======
-hint ``quote it: ...``    quote the scalar as written: ``"25587"``    yes
-hint ``write it unq...``  write the quoted number unquoted: ``0.5``   yes
-hint ``write key: v``     write the value as the platform reads it    yes
-HMT200, HMT215            remove the key the platform ignores         yes
-hint ``did you mean``     rename the key (or value) to the candidate  no
-HMT203                    ``- {name: tool, count: 2}`` for the pair   no
-========================  ==========================================  ======
-
-A safe fix keeps what the file means (the value as written, the value as the
-platform reads it, a key that does nothing); an unsafe one changes what the test
-asserts or which key is read, so it is applied only when asked for
-(``--unsafe-fixes``) and offered as such.
+A safe fix keeps what the file means (the value as written, the value as the platform
+reads it); an unsafe one removes or renames what the author wrote, so it is applied
+only when asked for (``--unsafe-fixes``) and offered as such. A fix that removes a key
+is isolated: it waits while another fix changes the mapping it sits in, since that fix
+(the misspelt metric's name, say) may be what gives the key its effect.
 
 Every edit replaces one range of the text and leaves every other character as it
-was: comments, key order, quoting style, blank lines, line endings. Positions
-come from one parse of the text with PyYAML (composed nodes, nothing constructed).
+was: comments, key order, quoting style, blank lines, line endings.
 """
 
 from __future__ import annotations
 
-import functools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import yaml
 
-from holodeck_mt.model import Diagnostic
+from holodeck_mt.fix.nodes import Tree, tree
+from holodeck_mt.model import (
+    Count,
+    Diagnostic,
+    Edit,
+    Fix,
+    Intent,
+    Quote,
+    Remove,
+    Rename,
+    Rewrite,
+    Unquote,
+)
 from holodeck_mt.text import quoting
 
-try:  # the C parser (libyaml); PyYAML without it composes the same, only slower
-    from yaml import CSafeLoader as _Loader
-except ImportError:  # pragma: no cover - exercised only without libyaml
-    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+__all__ = ["Edit", "Fix", "Outcome", "apply", "fix_all", "fixable", "fixes"]
 
-
-@dataclass(frozen=True, order=True)
-class Edit:
-    """Replace ``text[start:end]`` (offsets into the text) with ``new_text``."""
-
-    start: int
-    end: int
-    new_text: str
-
-
-@dataclass(frozen=True)
-class Fix:
-    """The fix of one diagnostic: what it does, the one edit, and whether it is safe."""
-
-    diagnostic: Diagnostic
-    title: str
-    edit: Edit
-    safe: bool
-
-
-# --- the document's nodes, by where they start --------------------------------------------
-
-
-@dataclass(frozen=True)
-class _Located:
-    node: yaml.Node
-    #: The collection holding the node, and the node's key (in a mapping) or index.
-    parent: yaml.Node | None
-    slot: int  # index of the pair (mapping) or item (sequence) in the parent
-    is_key: bool
-
-
-class _Tree:
-    """The composed document, each node findable by its 1-based start line and column."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-        #: libyaml counts offsets after a byte order mark.
-        self.shift = 1 if text.startswith("\ufeff") else 0
-        self.at: dict[tuple[int, int], list[_Located]] = {}
-        root = yaml.compose(text, Loader=_Loader)
-        if root is not None:
-            self._index(root)
-
-    def _index(self, root: yaml.Node) -> None:
-        seen: set[int] = set()
-        stack: list[_Located] = [_Located(root, None, 0, False)]
-        while stack:
-            located = stack.pop()
-            node = located.node
-            mark = node.start_mark
-            self.at.setdefault((mark.line + 1, mark.column + 1), []).append(located)
-            if id(node) in seen:  # an alias: the anchored node is indexed once
-                continue
-            seen.add(id(node))
-            if isinstance(node, yaml.MappingNode):
-                for i, (key, value) in enumerate(node.value):
-                    stack.append(_Located(key, node, i, True))
-                    stack.append(_Located(value, node, i, False))
-            elif isinstance(node, yaml.SequenceNode):
-                for i, item in enumerate(node.value):
-                    stack.append(_Located(item, node, i, False))
-
-    def start(self, node: yaml.Node) -> int:
-        return int(node.start_mark.index) + self.shift
-
-    def end(self, node: yaml.Node) -> int:
-        return int(node.end_mark.index) + self.shift
-
-    def source(self, node: yaml.Node) -> str:
-        return self.text[self.start(node) : self.end(node)]
-
-    def scalar(self, d: Diagnostic, *, key: bool | None = None) -> _Located | None:
-        """The scalar node the diagnostic is located at (a key, when ``key``)."""
-        for located in self.at.get((d.line, d.column), []):
-            if isinstance(located.node, yaml.ScalarNode) and key in (None, located.is_key):
-                return located
-        return None
-
-    def value_scalar(self, d: Diagnostic) -> tuple[yaml.ScalarNode, tuple[int, int]] | None:
-        """The value scalar the diagnostic is located at, and its own characters."""
-        located = self.scalar(d, key=False)
-        if located is None or not isinstance(located.node, yaml.ScalarNode):
-            return None
-        span = self.value_range(located.node)
-        return (located.node, span) if span is not None else None
-
-    def value_range(self, node: yaml.ScalarNode) -> tuple[int, int] | None:
-        """The scalar's own characters, after any anchor or tag written before it."""
-        start, end = self.start(node), self.end(node)
-        written = self.text[start:end]
-        if written[:1] == "!" or (written[:1] == "&" and "!" in written.split(None, 1)[0]):
-            return None  # an explicit tag decides the type: quoting would not change it
-        if written[:1] == "&":  # the anchor stays; the value after it is fixed
-            parts = written.split(None, 1)
-            if len(parts) != 2:
-                return None
-            start = end - len(parts[1])
-            if parts[1][:1] == "!":
-                return None
-        return start, end
-
-
-@functools.lru_cache(maxsize=1)  # a composed 11 MB document is large: keep the last one only
-def _tree(text: str) -> _Tree | None:
-    try:
-        return _Tree(text)
-    except (yaml.YAMLError, RecursionError, UnicodeError):
-        return None
-
-
-# --- the fixes -------------------------------------------------------------------------------
-
-_QUOTE = re.compile(r"quote it\b")
-_UNQUOTE = re.compile(r"write it unquoted\b")
-#: "write threshold: 0.5": the value as the platform reads it, in the form the contract writes.
-_WRITE = re.compile(r"write (?:[A-Za-z_][A-Za-z0-9_]*: )?(?P<value>[^\s:#,\[\]{}]+)\Z")
-_DID_YOU_MEAN = re.compile(r"did you mean '([^'\\\"\n]+)'\?")
 #: Numbers every YAML version reads as numbers, and never as octal or a string.
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
+#: A name a rename may write unquoted or in the quotes the old one had.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
 _LINE_END = re.compile(r"[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|\Z)")
 
-Fixer = Callable[[_Tree, Diagnostic], "Fix | None"]
+
+def _fix(d: Diagnostic, title: str, edit: Edit, isolation: tuple[int, int] | None = None) -> Fix:
+    """The diagnostic's fix, as safe as its intent."""
+    assert d.fix is not None
+    return Fix(d, title, (edit,), d.fix.applicability, isolation)
 
 
-def _quote(tree: _Tree, d: Diagnostic) -> Fix | None:
-    """``25587`` -> ``"25587"``: the characters as written, now a string."""
-    found = tree.value_scalar(d)
-    if found is None:
+def _at(d: Diagnostic) -> tuple[int, int]:
+    return d.line, d.column
+
+
+def _quote(nodes: Tree, d: Diagnostic, _: Quote) -> Fix | None:
+    """``25587`` -> ``"25587"``: the characters as written, now a string (a value's, or a
+    key's: ``1: x`` -> ``"1": x``)."""
+    located = nodes.scalar(_at(d))
+    if located is None or not isinstance(located.node, yaml.ScalarNode):
         return None
-    node, span = found
-    if node.style:  # plain is None (Python parser) or "" (libyaml)
-        return None  # already quoted, or a block scalar (always a string)
-    written = tree.text[span[0] : span[1]]
+    node = located.node
+    span = nodes.value_range(node)
+    if span is None or node.style:  # plain is None (Python parser) or "" (libyaml)
+        return None  # a tag decides; already quoted, or a block scalar (always a string)
+    written = nodes.text[span[0] : span[1]]
     if not written or "\n" in written or "\r" in written or written != node.value:
         return None  # a multi-line plain scalar folds: its value is not its characters
+    if located.is_key and _has_key(located.parent, written, besides=located.slot):
+        return None  # quoting would write a duplicate key
     quoted = quoting.quoted(written)
     if quoted is None:
         return None
-    return Fix(d, f"Quote {written} as a string: {quoted}", Edit(*span, quoted), safe=True)
+    return _fix(d, f"Quote {written} as a string: {quoted}", Edit(*span, quoted))
 
 
-def _unquote(tree: _Tree, d: Diagnostic) -> Fix | None:
+def _has_key(mapping: yaml.Node | None, name: str, *, besides: int = -1) -> bool:
+    """Whether ``mapping`` has a key written ``name`` (the pair ``besides`` aside)."""
+    return isinstance(mapping, yaml.MappingNode) and any(
+        isinstance(k, yaml.ScalarNode) and k.value == name
+        for i, (k, _) in enumerate(mapping.value)
+        if i != besides
+    )
+
+
+def _unquote(nodes: Tree, d: Diagnostic, _: Unquote) -> Fix | None:
     """``"0.5"`` -> ``0.5`` where a number is required."""
-    found = tree.value_scalar(d)
+    found = nodes.value_scalar(_at(d))
     if found is None:
         return None
     node, span = found
     if node.style not in ('"', "'") or not _NUMBER.match(node.value):
         return None
-    written = tree.text[span[0] : span[1]]
+    written = nodes.text[span[0] : span[1]]
     if written != f"{node.style}{node.value}{node.style}":
         return None  # escapes or line breaks inside the quotes: not a plain number
-    title = f"Write {written} unquoted: {node.value}"
-    return Fix(d, title, Edit(*span, node.value), safe=True)
+    return _fix(d, f"Write {written} unquoted: {node.value}", Edit(*span, node.value))
 
 
-def _rename(tree: _Tree, d: Diagnostic) -> Fix | None:
-    """``ground_truht`` -> ``ground_truth``: the single did-you-mean candidate."""
-    found = _DID_YOU_MEAN.search(d.hint or "")
-    located = tree.scalar(d)
-    if found is None or located is None or not isinstance(located.node, yaml.ScalarNode):
+def _rewrite(nodes: Tree, d: Diagnostic, intent: Rewrite) -> Fix | None:
+    """``enabled: "yes"`` -> ``enabled: true``: the value as the platform reads it, in the
+    form the contract writes it, when YAML reads that back as the same kind."""
+    located = nodes.scalar(_at(d), key=False)
+    canonical = intent.literal
+    if located is None or not isinstance(located.node, yaml.ScalarNode) or "\n" in canonical:
         return None
-    candidate = found.group(1)
+    try:
+        read_back = yaml.safe_load(canonical)
+    except yaml.YAMLError:
+        return None
+    if not isinstance(read_back, (bool, int, float)):
+        return None
+    span = nodes.value_range(located.node)
+    if span is None or "\n" in nodes.text[span[0] : span[1]]:
+        return None
+    written = nodes.text[span[0] : span[1]]
+    return _fix(d, f"Write {written} as {canonical}", Edit(*span, canonical))
+
+
+def _rename(nodes: Tree, d: Diagnostic, intent: Rename) -> Fix | None:
+    """``ground_truht`` -> ``ground_truth``: the one close allowed name."""
+    located = nodes.scalar(_at(d))
+    candidate = intent.to
+    if located is None or not isinstance(located.node, yaml.ScalarNode):
+        return None
     node, parent = located.node, located.parent
-    span = tree.value_range(node)
-    if span is None or not _NAME.match(candidate) or "\n" in tree.text[span[0] : span[1]]:
+    span = nodes.value_range(node)
+    if span is None or not _NAME.match(candidate) or "\n" in nodes.text[span[0] : span[1]]:
         return None
-    if located.is_key and isinstance(parent, yaml.MappingNode):
-        siblings = {k.value for k, _ in parent.value if isinstance(k, yaml.ScalarNode)}
-        if candidate in siblings:
-            return None  # renaming would write a duplicate key
+    if located.is_key and _has_key(parent, candidate):
+        return None  # renaming would write a duplicate key
     quote = node.style if node.style in ('"', "'") else ""
-    replacement = f"{quote}{candidate}{quote}"
     what = "key" if located.is_key else "value"
     title = f"Rename {what} '{node.value}' to '{candidate}'"
-    return Fix(d, title, Edit(*span, replacement), safe=False)
+    return _fix(d, title, Edit(*span, f"{quote}{candidate}{quote}"))
 
 
-def _remove_pair(tree: _Tree, d: Diagnostic) -> Fix | None:
-    """Remove ``key: value`` (the flag that has no effect) with its line, or its comma."""
-    located = tree.scalar(d, key=True)
+def _remove(nodes: Tree, d: Diagnostic, _: Remove) -> Fix | None:
+    """Remove ``key: value`` with its line, or its comma; isolated within its mapping."""
+    located = nodes.scalar(_at(d), key=True)
     if located is None or not isinstance(located.parent, yaml.MappingNode):
         return None
     mapping, i = located.parent, located.slot
     key, value = mapping.value[i]
     if len(mapping.value) < 2 or not isinstance(value, yaml.ScalarNode):
         return None
-    if tree.source(key)[:1] == "&" or tree.source(value)[:1] == "&":
+    if nodes.source(key)[:1] == "&" or nodes.source(value)[:1] == "&":
         return None  # an anchor another node may refer to
-    text = tree.text
-    start, end = tree.start(key), tree.end(value)
+    cut = _pair_cut(nodes, mapping, i)
+    if cut is None:
+        return None
+    flag = key.value if isinstance(key, yaml.ScalarNode) else "the key"
+    title = f"Remove `{flag}` (it has no effect)"
+    return _fix(d, title, Edit(*cut, ""), isolation=(nodes.start(mapping), nodes.end(mapping)))
+
+
+def _pair_cut(nodes: Tree, mapping: yaml.MappingNode, i: int) -> tuple[int, int] | None:
+    """What removing the pair ``i`` cuts: its lines, or the pair and a comma in a flow."""
+    key, value = mapping.value[i]
+    text = nodes.text
+    start, end = nodes.start(key), nodes.end(value)
     if mapping.flow_style:
         if i > 0:  # from the end of the previous pair: ", key: value"
-            start = tree.end(mapping.value[i - 1][1])
-        else:  # up to the next key: "key: value, "
-            end = tree.start(mapping.value[i + 1][0])
-    else:
-        line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
-        tail = _LINE_END.match(text, end)
-        if tail is None:
-            return None
-        if text[line_start:start].strip() == "":  # the key opens its line: remove the lines
-            start, end = line_start, tail.end()
-        elif i + 1 < len(mapping.value):  # "- flag: x" then "  metric: m": move the next up
-            end = tree.start(mapping.value[i + 1][0])
-        else:
-            return None
-    flag = key.value if isinstance(key, yaml.ScalarNode) else "the flag"
-    return Fix(d, f"Remove `{flag}` (it has no effect)", Edit(start, end, ""), safe=True)
+            return nodes.end(mapping.value[i - 1][1]), end
+        return start, nodes.start(mapping.value[i + 1][0])  # up to the next key
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    tail = _LINE_END.match(text, end)
+    if tail is None:
+        return None
+    if text[line_start:start].strip() == "":  # the key opens its line: remove the lines
+        return line_start, tail.end()
+    if i + 1 < len(mapping.value):  # "- flag: x" then "  metric: m": move the next up
+        return start, nodes.start(mapping.value[i + 1][0])
+    return None
 
 
-def _count(tree: _Tree, d: Diagnostic) -> Fix | None:
+def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
     """``- t`` twice -> ``- {name: t, count: 2}``, the repeats removed."""
-    located = tree.scalar(d, key=False)
+    located = nodes.scalar(_at(d), key=False)
     if located is None or not isinstance(located.parent, yaml.SequenceNode):
         return None
     items = located.parent.value
@@ -268,116 +193,114 @@ def _count(tree: _Tree, d: Diagnostic) -> Fix | None:
         for j, item in enumerate(items)
         if isinstance(item, yaml.ScalarNode) and item.value == name and item.tag.endswith(":str")
     ]
-    if len(same) < 2 or located.slot not in same[1:]:
+    if len(same) < 2 or located.slot not in same[1:] or name != intent.name:
         return None
     first = items[same[0]]
-    written = tree.source(first)
+    written = nodes.source(first)
     if written[:1] in "&!*":
         return None
     flow = bool(located.parent.flow_style)
     pieces = [f"{{name: {written}, count: {len(same)}}}"]
-    cursor = tree.end(first)
+    cursor = nodes.end(first)
     for j in same[1:]:
-        cut = _repeat_cut(tree, items, j, flow)
+        cut = _repeat_cut(nodes, items, j, flow)
         if cut is None or cut[0] < cursor:
             return None
-        pieces.append(tree.text[cursor : cut[0]])
+        pieces.append(nodes.text[cursor : cut[0]])
         cursor = cut[1]
     title = f"Write '{name}' once with `count: {len(same)}`"
-    return Fix(d, title, Edit(tree.start(first), cursor, "".join(pieces)), safe=False)
+    return _fix(d, title, Edit(nodes.start(first), cursor, "".join(pieces)))
 
 
-def _repeat_cut(tree: _Tree, items: list[yaml.Node], j: int, flow: bool) -> tuple[int, int] | None:
+def _repeat_cut(nodes: Tree, items: list[yaml.Node], j: int, flow: bool) -> tuple[int, int] | None:
     """What removing the repeat ``items[j]`` cuts: ``, t`` in a flow list, else its line.
 
     None when it cannot go: an anchor, tag or alias, or a line that holds more than it.
     """
     item = items[j]
-    if tree.source(item)[:1] in "&!*":
+    if nodes.source(item)[:1] in "&!*":
         return None
     if flow:  # ", t": from the end of the item before it
-        return tree.end(items[j - 1]), tree.end(item)
-    text = tree.text  # the whole "- t" line
-    dash = text.rfind("-", 0, tree.start(item))
+        return nodes.end(items[j - 1]), nodes.end(item)
+    text = nodes.text  # the whole "- t" line
+    dash = text.rfind("-", 0, nodes.start(item))
     line_start = max(text.rfind("\n", 0, dash), text.rfind("\r", 0, dash)) + 1
-    tail = _LINE_END.match(text, tree.end(item))
+    tail = _LINE_END.match(text, nodes.end(item))
     if dash < 0 or text[line_start:dash].strip() or tail is None:
         return None
     return line_start, tail.end()
 
 
-def _rewrite(tree: _Tree, d: Diagnostic) -> Fix | None:
-    """``enabled: "yes"`` -> ``enabled: true``: the value as the platform reads it, written
-    as the hint says (``write enabled: true``), when YAML reads that back as the same kind."""
-    found = _WRITE.match(d.hint or "")
-    located = tree.scalar(d, key=False)
-    if found is None or located is None or not isinstance(located.node, yaml.ScalarNode):
-        return None
-    canonical = found.group("value")
-    try:
-        read_back = yaml.safe_load(canonical)
-    except yaml.YAMLError:
-        return None
-    if not isinstance(read_back, (bool, int, float)) or "\n" in canonical:
-        return None
-    span = tree.value_range(located.node)
-    if span is None or "\n" in tree.text[span[0] : span[1]]:
-        return None
-    written = tree.text[span[0] : span[1]]
-    title = f"Write {written} as {canonical}"
-    return Fix(d, title, Edit(*span, canonical), safe=True)
-
-
-def _fixer(d: Diagnostic) -> Fixer | None:
-    """The fix that applies to a diagnostic, by its code first and its hint second."""
-    if d.code in ("HMT200", "HMT215"):  # no effect / ignored by the platform: remove it
-        return _remove_pair
-    if d.code == "HMT203":
-        return _count
-    hint = d.hint or ""
-    if _QUOTE.match(hint):
-        return _quote
-    if _UNQUOTE.match(hint):
-        return _unquote
-    if _WRITE.match(hint):
-        return _rewrite
-    if _DID_YOU_MEAN.search(hint):
-        return _rename
-    return None
+#: How each kind of intent is placed in the text.
+_PLACE: dict[type[Intent], Callable[[Tree, Diagnostic, Any], Fix | None]] = {
+    Quote: _quote,
+    Unquote: _unquote,
+    Rewrite: _rewrite,
+    Rename: _rename,
+    Remove: _remove,
+    Count: _count,
+}
 
 
 def fixable(d: Diagnostic) -> bool:
-    """Whether the diagnostic's code or hint has a fix (its position may still rule it out)."""
-    return _fixer(d) is not None
+    """Whether the diagnostic carries a fix (its position may still rule it out)."""
+    return d.fix is not None and type(d.fix) in _PLACE
 
 
 def fixes(text: str, diagnostics: Iterable[Diagnostic]) -> list[Fix]:
     """The fix of each diagnostic that has one, in the order of the diagnostics."""
-    wanted = [(d, f) for d in diagnostics if (f := _fixer(d)) is not None]
+    wanted = [d for d in diagnostics if fixable(d)]
     if not wanted:
         return []
-    tree = _tree(text)
-    if tree is None:
+    nodes = tree(text)
+    if nodes is None:
         return []
     out = []
-    for d, fixer in wanted:
-        fix = fixer(tree, d)
+    for d in wanted:
+        intent = d.fix
+        fix = _PLACE[type(intent)](nodes, d, intent) if intent is not None else None
         if fix is not None:
             out.append(fix)
     return out
 
 
+def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
+    return a[0] < b[1] and b[0] < a[1]
+
+
+def _conflicts(fix: Fix, edits: Sequence[Edit], isolated: Sequence[tuple[int, int]]) -> bool:
+    """Whether ``fix`` changes what a chosen edit changes (the same edit aside), what an
+    isolated fix keeps to itself, or (isolated itself) what a chosen edit changes."""
+    for edit in fix.edits:
+        span = (edit.start, edit.end)
+        if any(edit != e and _overlap(span, (e.start, e.end)) for e in edits):
+            return True
+        if any(_overlap(span, stretch) for stretch in isolated):
+            return True
+    stretch = fix.isolation
+    return stretch is not None and any(
+        e not in fix.edits and _overlap(stretch, (e.start, e.end)) for e in edits
+    )
+
+
 def apply(text: str, chosen: Sequence[Fix]) -> tuple[str, list[Fix]]:
-    """The text with the fixes applied, and those applied (an overlapping one waits)."""
+    """The text with the fixes applied, and those applied (one that overlaps a fix
+    applied, or the stretch an isolated one keeps to itself, waits).
+
+    Fixes that are not isolated go first, in the order of their edits; an isolated fix
+    goes only if nothing else changes its stretch.
+    """
     applied: list[Fix] = []
     edits: list[Edit] = []
-    for fix in sorted(chosen, key=lambda f: f.edit):
-        if edits and fix.edit == edits[-1]:
-            applied.append(fix)  # the same edit for several diagnostics (a repeated tool)
-        elif not edits or fix.edit.start >= edits[-1].end:
-            edits.append(fix.edit)
-            applied.append(fix)
-    for edit in reversed(edits):
+    isolated: list[tuple[int, int]] = []
+    for fix in sorted(chosen, key=lambda f: (f.isolation is not None, f.edits)):
+        if _conflicts(fix, edits, isolated):
+            continue
+        applied.append(fix)  # the same edit for several diagnostics (a repeated tool) once
+        edits += [e for e in fix.edits if e not in edits]
+        if fix.isolation is not None:
+            isolated.append(fix.isolation)
+    for edit in sorted(edits, reverse=True):
         text = text[: edit.start] + edit.new_text + text[edit.end :]
     return text, applied
 
@@ -397,7 +320,7 @@ def fix_all(
     unsafe: bool = False,
     rounds: int = 5,
 ) -> Outcome:
-    """Apply fixes until none is left (``rounds`` at most: overlapping fixes wait a round)."""
+    """Apply fixes until none is left (``rounds`` at most: a fix that waits goes next round)."""
     applied: list[Fix] = []
     left: list[Fix] = []
     for _ in range(rounds):

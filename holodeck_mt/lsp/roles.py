@@ -33,11 +33,14 @@ class Target:
     agent: Path | None = None
 
 
-def target_of(path: Path, text: str) -> Target | None:
-    """How to validate the document at ``path`` holding ``text``; None: not a HoloDeck file."""
+def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
+    """How to validate the document at ``path`` holding ``text``; None: not a HoloDeck file.
+
+    ``tree``: the folder (real path) no agent.yaml is looked for above (the workspace).
+    """
     if discovery.is_agent_file(path):
         return Target("document", path.parent)
-    agent = _naming_agent(path)
+    agent = _naming_agent(path, tree)
     if agent is not None:
         return Target("test-cases-file", agent.parent, agent)
     if discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text):
@@ -45,11 +48,14 @@ def target_of(path: Path, text: str) -> Target | None:
     return None
 
 
-def _naming_agent(path: Path) -> Path | None:
-    """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in its folder or above."""
+def _naming_agent(path: Path, tree: Path | None = None) -> Path | None:
+    """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in its folder or above
+    (never above ``tree``)."""
     wanted = discovery.same_file_key(path)
     folder = path.parent
     for _ in range(_LEVELS_UP + 1):
+        if tree is not None and not Path(discovery.same_file_key(folder)).is_relative_to(tree):
+            break
         for name in discovery.AGENT_FILE_NAMES:
             agent = folder / name
             target = discovery.agent_target(agent)

@@ -15,12 +15,16 @@
 Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. Every
 diagnostic is published unless the editor sets ``holodeck-mt.schemaDiagnostics: false``
 (:mod:`holodeck_mt.lsp.settings`); then the YAML language server's are left to it
-(:mod:`holodeck_mt.lsp.sharing`).
+(:mod:`holodeck_mt.lsp.sharing`). The client is hostile too: the workspace is the
+boundary of what is read (:mod:`holodeck_mt.lsp.checking`), frames are read
+defensively (:mod:`holodeck_mt.lsp.framing`), every request is answered
+(:mod:`holodeck_mt.lsp.replies`), and what is published or logged is escaped.
 """
 
 from __future__ import annotations
 
 import asyncio
+import sys
 import time
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -33,11 +37,14 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
-from holodeck_mt.lsp import documents, reuse, roles, settings, sharing
+from holodeck_mt.limits import Limits
+from holodeck_mt.lsp import checking, documents, reuse, roles, settings, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
+from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
+from holodeck_mt.lsp.replies import AnsweringProtocol, invalid
 from holodeck_mt.model import Diagnostic
-from holodeck_mt.pipeline import validate_document_text, validate_text
+from holodeck_mt.text.safe_text import clip, escape
 
 _T = TypeVar("_T")
 #: Seconds of quiet after an edit before the document is validated again.
@@ -62,7 +69,7 @@ class HoloDeckServer(LanguageServer):
     def __init__(self) -> None:
         from holodeck_mt import __version__
 
-        super().__init__("holodeck-mt", __version__)
+        super().__init__("holodeck-mt", __version__, protocol_cls=AnsweringProtocol)
         self.schema_diagnostics = settings.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
         self.validations = 0
@@ -131,7 +138,8 @@ class HoloDeckServer(LanguageServer):
 
     def _log(self, message: str) -> None:
         """A line of the server's log (the client's output panel; the benchmark counts them)."""
-        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=message))
+        shown = escape(clip(message, 2000))
+        self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=shown))
 
     async def off_the_loop(self, work: Callable[..., _T], *args: Any) -> _T:
         """Run ``work`` on the validation thread: the editor's messages are not held up."""
@@ -165,40 +173,29 @@ class HoloDeckServer(LanguageServer):
 
     def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
         """Every diagnostic the CLI reports for this text; None for a file that is not ours.
-        The last reading of the same text (and agent.yaml) is reused (see reuse)."""
+        The last reading of the same text (and agent.yaml, as saved) is reused (see reuse)."""
         path = Path(to_fs_path(uri) or uri)
-        target = roles.target_of(path, text)
+        roots = self.roots()
+        tree = checking.tree_of(path, roots)
+        target = roles.target_of(path, text, tree)
         if target is None:
             return None
-        agent_text = None
-        if target.agent is not None:
-            try:
-                agent_text = target.agent.read_text(encoding="utf-8")
-            except (OSError, UnicodeError):
-                agent_text = ""
-        last = self.readings.get(uri, text, agent_text)
+        context = None
+        if target.agent is not None:  # validated through it: its saved text counts too
+            saved = checking._context(target.agent, tree, Limits())
+            context = f"{target.agent}\0{tree}\0{saved}"
+        last = self.readings.get(uri, text, context)
         if last is not None:
             return last.diagnostics
-        found = self._validated(path, text, target, agent_text)
-        self.readings.keep(uri, text, agent_text, found)
+        found = checking.diagnose(path, text, roots)
+        self.readings.keep(uri, text, context, found)
         return found
 
-    def _validated(
-        self, path: Path, text: str, target: roles.Target, agent_text: str | None
-    ) -> list[Diagnostic] | None:
-        if target.agent is None or agent_text is None:
-            results = validate_document_text(text, path=str(path), base_dir=target.base_dir)
-            return results[0].diagnostics
-        # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
-        # the agent's settings); the agent as saved, this file as the editor holds it.
-        results = validate_document_text(
-            agent_text, path=str(target.agent), base_dir=target.base_dir, followed_text=text
-        )
-        if len(results) < 2:
-            role = target.role
-            result = validate_text(text, path=str(path), role=role, base_dir=target.base_dir)
-            return result.diagnostics
-        return results[1].diagnostics
+    def roots(self) -> list[Path]:
+        """The workspace folders (``workspaceFolders``, else ``rootUri``), as paths."""
+        workspace = self.workspace
+        uris = [folder.uri for folder in workspace.folders.values()] or [workspace.root_uri]
+        return [Path(path) for path in map(_fs_path, uris) if path]
 
     async def current(self, uri: str, version: int | None = None) -> Checked | None:
         """The validation of the document as it is now (validated now if need be)."""
@@ -233,12 +230,48 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
     )
     return lsp.Diagnostic(
         range=lsp.Range(start=lsp.Position(*start), end=lsp.Position(*max(start, end))),
-        message=d.message,
+        message=escape(d.message),
         severity=severity,
         code=d.code,
         source=SOURCE,
-        data={"path": d.path, "test_case": d.test_case, "hint": d.hint},
+        data={
+            "path": escape(d.path),
+            "test_case": escape(d.test_case) if d.test_case is not None else None,
+            "hint": escape(d.hint) if d.hint is not None else None,
+        },
     )
+
+
+def _fs_path(uri: str | None) -> str | None:
+    """The file system path of a ``file:`` URI; None for another scheme or no URI."""
+    if not uri or not uri.startswith("file:"):
+        return None
+    try:
+        return to_fs_path(uri)
+    except ValueError:
+        return None
+
+
+def _fix_arguments(arguments: tuple[Any, ...]) -> tuple[str, int, list[fixes.Edit]]:
+    """``[uri, version, [{start, end, newText}, ...]]``; -32602 for anything else."""
+    if len(arguments) != 3 or not isinstance(arguments[2], list) or not arguments[2]:
+        raise invalid("holodeck-mt.applyFix takes [uri, version, [{start, end, newText}, ...]]")
+    uri, version, edits = arguments
+    try:
+        chosen = [fixes.Edit(int(e["start"]), int(e["end"]), str(e["newText"])) for e in edits]
+        return str(uri), int(version), chosen
+    except (KeyError, TypeError, ValueError) as e:
+        raise invalid(f"holodeck-mt.applyFix: {e}") from None
+
+
+def _document_arguments(arguments: tuple[Any, ...]) -> tuple[str, int]:
+    """``[uri, version]``; -32602 for anything else."""
+    if len(arguments) != 2:
+        raise invalid("holodeck-mt.fixAll takes [uri, version]")
+    try:
+        return str(arguments[0]), int(arguments[1])
+    except (TypeError, ValueError) as e:
+        raise invalid(f"holodeck-mt.fixAll: {e}") from None
 
 
 def _range(lines: Lines, start: int, end: int) -> lsp.Range:
@@ -334,7 +367,7 @@ async def code_action(
         if not _overlaps(diagnostic.range, params.range):
             continue
         title = fix.title if fix.safe else f"{fix.title} (unsafe: changes what the test asserts)"
-        edit = {"start": fix.edit.start, "end": fix.edit.end, "newText": fix.edit.new_text}
+        edits = [{"start": e.start, "end": e.end, "newText": e.new_text} for e in fix.edits]
         actions.append(
             lsp.CodeAction(
                 title=title,
@@ -342,7 +375,7 @@ async def code_action(
                 diagnostics=[diagnostic],
                 is_preferred=fix.safe,
                 command=lsp.Command(
-                    title=title, command=APPLY_FIX, arguments=[uri, checked.version, edit]
+                    title=title, command=APPLY_FIX, arguments=[uri, checked.version, edits]
                 ),
             )
         )
@@ -360,14 +393,16 @@ async def code_action(
 
 @server.command(APPLY_FIX)
 async def apply_fix(ls: HoloDeckServer, *arguments: Any) -> bool:
-    """Apply one quick fix: ``[uri, version, {start, end, newText}]`` (offsets in the text)."""
-    uri, version, edit = arguments
-    checked = await ls.current(str(uri), int(version))
+    """Apply one quick fix: ``[uri, version, [{start, end, newText}, ...]]`` (offsets in
+    the text)."""
+    uri, version, chosen = _fix_arguments(arguments)
+    checked = await ls.current(uri, version)
     if checked is None:
         return False  # the document changed since the fix was offered
-    one = fixes.Edit(int(edit["start"]), int(edit["end"]), str(edit["newText"]))
+    if not all(0 <= e.start <= e.end <= len(checked.text) for e in chosen):
+        raise invalid("holodeck-mt.applyFix: an edit is outside the document")
     result = await ls.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(str(uri), checked, [one]), label="holodeck-mt")
+        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(uri, checked, chosen), label="holodeck-mt")
     )
     return bool(result.applied)
 
@@ -375,21 +410,21 @@ async def apply_fix(ls: HoloDeckServer, *arguments: Any) -> bool:
 @server.command(FIX_ALL)
 async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     """Apply every safe fix that does not overlap another: ``[uri, version]``."""
-    uri, version = arguments
-    checked = await ls.current(str(uri), int(version))
+    uri, version = _document_arguments(arguments)
+    checked = await ls.current(uri, version)
     if checked is None:
         return False
     found = await ls.off_the_loop(fixes.fixes, checked.text, checked.diagnostics)
     safe = [f for f in found if f.safe]
     _, applied = fixes.apply(checked.text, safe)
-    edits = sorted({f.edit for f in applied})
+    edits = sorted({e for f in applied for e in f.edits})
     if not edits:
         return False
     result = await ls.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(str(uri), checked, edits), label="holodeck-mt")
+        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(uri, checked, edits), label="holodeck-mt")
     )
     return bool(result.applied)
 
 
 def serve() -> None:
-    server.start_io()
+    server.start_io(stdin=FramedInput(sys.stdin.buffer))  # type: ignore[arg-type]

@@ -44,6 +44,11 @@ _ROOT_ENDS = 64
 _SPECIAL = (sc.Unconstructible, sc._Marker, sc.YamlScalar)
 
 
+def _quote_if_text(shown: str | None = None) -> dg.Quote:
+    """The fix of a scalar that may be meant as text: quoted, the hint says, if it is."""
+    return dg.Quote(shown=shown, condition=" if it is meant as text")
+
+
 def clip(text: str, limit: int = 60) -> str:
     """At most ``limit`` characters of ``text``: messages never quote an unbounded input."""
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -441,7 +446,7 @@ class Builder:
             f"the platform cannot load `{shown}`: {value.why}",
             event.start_mark,
             self._here(),
-            hint=f'quote it if it is meant as text: "{shown}"',
+            fix=_quote_if_text(shown=f'"{shown}"'),
         )
         return value.text
 
@@ -467,11 +472,17 @@ class Builder:
         return base
 
     def _report(
-        self, code: str, message: str, mark: Any, parts: dg.JsonPath, hint: str | None = None
+        self,
+        code: str,
+        message: str,
+        mark: Any,
+        parts: dg.JsonPath,
+        hint: str | None = None,
+        fix: dg.Intent | None = None,
     ) -> None:
         line, column = of_mark(mark)
         self.diagnostics.append(
-            dg.make(code, message, line, column, pointer_parts=parts, hint=hint)
+            dg.make(code, message, line, column, pointer_parts=parts, hint=hint, fix=fix)
         )
         self.reported.add(parts)
 
@@ -499,6 +510,7 @@ class Builder:
 
     def _bad_key(self, value: Any, mark: Any) -> Any:
         """Report a key that is not a string; its entry is dropped."""
+        fix: dg.Quote | None = None
         if isinstance(value, (dict, list)):
             what = "a mapping" if isinstance(value, dict) else "a list"
             hint = None
@@ -510,13 +522,14 @@ class Builder:
             if isinstance(value, sc.YamlScalar):
                 kind = "date" if value.kind == "timestamp" else value.kind
             kind = {"int": "integer", "float": "number", "bool": "boolean"}.get(kind, kind)
-            what, hint = f"{kind} {text}", f"quote it: '{text}'"
+            what, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
         self._report(
             "HMT003",
             f"a mapping key must be a string, got {what}",
             mark,
             self._container_path(),
             hint=hint,
+            fix=fix,
         )
         return _SKIP
 
@@ -526,7 +539,7 @@ class Builder:
             f"an integer of {len(text)} digits is too long",
             mark,
             self._here(),
-            hint="quote it if it is meant as text",
+            fix=_quote_if_text(),
         )
 
     def _report_tag(self, tag: str, mark: Any, on: str | None) -> None:

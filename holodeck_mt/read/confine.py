@@ -21,10 +21,23 @@ SPECIAL_ROOTS = ("/proc", "/sys", "/dev")
 
 
 def tree_of(file: Path) -> Path:
-    """The tree a document's paths must stay in: the working directory if it holds ``file``."""
+    """The tree a document's paths must stay in: the working directory if it holds ``file``.
+
+    The file's folder is resolved, not the file: an ``agent.yaml`` that is a link out of
+    the working directory does not take the tree with it.
+    """
     here = Path(os.path.realpath(Path.cwd()))
-    where = Path(os.path.realpath(file))
-    return here if where.is_relative_to(here) else where.parent
+    folder = Path(os.path.realpath(Path(file).parent))
+    return here if folder.is_relative_to(here) else folder
+
+
+def file_refusal(path: Path, tree: Path | None = None) -> str | None:
+    """Why a file a run was given or found may not be read, or None (see :func:`refusal`).
+
+    ``tree`` defaults to :func:`tree_of` the file: a file named or found inside the
+    working directory that is a link out of it, or into ``/proc``, is refused.
+    """
+    return refusal(path, tree if tree is not None else tree_of(path))
 
 
 def refusal(target: Path, tree: Path | None, *, allow_outside: bool = False) -> str | None:

@@ -47,3 +47,18 @@ def too_large(size: int, limits: Limits) -> Diagnostic:
     from holodeck_mt.text import ranges
 
     return ranges.with_range(None, too_large)
+
+
+def refused(why: str) -> Diagnostic:
+    """The ``HMT120`` of a file given or found that resolves out of the tree: not read."""
+    refusal = make(
+        "HMT120",
+        f"the file {why}; it was not read",
+        1,
+        1,
+        hint="keep HoloDeck files inside the repository (--allow-outside-paths allows "
+        "other places)",
+    )
+    from holodeck_mt.text import ranges
+
+    return ranges.with_range(None, refusal)

@@ -26,6 +26,8 @@ class Followed:
     text: str | None = None
     problem: Diagnostic | None = None
     fault: Fault | None = None
+    #: The real path the text was read from; None for a text an editor gave.
+    source: str | None = None
 
 
 def follow(
@@ -59,7 +61,7 @@ def follow(
         return Followed(shown, fault=_not_followed(target, file, why, code))
     if given is not None:
         return Followed(shown, text=given)
-    return Followed(shown, text=content, problem=problem)
+    return Followed(shown, text=content, problem=problem, source=os.path.realpath(file))
 
 
 def _not_followed(target: str, file: Path, why: str, code: str) -> Fault:

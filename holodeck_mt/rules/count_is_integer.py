@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, Rewrite
 from holodeck_mt.rules import Context
 
 
@@ -29,5 +29,5 @@ def check(context: Context) -> Iterator[Fault]:
                 f"`count` must be an integer, got the float {count!r}; "
                 "the platform refuses a float count",
                 where,
-                hint=f"write count: {int(count)}" if whole and count >= 1 else None,
+                fix=Rewrite(str(int(count)), key="count") if whole and count >= 1 else None,
             )

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Count, Fault
 from holodeck_mt.rules import Context
 from holodeck_mt.semantics.matchers import Entry, classify, entry_of
 from holodeck_mt.text.safe_text import clip
@@ -66,6 +66,5 @@ def check(context: Context) -> Iterator[Fault]:
                 "HMT203",
                 message,
                 (*parts, i),
-                hint=f"to require several calls, write `- name: {clip(str(entry.name))}` with "
-                f"`count: {entry.count + 1}`",
+                fix=Count(str(entry.name), entry.count + 1),
             )

@@ -13,7 +13,7 @@ from functools import cache
 from holodeck_mt import walk
 from holodeck_mt.contract.registry import METRIC, schema_files
 from holodeck_mt.contract.walker import APPLIES_TO
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, Remove
 from holodeck_mt.rules import Context
 from holodeck_mt.text.safe_text import clip
 
@@ -38,5 +38,5 @@ def check(context: Context) -> Iterator[Fault]:
                     f"(it applies to `{owner}`)",
                     (*parts, flag),
                     at="key",
-                    hint=f"remove it, or use `metric: {owner}`",
+                    fix=Remove(otherwise=f"use `metric: {owner}`"),
                 )

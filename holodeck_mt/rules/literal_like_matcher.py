@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, Rename
 from holodeck_mt.rules import Context
 
 _MATCHERS = ("fuzzy", "regex")
@@ -36,5 +36,5 @@ def check(context: Context) -> Iterator[Fault]:
                 "that the actual argument must equal",
                 (*parts, key),
                 at="key",
-                hint=f"did you mean '{meant}'?",
+                fix=Rename(meant),
             )

@@ -9,6 +9,7 @@ import unicodedata
 from collections.abc import Iterable
 from typing import Any
 
+from holodeck_mt.model import Quote, Unquote
 from holodeck_mt.read.loader import YamlScalar, clip
 
 _TYPE_NAMES = {
@@ -99,7 +100,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     return matches[0] if matches else None
 
 
-def quote_hint(key: str | int | None, value: Any) -> str | None:
+def quote_fix(key: str | int | None, value: Any) -> Quote | None:
     """For a scalar that YAML read as a non-string where a string is required."""
     if isinstance(value, (bool, int, float, YamlScalar)):
         text = clip(value.text) if isinstance(value, YamlScalar) else show(value)
@@ -109,8 +110,7 @@ def quote_hint(key: str | int | None, value: Any) -> str | None:
             text = str(value)  # every digit: never "an integer of 41+ digits"
         if isinstance(value, float) and not math.isfinite(value):
             text = show(value)
-        prefix = f"{key}: " if isinstance(key, str) else ""
-        return f'quote it: {prefix}"{text}"'
+        return Quote(shown=f'"{text}"', key=key if isinstance(key, str) else None)
     return None
 
 
@@ -119,11 +119,10 @@ _INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)\Z")
 _DECIMAL = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
 
 
-def unquote_hint(key: str | int | None, value: Any, *, integer: bool = False) -> str | None:
+def unquote_fix(key: str | int | None, value: Any, *, integer: bool = False) -> Unquote | None:
     """For a number written in quotes where a number (or an integer) is required."""
     if isinstance(value, str) and (_INTEGER if integer else _DECIMAL).match(value):
-        prefix = f"{key}: " if isinstance(key, str) else ""
-        return f"write it unquoted: {prefix}{value}"
+        return Unquote(value, key=key if isinstance(key, str) else None)
     return None
 
 

@@ -46,7 +46,13 @@ class Locator:
         line, column = _at(reading, inner, key)
         line += first - 1
         located = make(
-            fault.code, fault.message, line, column, pointer_parts=fault.parts, hint=fault.hint
+            fault.code,
+            fault.message,
+            line,
+            column,
+            pointer_parts=fault.parts,
+            hint=fault.hint,
+            fix=fault.fix,
         )
         noted = None
         if not key and reading.positions is not None:

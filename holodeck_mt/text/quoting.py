@@ -12,12 +12,10 @@ import dataclasses
 import re
 from typing import TYPE_CHECKING
 
-from holodeck_mt.model import Diagnostic
+from holodeck_mt.model import Diagnostic, Quote
 
 if TYPE_CHECKING:
     from holodeck_mt.text.ranges import Lines
-
-PREFIX = "quote it: "
 
 #: The longest scalar a hint quotes; a longer one keeps the hint it had.
 _LONGEST = 60
@@ -49,10 +47,10 @@ def quoted(written: str) -> str | None:
 
 
 def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -> Diagnostic:
-    """``diagnostic`` with its "quote it" hint rebuilt from the source at its position
-    (read from the lines ``within`` when given: its test case's own)."""
-    hint = diagnostic.hint
-    if hint is None or not hint.startswith(PREFIX):
+    """``diagnostic`` with its quote fix (and so its hint) rebuilt from the source at its
+    position (read from the lines ``within`` when given: its test case's own)."""
+    fix = diagnostic.fix
+    if not isinstance(fix, Quote) or fix.shown is None or fix.condition:
         return diagnostic
     from holodeck_mt.text.ranges import span_at  # on a diagnostic only (start-up)
     from holodeck_mt.text.source import source_text
@@ -63,7 +61,5 @@ def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -
     quote = quoted(source_text(text, span))
     if quote is None:
         return diagnostic
-    key = diagnostic.pointer_parts[-1] if diagnostic.pointer_parts else None
-    if isinstance(key, str) and hint.startswith(f"{PREFIX}{key}: "):
-        return dataclasses.replace(diagnostic, hint=f"{PREFIX}{key}: {quote}")
-    return dataclasses.replace(diagnostic, hint=PREFIX + quote)
+    rebuilt = dataclasses.replace(fix, shown=quote)
+    return dataclasses.replace(diagnostic, hint=rebuilt.hint(), fix=rebuilt)

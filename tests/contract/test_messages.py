@@ -244,7 +244,8 @@ def test_did_you_mean_finds_a_close_or_differently_cased_name() -> None:
 def test_quote_hint_shows_the_scalar_quoted(
     key: str | int | None, value: object, hint: str
 ) -> None:
-    assert hints.quote_hint(key, value) == hint
+    fix = hints.quote_fix(key, value)
+    assert (fix.hint() if fix is not None else None) == hint
 
 
 # --- renderers ------------------------------------------------------------------------------

@@ -1,11 +1,12 @@
 """A new turn field needs one edit: its entry in schema/turn.schema.json.
 
 The repository's tracked files are copied into a scratch folder, one optional
-number field is added to the turn's ``properties``, and `make schema`'s scripts
-regenerate what derives from the schema. In that copy, with no other edit, the
-validator reads the field the platform's way (a quoted number is a warning that
-says how the platform reads it), the editor bundle offers it, the reference
-documents it, and a misspelling of it is an unknown key whose hint names it.
+number field is added to the turn's ``properties``, and `make schema`'s recipe
+(read from the Makefile, run with this interpreter) regenerates what derives from
+the schema. In that copy, with no other edit, the validator reads the field the
+platform's way (a quoted number is a warning that says how the platform reads
+it), both bundles offer it to editors, the reference documents it, and a
+misspelling of it is an unknown key whose hint names it.
 """
 
 from __future__ import annotations
@@ -50,6 +51,14 @@ def _tracked() -> list[str]:
     return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
 
 
+def _schema_recipe() -> list[list[str]]:
+    """The commands of `make schema`, each a script and its arguments."""
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    block = makefile.split("\nschema:", 1)[1].split("\n\n", 1)[0]
+    lines = block.splitlines()[1:]
+    return [line.removeprefix("\t$(PY) ").split() for line in lines if line.startswith("\t$(PY) ")]
+
+
 def _run(copy: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(copy), "NO_COLOR": "1"}
     return subprocess.run(
@@ -72,8 +81,10 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     turn_file.write_text(json.dumps(turn, indent=2) + "\n", encoding="utf-8")
     where = _run(copy, "-c", "import holodeck_mt; print(holodeck_mt.__file__)").stdout
     assert Path(where.strip()).is_relative_to(copy), where  # the copy's code, not ours
-    for script in ("scripts/bundle_schema.py", "scripts/gen_docs.py"):
-        done = _run(copy, script)
+    recipe = _schema_recipe()
+    assert ["scripts/bundle_schema.py"] in recipe and ["scripts/gen_docs.py"] in recipe
+    for command in recipe:
+        done = _run(copy, *command)
         assert done.returncode == 0, done.stdout + done.stderr
     (copy / "cases.yaml").write_text(CASES, encoding="utf-8")
     return copy
@@ -110,11 +121,13 @@ def test_a_misspelt_new_turn_field_is_an_unknown_key_whose_hint_names_it(
     assert sorted(d["code"] for d in diagnostics) == ["HMT100", "HMT210"]
 
 
-def test_the_editor_bundle_offers_a_new_turn_field(copy: Path) -> None:
-    bundle = json.loads(
-        (copy / "schema" / "bundle" / "holodeck-mt.schema.json").read_text(encoding="utf-8")
-    )
-    assert bundle["$defs"]["Turn"]["properties"][FIELD]["type"] == "number"
+@pytest.mark.parametrize(
+    "bundle",
+    ["schema/bundle/holodeck-mt.schema.json", "schemastore/src/schemas/json/holodeck-mt.json"],
+)
+def test_the_editor_bundle_offers_a_new_turn_field(copy: Path, bundle: str) -> None:
+    schema = json.loads((copy / bundle).read_text(encoding="utf-8"))
+    assert schema["$defs"]["Turn"]["properties"][FIELD]["type"] == "number"
 
 
 def test_the_reference_documents_a_new_turn_field(copy: Path) -> None:

@@ -376,5 +376,39 @@ def test_fix_all_applies_the_safe_fixes_in_one_edit(editor: Editor) -> None:
     actions = _actions(editor, uri, {"range": whole})
     [fix_all] = [a for a in actions if a["kind"] == "source.fixAll.holodeck-mt"]
     fixed = _apply_through_the_server(editor, uri, fix_all)
-    assert '"206588.10"' in fixed and "absolute_tolerance" not in fixed
+    assert '"206588.10"' in fixed and '"0.5"' not in fixed
     assert "ground_truht" in fixed  # an unsafe fix is not applied by fix-all
+    assert "absolute_tolerance: 0.5" in fixed  # nor a removal of what the author wrote
+
+
+MISSPELT_METRIC = """\
+name: agent
+test_cases:
+  - name: numbers
+    input: 12
+    ground_truth: "4"
+    evaluations:
+      - type: standard
+        metric: numerical
+        absolute_tolerance: 0.5
+"""
+
+
+def test_a_safe_quick_fix_never_removes_the_tolerance_of_a_misspelt_metric(
+    editor: Editor,
+) -> None:
+    uri, diagnostics = editor.open(MISSPELT_METRIC)
+    [flag] = [d for d in diagnostics if d["code"] == "HMT200"]
+    [remove] = [a for a in _actions(editor, uri, flag) if a.get("diagnostics") == [flag]]
+    assert remove["title"] == (
+        "Remove `absolute_tolerance` (it has no effect) (unsafe: changes what the test asserts)"
+    )
+    assert not remove.get("isPreferred", False)
+    whole = {"start": {"line": 0, "character": 0}, "end": {"line": 9, "character": 0}}
+    [fix_all] = [
+        a
+        for a in _actions(editor, uri, {"range": whole})
+        if a["kind"] == "source.fixAll.holodeck-mt"
+    ]
+    fixed = _apply_through_the_server(editor, uri, fix_all)
+    assert fixed == MISSPELT_METRIC.replace("input: 12", 'input: "12"')

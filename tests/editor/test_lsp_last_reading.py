@@ -10,7 +10,7 @@ import pytest
 pytest.importorskip("pygls")
 
 from holodeck_mt import pipeline
-from holodeck_mt.lsp import server
+from holodeck_mt.lsp import checking, server
 
 AGENT = "name: a\nmodel: {provider: openai, name: gpt-4o}\ntest_cases:\n  - input: hi\n"
 
@@ -24,12 +24,19 @@ def validations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
         seen.append(text)
         return real(text, **kwargs)
 
-    monkeypatch.setattr(server, "validate_document_text", counted)
+    monkeypatch.setattr(checking, "validate_document_text", counted)
     return seen
 
 
-def test_the_same_text_again_is_not_validated_again(tmp_path: Path, validations: list[str]) -> None:
+def _server(folder: Path) -> server.HoloDeckServer:
+    """A server whose workspace is ``folder`` (no client: the roots are given)."""
     ls = server.HoloDeckServer()
+    ls.roots = lambda: [folder]  # type: ignore[method-assign]
+    return ls
+
+
+def test_the_same_text_again_is_not_validated_again(tmp_path: Path, validations: list[str]) -> None:
+    ls = _server(tmp_path)
     uri = (tmp_path / "agent.yaml").as_uri()
     first = ls._diagnose(uri, AGENT)
     assert ls._diagnose(uri, AGENT) == first
@@ -44,7 +51,7 @@ def test_a_document_naming_a_test_cases_file_is_always_validated_again(
 ) -> None:
     (tmp_path / "cases.yaml").write_text("- input: hi\n", encoding="utf-8")
     text = "name: a\nmodel: {provider: openai, name: gpt-4o}\ntest_cases_file: cases.yaml\n"
-    ls = server.HoloDeckServer()
+    ls = _server(tmp_path)
     uri = (tmp_path / "agent.yaml").as_uri()
     ls._diagnose(uri, text)
     (tmp_path / "cases.yaml").write_text("- input: ''\n", encoding="utf-8")
@@ -62,7 +69,7 @@ def test_a_test_cases_file_is_validated_again_when_its_agent_changes(
         encoding="utf-8",
     )
     cases = "- input: hi\n  ground_truth: '1'\n"
-    ls = server.HoloDeckServer()
+    ls = _server(tmp_path)
     uri = (tmp_path / "cases.yaml").as_uri()
     ls._diagnose(uri, cases)
     ls._diagnose(uri, cases)

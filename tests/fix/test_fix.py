@@ -80,7 +80,7 @@ def test_diff_prints_the_change_and_writes_nothing(
     assert "-        ground_truth: 206588.10" in out
     assert '+        ground_truth: "206588.10"' in out
     assert '+        ground_truth: "181001"' not in out  # an unsafe fix is not in the safe diff
-    assert err.startswith("Would fix 7 problems in 1 file. 5 unsafe fixes not applied")
+    assert err.startswith("Would fix 5 problems in 1 file. 7 unsafe fixes not applied")
 
 
 def test_safe_fixes_leave_unsafe_ones_and_say_so(
@@ -89,7 +89,7 @@ def test_safe_fixes_leave_unsafe_ones_and_say_so(
     target = _copy(tmp_path, "block-style.yaml")
     assert main(["fix", str(target)]) == 1  # the misspelt key is still an error
     err = capsys.readouterr().err
-    assert "Fixed 7 problems in 1 file. 5 unsafe fixes not applied" in err
+    assert "Fixed 5 problems in 1 file. 7 unsafe fixes not applied" in err
     assert main(["fix", "--unsafe-fixes", str(target)]) == 0
     fixed = target.read_text(encoding="utf-8")
     after = validate_text(fixed).diagnostics
@@ -134,9 +134,15 @@ def test_the_real_samples_pass_through_fix_byte_for_byte(tmp_path: Path) -> None
         assert (copy / relative).read_bytes() == (SAMPLES / relative).read_bytes(), relative
 
 
-def test_a_key_the_platform_ignores_is_removed_from_a_test_cases_file(tmp_path: Path) -> None:
+def test_a_key_the_platform_ignores_is_removed_only_with_unsafe_fixes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     (tmp_path / "agent.yaml").write_text("name: a\ntest_cases_file: cases.yaml\n")
     cases = tmp_path / "cases.yaml"
-    cases.write_text("notes: drafted by hand  # old\ntest_cases:\n  - input: q\n")
+    written = "notes: drafted by hand  # old\ntest_cases:\n  - input: q\n"
+    cases.write_text(written)
     assert main(["fix", str(tmp_path / "agent.yaml")]) == 0
+    assert cases.read_text() == written
+    assert "1 unsafe fix not applied" in capsys.readouterr().err
+    assert main(["fix", "--unsafe-fixes", str(tmp_path / "agent.yaml")]) == 0
     assert cases.read_text() == "test_cases:\n  - input: q\n"

@@ -93,4 +93,4 @@ def test_safe_fixes_leave_only_unsafe_ones(case: tuple[str, Any]) -> None:
     outcome = fixes.fix_all(text, _diagnose)
     left = fixes.fixes(outcome.text, _diagnose(outcome.text))
     assert all(not f.safe for f in left)
-    assert {f.edit for f in left} == {f.edit for f in outcome.unsafe_left}
+    assert {f.edits for f in left} == {f.edits for f in outcome.unsafe_left}

@@ -1,0 +1,167 @@
+"""Writing a file of the repository without ever losing it: confined, checked, atomic.
+
+``fix`` and ``init-editor`` rewrite files of a checkout that may be hostile, while an
+editor or another run may be writing them too. So a write here:
+
+- goes to the file's real path (links resolved once), and only when that path stays
+  in the tree (a link out of the repository, or into ``/proc``, ``/sys`` or ``/dev``,
+  is never written through) and is a regular file or not there yet;
+- is refused when the file changed since it was read (its size, ``mtime_ns`` or
+  content hash differs from the :class:`Snapshot` taken then), or has no write bit;
+- writes a temporary file in the same folder, flushes it to disk and ``os.replace``-s
+  it over the target, with the target's mode: a full disk or a permission error
+  half-way leaves the original as it was, and the temporary file is removed.
+
+Every failure is a :class:`WriteError` whose message is one line naming the file.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import hashlib
+import os
+import stat
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+from holodeck_mt.read import confine
+from holodeck_mt.text.safe_text import clip, display_path, escape
+
+#: The largest file read back to check it did not change (the validator's own limit).
+_MAX_READ = 64 * 1024 * 1024
+#: Bytes written per call: a short write is continued, a failing one ends the write.
+_CHUNK = 1024 * 1024
+
+
+class WriteError(Exception):
+    """Why a file was left as it was (one line, naming the file)."""
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """What a file was when it was read: a write goes ahead only if it still is."""
+
+    size: int
+    mtime_ns: int
+    digest: str
+    mode: int
+
+
+def shown(path: Path | str) -> str:
+    """A path as a message quotes it: printable, escaped, clipped."""
+    return escape(clip(display_path(path), 200))
+
+
+def real_target(path: Path, tree: Path, name: str | None = None) -> Path:
+    """The real path a write to ``path`` goes to; :class:`WriteError` when it leaves ``tree``.
+
+    ``name``: how messages name the file (the path the user gave), ``path`` by default.
+    """
+    called = shown(name if name is not None else path)
+    try:
+        why = confine.refusal(path, Path(os.path.realpath(tree)))
+        real = Path(os.path.realpath(path))
+    except (OSError, ValueError) as e:
+        raise WriteError(f"cannot write '{called}': {_reason(e)}") from None
+    if why is not None:
+        raise WriteError(f"'{called}' {why}: it is not written")
+    return real
+
+
+def read(
+    path: Path, tree: Path, limit: int = _MAX_READ, name: str | None = None
+) -> tuple[bytes, Snapshot]:
+    """The bytes of the regular file at ``path`` (inside ``tree``) and what it was then."""
+    called = shown(name if name is not None else path)
+    real = real_target(path, tree, name)
+    try:
+        descriptor = confine.open_regular(real)
+    except OSError as e:
+        raise WriteError(f"cannot read '{called}': {_reason(e)}") from None
+    with os.fdopen(descriptor, "rb") as file:
+        status = os.fstat(file.fileno())
+        raw = file.read(limit + 1)
+    if len(raw) > limit:
+        raise WriteError(f"'{called}' is over {limit:,} bytes: it is not rewritten")
+    return raw, _snapshot(status, raw)
+
+
+def _snapshot(status: os.stat_result, raw: bytes) -> Snapshot:
+    digest = hashlib.sha256(raw).hexdigest()
+    return Snapshot(status.st_size, status.st_mtime_ns, digest, stat.S_IMODE(status.st_mode))
+
+
+def _reason(e: BaseException) -> str:
+    return escape(clip(str(getattr(e, "strerror", None) or e), 200))
+
+
+def replace(
+    path: Path, data: bytes, tree: Path, expected: Snapshot | None, name: str | None = None
+) -> None:
+    """Write ``data`` as the file at ``path``, atomically; see the module's docstring.
+
+    ``expected`` None: the file must not exist yet (a new file, made with mode 0644
+    less the umask); otherwise it must still be as it was read. ``name``: how messages
+    name the file.
+    """
+    real = real_target(path, tree, name)
+    called = shown(name if name is not None else path)
+    mode = _check_unchanged(called, real, expected)
+    try:
+        descriptor, temporary = tempfile.mkstemp(
+            dir=real.parent, prefix=f".{real.name[:40]}.", suffix=".tmp"
+        )
+    except OSError as e:
+        raise WriteError(f"cannot write '{called}': {_reason(e)}") from None
+    try:
+        try:
+            _write_all(descriptor, data)
+            os.fchmod(descriptor, mode)
+            os.fsync(descriptor)
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, real)
+    except OSError as e:
+        _remove(temporary)
+        raise WriteError(f"cannot write '{called}': {_reason(e)}; it is unchanged") from None
+
+
+def _check_unchanged(called: str, real: Path, expected: Snapshot | None) -> int:
+    """The mode to write with; :class:`WriteError` when the file is not as it was read."""
+    if expected is None:
+        if os.path.lexists(real):
+            raise WriteError(f"'{called}' appeared meanwhile: it is left alone")
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o644 & ~umask
+    try:
+        raw, now = read(real, real.parent)
+    except WriteError:
+        raise WriteError(f"'{called}' changed since it was read: it is left alone") from None
+    del raw
+    if (now.size, now.mtime_ns, now.digest) != (expected.size, expected.mtime_ns, expected.digest):
+        raise WriteError(f"'{called}' changed since it was read: it is left alone")
+    if not now.mode & 0o222 or not os.access(real, os.W_OK):
+        raise WriteError(f"cannot write '{called}': it is read-only; it is unchanged")
+    return now.mode
+
+
+def _write_all(descriptor: int, data: bytes) -> None:
+    """All of ``data``, a chunk at a time (a short write is continued)."""
+    view = memoryview(data)
+    while view:
+        written = _write_chunk(descriptor, view[:_CHUNK])
+        if written <= 0:
+            raise OSError(errno.EIO, "the write made no progress")
+        view = view[written:]
+
+
+def _write_chunk(descriptor: int, chunk: memoryview) -> int:
+    return os.write(descriptor, chunk)
+
+
+def _remove(temporary: str) -> None:
+    with contextlib.suppress(OSError):
+        os.unlink(temporary)

@@ -1,0 +1,107 @@
+"""The document's nodes, each findable where it starts: what the fix engine edits.
+
+One parse of the text with PyYAML (composed nodes, nothing constructed) gives every
+node with its offsets, its parent and its slot there; a diagnostic's 1-based line and
+column find the node it is located at.
+"""
+
+from __future__ import annotations
+
+import functools
+from dataclasses import dataclass
+
+import yaml
+
+try:  # the C parser (libyaml); PyYAML without it composes the same, only slower
+    from yaml import CSafeLoader as _Loader
+except ImportError:  # pragma: no cover - exercised only without libyaml
+    from yaml import SafeLoader as _Loader  # type: ignore[assignment]
+
+
+@dataclass(frozen=True)
+class Located:
+    node: yaml.Node
+    #: The collection holding the node, and the node's key (in a mapping) or index.
+    parent: yaml.Node | None
+    slot: int  # index of the pair (mapping) or item (sequence) in the parent
+    is_key: bool
+
+
+class Tree:
+    """The composed document, each node findable by its 1-based start line and column."""
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+        #: libyaml counts offsets after a byte order mark.
+        self.shift = 1 if text.startswith("\ufeff") else 0
+        self.at: dict[tuple[int, int], list[Located]] = {}
+        root = yaml.compose(text, Loader=_Loader)
+        if root is not None:
+            self._index(root)
+
+    def _index(self, root: yaml.Node) -> None:
+        seen: set[int] = set()
+        stack: list[Located] = [Located(root, None, 0, False)]
+        while stack:
+            located = stack.pop()
+            node = located.node
+            mark = node.start_mark
+            self.at.setdefault((mark.line + 1, mark.column + 1), []).append(located)
+            if id(node) in seen:  # an alias: the anchored node is indexed once
+                continue
+            seen.add(id(node))
+            if isinstance(node, yaml.MappingNode):
+                for i, (key, value) in enumerate(node.value):
+                    stack.append(Located(key, node, i, True))
+                    stack.append(Located(value, node, i, False))
+            elif isinstance(node, yaml.SequenceNode):
+                for i, item in enumerate(node.value):
+                    stack.append(Located(item, node, i, False))
+
+    def start(self, node: yaml.Node) -> int:
+        return int(node.start_mark.index) + self.shift
+
+    def end(self, node: yaml.Node) -> int:
+        return int(node.end_mark.index) + self.shift
+
+    def source(self, node: yaml.Node) -> str:
+        return self.text[self.start(node) : self.end(node)]
+
+    def scalar(self, at: tuple[int, int], *, key: bool | None = None) -> Located | None:
+        """The scalar node that starts at ``at`` (line, column; a key, when ``key``)."""
+        for located in self.at.get(at, []):
+            if isinstance(located.node, yaml.ScalarNode) and key in (None, located.is_key):
+                return located
+        return None
+
+    def value_scalar(self, at: tuple[int, int]) -> tuple[yaml.ScalarNode, tuple[int, int]] | None:
+        """The value scalar that starts at ``at``, and its own characters."""
+        located = self.scalar(at, key=False)
+        if located is None or not isinstance(located.node, yaml.ScalarNode):
+            return None
+        span = self.value_range(located.node)
+        return (located.node, span) if span is not None else None
+
+    def value_range(self, node: yaml.ScalarNode) -> tuple[int, int] | None:
+        """The scalar's own characters, after any anchor or tag written before it."""
+        start, end = self.start(node), self.end(node)
+        written = self.text[start:end]
+        if written[:1] == "!" or (written[:1] == "&" and "!" in written.split(None, 1)[0]):
+            return None  # an explicit tag decides the type: quoting would not change it
+        if written[:1] == "&":  # the anchor stays; the value after it is fixed
+            parts = written.split(None, 1)
+            if len(parts) != 2:
+                return None
+            start = end - len(parts[1])
+            if parts[1][:1] == "!":
+                return None
+        return start, end
+
+
+@functools.lru_cache(maxsize=1)  # a composed 11 MB document is large: keep the last one only
+def tree(text: str) -> Tree | None:
+    """The text's nodes; None when it does not compose (a syntax error: nothing to fix)."""
+    try:
+        return Tree(text)
+    except (yaml.YAMLError, RecursionError, UnicodeError):
+        return None

@@ -1,0 +1,78 @@
+"""What the server validates an open document with, inside its workspace and its limits.
+
+The boundary of a language server is its workspace (the ``rootUri`` and
+``workspaceFolders`` of ``initialize``), not the folder its process was started in: an
+editor started from ``$HOME`` must not let a document's ``test_cases_file:
+../.aws/credentials`` be read. A document outside every workspace folder has its own
+folder as its tree. Files read for context (the agent.yaml naming the open file) are
+read as the CLI reads files: confined, regular files only, within the size limit.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from pathlib import Path
+
+from holodeck_mt.limits import Limits
+from holodeck_mt.lsp import roles
+from holodeck_mt.model import Diagnostic
+from holodeck_mt.pipeline import validate_document_text, validate_text
+from holodeck_mt.read import confine
+from holodeck_mt.read.files import read_text
+
+
+def tree_of(path: Path, roots: Sequence[Path]) -> Path:
+    """The workspace folder holding ``path`` (the innermost), else ``path``'s own folder."""
+    folder = Path(os.path.realpath(path.parent))
+    holding = [root for root in map(_real, roots) if folder.is_relative_to(root)]
+    return max(holding, key=lambda root: len(root.parts)) if holding else folder
+
+
+def _real(root: Path) -> Path:
+    return Path(os.path.realpath(root))
+
+
+def diagnose(
+    path: Path, text: str, roots: Sequence[Path], limits: Limits | None = None
+) -> list[Diagnostic] | None:
+    """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
+    limits = limits or Limits()
+    tree = tree_of(path, roots)
+    target = roles.target_of(path, text, tree)
+    if target is None:
+        return None
+    if target.agent is None:
+        results = validate_document_text(
+            text, path=str(path), base_dir=target.base_dir, limits=limits, tree=tree
+        )
+        return results[0].diagnostics
+    # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
+    # the agent's settings); the agent as saved, this file as the editor holds it.
+    agent_text = _context(target.agent, tree, limits)
+    results = validate_document_text(
+        agent_text,
+        path=str(target.agent),
+        base_dir=target.base_dir,
+        limits=limits,
+        followed_text=text,
+        tree=tree,
+    )
+    if len(results) < 2:
+        role = target.role
+        result = validate_text(
+            text, path=str(path), role=role, base_dir=target.base_dir, limits=limits, tree=tree
+        )
+        return result.diagnostics
+    return results[1].diagnostics
+
+
+def _context(agent: Path, tree: Path, limits: Limits) -> str:
+    """The saved text of a file read for context; empty when it may not or cannot be read."""
+    try:
+        if confine.refusal(agent, tree) is not None:
+            return ""
+        text, _ = read_text(agent, limits)
+    except (OSError, ValueError):
+        return ""
+    return text or ""

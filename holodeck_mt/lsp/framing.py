@@ -1,0 +1,155 @@
+"""The language server's input, framed defensively: a hostile client cannot kill or hang it.
+
+pygls reads ``Content-Length`` frames trusting the client: a header line has no
+length limit, a length of ``10**18`` is read at once (the server dies of it), a
+header it cannot parse is skipped without resynchronising. :class:`FramedInput`
+stands between stdin and pygls and hands it only well-formed frames:
+
+- a header line longer than :data:`MAX_HEADER` bytes is read in bounded pieces and
+  passed over with the frame it was in;
+- a ``Content-Length`` that is not a plain decimal, or is over the frame limit (the
+  document limit, doubled for JSON's escapes), drops its frame: its body is never
+  allocated, and the reader looks for the next ``Content-Length`` header, however it
+  is glued to the junk before it;
+- a frame without a length is dropped; a stream that ends inside a frame ends the
+  input, as a closed stdin does.
+
+Each dropped frame is one escaped line on stderr (the client's server log).
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+from collections import deque
+from typing import BinaryIO
+
+from holodeck_mt.limits import MAX_FILE_BYTES
+from holodeck_mt.text.safe_text import clip, escape
+
+#: The longest header line read as such.
+MAX_HEADER = 8192
+#: The largest frame body: a document at the file limit, every character escaped once.
+MAX_FRAME = 2 * MAX_FILE_BYTES + 65536
+_LENGTH = re.compile(rb"[ \t]*content-length[ \t]*:[ \t]*(\S*)[ \t]*", re.IGNORECASE)
+_HEADER_AT = re.compile(rb"content-length[ \t]*:", re.IGNORECASE)
+
+
+class FramedInput:
+    """A binary stream for pygls' reader: ``readline`` gives headers, ``read`` the body."""
+
+    def __init__(self, raw: BinaryIO, max_frame: int = MAX_FRAME, *, quiet: bool = False) -> None:
+        self._raw = raw
+        self._quiet = quiet
+        self._max_frame = max_frame
+        self._lines: deque[bytes] = deque()
+        self._body = b""
+        self._carry = b""
+        self.dropped = 0
+
+    def readline(self) -> bytes:
+        if not self._lines:
+            body = self._next_frame()
+            if body is None:
+                return b""
+            self._lines.extend((b"Content-Length: %d\r\n" % len(body), b"\r\n"))
+            self._body = body
+        return self._lines.popleft()
+
+    def read(self, size: int = -1) -> bytes:
+        body, self._body = self._body, b""
+        return body
+
+    # -- frames ------------------------------------------------------------------------
+
+    def _next_frame(self) -> bytes | None:
+        """The next well-formed frame's body; None at the end of the input."""
+        while True:
+            length = self._headers()
+            if length is None:
+                return None
+            if length < 0:
+                continue
+            body = self._carry[:length]
+            self._carry = self._carry[length:]
+            if len(body) < length:
+                body += self._raw.read(length - len(body))
+            if len(body) < length:
+                return None
+            return body
+
+    def _line(self) -> bytes:
+        """One line (at most :data:`MAX_HEADER` + 1 bytes), what was carried over first."""
+        if self._carry:
+            line, newline, rest = self._carry.partition(b"\n")
+            if newline:
+                self._carry = rest
+                return line + newline
+            self._carry = b""
+            return line + self._raw.readline(MAX_HEADER + 1 - len(line))
+        return self._raw.readline(MAX_HEADER + 1)
+
+    def _headers(self) -> int | None:
+        """The length of the next frame, -1 when it is dropped, None at the end.
+
+        A line that is no header is junk between frames (the body of a dropped frame):
+        it is passed over, and the frame starts again with the next header.
+        """
+        length: int | None = None
+        bad: str | None = None
+        seen = False
+        while True:
+            line = self._line()
+            if not line:
+                return None
+            if len(line) > MAX_HEADER and not line.endswith(b"\n"):
+                self._skip_long_line()  # junk: its frame is dropped, the next one read
+                self._drop("a line over 8 KiB where a header belongs")
+                length, bad, seen = None, None, False
+                continue
+            if not line.strip():
+                if seen:
+                    break
+                continue  # a blank line between frames
+            found = _HEADER_AT.search(line)
+            junk = b":" not in line if found is None else found.start() > 0
+            if junk:
+                length, bad, seen = None, None, False  # junk: start again after it
+                if found is None:
+                    continue
+                line = line[found.start() :]
+            seen = True
+            matched = _LENGTH.fullmatch(line.rstrip(b"\r\n"))
+            if matched is not None:
+                length, why = self._length(matched.group(1))
+                bad = bad or why
+        if bad is None and length is None:
+            bad = "a frame without Content-Length"
+        if bad is not None:
+            self._drop(bad)
+            return -1
+        return length
+
+    def _length(self, value: bytes) -> tuple[int | None, str | None]:
+        """A ``Content-Length`` value as a length, or why it is refused."""
+        if not value.isdigit() or len(value) > 15:
+            return None, f"Content-Length {clip(value.decode('latin-1'), 40)!r}"
+        if int(value) > self._max_frame:
+            return None, f"Content-Length {int(value):,}, over {self._max_frame:,}"
+        return int(value), None
+
+    def _skip_long_line(self) -> None:
+        while True:
+            piece = self._raw.readline(MAX_HEADER + 1)
+            if not piece or piece.endswith(b"\n"):
+                return
+
+    def _drop(self, why: str) -> None:
+        self.dropped += 1
+        stream = sys.stderr
+        if stream is not None and not self._quiet:
+            try:
+                stream.write(f"holodeck-mt lsp: dropped a message: {escape(why)}\n")
+                stream.flush()
+            except (OSError, ValueError):
+                pass

@@ -1,0 +1,36 @@
+"""Every request gets an answer: one pygls cannot even read gets a JSON-RPC error.
+
+pygls turns a request whose params do not fit the method's type into an exception
+raised while the message is read: the request is logged and never answered, and a
+client waits for ever. Here such a request is answered with ``Invalid Params``
+(``-32602``), its id echoed when it is one JSON-RPC allows. A command's arguments
+that are not what the command takes raise :func:`invalid` for the same answer,
+without the server's traceback in it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from pygls.protocol import LanguageServerProtocol
+
+from holodeck_mt.text.safe_text import clip, escape
+
+
+class AnsweringProtocol(LanguageServerProtocol):
+    """The LSP protocol, answering a request it cannot read instead of dropping it."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            request_id = data.get("id")
+            if "method" in data and isinstance(request_id, (int, str)) and request_id is not True:
+                self._send_response(request_id, error=error.to_response_error())
+            raise
+
+
+def invalid(why: str) -> JsonRpcInvalidParams:
+    """The error a handler raises for arguments it cannot take (``-32602``)."""
+    return JsonRpcInvalidParams(f"Invalid Params: {escape(clip(why, 200))}")
