@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
@@ -174,6 +174,8 @@ def _add_validate(commands: Commands) -> None:
             "--import-graders": "import each code grader and report missing modules or "
             "callables (runs the graders' module code)",
             "--check-files": "check that each files[*].path exists relative to the agent.yaml",
+            "--no-cache": "validate every file afresh: neither reuse nor store results in the "
+            "cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
         },
     )
     _add_selection(validate)
@@ -372,11 +374,22 @@ class _Job:
     #: Warnings fail the file too (``--strict`` or the configuration's ``strict``).
     strict: bool
     limits: Limits
+    #: The result cache's folder (None: no cache).
+    cache: str | None = None
 
 
 def _run(job: _Job) -> tuple[list[object], str | None]:
     from holodeck_mt.pipeline import validate_file
 
+    root = Path(job.cache) if job.cache is not None else None
+    if root is not None:  # imported only then: hashlib's OpenSSL is megabytes of memory
+        from holodeck_mt.app import cache
+
+        cached = cache.read(job.path, job.options, job.limits, root)
+        if cached is not None:
+            for result in cached:
+                result.strict = job.strict
+            return list(cached), None
     try:
         results = validate_file(job.path, options=job.options, limits=job.limits)
     except OSError as e:
@@ -391,6 +404,10 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
         # process) carries no whole text.
         result.keep_quoted_lines()
         result.strict = job.strict  # a warning fails its file in every format's verdict
+    if root is not None:
+        from holodeck_mt.app import cache
+
+        cache.write(job.path, results, job.options, job.limits, root)
     return list(results), None
 
 
@@ -581,6 +598,7 @@ def _validate(args: argparse.Namespace) -> int:
     except (ConfigError, SelectionError) as e:
         _say(f"holodeck-mt: error: {e}")
         return EXIT_USAGE
+    rounds = _with_cache(rounds, args.no_cache, options)
     results = _validate_all(rounds, args, problems)
     for problem in problems:
         _say(f"holodeck-mt: error: {problem}")
@@ -590,6 +608,18 @@ def _validate(args: argparse.Namespace) -> int:
         return EXIT_USAGE
     failing = any(not r.valid for r in results)
     return EXIT_INVALID if failing else EXIT_OK
+
+
+def _with_cache(rounds: list[list[_Job]], off: bool, options: Options) -> list[list[_Job]]:
+    """The jobs with the result cache's folder, unless it is off or cannot be used."""
+    if off:
+        return rounds
+    from holodeck_mt.app import cache
+
+    root = cache.folder() if cache.usable(options) else None
+    if root is None:
+        return rounds
+    return [[replace(job, cache=str(root)) for job in batch] for batch in rounds]
 
 
 def _rounds(files: list[str], job: Callable[[str], _Job]) -> list[list[_Job]]:
