@@ -616,10 +616,19 @@ def _with_cache(rounds: list[list[_Job]], off: bool, options: Options) -> list[l
         return rounds
     from holodeck_mt.app import cache
 
-    root = cache.folder() if cache.usable(options) else None
-    if root is None:
+    if not cache.usable(options):
         return rounds
-    return [[replace(job, cache=str(root)) for job in batch] for batch in rounds]
+    default = cache.folder()
+
+    def chosen(job: _Job) -> str | None:
+        # HOLODECK_MT_CACHE_DIR first, then a configuration's cache-dir (asked for: it may be
+        # inside the repository), then the user's cache folder.
+        asked = job.options.cache_dir
+        if asked is not None and not os.environ.get("HOLODECK_MT_CACHE_DIR"):
+            return asked
+        return str(default) if default is not None else None
+
+    return [[replace(job, cache=chosen(job)) for job in batch] for batch in rounds]
 
 
 def _rounds(files: list[str], job: Callable[[str], _Job]) -> list[list[_Job]]:

@@ -156,6 +156,8 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     cache_dir = table.get("cache-dir")
     if cache_dir is not None and not isinstance(cache_dir, str):
         raise ConfigError(f"{where}: 'cache-dir' must be a string")
+    if cache_dir is not None:
+        cache_dir = _inside(path.parent, cache_dir, where)
     return Settings(
         path=path,
         root=path.parent,
@@ -167,6 +169,17 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
         platform=platform,
         cache_dir=cache_dir,
     )
+
+
+def _inside(root: Path, folder: str, where: str) -> str:
+    """A configuration's ``cache-dir``, relative to its folder, which it may not leave
+    (links followed): a repository's own file chooses where the validator writes, so it
+    keeps inside the tree. ``HOLODECK_MT_CACHE_DIR`` names a folder anywhere."""
+    base = os.path.realpath(root)
+    chosen = os.path.realpath(os.path.join(base, folder))
+    if os.path.commonpath([base, chosen]) != base:
+        raise ConfigError(f"{where}: 'cache-dir' must be a folder inside {root}")
+    return chosen
 
 
 def _per_file(value: Any, where: str, codes: Iterable[str]) -> Iterable[PerFileIgnore]:

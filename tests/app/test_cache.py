@@ -282,3 +282,35 @@ def test_a_file_name_that_is_not_utf8_is_cached_too(
     assert outputs[0] == outputs[1]
     assert '"code": "HMT203"' in outputs[0]
     assert len(validations) == 1
+
+
+def test_a_configurations_cache_dir_keeps_the_results_in_that_folder(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("HOLODECK_MT_CACHE_DIR", raising=False)
+    (project / ".holodeck-mt.toml").write_text('cache-dir = ".results"\n', encoding="utf-8")
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
+    first = capsys.readouterr().out
+    assert [p for p in (project / ".results").rglob("*") if p.is_file()] != []
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
+    assert capsys.readouterr().out == first
+
+
+def test_the_environments_cache_folder_wins_over_a_configurations(
+    project: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(elsewhere))
+    (project / ".holodeck-mt.toml").write_text('cache-dir = ".results"\n', encoding="utf-8")
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
+    assert not (project / ".results").exists()
+    assert [p for p in elsewhere.rglob("*") if p.is_file()] != []
+
+
+@pytest.mark.parametrize("folder", ["../outside", "/tmp"])
+def test_a_configurations_cache_dir_outside_its_tree_is_a_usage_error(
+    folder: str, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / ".holodeck-mt.toml").write_text(f'cache-dir = "{folder}"\n', encoding="utf-8")
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 2
+    assert "'cache-dir' must be a folder inside" in capsys.readouterr().err

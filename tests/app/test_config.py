@@ -164,4 +164,5 @@ def test_platform_and_cache_dir_are_passed_on_to_the_options(repo: Path) -> None
     )
     args = build_parser().parse_args(["validate", "sub/cases.yaml"])
     options, strict = JobSettings(args, Options()).of("sub/cases.yaml")
-    assert (options.platform, options.cache_dir, strict) == ("required", ".cache", True)
+    cache_dir = os.path.join(os.path.realpath(repo), ".cache")  # relative to the file's folder
+    assert (options.platform, options.cache_dir, strict) == ("required", cache_dir, True)
