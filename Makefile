@@ -127,10 +127,13 @@ $(BENCH_STAMP): $(STAMP)
 	touch $(BENCH_STAMP)
 
 ## Time the validator against ruamel's C safe-load and check-jsonschema (whole processes),
-## then the language server on the same file (scripts/bench_lsp.py adds its own section).
+## where its time goes by stage (scripts/bench_stages.py), then the language server on the
+## same file (scripts/bench_lsp.py); each of the two adds its own section.
 LSP_BENCH_ARGS ?= --write docs/performance.md
+STAGES_BENCH_ARGS ?= --write docs/performance.md
 bench: $(BENCH_STAMP)
 	$(PY) scripts/bench.py $(BENCH_ARGS)
+	$(PY) scripts/bench_stages.py $(STAGES_BENCH_ARGS)
 	$(PY) scripts/bench_lsp.py $(LSP_BENCH_ARGS)
 # --- end speed benchmark ------------------------------------------------------------
 

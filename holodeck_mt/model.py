@@ -10,10 +10,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import TYPE_CHECKING, Any, ClassVar, Literal
 
-from holodeck_mt.codes import Severity, severity
 from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts
+
+if TYPE_CHECKING:
+    from holodeck_mt.suppressions import Screen
+
+Severity = Literal["error", "warning"]
 
 #: A location inside a document: mapping keys and list indices from the root.
 JsonPath = tuple[str | int, ...]
@@ -248,6 +252,14 @@ def make(
     )
 
 
+def severity(code: str) -> Severity:
+    """A code's severity, told by its number: ``HMT0xx`` and ``HMT1xx`` are errors, ``HMT2xx``
+    and ``HMT3xx`` warnings. The registry (:mod:`holodeck_mt.rules.registry`) states each
+    code's severity too, and a test keeps the two in agreement; this way a diagnostic is
+    built without loading the rules."""
+    return "error" if code[3:4] in ("0", "1") else "warning"
+
+
 def under(parts: JsonPath, reported: set[JsonPath]) -> bool:
     """Whether ``parts`` is one of ``reported`` or lies below one of them.
 
@@ -322,6 +334,9 @@ class FileResult:
     unchecked: tuple[str, ...] = ()
     #: Why they were not checked: ``off`` (``--platform off``) or ``absent`` (not importable).
     unchecked_because: str = ""
+    #: What the file reports of its diagnostics (the codes selected, its suppressions),
+    #: while it is validated; dropped once its unused suppressions are reported.
+    screen: Screen | None = field(default=None, repr=False, compare=False)
     #: The real path of the file this text was read from (links resolved), None for a
     #: text given as such: what ``fix`` writes back, never the path as displayed.
     source: str | None = None

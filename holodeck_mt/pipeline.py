@@ -8,7 +8,8 @@ Every stage is a leaf this module calls in turn; the whole path is
 1. read (``read/document``): the YAML as the platform's loader reads it;
 2. contract (``contract/verdict``): the schema's faults, read as the platform reads;
 3. rules (``rules/running``): the semantic checks, then the run-time lints;
-4. locate (``text/report``): each fault at its line, worded as written, capped;
+4. locate (``text/report``): each fault at its line, worded as written, capped, less
+   what the selection of codes and the file's suppressions leave out (``suppressions``);
 5. result (``model.FileResult``): the diagnostics, the counts, the test cases' names.
 """
 
@@ -19,12 +20,13 @@ import os
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt import walk
+from holodeck_mt import suppressions, walk
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import FileResult, Role
+from holodeck_mt.model import Diagnostic, FileResult, Role
 from holodeck_mt.read import confine, document, env_vars, files, follow, loader, substitution
 from holodeck_mt.rules import Options, cascade, running
+from holodeck_mt.suppressions import Screen
 from holodeck_mt.text import report
 from holodeck_mt.text.safe_text import clip, display_path
 
@@ -51,15 +53,19 @@ def _validate_text(
     """The whole path of one document, its ``${NAME}`` references substituted first as the
     platform does (``read/substitution``), every position then placed in ``text``."""
     if len(text) > limits.max_bytes:
-        return FileResult(path, [files.too_large(len(text), limits)], text=text), None
+        return _screened(path, [files.too_large(len(text), limits)], options, limits), None
     if "${" not in text:
-        return _judged(text, path, role, base_dir, options, limits, tree, agent, agent_clean)
+        return _judged(text, path, role, base_dir, options, limits, tree, agent, agent_clean, text)
     variables = substitution.environment()
     sub = substitution.substitute(text, variables)
-    result, doc = _judged(sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean)
+    result, doc = _judged(
+        sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean, text
+    )
+    screen = result.screen
     result.diagnostics = report.finish(
         [*substitution.restore(result.diagnostics, sub, text), *env_vars.unset(text, variables)],
         limits,
+        screen.keep if screen is not None else None,
     )
     result.text = text
     return result, doc
@@ -75,14 +81,18 @@ def _judged(
     tree: Path | None,
     agent: Any,
     agent_clean: bool,
+    written: str,
 ) -> tuple[FileResult, loader.Document | None]:
     """Read, contract (the platform's models on an agent's own sections too), rules,
     locate, result. ``agent``: the data of the agent.yaml naming this test-cases file,
-    for the run-time lints (which run only when neither has an error)."""
+    for the run-time lints (which run only when neither has an error); ``written``: the
+    text as written, whose comments say what is suppressed."""
+    screen = Screen.of(written, path, options)
+    keep = screen.keep if screen is not None else None
     doc = document.read(text, limits)
     if not doc.loaded:
-        found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits)
-        return FileResult(path, found, text=text), None
+        found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits, keep)
+        return FileResult(path, found, text=text, screen=screen), None
     judged = verdict.judge(doc, role, limits)
     faults = judged.faults
     checked = platform_models.judge(doc, faults, role, options.platform)
@@ -98,11 +108,17 @@ def _judged(
             agent=agent,
             agent_clean=agent_clean,
         )
-    found = report.diagnostics(cascade.pruned(faults), doc, limits)
+    found = report.diagnostics(cascade.pruned(faults), doc, limits, keep)
     stats, names = walk.stats(doc.data), walk.names(doc.data)
-    result = FileResult(path, found, stats, text=text, test_cases=names)
+    result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
     return result, doc
+
+
+def _screened(path: str, found: list[Diagnostic], options: Options, limits: Limits) -> FileResult:
+    """The result of a file that is not read as text: its diagnostics as selected."""
+    screen = Screen.of("", path, options)
+    return FileResult(path, report.finish(found, limits, screen.keep if screen else None))
 
 
 def validate_text(
@@ -127,18 +143,18 @@ def validate_text(
     if not isinstance(role, str) or role not in verdict.ROOTS:
         allowed = ", ".join(repr(r) for r in verdict.ROOTS)
         raise ValueError(f"role must be one of {allowed}, got {clip(repr(role))}")
-    limits = limits or Limits()
+    limits, options = limits or Limits(), options or Options()
     if isinstance(text, (bytes, bytearray, memoryview)):
         decoded, problem = files.decode(bytes(text), limits)
         if decoded is None:
-            return FileResult(display_path(path), [problem] if problem else [])
+            return _screened(display_path(path), [problem] if problem else [], options, limits)
         text = decoded
     elif not isinstance(text, str):
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    options = options or Options()
-    return _validate_text(text, display_path(path), role, folder, options, limits, tree)[0]
+    result, _ = _validate_text(text, display_path(path), role, folder, options, limits, tree)
+    return result if result.screen is None else suppressions.close([result], options)[0]
 
 
 def validate_file(
@@ -166,10 +182,10 @@ def validate_file(
         return [FileResult(display, [files.refused(refused)])]
     text, problem = files.read_text(path, limits)
     if text is None:
-        return [FileResult(display, [problem] if problem else [])]
+        return [_screened(display, [problem] if problem else [], options, limits)]
     results = _validate_document(text, display, path, path.parent, options, limits)
     results[0].source = os.path.realpath(path)
-    return results
+    return suppressions.close(results, options)
 
 
 def validate_document_text(
@@ -188,9 +204,10 @@ def validate_document_text(
     folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`."""
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
-    return _validate_document(
+    found = _validate_document(
         text, display, Path(path), base_dir, options, limits, followed_text, tree
     )
+    return suppressions.close(found, options)
 
 
 def _validate_document(
@@ -221,10 +238,12 @@ def _validate_document(
         given=followed_text,
     )
     if found.fault is not None:
-        result.diagnostics = report.with_fault(result.diagnostics, doc, found.fault, limits)
+        keep = result.screen.keep if result.screen is not None else None
+        result.diagnostics = report.with_fault(result.diagnostics, doc, found.fault, limits, keep)
         return [result]
     if found.text is None:
-        return [result, FileResult(found.shown, [found.problem] if found.problem else [])]
+        problems = [found.problem] if found.problem else []
+        return [result, _screened(found.shown, problems, options, limits)]
     referenced, _ = _validate_text(
         found.text,
         found.shown,

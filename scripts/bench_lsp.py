@@ -7,7 +7,8 @@ suite's LSP client (tests/editor/lsp_client.py). The file is opened, then:
 
 - latency: one edit at a time (a ground truth turned into a number and back, so the
   diagnostics change), timed from sending ``didChange`` to the ``publishDiagnostics`` of
-  that version; target: within 1.5 s;
+  that version; target: within 1 s (idle machine);
+- open: from ``didOpen`` to the first diagnostics; target: within 2 s;
 - burst: 20 edits 50 ms apart (one second), then the validations the server ran for them,
   from its log (``window/logMessage``); target: at most 2.
 
@@ -33,7 +34,8 @@ from repo import ROOT, import_from_root
 
 DATA = ROOT / "bench-data"
 CONVERSATIONS = 3500
-LATENCY_LIMIT = 1.5
+LATENCY_LIMIT = 1.0
+OPEN_LIMIT = 2.0
 BURST_EDITS, BURST_SECONDS, BURST_LIMIT = 20, 1.0, 2
 BEGIN, END = "<!-- lsp-bench: begin -->", "<!-- lsp-bench: end -->"
 _VALIDATION = re.compile(r"^validating (\S+) version (\d+)")
@@ -185,6 +187,7 @@ def report(figures: dict[str, Any]) -> str:
     worst = max(latencies)
     ok_latency = worst <= LATENCY_LIMIT
     ok_burst = figures["burst_validations"] <= BURST_LIMIT
+    ok_open = figures["open"] <= OPEN_LIMIT
     with open("/proc/loadavg") as f:
         load = " ".join(f.read().split()[:3])
     return "\n".join(
@@ -202,7 +205,8 @@ def report(figures: dict[str, Any]) -> str:
             "",
             "| what | figure | target | verdict |",
             "|---|---:|---|---|",
-            f"| open: first diagnostics | {figures['open']:.2f} s | | |",
+            f"| open: first diagnostics | {figures['open']:.2f} s | <= {OPEN_LIMIT} s | "
+            f"**{'PASS' if ok_open else 'FAIL'}** |",
             f"| edit to diagnostics, median of {len(latencies)} | "
             f"{statistics.median(latencies):.2f} s | | |",
             f"| validation CPU time, median (server thread) | "

@@ -4,9 +4,9 @@
 - docs/reference.md: every key of every definition of schema/*.schema.json, with
   its type, whether it is required, its default, allowed values, bounds,
   description and an example.
-- docs/diagnostics.md: every code of holodeck_mt/codes.py, with its severity and
-  meaning, a minimal invalid file (docs/examples/<CODE>.yaml) and the exact text
-  the validator prints for it. Generation fails when an example does not produce
+- docs/diagnostics.md: every code of the registry (holodeck_mt/rules/registry.py),
+  with its severity and meaning, a minimal invalid file (docs/examples/<CODE>.yaml)
+  and the exact text the validator prints for it. Generation fails when an example does not produce
   its code.
 
     python scripts/gen_docs.py          # write both files (make docs)
@@ -26,10 +26,10 @@ from typing import Any
 
 from repo import ROOT, run_cli
 
-from holodeck_mt.codes import CODES, Code
 from holodeck_mt.contract.registry import BASE_URI, schema_files
 from holodeck_mt.contract.walker import ANNOTATIONS, subschemas
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
+from holodeck_mt.rules.registry import REGISTRY, Code, Rule
 
 DOCS = ROOT / "docs"
 REFERENCE = DOCS / "reference.md"
@@ -37,12 +37,6 @@ DIAGNOSTICS = DOCS / "diagnostics.md"
 #: Relative to the repository's root: the paths printed in diagnostics.md.
 EXAMPLES = Path("docs") / "examples"
 
-#: Codes whose check runs only when an option asks for it.
-OPTIONS: dict[str, list[str]] = {
-    "HMT111": ["--import-graders"],
-    "HMT112": ["--check-files"],
-    "HMT220": ["--max-diagnostics", "2"],
-}
 #: Codes whose example is not UTF-8 text: shown with the bad bytes escaped.
 BINARY = {"HMT005"}
 
@@ -380,7 +374,7 @@ def run_example(code: Code) -> Example:
         raise ExampleError(f"{code.code}: no example {path}")
     raw = (ROOT / path).read_bytes()
     shown = raw.decode("utf-8", "backslashreplace")
-    options = OPTIONS.get(code.code, [])
+    options = example_options(code)
     exit_code, output = run_cli(
         ["validate", "-j", "1", *options, "--format", "text", str(path)], ROOT
     )
@@ -389,12 +383,11 @@ def run_example(code: Code) -> Example:
     return Example(code, path, shown, output, exit_code, options)
 
 
-def _producers(code: Code) -> str:
-    """``the schema`` and the modules of the package that produce ``code``."""
-    names = [
-        "the schema" if w == "contract/messages.py" else f"`holodeck_mt/{w}`" for w in code.where
-    ]
-    return ", ".join(names) or "nothing yet"
+def example_options(code: Code) -> list[str]:
+    """The options the code's example runs with: its own, or the flag of an opt-in rule."""
+    if code.example_options:
+        return list(code.example_options)
+    return [code.flag] if isinstance(code, Rule) and code.flag else []
 
 
 def _schema_nodes(code: Code) -> list[str]:
@@ -410,8 +403,8 @@ def _schema_nodes(code: Code) -> list[str]:
 
 
 def diagnostics() -> str:
-    examples = [run_example(code) for code in CODES.values() if not code.retired]
-    retired = [code for code in CODES.values() if code.retired]
+    examples = [run_example(code) for code in REGISTRY if not code.retired]
+    retired = [code for code in REGISTRY if code.retired]
     lines = [
         "# Diagnostic codes",
         "",
@@ -425,22 +418,15 @@ def diagnostics() -> str:
         "the exact text the validator prints for it: this page is regenerated from them, and "
         "generation fails when an example no longer produces its code.",
         "",
-        "Each code names where it is produced: a module of the package, or the schema (its "
-        "errors are worded by `holodeck_mt/contract/messages.py`; a rule of one schema node names "
-        "that node).",
-        "",
-        "| code | name | severity | meaning | produced by |",
-        "| --- | --- | --- | --- | --- |",
+        "| code | name | severity | meaning |",
+        "| --- | --- | --- | --- |",
     ]
     for e in examples:
         c = e.code
         meaning = c.description.replace("|", "\\|")
-        lines.append(
-            f"| [{c.code}](#{c.code.lower()}) | {c.title} | {c.severity} | {meaning} "
-            f"| {_producers(c)} |"
-        )
+        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.name} | {c.severity} | {meaning} |")
     for c in retired:
-        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.title} | retired | {c.description} | |")
+        lines.append(f"| [{c.code}](#{c.code.lower()}) | {c.name} | retired | {c.description} |")
     lines.append("")
     for e in examples:
         c = e.code
@@ -448,9 +434,7 @@ def diagnostics() -> str:
         lines += [
             f"## {c.code}",
             "",
-            f"**{c.title}** ({c.severity}). {c.description}",
-            "",
-            f"Produced by: {_producers(c)}.",
+            f"**{c.name}** ({c.severity}). {c.description}",
             "",
             *_schema_nodes(c),
         ]
@@ -480,7 +464,7 @@ def diagnostics() -> str:
         lines += [
             f"## {c.code}",
             "",
-            f"**{c.title}** (retired). {c.description} No longer produced: {c.retired}. "
+            f"**{c.name}** (retired). {c.description} No longer produced: {c.retired}. "
             "The code is kept so that it is never reused.",
             "",
         ]

@@ -14,6 +14,12 @@ clean one only in the K faulty test cases.
     python scripts/generate_corpus.py --conversations 3500 --out corpus.yaml
     python scripts/generate_corpus.py --conversations 3500 --errors 35 --out bad.yaml
     python scripts/generate_corpus.py --agent-yaml --conversations 10 --out agent.yaml
+    python scripts/generate_corpus.py --style authors --agent-yaml --conversations 875 --out a.yaml
+
+``--style authors`` writes the file as people write it by hand, warnings and all:
+multi-line inputs as ``|`` block scalars, per-turn ``numeric`` overrides whose
+settings differ from the agent's (they leak to every turn), some turns without a
+``ground_truth``, a tool listed twice.
 
 YAML text is written directly (no dumper): plain scalars only where they
 cannot be read as anything but the same string, single-quoted (folded like a
@@ -32,6 +38,7 @@ from typing import Any
 
 __all__ = [
     "FAULT_KINDS",
+    "STYLES",
     "Fault",
     "agent_yaml",
     "corpus",
@@ -40,6 +47,9 @@ __all__ = [
     "plan_faults",
     "quote",
 ]
+
+#: How a corpus is written: ``clean`` (no diagnostic at all) or as ``authors`` write it.
+STYLES = ("clean", "authors")
 
 # --- YAML writing --------------------------------------------------------------
 
@@ -168,6 +178,23 @@ def _float(value: float) -> str:
     return text
 
 
+_BLOCK_SAFE = re.compile(r"[^ \n][^\n]*(?:\n[^\n]*)*")
+
+
+def _block(value: str, indent: str) -> str | None:
+    """``value`` as a literal block scalar (``|``), when it reads back the same."""
+    if "\n" not in value.rstrip("\n") or not _BLOCK_SAFE.fullmatch(value):
+        return None
+    lines = value.split("\n")
+    if any(line != line.rstrip() or _UNSAFE.search(line) for line in lines):
+        return None
+    if value.endswith("\n\n") or "\t" in value:
+        return None
+    head = "|" if value.endswith("\n") else "|-"
+    body = lines[:-1] if value.endswith("\n") else lines
+    return head + "".join("\n" + (indent + line if line else "") for line in body)
+
+
 def _scalar(value: Any, first: int, indent: str) -> str:
     if value is None:
         return "null"
@@ -180,7 +207,8 @@ def _scalar(value: Any, first: int, indent: str) -> str:
     if isinstance(value, float):
         return _float(value)
     if isinstance(value, str):
-        return quote(value, first, indent)
+        block = _block(value, indent) if _BLOCKS else None
+        return block if block is not None else quote(value, first, indent)
     raise TypeError(f"cannot write {type(value).__name__}")
 
 
@@ -216,8 +244,21 @@ def _sequence(data: list[Any], indent: int, out: list[str]) -> None:
             out.append(f"{pad}- {_scalar(item, indent + 2, pad + '  ')}")
 
 
-def dump(data: Any) -> str:
-    """Block-style YAML of JSON-shaped ``data`` (sequences indented like a dumper's)."""
+_BLOCKS = False  # set while dump(..., blocks=True) writes
+
+
+def dump(data: Any, *, blocks: bool = False) -> str:
+    """Block-style YAML of JSON-shaped ``data`` (sequences indented like a dumper's);
+    ``blocks`` writes multi-line strings as ``|`` block scalars, as authors do."""
+    global _BLOCKS
+    _BLOCKS = blocks
+    try:
+        return _dump(data)
+    finally:
+        _BLOCKS = False
+
+
+def _dump(data: Any) -> str:
     out: list[str] = []
     if isinstance(data, dict) and data:
         _mapping(data, 0, out)
@@ -712,21 +753,49 @@ def plan_faults(conversations: int, errors: int, seed: int) -> list[Fault]:
     return [(index, kinds[n % len(kinds)]) for n, index in enumerate(indices)]
 
 
+def _as_authors_write(cases: list[dict[str, Any]], seed: int) -> None:
+    """What hand-written files hold and draw warnings for (never an error): a turn's own
+    ``numeric`` with a looser tolerance (its settings leak to every turn), turns whose
+    ground truth is left for later, a tool listed twice."""
+    rng = random.Random(f"authors-{seed}")
+    for case in cases:
+        turns = case.get("turns")
+        if not isinstance(turns, list) or len(turns) < 2:
+            continue
+        turn = turns[rng.randrange(1, len(turns))]
+        roll = rng.random()
+        if roll < 0.25:
+            turn["evaluations"] = [
+                {"metric": "numeric", "relative_tolerance": 0.05, "accept_percent": False}
+            ]
+        elif roll < 0.6:
+            turn.pop("ground_truth", None)
+        elif roll < 0.75:
+            tools = turn.setdefault("expected_tools", [])
+            tools.extend([rng.choice(_OPERATIONS)] * 2)
+
+
 def corpus(
-    conversations: int = 3500, *, errors: int = 0, seed: int = 0
+    conversations: int = 3500, *, errors: int = 0, seed: int = 0, style: str = "clean"
 ) -> tuple[list[dict[str, Any]], list[Fault]]:
     """The test cases, and the faults planted in them."""
+    if style not in STYLES:
+        raise ValueError(f"style must be one of {', '.join(STYLES)}, got {style!r}")
     faults = plan_faults(conversations, errors, seed)
     cases = list(_conversations(seed, conversations))
+    if style == "authors":
+        _as_authors_write(cases, seed)
     fault_rng = random.Random(f"fault-targets-{seed}")
     for index, kind in faults:
         FAULT_KINDS[kind](cases[index], fault_rng)
     return cases, faults
 
 
-def agent_yaml(conversations: int = 5, *, errors: int = 0, seed: int = 0) -> dict[str, Any]:
+def agent_yaml(
+    conversations: int = 5, *, errors: int = 0, seed: int = 0, style: str = "clean"
+) -> dict[str, Any]:
     """A small agent.yaml with inline test cases."""
-    cases, _ = corpus(conversations, errors=errors, seed=seed)
+    cases, _ = corpus(conversations, errors=errors, seed=seed, style=style)
     return {
         "name": f"financial-assistant-{seed}",
         "description": "ConvFinQA-driven financial analyst",
@@ -790,6 +859,12 @@ def main(argv: list[str] | None = None) -> int:
         help="test-cases file as a list (default) or as a mapping {test_cases: [...]}",
     )
     parser.add_argument(
+        "--style",
+        choices=STYLES,
+        default="clean",
+        help="clean (default: no diagnostic) or as authors write (block scalars, warnings)",
+    )
+    parser.add_argument(
         "--list-faults", action="store_true", help="print the planted faults on stderr"
     )
     args = parser.parse_args(argv)
@@ -800,12 +875,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--conversations and --errors must be >= 0")
     if args.errors > conversations:
         parser.error(f"--errors {args.errors} exceeds --conversations {conversations}")
+    blocks = args.style == "authors"
     if args.agent_yaml:
-        text = dump(agent_yaml(conversations, errors=args.errors, seed=args.seed))
+        agent = agent_yaml(conversations, errors=args.errors, seed=args.seed, style=args.style)
+        text = dump(agent, blocks=blocks)
         faults = plan_faults(conversations, args.errors, args.seed)
     else:
-        cases, faults = corpus(conversations, errors=args.errors, seed=args.seed)
-        text = dump(cases if args.format == "list" else {"test_cases": cases})
+        cases, faults = corpus(conversations, errors=args.errors, seed=args.seed, style=args.style)
+        text = dump(cases if args.format == "list" else {"test_cases": cases}, blocks=blocks)
     if args.list_faults:
         for index, kind in faults:
             print(f"test case {index}: {kind}", file=sys.stderr)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import itertools
 import json
 import os
 import sys
@@ -65,6 +66,19 @@ def _forget_imported_graders(tmp_path_factory: pytest.TempPathFactory) -> Iterat
         origin = getattr(sys.modules[name], "__file__", None) or ""
         if origin.startswith(roots):
             del sys.modules[name]
+
+
+_CACHES = itertools.count()
+
+
+@pytest.fixture(autouse=True)
+def _own_result_cache(
+    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each test has a result cache of its own, never the user's: no test reads what
+    another (or an earlier run of the suite) stored. The folder exists once written."""
+    base = tmp_path_factory.getbasetemp() / "result-caches"
+    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(base / str(next(_CACHES))))
 
 
 @pytest.fixture

@@ -36,7 +36,7 @@ def test_a_quick_run_prints_the_table_and_a_verdict_per_target(
     assert "| validator --jobs 1 | not measured (--only) |" in out
     targets = out.split("## Targets", 1)[1]
     verdicts = re.findall(r"\*\*(PASS|FAIL|FAIL \(not measured\))\*\*", targets)
-    assert len(verdicts) == 13
+    assert len(verdicts) == 16
     assert "- CPU: " in out and "- Python: " in out
     assert report.read_text(encoding="utf-8").strip() == out.strip()
 

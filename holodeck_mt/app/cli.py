@@ -12,7 +12,7 @@ import os
 import re
 import sys
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
@@ -174,12 +174,15 @@ def _add_validate(commands: Commands) -> None:
             "--import-graders": "import each code grader and report missing modules or "
             "callables (runs the graders' module code)",
             "--check-files": "check that each files[*].path exists relative to the agent.yaml",
+            "--no-cache": "validate every file afresh: neither reuse nor store results in the "
+            "cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
         },
     )
+    _add_selection(validate)
     validate.add_argument(
         "--platform",
         choices=("auto", "off", "required"),
-        default="auto",
+        default=None,
         help="judge the agent.yaml's own sections (model, instructions, tools, ...) with the "
         "platform's models: when holodeck-ai is importable (auto, the default), never (off), "
         "or exit 2 when it is not (required)",
@@ -192,6 +195,41 @@ def _add_validate(commands: Commands) -> None:
         help=f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
     )
     _add_limits(validate)
+
+
+def _add_selection(validate: _Parser) -> None:
+    """Which codes are reported, and the configuration file."""
+    validate.add_argument(
+        "--select",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="report only these codes, comma-separated; a prefix selects a range (HMT2: "
+        "every HMT2xx); replaces the configuration file's `select` (default: every code)",
+    )
+    validate.add_argument(
+        "--ignore",
+        action="append",
+        default=[],
+        metavar="CODES",
+        help="do not report these codes or prefixes, comma-separated; adds to the "
+        "configuration file's `ignore`",
+    )
+    validate.add_argument(
+        "--config",
+        type=Path,
+        metavar="PATH",
+        help="read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
+        "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
+    )
+    _flags(
+        validate,
+        {
+            "--isolated": "read no configuration file",
+            "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
+            "silences nothing (HMT221)",
+        },
+    )
 
 
 def _add_limits(validate: _Parser) -> None:
@@ -341,12 +379,25 @@ def build_parser() -> argparse.ArgumentParser:
 class _Job:
     path: str
     options: Options
+    #: Warnings fail the file too (``--strict`` or the configuration's ``strict``).
+    strict: bool
     limits: Limits
+    #: The result cache's folder (None: no cache).
+    cache: str | None = None
 
 
 def _run(job: _Job) -> tuple[list[object], str | None]:
     from holodeck_mt.pipeline import validate_file
 
+    root = Path(job.cache) if job.cache is not None else None
+    if root is not None:  # imported only then: hashlib's OpenSSL is megabytes of memory
+        from holodeck_mt.app import cache
+
+        cached = cache.read(job.path, job.options, job.limits, root)
+        if cached is not None:
+            for result in cached:
+                result.strict = job.strict
+            return list(cached), None
     try:
         results = validate_file(job.path, options=job.options, limits=job.limits)
     except OSError as e:
@@ -360,6 +411,11 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
         result.keep_quoted_lines()
+        result.strict = job.strict  # a warning fails its file in every format's verdict
+    if root is not None:
+        from holodeck_mt.app import cache
+
+        cache.write(job.path, results, job.options, job.limits, root)
     return list(results), None
 
 
@@ -396,13 +452,13 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     import multiprocessing
 
     from holodeck_mt.contract import compiled as fast_path
-    from holodeck_mt.rules import all_checks
+    from holodeck_mt.rules.registry import rules_to_run
 
     # Forked workers inherit the imported modules (checks included) and the
     # compiled validators built here, instead of each paying for them; frozen,
     # the parent's objects are not walked, nor copied, by a worker's collector.
     fast_path.warm()
-    all_checks(jobs[0].options)
+    rules_to_run(jobs[0].options)
     context = multiprocessing.get_context("fork" if sys.platform == "linux" else None)
     size = max(1, len(jobs) // (4 * workers))
     chunks = [list(range(i, min(i + size, len(jobs)))) for i in range(0, len(jobs), size)]
@@ -524,14 +580,17 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from holodeck_mt.app import discovery
+    from holodeck_mt.app import discovery, settings
+    from holodeck_mt.app.config import ConfigError
     from holodeck_mt.render import renderer
+    from holodeck_mt.selection import SelectionError
 
     options = Options(
         import_graders=args.import_graders,
         check_files=args.check_files,
         allow_outside_paths=args.allow_outside_paths,
-        platform=args.platform,
+        platform=args.platform or "auto",
+        report_unused_ignores=args.report_unused_ignores,
     )
     if args.platform == "required" and _platform_missing():
         return EXIT_USAGE
@@ -543,9 +602,15 @@ def _validate(args: argparse.Namespace) -> int:
     )
     found = discovery.find(args.paths, named_by_content=args.by_content)
     problems = found.problems
-    results = _validate_all(_rounds(found.files, options, limits), args, problems)
-    for result in results:  # a warning fails its file in every format's verdict
-        result.strict = args.strict
+    try:
+        jobs = settings.JobSettings(args, options)
+        files = jobs.kept(found.files, args.paths)
+        rounds = _rounds(files, lambda f: _Job(f, *jobs.of(f), limits=limits))
+    except (ConfigError, SelectionError) as e:
+        _say(f"holodeck-mt: error: {e}")
+        return EXIT_USAGE
+    rounds = _with_cache(rounds, args.no_cache, options)
+    results = _validate_all(rounds, args, problems)
     for problem in problems:
         _say(f"holodeck-mt: error: {problem}")
     render = renderer(args.format)
@@ -569,7 +634,28 @@ def _platform_missing() -> bool:
     return True
 
 
-def _rounds(files: list[str], options: Options, limits: Limits) -> list[list[_Job]]:
+def _with_cache(rounds: list[list[_Job]], off: bool, options: Options) -> list[list[_Job]]:
+    """The jobs with the result cache's folder, unless it is off or cannot be used."""
+    if off:
+        return rounds
+    from holodeck_mt.app import cache
+
+    if not cache.usable(options):
+        return rounds
+    default = cache.folder()
+
+    def chosen(job: _Job) -> str | None:
+        # HOLODECK_MT_CACHE_DIR first, then a configuration's cache-dir (asked for: it may be
+        # inside the repository), then the user's cache folder.
+        asked = job.options.cache_dir
+        if asked is not None and not os.environ.get("HOLODECK_MT_CACHE_DIR"):
+            return asked
+        return str(default) if default is not None else None
+
+    return [[replace(job, cache=chosen(job)) for job in batch] for batch in rounds]
+
+
+def _rounds(files: list[str], job: Callable[[str], _Job]) -> list[list[_Job]]:
     """The files in two rounds: a file an agent.yaml of this run names is validated
     through it (as the platform reads it), and on its own only if that did not happen."""
     from holodeck_mt.app import discovery
@@ -580,8 +666,8 @@ def _rounds(files: list[str], options: Options, limits: Limits) -> list[list[_Jo
         if target is not None
     }
     later = [f for f in files if discovery.same_file_key(f) in followed]
-    first = [_Job(f, options, limits) for f in files if f not in later]
-    return [first, [_Job(f, options, limits) for f in later]]
+    first = [job(f) for f in files if f not in later]
+    return [first, [job(f) for f in later]]
 
 
 def _validate_all(

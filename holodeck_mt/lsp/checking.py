@@ -20,6 +20,7 @@ from holodeck_mt.model import Diagnostic
 from holodeck_mt.pipeline import validate_document_text, validate_text
 from holodeck_mt.read import confine
 from holodeck_mt.read.files import read_text
+from holodeck_mt.rules import Options
 
 
 def tree_of(path: Path, roots: Sequence[Path]) -> Path:
@@ -34,17 +35,27 @@ def _real(root: Path) -> Path:
 
 
 def diagnose(
-    path: Path, text: str, roots: Sequence[Path], limits: Limits | None = None
+    path: Path,
+    text: str,
+    roots: Sequence[Path],
+    limits: Limits | None = None,
+    options: Options | None = None,
 ) -> list[Diagnostic] | None:
-    """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
-    limits = limits or Limits()
+    """Every diagnostic the CLI reports for this text; None for a file that is not ours.
+    ``options``: the workspace configuration's (:mod:`holodeck_mt.lsp.configuration`)."""
+    limits, options = limits or Limits(), options or Options()
     tree = tree_of(path, roots)
     target = roles.target_of(path, text, tree)
     if target is None:
         return None
     if target.agent is None:
         results = validate_document_text(
-            text, path=str(path), base_dir=target.base_dir, limits=limits, tree=tree
+            text,
+            path=str(path),
+            base_dir=target.base_dir,
+            limits=limits,
+            tree=tree,
+            options=options,
         )
         return results[0].diagnostics
     # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
@@ -57,11 +68,18 @@ def diagnose(
         limits=limits,
         followed_text=text,
         tree=tree,
+        options=options,
     )
     if len(results) < 2:
         role = target.role
         result = validate_text(
-            text, path=str(path), role=role, base_dir=target.base_dir, limits=limits, tree=tree
+            text,
+            path=str(path),
+            role=role,
+            base_dir=target.base_dir,
+            limits=limits,
+            tree=tree,
+            options=options,
         )
         return result.diagnostics
     return results[1].diagnostics

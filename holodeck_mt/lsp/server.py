@@ -37,7 +37,8 @@ from pygls.lsp.server import LanguageServer
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
-from holodeck_mt.lsp import checking, documents, settings, sharing
+from holodeck_mt.limits import Limits
+from holodeck_mt.lsp import checking, configuration, documents, reuse, roles, settings, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
@@ -77,6 +78,7 @@ class HoloDeckServer(LanguageServer):
         self.last_edit: dict[str, float] = {}
         self._again: set[str] = set()
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
+        self.readings = reuse.LastReadings()
 
     # -- validating --------------------------------------------------------------------------
 
@@ -170,8 +172,30 @@ class HoloDeckServer(LanguageServer):
         return found, time.thread_time() - started
 
     def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
-        """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
-        return checking.diagnose(Path(to_fs_path(uri) or uri), text, self.roots())
+        """Every diagnostic the CLI reports for this text; None for a file that is not ours.
+        The last reading of the same text (and agent.yaml, as saved) is reused (see reuse)."""
+        path = Path(to_fs_path(uri) or uri)
+        roots = self.roots()
+        tree = checking.tree_of(path, roots)
+        target = roles.target_of(path, text, tree)
+        if target is None:
+            return None
+        options, problem = configuration.options_for(path, tree)
+        if problem is not None:
+            self._log(problem)
+        context = None
+        if target.agent is not None:  # validated through it: its saved text counts too
+            saved = checking._context(target.agent, tree, Limits())
+            context = f"{target.agent}\0{tree}\0{saved}"
+        # A reading is reused only under the default selection: a configuration may change.
+        reusable = options.selection.everything
+        last = self.readings.get(uri, text, context) if reusable else None
+        if last is not None:
+            return last.diagnostics
+        found = checking.diagnose(path, text, roots, options=options)
+        if reusable:
+            self.readings.keep(uri, text, context, found)
+        return found
 
     def roots(self) -> list[Path]:
         """The workspace folders (``workspaceFolders``, else ``rootUri``), as paths."""
@@ -325,6 +349,7 @@ def did_close(ls: HoloDeckServer, params: lsp.DidCloseTextDocumentParams) -> Non
     if pending is not None:
         pending.cancel()
     ls.checked.pop(uri, None)
+    ls.readings.forget(uri)
     ls.last_edit.pop(uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

@@ -17,24 +17,12 @@ for every fixable diagnostic: a ``quote it`` fix sits on the YAML language serve
 from __future__ import annotations
 
 from holodeck_mt.model import Diagnostic
+from holodeck_mt.rules.registry import REGISTRY
 
-#: Codes the YAML language server reports too: YAML syntax, duplicate keys, and the
-#: schema's keywords (unknown and missing keys, types, values, the test case's,
-#: matcher's, file's and metric's shapes).
-SHOWN_BY_YAML_SERVER = frozenset(
-    {
-        "HMT001",
-        "HMT002",
-        "HMT100",
-        "HMT101",
-        "HMT102",
-        "HMT103",
-        "HMT105",
-        "HMT106",
-        "HMT107",
-        "HMT108",
-    }
-)
+#: Codes the YAML language server reports too (``yaml_server`` in the registry): YAML
+#: syntax, duplicate keys, and the schema's keywords (unknown and missing keys, types,
+#: values, the test case's, matcher's, file's and metric's shapes).
+SHOWN_BY_YAML_SERVER = frozenset(entry.code for entry in REGISTRY if entry.yaml_server)
 #: `test_cases` beside `test_cases_file` is the schema's (a refused key, located on it);
 #: a file that cannot be read is not (located on the value).
 _BOTH_SET = "HMT110"

@@ -12,6 +12,7 @@ anything walks the document.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -37,6 +38,10 @@ _CACHE_SIZE = 4096
 #: Plain scalars read differently by YAML 1.1 and 1.2 that are noted, at most (memory
 #: stays bounded by the input, and the warnings by what anyone reads).
 MAX_DIALECT_NOTES = 1000
+#: A text this long or shorter has the end of every indexed value noted (see Builder);
+#: a longer one, that of the root's first values only.
+_SMALL_TEXT = 1 << 18
+_ROOT_ENDS = 64
 #: Types of a reading that needs more than being stored.
 _SPECIAL = (sc.Unconstructible, sc._Marker, sc.YamlScalar)
 
@@ -95,6 +100,7 @@ class _Frame:
         "nodes_at_start",
         "pairs",
         "start_mark",
+        "value_ends",
         "value_positions",
     )
 
@@ -113,6 +119,7 @@ class _Frame:
         self.merged: set[str] | None = None
         self.key_positions: dict[str, Position] | None = None
         self.value_positions: Any = None
+        self.value_ends: Any = None
 
 
 class Builder:
@@ -123,6 +130,13 @@ class Builder:
         in :attr:`positions` (0: the root's), or None for no index at all."""
         self.limits = limits
         self.positions = Positions() if index_depth is not None else None
+        #: Whose values' ends are noted beside their positions: every indexed value of a
+        #: small text read with every position (a test case read again alone), else the
+        #: first few of the root's (the list of test cases): a file of a million items
+        #: keeps no end beside each position.
+        small = index_depth == sys.maxsize and len(text) <= _SMALL_TEXT
+        self._ends_depth = sys.maxsize if small else 0
+        self._ends_left = sys.maxsize if small else _ROOT_ENDS
         self._index_depth = index_depth if index_depth is not None else -1
         self.diagnostics: list[dg.Diagnostic] = []
         self.reported: set[dg.JsonPath] = set()
@@ -147,6 +161,9 @@ class Builder:
         self._cache: dict[str, Any] = {}
         self._repeats: dict[tuple[int, str], int] = {}
         self._result: Any = _PENDING
+        #: The event that ended the last finished node (a scalar, an alias, a flow
+        #: collection's end): where it, and the collections open around it, end so far.
+        self._last: Any = None
         #: The stream's first document (or EMPTY), once :meth:`stream` has run.
         self.result: Any = EMPTY
 
@@ -207,6 +224,7 @@ class Builder:
             self._plain_in_flow(event)
         if event.anchor is not None:
             self._anchor(event.anchor, value, 1, event.start_mark)
+        self._last = event
         self._attach(value, event.start_mark)
 
     def _mapping_start(self, event: Any) -> None:
@@ -226,6 +244,8 @@ class Builder:
                 self._nodes - frame.nodes_at_start + 1,
                 self._anchors[name][2],
             )
+        if frame.flow or self._last is None:
+            self._last = event
         self._attach(frame.container, frame.start_mark)
 
     def _as_pairs(self, frame: _Frame) -> None:
@@ -258,6 +278,7 @@ class Builder:
             )
         self._nodes += size
         self._expanded += size
+        self._last = event
         if self._expanded > self.limits.max_alias_nodes:
             raise self._abort(
                 "HMT004",
@@ -290,6 +311,9 @@ class Builder:
         if self.positions is not None and len(self._stack) <= self._index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions
+            if len(self._stack) <= self._ends_depth:
+                frame.value_ends = {}
+                self.positions.value_ends[id(container)] = frame.value_ends
             if frame.is_map:
                 frame.key_positions = {}
                 self.positions.keys[id(container)] = frame.key_positions
@@ -309,6 +333,9 @@ class Builder:
             frame.container.append(value)
             if frame.value_positions is not None:
                 frame.value_positions.append((mark.line + 1, mark.column + 1))
+                if frame.value_ends is not None and self._ends_left:
+                    self._ends_left -= 1
+                    frame.value_ends[len(frame.value_positions) - 1] = (mark.index, self._last)
         elif frame.key is _NO_KEY:
             frame.key = (
                 value if type(value) is str or value is sc.MERGE else self._bad_key(value, mark)
@@ -337,6 +364,9 @@ class Builder:
             kmark = frame.key_mark
             frame.key_positions[key] = (kmark.line + 1, kmark.column + 1)
             frame.value_positions[key] = (mark.line + 1, mark.column + 1)
+            if frame.value_ends is not None and self._ends_left:
+                self._ends_left -= 1
+                frame.value_ends[key] = (mark.index, self._last)
 
     def _anchor(self, name: str, value: Any, size: int, mark: Any) -> None:
         earlier = self._anchors.get(name)

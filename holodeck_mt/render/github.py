@@ -50,7 +50,7 @@ def message(d: Diagnostic) -> str:
 def command(path: str, d: Diagnostic, level: str | None = None) -> str:
     """The workflow command of one diagnostic: ``::error`` or ``::warning`` (``level``)."""
     rule = CODES.get(d.code)
-    title = f"{d.code} {rule.title}" if rule else d.code
+    title = f"{d.code} {rule.name}" if rule else d.code
     properties = {"file": escape(path), "line": str(d.line), "col": str(d.column)}
     if d.end_column is not None and d.end_line in (None, d.line):
         properties["endColumn"] = str(d.end_column)

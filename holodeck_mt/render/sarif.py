@@ -1,6 +1,7 @@
 """``--format sarif``: a SARIF 2.1.0 log, for code scanning (GitHub, IDE viewers).
 
-One run whose driver lists every code of :mod:`holodeck_mt.codes` as a rule; one
+One run whose driver lists, as rules, the codes of the registry
+(:mod:`holodeck_mt.rules.registry`) that occur in the results, as ruff does; one
 result per diagnostic, located by file, line and column (physical location) and
 by test case and field path (logical location). Relative paths stay relative
 (``uriBaseId`` ``%SRCROOT%``: the folder the validator ran in), so code scanning
@@ -18,8 +19,8 @@ from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
-from holodeck_mt.codes import CODES
 from holodeck_mt.model import Diagnostic, format_path
+from holodeck_mt.rules.registry import CODES
 from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts, escape_json
 from holodeck_mt.urls import REPOSITORY
 
@@ -42,15 +43,17 @@ def tool_version() -> str:
         return "0+unknown"
 
 
-def rules() -> list[dict[str, Any]]:
+def rules(codes: set[str] | None = None) -> list[dict[str, Any]]:
+    """The rule table: the registry's entries for ``codes`` (every code when None), by code."""
+    chosen = sorted(CODES) if codes is None else sorted(c for c in codes if c in CODES)
     return [
         {
-            "id": code.code,
-            "name": code.title,
-            "shortDescription": {"text": code.description},
-            "defaultConfiguration": {"level": code.severity},
+            "id": CODES[code].code,
+            "name": CODES[code].name,
+            "shortDescription": {"text": CODES[code].description},
+            "defaultConfiguration": {"level": CODES[code].severity},
         }
-        for code in CODES.values()
+        for code in chosen
     ]
 
 
@@ -112,7 +115,7 @@ def result(
 
 
 def log(results: Sequence[FileResult]) -> dict[str, Any]:
-    tool_rules = rules()
+    tool_rules = rules({d.code for r in results for d in r.diagnostics})
     rule_index = {rule["id"]: i for i, rule in enumerate(tool_rules)}
     return {
         "$schema": SARIF_SCHEMA,

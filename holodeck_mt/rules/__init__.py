@@ -1,7 +1,9 @@
 """The rules a schema cannot express, one module per rule.
 
-Each module has ``check(context) -> Iterator[Fault]``. Opt-in rules (they import
-user code or touch the file system) run only when their option asks for it.
+Each module describes its rule (``RULE``: code, name, severity, when it runs) beside
+its ``check(context) -> Iterator[Fault]``, and is registered by one line of
+:mod:`holodeck_mt.rules.registry`. Opt-in rules (they import user code or touch the
+file system) run only when their option asks for it; see CONTRIBUTING.md for adding one.
 """
 
 from __future__ import annotations
@@ -13,7 +15,8 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, JsonPath, under
+from holodeck_mt.model import JsonPath, under
+from holodeck_mt.selection import Selection
 from holodeck_mt.semantics.matchers import MatcherKind, classify
 
 _Found = TypeVar("_Found")
@@ -30,9 +33,16 @@ class Options:
     check_files: bool = False
     #: Let `test_cases_file` and `files[*].path` leave the repository tree.
     allow_outside_paths: bool = False
-    #: Judge the agent.yaml's own sections with the platform's models (``--platform``):
-    #: ``auto`` when importable, ``off``, or ``required`` (the CLI refuses to run without).
+    #: The codes reported (``--select``, ``--ignore``, the configuration file).
+    selection: Selection = field(default_factory=Selection)
+    #: Report a suppression comment that silences nothing (HMT221).
+    report_unused_ignores: bool = False
+    #: Judge the agent.yaml's own sections with the platform's models (``--platform``, or
+    #: the configuration's ``platform``): ``auto`` when importable, ``off``, or ``required``
+    #: (the CLI refuses to run without).
     platform: str = "auto"
+    #: The configuration's ``cache-dir``: where the result cache is kept.
+    cache_dir: str | None = None
 
 
 @dataclass
@@ -72,9 +82,6 @@ class Context:
         return found
 
 
-Check = Callable[[Context], Iterator[Fault]]
-
-
 def matchers(context: Context, kind: MatcherKind) -> Iterator[tuple[JsonPath, Any]]:
     """The ``kind`` matchers (``fuzzy``, ``regex``) of the expected tools' ``args`` not
     reported yet: the path of each one's pattern, and the pattern."""
@@ -83,59 +90,3 @@ def matchers(context: Context, kind: MatcherKind) -> Iterator[tuple[JsonPath, An
         where = (*parts, kind)
         if matcher.kind == kind and not context.already_reported(where):
             yield where, matcher.value
-
-
-def _when_runnable(check: Check) -> Check:
-    def guarded(context: Context) -> Iterator[Fault]:
-        if context.runtime:
-            yield from check(context)
-
-    guarded.__name__ = guarded.__qualname__ = getattr(check, "__module__", "check")
-    return guarded
-
-
-def all_checks(options: Options) -> list[Check]:
-    from holodeck_mt.rules import (
-        count_is_integer,
-        duplicate_expected_tools,
-        duplicate_names,
-        empty_evaluations,
-        enabled_false_ignored,
-        files_exist,
-        fuzzy_unnormalised,
-        graders_import,
-        ineffective_flags,
-        literal_like_matcher,
-        metric_settings_leak,
-        non_finite_numbers,
-        regex_compiles,
-        regex_float_form,
-        skipped_without_ground_truth,
-        tolerance_dwarfs_ground_truth,
-    )
-
-    runtime: list[Check] = [
-        metric_settings_leak.check,
-        tolerance_dwarfs_ground_truth.check,
-        enabled_false_ignored.check,
-        empty_evaluations.check,
-        skipped_without_ground_truth.check,
-        regex_float_form.check,
-        fuzzy_unnormalised.check,
-    ]
-    checks: list[Check] = [
-        regex_compiles.check,
-        non_finite_numbers.check,
-        count_is_integer.check,
-        ineffective_flags.check,
-        duplicate_names.check,
-        duplicate_expected_tools.check,
-        literal_like_matcher.check,
-        # Run-time lints: what the platform will really run (only on files without errors).
-        *(_when_runnable(check) for check in runtime),
-    ]
-    if options.import_graders:
-        checks.append(graders_import.check)
-    if options.check_files:
-        checks.append(files_exist.check)
-    return checks

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from holodeck_mt import walk
 from holodeck_mt.model import Fault, Rewrite
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -31,3 +32,15 @@ def check(context: Context) -> Iterator[Fault]:
                 where,
                 fix=Rewrite(str(int(count)), key="count") if whole and count >= 1 else None,
             )
+
+
+RULE = Rule(
+    code="HMT113",
+    name="count-not-integer",
+    severity="error",
+    description=(
+        "An expected tool's `count` is a float (`2.0`, `1.0e+3`): the platform requires"
+        " an integer there."
+    ),
+    check=check,
+)

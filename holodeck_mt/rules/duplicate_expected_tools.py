@@ -14,6 +14,7 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.model import Count, Fault
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import Entry, classify, entry_of
 from holodeck_mt.text.safe_text import clip
 
@@ -68,3 +69,16 @@ def check(context: Context) -> Iterator[Fault]:
                 (*parts, i),
                 fix=Count(str(entry.name), entry.count + 1),
             )
+
+
+RULE = Rule(
+    code="HMT203",
+    name="duplicate-expected-tool",
+    severity="warning",
+    description=(
+        "Two identical entries in one `expected_tools` list (a bare name and `{name: "
+        "...}` alike): entries are judged independently, so one call satisfies both; "
+        "use `count`."
+    ),
+    check=check,
+)

@@ -7,6 +7,7 @@ from collections.abc import Iterator
 from holodeck_mt import walk
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.text.safe_text import clip
 
 
@@ -25,3 +26,12 @@ def check(context: Context) -> Iterator[Fault]:
             )
         else:
             first[name] = index
+
+
+RULE = Rule(
+    code="HMT201",
+    name="duplicate-name",
+    severity="warning",
+    description=("Two test cases have the same name."),
+    check=check,
+)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, runtime_plan
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.text.safe_text import clip
 
 _WORDS = {"test case": "the test case's", "agent": "the agent's"}
@@ -39,3 +40,16 @@ def _fault(context: Context, parts: tuple[str | int, ...], turn: runtime_plan.Tu
         at="key",
         hint="remove it; an empty list never stops the test case's or the agent's metrics",
     )
+
+
+RULE = Rule(
+    code="HMT303",
+    name="empty-evaluations-fall-through",
+    severity="warning",
+    description=(
+        "`evaluations: []` on a test case or turn counts as absent: the next level's "
+        "metrics run instead; an empty list cannot switch metrics off."
+    ),
+    check=check,
+    runs="runtime",
+)

@@ -10,6 +10,7 @@ from collections.abc import Iterator
 from holodeck_mt import walk
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import precedence
 
 
@@ -29,3 +30,16 @@ def check(context: Context) -> Iterator[Fault]:
             at="key",
             hint="remove the metric from the list to stop it running",
         )
+
+
+RULE = Rule(
+    code="HMT302",
+    name="enabled-false-ignored",
+    severity="warning",
+    description=(
+        "`enabled: false` on a metric that is not `type: code`: only code metrics can "
+        "be switched off; this one still runs."
+    ),
+    check=check,
+    runs="runtime",
+)

@@ -13,6 +13,7 @@ from holodeck_mt import walk
 from holodeck_mt.model import Fault
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.text.safe_text import clip
 
 _OUTSIDE_HINT = "keep attached files inside the repository (--allow-outside-paths allows others)"
@@ -50,3 +51,18 @@ def check(context: Context) -> Iterator[Fault]:
             yield Fault("HMT112", f"'{shown}' is a folder, not a file", where)
         elif not stat.S_ISREG(mode):
             yield Fault("HMT112", f"'{shown}' is not a regular file", where)
+
+
+RULE = Rule(
+    code="HMT112",
+    name="file-missing",
+    severity="error",
+    description=(
+        "A `files[*].path` does not exist relative to the agent.yaml (with --check-files)."
+    ),
+    check=check,
+    runs="opt-in",
+    option="check_files",
+    flag="--check-files",
+    also=("HMT120",),
+)

@@ -23,6 +23,7 @@ from types import ModuleType
 from holodeck_mt import walk
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.text.safe_text import clip
 
 
@@ -122,3 +123,17 @@ def _silenced() -> Iterator[None]:
         if saved is not None:
             os.dup2(saved, 1)
             os.close(saved)
+
+
+RULE = Rule(
+    code="HMT111",
+    name="grader-import",
+    severity="error",
+    description=(
+        "A code grader's module, attribute or callable is missing (with --import-graders)."
+    ),
+    check=check,
+    runs="opt-in",
+    option="import_graders",
+    flag="--import-graders",
+)

@@ -15,6 +15,7 @@ from holodeck_mt.contract.registry import METRIC, schema_files
 from holodeck_mt.contract.walker import APPLIES_TO
 from holodeck_mt.model import Fault, Remove
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.text.safe_text import clip
 
 
@@ -40,3 +41,14 @@ def check(context: Context) -> Iterator[Fault]:
                     at="key",
                     fix=Remove(otherwise=f"use `metric: {owner}`"),
                 )
+
+
+RULE = Rule(
+    code="HMT200",
+    name="ineffective-flag",
+    severity="warning",
+    description=(
+        "A metric flag that has no effect on its metric (e.g. absolute_tolerance on equality)."
+    ),
+    check=check,
+)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from holodeck_mt import walk
 from holodeck_mt.model import Fault, Rename
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 
 _MATCHERS = ("fuzzy", "regex")
 _ALIASES = {"regexp": "regex", "re": "regex", "pattern": "regex", "match": "regex"}
@@ -38,3 +39,15 @@ def check(context: Context) -> Iterator[Fault]:
                 at="key",
                 fix=Rename(meant),
             )
+
+
+RULE = Rule(
+    code="HMT204",
+    name="literal-looks-like-matcher",
+    severity="warning",
+    description=(
+        "An args value is a one-key literal mapping whose key looks like a misspelled "
+        "matcher (`regexp`, `fuzy`)."
+    ),
+    check=check,
+)

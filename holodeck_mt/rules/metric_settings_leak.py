@@ -13,6 +13,7 @@ from typing import Any
 
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, runtime_plan
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan
 from holodeck_mt.text.hints import literal as show
@@ -77,3 +78,18 @@ def _fault(
         hint=f"give every definition of `{key}` the same settings; "
         "only threshold and response_path may differ per level",
     )
+
+
+RULE = Rule(
+    code="HMT300",
+    name="metric-settings-leak",
+    severity="warning",
+    description=(
+        "A metric is defined at several levels with different settings: one evaluator "
+        "per metric name serves the whole file, built from the last definition, so the "
+        "others' settings apply nowhere (only `threshold` and `response_path` stay per "
+        "level)."
+    ),
+    check=check,
+    runs="runtime",
+)

@@ -10,6 +10,7 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 
 
 def _numbers(data: Any) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
@@ -31,3 +32,14 @@ def check(context: Context) -> Iterator[Fault]:
                     continue
                 shown = ".nan" if math.isnan(value) else ".inf" if value > 0 else "-.inf"
                 yield Fault("HMT109", f"`{key}` must be a finite number, got {shown}", where)
+
+
+RULE = Rule(
+    code="HMT109",
+    name="non-finite-number",
+    severity="error",
+    description=(
+        "A metric's (or the optimizer's) number is `.nan` or `.inf`, which no comparison can use."
+    ),
+    check=check,
+)

@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from holodeck_mt import walk
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context
+from holodeck_mt.rules.rule import Rule
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -28,3 +29,12 @@ def check(context: Context) -> Iterator[Fault]:
             yield Fault("HMT104", f"cannot compile regex: {cause}", where)
         except (RecursionError, OverflowError, MemoryError) as e:  # pathological patterns
             yield Fault("HMT104", f"cannot compile regex: {type(e).__name__}", where)
+
+
+RULE = Rule(
+    code="HMT104",
+    name="regex-compile",
+    severity="error",
+    description=("A `regex` matcher does not compile with Python's re."),
+    check=check,
+)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, matchers
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import regex_match
 from holodeck_mt.text.hints import quote
 
@@ -45,3 +46,16 @@ def check(context: Context) -> Iterator[Fault]:
             hint=f"accept the float form too, e.g. `^{number}(\\.0+)?$`, "
             f'or use `{{fuzzy: "{number}"}}`',
         )
+
+
+RULE = Rule(
+    code="HMT305",
+    name="regex-misses-float-form",
+    severity="warning",
+    description=(
+        "A regex matcher matches an integer's digits but not its float form (`^\\d+$`): "
+        "a number argument may arrive as a float, and `str(206588.0)` is `206588.0`."
+    ),
+    check=check,
+    runs="runtime",
+)

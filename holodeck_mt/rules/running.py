@@ -10,10 +10,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.codes import severity
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, severity
 from holodeck_mt.read import loader
-from holodeck_mt.rules import Context, Options, all_checks
+from holodeck_mt.rules import Context, Options
+from holodeck_mt.rules.registry import rules_to_run
 
 
 def faults(
@@ -40,9 +40,9 @@ def faults(
     )
     found: list[Fault] = []
     runnable = context.runtime
-    for check in all_checks(options):
+    for rule in rules_to_run(options):
         context.runtime = runnable
-        for fault in check(context):
+        for fault in rule.run(context):
             found.append(fault)
             runnable = runnable and not _is_error(fault)
     return found

@@ -12,6 +12,7 @@ from collections.abc import Iterator
 
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, runtime_plan
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.text.safe_text import clip
 
 #: Per status of a metric on a turn: the message (``{names}``, then the verb in the
@@ -43,3 +44,18 @@ def check(context: Context) -> Iterator[Fault]:
                 names = clip(", ".join(f"`{n}`" for n in named))
                 verb = one if len(named) == 1 else many
                 yield Fault("HMT304", message.format(names=names, verb=verb), turn.path, hint=hint)
+
+
+RULE = Rule(
+    code="HMT304",
+    name="ground-truth-metric-without-ground-truth",
+    severity="warning",
+    description=(
+        "A metric that needs a ground truth (equality, numeric, bleu, rouge, meteor, "
+        "contextual_precision, contextual_recall) on a turn without `ground_truth`: "
+        "skipped silently in a multi-turn test case, bound to fail in a single-turn "
+        "one."
+    ),
+    check=check,
+    runs="runtime",
+)

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context, runtime_plan
+from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import metrics, precedence
 from holodeck_mt.semantics.precedence import Definition
 from holodeck_mt.text.hints import quote
@@ -56,3 +57,16 @@ def _location(context: Context, winner: Definition, first_turn: JsonPath) -> Jso
     if runtime_plan.here(context, winner) and "absolute_tolerance" in winner.metric:
         return (*winner.path, "absolute_tolerance")
     return (*first_turn, "ground_truth")
+
+
+RULE = Rule(
+    code="HMT301",
+    name="tolerance-dwarfs-ground-truth",
+    severity="warning",
+    description=(
+        "The `absolute_tolerance` of `numeric` is at least as large as a numeric ground"
+        " truth it applies to: nearly any answer passes there."
+    ),
+    check=check,
+    runs="runtime",
+)

@@ -19,7 +19,7 @@ from holodeck_mt import walk
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
 from holodeck_mt.read import loader
-from holodeck_mt.text import ranges
+from holodeck_mt.text import ends, ranges
 from holodeck_mt.text.positions import Position
 
 #: A path this long or shorter ends in a collection the "top" index holds.
@@ -35,11 +35,16 @@ class Locator:
         self._whole: loader.Document | None = doc if doc.index == "all" else None
         #: A test case's own reading and its first line, by index (None: not readable alone).
         self._cases: dict[int, tuple[loader.Document, int] | None] = {}
+        #: The same for the sections (the root's keys) outside the test cases, by key.
+        self._sections: dict[str, tuple[loader.Document, int] | None] = {}
 
     def diagnostic(self, fault: Fault) -> Diagnostic:
         """The fault as a diagnostic: located, ranged, and placed in its test case."""
         doc = self._doc
-        line, column = self.position(fault.parts, key=fault.at == "key")
+        key = fault.at == "key"
+        reading, inner, first = self._reading(fault.parts)
+        line, column = _at(reading, inner, key)
+        line += first - 1
         located = make(
             fault.code,
             fault.message,
@@ -49,22 +54,79 @@ class Locator:
             hint=fault.hint,
             fix=fault.fix,
         )
-        within = self.lines(fault.parts)
-        ranged = ranges.with_range(doc.text, located, key=fault.at == "key", within=within)
+        noted = None
+        if not key and reading.positions is not None:
+            at = (line - first + 1, column)
+            noted = ends.value_end(reading.text, reading.positions, reading.data, inner, at)
+        if noted is not None:
+            end = (noted[0] + first - 1, noted[1])
+            ranged = dataclasses.replace(located, end_line=end[0], end_column=end[1])
+        else:
+            within = self.lines(fault.parts)
+            ranged = ranges.with_range(doc.text, located, key=key, within=within)
         return in_test_case(ranged, doc.data)
 
     def position(self, parts: JsonPath, *, key: bool = False) -> Position:
         """Where the value (or with ``key``, the key) at ``parts`` stands."""
+        reading, inner, first = self._reading(parts)
+        line, column = _at(reading, inner, key)
+        return line + first - 1, column
+
+    def _reading(self, parts: JsonPath) -> tuple[loader.Document, JsonPath, int]:
+        """The reading that locates ``parts``, the path in it, and the line it starts on."""
         if self._doc.positions is None:
-            return 1, 1
+            return self._doc, parts, 1
         if self._whole is not None or len(parts) <= _TOP_DEPTH:
-            return _at(self._whole or self._doc, parts, key)
+            return self._whole or self._doc, parts, 1
         found = self._case(parts)
         if found is not None:
             (case, first), rest = found
-            line, column = _at(case, (0, *rest), key)
-            return line + first - 1, column
-        return _at(self._read_whole(), parts, key)
+            return case, (0, *rest), first
+        section = self._section(parts)
+        if section is not None:
+            return section[0], parts, section[1]
+        return self._read_whole(), parts, 1
+
+    def _section(self, parts: JsonPath) -> tuple[loader.Document, int] | None:
+        """The reading of the root key holding ``parts`` from its own lines, when they
+        read back as the same data (a metric at ``evaluations.metrics[0]`` does not
+        cost a second reading of a file's thousands of test cases)."""
+        name = parts[0] if parts else None
+        if not isinstance(name, str) or walk.test_case_of(self._doc.data, parts)[0] is not None:
+            return None
+        if name not in self._sections:
+            self._sections[name] = self._read_section(name)
+        return self._sections[name]
+
+    def _read_section(self, name: str) -> tuple[loader.Document, int] | None:
+        lines = self._section_lines(name)
+        if lines is None:
+            return None
+        first, after = lines
+        text = self._doc.text
+        starts = ranges.line_starts(text)
+        end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
+        section = loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
+        data = section.data
+        if section.diagnostics or not isinstance(data, dict) or list(data) != [name]:
+            return None
+        return (section, first) if same(data[name], self._doc.data[name]) else None
+
+    def _section_lines(self, name: str) -> ranges.Lines | None:
+        """The lines from the root key ``name`` to the next root key (None: the end)."""
+        doc = self._doc
+        data = doc.data
+        if doc.positions is None or not isinstance(data, dict) or name not in data:
+            return None
+        keys = list(data)
+        line, column = _at(doc, (name,), True)
+        if column != 1:
+            return None
+        following = keys.index(name) + 1
+        if following == len(keys):
+            return line, None
+        after = _at(doc, (keys[following],), True)[0]
+        return (line, after) if after > line else None
 
     def _read_whole(self) -> loader.Document:
         if self._whole is None:
@@ -97,9 +159,14 @@ class Locator:
         return (case, first) if same(data[0], found[0][index]) else None
 
     def lines(self, parts: JsonPath) -> ranges.Lines | None:
-        """The lines of the test case holding ``parts``, when they are its own (see ranges)."""
+        """The lines of the test case holding ``parts``, when they are its own (see ranges),
+        or of the root key holding it outside the test cases, when they read back alone."""
         index, _ = walk.test_case_of(self._doc.data, parts)
-        return self._case_lines_of(index) if index is not None else None
+        if index is not None:
+            return self._case_lines_of(index)
+        if len(parts) > 1 and self._section(parts) is not None and isinstance(parts[0], str):
+            return self._section_lines(parts[0])
+        return None
 
     def _case_lines_of(self, index: int) -> ranges.Lines | None:
         doc = self._doc

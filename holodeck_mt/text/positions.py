@@ -26,6 +26,18 @@ def line_column(text: str, offset: int) -> Position:
     return breaks + 1, offset - start + 1
 
 
+def line_column_after(text: str, anchor: int, at: Position, offset: int) -> Position:
+    """:func:`line_column` of ``offset``, knowing that ``text[anchor]`` stands at ``at``
+    (``anchor <= offset``): it reads ``text[anchor:offset]`` only, never the text before
+    it, so that many positions found in one pass over a large text cost that pass."""
+    chunk = text[anchor:offset]
+    breaks = sum(chunk.count(brk) for brk in LINE_BREAKS) - chunk.count("\r\n")
+    if not breaks:
+        return at[0], at[1] + len(chunk)
+    start = max(chunk.rfind(brk) for brk in LINE_BREAKS) + 1
+    return at[0] + breaks, len(chunk) - start + 1
+
+
 def of_mark(mark: Any) -> Position:
     """The 1-based position of a parser mark (0-based line and column)."""
     return mark.line + 1, mark.column + 1
@@ -42,6 +54,9 @@ class Positions:
     root: Position = (1, 1)
     keys: dict[int, dict[str, Position]] = field(default_factory=dict)
     values: dict[int, Any] = field(default_factory=dict)
+    #: Beside ``values``: each value's start offset and the parser event that ended it
+    #: (see :func:`holodeck_mt.text.ends.value_end`); merged keys have none.
+    value_ends: dict[int, Any] = field(default_factory=dict)
 
     def _walk(self, data: Any, parts: dg.JsonPath) -> Iterator[tuple[Any, str | int]]:
         node = data

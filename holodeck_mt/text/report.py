@@ -11,15 +11,20 @@ a hostile file cannot make the output grow with its number of faults.
 from __future__ import annotations
 
 import dataclasses
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, make
 from holodeck_mt.read import dialect, loader
 from holodeck_mt.text.safe_text import MESSAGE, clip
 
+#: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
+Keep = Callable[[Diagnostic], bool] | None
 
-def diagnostics(faults: list[Fault], doc: loader.Document, limits: Limits) -> list[Diagnostic]:
+
+def diagnostics(
+    faults: list[Fault], doc: loader.Document, limits: Limits, keep: Keep = None
+) -> list[Diagnostic]:
     """Every fault of ``doc`` located, with the reader's diagnostics and the dialect warnings
     where no fault covers the node; capped, each quoting its value as written."""
     faulted = doc.reported | {f.parts for f in faults}
@@ -35,27 +40,29 @@ def diagnostics(faults: list[Fault], doc: loader.Document, limits: Limits) -> li
     located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
     written = []
-    for d in finish(located, limits):
+    for d in finish(located, limits, keep):
         within = locator.lines(d.pointer_parts)
         d = platform_reading.as_written(quoting.as_written(d, text, within), text, within)
         written.append(_bounded(d))
     return written
 
 
-def unloaded(found: list[Diagnostic], text: str, limits: Limits) -> list[Diagnostic]:
+def unloaded(
+    found: list[Diagnostic], text: str, limits: Limits, keep: Keep = None
+) -> list[Diagnostic]:
     """The reader's diagnostics of a document that did not load, ranged and capped."""
     from holodeck_mt.text import ranges
 
-    return finish(ranges.with_ranges(text, found), limits)
+    return finish(ranges.with_ranges(text, found), limits, keep)
 
 
 def with_fault(
-    found: list[Diagnostic], doc: loader.Document, fault: Fault, limits: Limits
+    found: list[Diagnostic], doc: loader.Document, fault: Fault, limits: Limits, keep: Keep = None
 ) -> list[Diagnostic]:
     """``found``, and ``fault`` of ``doc`` located among them."""
     from holodeck_mt.text import locate
 
-    return finish([*found, locate.Locator(doc, limits).diagnostic(fault)], limits)
+    return finish([*found, locate.Locator(doc, limits).diagnostic(fault)], limits, keep)
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:
@@ -69,12 +76,13 @@ def _bounded(d: Diagnostic) -> Diagnostic:
     )
 
 
-def finish(found: Iterable[Diagnostic], limits: Limits) -> list[Diagnostic]:
-    """Clipped, sorted, deduplicated, and at most ``limits.max_diagnostics`` of them.
+def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:
+    """Those ``keep`` keeps, clipped, sorted, deduplicated, and at most
+    ``limits.max_diagnostics`` of them: what is not kept is not counted either.
 
     Past the cap one ``HMT220`` line says how many more there are and how to see them.
     """
-    kept = _dedupe(_bounded(d) for d in found)
+    kept = _dedupe(_bounded(d) for d in found if keep is None or keep(d))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
         return kept

@@ -17,7 +17,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_mt.text.positions import line_column
+from holodeck_mt.text.positions import line_column_after
 
 try:  # the C parser (libyaml); PyYAML without it parses the same, only slower
     from yaml._yaml import CParser as _Parser
@@ -242,7 +242,7 @@ class _Lazy:
             finished: End = (end.index, end.line + 1, end.column + 1)
             if isinstance(event, yaml.ScalarEvent) and event.style in ("|", ">"):
                 index = len(self.text[start.index : end.index].rstrip(" \t\r\n")) + start.index
-                finished = (index, *line_column(self.text, index))
+                finished = (index, *line_column_after(self.text, start.index, where, index))
             self._close(where, start.index, finished)
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             if not self.open and self.root is None:

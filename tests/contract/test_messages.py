@@ -10,7 +10,6 @@ from __future__ import annotations
 import io
 import sys
 from pathlib import Path
-from typing import Any, cast
 
 import pytest
 
@@ -29,11 +28,11 @@ from holodeck_mt.render import github, junit, sarif, text
 from holodeck_mt.rules import (
     Context,
     Options,
-    all_checks,
     files_exist,
     graders_import,
     ineffective_flags,
 )
+from holodeck_mt.rules.registry import rules_to_run
 from holodeck_mt.text import hints
 
 # --- paths and pointers -----------------------------------------------------------------
@@ -471,9 +470,12 @@ def test_sarif_result_of_an_unknown_code_has_no_rule_index_and_end_column_when_k
 
 
 def _faults(data: object, reported: set[tuple[str | int, ...]], **options: bool) -> list[Fault]:
-    chosen = Options(**cast(dict[str, Any], options))
+    chosen = Options(
+        import_graders=options.get("import_graders", False),
+        check_files=options.get("check_files", False),
+    )
     context = Context(data=data, base_dir=Path("."), options=chosen, reported=reported)
-    return [f for check in all_checks(context.options) for f in check(context)]
+    return [f for rule in rules_to_run(context.options) for f in rule.run(context)]
 
 
 def test_checks_skip_what_the_schema_already_reported() -> None:

@@ -1,9 +1,8 @@
-"""The run-time lints (HMT300-HMT306, and HMT203 for identical expected-tool entries).
+"""The run-time lints (the rules that run on a file without errors, and HMT203).
 
-Each lint has a fixture that fires it (tests/fixtures/warnings/runtime/, checked
-diagnostic by diagnostic by the fixture corpus) and a near miss that must not
-(tests/fixtures/near-misses/). Lints are warnings: the real samples still validate
-with no error, and the test below pins which lint fires on which of them, and why.
+Each lint is tested alone in tests/rules/ (a fixture that fires it, a near miss that
+must not). Lints are warnings: the real samples still validate with no error, and the
+tests below pin which lint fires on which of them, and why.
 """
 
 from __future__ import annotations
@@ -14,46 +13,11 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.codes import CODES
+from holodeck_mt.rules.registry import RULES
 from holodeck_mt.semantics import metrics
-from tests.conftest import FIXTURES, ROOT, SAMPLES, RunJson
+from tests.conftest import ROOT, SAMPLES, RunJson
 
-FIRING = FIXTURES / "warnings" / "runtime"
-NEAR_MISSES = FIXTURES / "near-misses"
-RUNTIME_CODES = sorted(c for c in CODES if c.startswith("HMT3") and int(c[3:]) < 320)
-LINT_CODES = [*RUNTIME_CODES, "HMT203"]
-
-
-def _codes_in(path: Path, run_json: RunJson) -> set[str]:
-    code, document = run_json(str(path))
-    assert code == 0
-    return {d["code"] for f in document["files"] for d in f["diagnostics"]}
-
-
-def _expected_codes(path: Path) -> set[str]:
-    return set(re.findall(r'^# expect: \{"code": "(HMT\d+)"', path.read_text("utf-8"), re.M))
-
-
-def test_every_runtime_code_is_a_warning_with_an_example() -> None:
-    assert [f"HMT30{i}" for i in range(7)] == RUNTIME_CODES
-    for code in LINT_CODES:
-        assert CODES[code].severity == "warning"
-        assert (ROOT / "docs" / "examples" / f"{code}.yaml").is_file()
-
-
-def test_every_lint_has_a_fixture_that_fires_it_and_a_near_miss() -> None:
-    fired = set().union(*(_expected_codes(p) for p in FIRING.glob("*.yaml")))
-    assert fired == set(LINT_CODES)
-    firing = {p.name for p in FIRING.glob("*.yaml")}
-    near = {p.name for p in NEAR_MISSES.glob("*.yaml")}
-    assert firing == near
-
-
-@pytest.mark.parametrize("near_miss", sorted(NEAR_MISSES.glob("*.yaml")), ids=lambda p: p.stem)
-def test_near_misses_fire_nothing(near_miss: Path, run_json: RunJson) -> None:
-    code, document = run_json(str(near_miss))
-    assert code == 0
-    assert [d for f in document["files"] for d in f["diagnostics"]] == []
+LINT_CODES = [*(rule.code for rule in RULES if rule.runs == "runtime"), "HMT203"]
 
 
 def test_a_leak_into_a_test_cases_file_is_reported_in_that_file(run_json: RunJson) -> None:

@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import JsonPath
+from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.read import loader
-from holodeck_mt.text import locate
+from holodeck_mt.text import locate, ranges
 from tests.conftest import ROOT, load_script, need_samples, sample_files
 from tests.strategies import documents, emit
 
@@ -91,6 +91,31 @@ def _locates_as_a_full_reading(text: str) -> None:
                 else whole.positions.value(whole.data, parts)
             )
             assert locator.position(parts, key=key) == expected, (parts, key)
+
+
+@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+def test_every_value_ends_where_the_text_says_it_ends(name: str, text: str) -> None:
+    """The end found from a reading's own notes is the one parsing the text gives."""
+    top = loader.load(text, positions="top")
+    if not top.loaded or top.diagnostics or top.dialect or not isinstance(top.data, dict | list):
+        return
+    locator = locate.Locator(top, Limits())
+    for parts in list(_paths(top.data))[:400]:
+        for at in ("value", "key"):
+            found = locator.diagnostic(Fault("HMT100", "m", parts, at=at))
+            expected = ranges.end_of(text, found.line, found.column, key=at == "key")
+            assert (found.end_line, found.end_column) == expected, (parts, at)
+
+
+def test_a_block_scalar_ends_after_its_last_line_not_its_blank_lines() -> None:
+    text = "name: a\ntest_cases:\n  - input: |\n      two\n      lines\n\n\n    name: b\n"
+    top = loader.load(text, positions="top")
+    found = locate.Locator(top, Limits()).diagnostic(Fault("HMT100", "m", ("test_cases", 0)))
+    assert (found.end_line, found.end_column) == (8, 12)
+    found = locate.Locator(top, Limits()).diagnostic(
+        Fault("HMT100", "m", ("test_cases", 0, "input"))
+    )
+    assert (found.line, found.end_line, found.end_column) == (3, 5, 12)
 
 
 def test_a_test_case_is_read_again_alone_and_only_once() -> None:

@@ -1,0 +1,265 @@
+"""The configuration file: ``.holodeck-mt.toml``, or ``[tool.holodeck-mt]`` in ``pyproject.toml``.
+
+Found from a validated file's folder upward, as ruff and yamllint find theirs: in each
+folder ``.holodeck-mt.toml`` first, then a ``pyproject.toml`` that has the table; the
+search stops at the repository's root (the folder holding ``.git``), or, outside a
+repository, at the working directory. A file found by the search must lie in that
+tree, links resolved. ``--config PATH`` names the file instead; ``--isolated`` reads
+none. The keys::
+
+    select = ["HMT"]                 # codes or prefixes reported (default: every code)
+    ignore = ["HMT213"]              # codes or prefixes not reported
+    per-file-ignores = { "legacy/*.yaml" = ["HMT2"] }
+    strict = true                    # warnings fail the run too
+    exclude = ["vendor/**"]          # globs a folder search skips
+    platform = "auto"                # auto | off | required
+    cache-dir = ".holodeck-mt-cache"
+
+An unknown key, a value of the wrong type or an unknown code is a usage error (exit 2),
+one line naming the file and the key. Command-line options win: ``--select`` replaces
+``select``, ``--ignore`` adds to ``ignore``, ``--strict`` sets ``strict``.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from holodeck_mt.read import confine
+from holodeck_mt.selection import PerFileIgnore, Selection, SelectionError, parse
+
+FILE_NAME = ".holodeck-mt.toml"
+PYPROJECT = "pyproject.toml"
+TABLE = "holodeck-mt"
+#: The largest configuration file read: a config is a few lines.
+MAX_CONFIG_BYTES = 1024 * 1024
+#: The most folders climbed looking for one.
+MAX_LEVELS = 64
+PLATFORM_CHOICES = ("auto", "off", "required")
+#: How a pyproject.toml names the table (``[tool.holodeck-mt]``, ``tool.holodeck-mt.x = ``),
+#: looked for before the file is parsed.
+_TABLE_MENTION = re.compile(rb"""tool\s*\.\s*["']?holodeck-mt""")
+KEYS = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform", "cache-dir")
+
+
+class ConfigError(ValueError):
+    """A configuration file that cannot be used: the command's exit 2."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    #: The file read (None: defaults) and the folder its globs are relative to.
+    path: Path | None = None
+    root: Path | None = None
+    select: tuple[str, ...] | None = None
+    ignore: tuple[str, ...] = ()
+    per_file_ignores: tuple[PerFileIgnore, ...] = ()
+    strict: bool = False
+    exclude: tuple[str, ...] = ()
+    #: Accepted and passed on: how the platform's verdict is used, where results are kept.
+    platform: str = "auto"
+    cache_dir: str | None = None
+
+    def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
+        """The codes reported: ``select`` (the command line's) replaces the file's,
+        ``ignore`` adds to its."""
+        from holodeck_mt.rules.registry import CODES
+
+        chosen = parse(select, CODES, where="--select") if select else None
+        ignored = parse(ignore, CODES, where="--ignore")
+        return Selection(
+            select=chosen or self.select or Selection().select,
+            ignore=self.ignore + ignored,
+            per_file_ignores=self.per_file_ignores,
+            root=self.root,
+        )
+
+
+def _toml(raw: bytes, path: Path) -> dict[str, Any]:
+    if sys.version_info >= (3, 11):
+        import tomllib
+    else:  # pragma: no cover - Python 3.10
+        import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
+    try:
+        loaded: dict[str, Any] = tomllib.loads(raw.decode("utf-8"))
+        return loaded
+    except (UnicodeDecodeError, tomllib.TOMLDecodeError) as e:
+        raise ConfigError(f"{path}: not valid TOML ({str(e)[:200]})") from e
+    except RecursionError as e:  # arrays nested thousands deep
+        raise ConfigError(f"{path}: nested too deeply to read") from e
+
+
+def _read(path: Path) -> bytes:
+    try:
+        descriptor = confine.open_regular(path)
+        with os.fdopen(descriptor, "rb") as file:
+            raw = file.read(MAX_CONFIG_BYTES + 1)
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot be read ({e.strerror or e})") from e
+    if len(raw) > MAX_CONFIG_BYTES:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB")
+    return raw
+
+
+def load(path: Path) -> Settings:
+    """The settings of a configuration file (a ``pyproject.toml``: its table)."""
+    raw = _read(path)
+    document = _toml(raw, path)
+    if path.name == PYPROJECT:
+        table = document.get("tool", {}).get(TABLE, {})
+        where = f"{path}: [tool.{TABLE}]"
+    else:
+        table, where = document, str(path)
+    if not isinstance(table, dict):
+        raise ConfigError(f"{where}: not a table")
+    return _settings(table, path, where)
+
+
+def _strings(value: Any, where: str, key: str) -> tuple[str, ...]:
+    if isinstance(value, str):
+        return (value,)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return tuple(value)
+    raise ConfigError(f"{where}: '{key}' must be a list of strings")
+
+
+def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
+    from holodeck_mt.rules.registry import CODES
+
+    unknown = [key for key in table if key not in KEYS]
+    if unknown:
+        allowed = ", ".join(KEYS)
+        raise ConfigError(f"{where}: unknown key '{str(unknown[0])[:40]}' (allowed: {allowed})")
+    try:
+        select = (
+            parse(_strings(table["select"], where, "select"), CODES, where=f"{where}: 'select'")
+            if "select" in table
+            else None
+        )
+        ignore = parse(
+            _strings(table.get("ignore", []), where, "ignore"), CODES, where=f"{where}: 'ignore'"
+        )
+        per_file = tuple(_per_file(table.get("per-file-ignores", {}), where, CODES))
+    except SelectionError as e:
+        raise ConfigError(str(e)) from e
+    strict = table.get("strict", False)
+    if not isinstance(strict, bool):
+        raise ConfigError(f"{where}: 'strict' must be true or false")
+    platform = table.get("platform", "auto")
+    if platform not in PLATFORM_CHOICES:
+        raise ConfigError(f"{where}: 'platform' must be one of {', '.join(PLATFORM_CHOICES)}")
+    cache_dir = table.get("cache-dir")
+    if cache_dir is not None and not isinstance(cache_dir, str):
+        raise ConfigError(f"{where}: 'cache-dir' must be a string")
+    if cache_dir is not None:
+        cache_dir = _inside(path.parent, cache_dir, where)
+    return Settings(
+        path=path,
+        root=path.parent,
+        select=select,
+        ignore=ignore,
+        per_file_ignores=per_file,
+        strict=strict,
+        exclude=_strings(table.get("exclude", []), where, "exclude"),
+        platform=platform,
+        cache_dir=cache_dir,
+    )
+
+
+def _inside(root: Path, folder: str, where: str) -> str:
+    """A configuration's ``cache-dir``, relative to its folder, which it may not leave
+    (links followed): a repository's own file chooses where the validator writes, so it
+    keeps inside the tree. ``HOLODECK_MT_CACHE_DIR`` names a folder anywhere."""
+    base = os.path.realpath(root)
+    chosen = os.path.realpath(os.path.join(base, folder))
+    if os.path.commonpath([base, chosen]) != base:
+        raise ConfigError(f"{where}: 'cache-dir' must be a folder inside {root}")
+    return chosen
+
+
+def _per_file(value: Any, where: str, codes: Iterable[str]) -> Iterable[PerFileIgnore]:
+    if not isinstance(value, dict):
+        raise ConfigError(f"{where}: 'per-file-ignores' must be a table of globs to codes")
+    known = list(codes)
+    for pattern, listed in value.items():
+        key = f"{where}: 'per-file-ignores' '{pattern[:60]}'"
+        yield PerFileIgnore(pattern, parse(_strings(listed, where, key), known, where=key))
+
+
+def _has_table(path: Path) -> bool:
+    """Whether a ``pyproject.toml`` holds the table (a cheap look before parsing)."""
+    try:
+        raw = _read(path)
+    except ConfigError:
+        return False
+    if _TABLE_MENTION.search(raw) is None:
+        return False  # most pyproject.toml files: no TOML parser loaded
+    tool = _toml(raw, path).get("tool")
+    return isinstance(tool, dict) and TABLE in tool
+
+
+def _folders(start: Path, top: Path | None) -> list[Path]:
+    """The folders searched from ``start`` upward: to the repository's root, or the
+    working directory's tree outside a repository; never above ``top`` when given."""
+    chain = [start, *start.parents][:MAX_LEVELS]
+    if top is not None:
+        chain = [f for f in chain if f.is_relative_to(top)]
+    for i, folder in enumerate(chain):
+        if (folder / ".git").exists():
+            return chain[: i + 1]
+    if top is not None:
+        return chain
+    tree = confine.tree_of(start / "_")
+    return [f for f in chain if f == tree or f.is_relative_to(tree)]
+
+
+def find(start: Path, *, top: Path | None = None) -> Path | None:
+    """The configuration file that applies to a file in the folder ``start`` (looked for
+    no higher than ``top``, the language server's workspace folder, when given)."""
+    start = Path(os.path.abspath(start))
+    if top is not None:  # the workspace is a real path: so is the document's folder
+        start, top = Path(os.path.realpath(start)), Path(os.path.realpath(top))
+    folders = _folders(start, top)
+    if not folders:
+        return None
+    top = Path(os.path.realpath(folders[-1]))
+    for folder in folders:
+        for name in (FILE_NAME, PYPROJECT):
+            candidate = folder / name
+            if not candidate.is_file():
+                continue
+            if not Path(os.path.realpath(candidate)).is_relative_to(top):
+                continue  # a link out of the repository is never read
+            if name == FILE_NAME or _has_table(candidate):
+                return candidate
+    return None
+
+
+class Finder:
+    """The settings of each file's folder, each configuration file read once."""
+
+    def __init__(self, *, config: Path | None = None, isolated: bool = False) -> None:
+        self._fixed: Settings | None = load(config) if config is not None else None
+        if isolated and self._fixed is None:
+            self._fixed = Settings()
+        self._by_folder: dict[Path, Settings] = {}
+        self._by_file: dict[Path, Settings] = {}
+
+    def settings(self, file: Path) -> Settings:
+        if self._fixed is not None:
+            return self._fixed
+        folder = Path(os.path.abspath(file)).parent
+        known = self._by_folder.get(folder)
+        if known is None:
+            found = find(folder)
+            if found is None:
+                known = Settings()
+            else:
+                known = self._by_file.get(found) or self._by_file.setdefault(found, load(found))
+            self._by_folder[folder] = known
+        return known

@@ -1,0 +1,64 @@
+"""Each validated file's settings: the command line's options over its configuration file's."""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import os
+from pathlib import Path
+
+from holodeck_mt.app.config import Finder, Settings
+from holodeck_mt.rules import Options
+from holodeck_mt.selection import Selection, matches
+
+
+class JobSettings:
+    """The options and the strictness of each file of a run, from ``validate``'s arguments.
+
+    Raises :class:`~holodeck_mt.app.config.ConfigError` or
+    :class:`~holodeck_mt.selection.SelectionError` for a configuration or a code that
+    cannot be used (checked before any file is validated).
+    """
+
+    def __init__(self, args: argparse.Namespace, options: Options) -> None:
+        self._select: list[str] = list(args.select)
+        self._ignore: list[str] = list(args.ignore)
+        self._strict: bool = bool(args.strict)
+        #: ``--platform``, when given, wins over the configuration's ``platform``.
+        self._platform: str | None = getattr(args, "platform", None)
+        self._options = options
+        self._finder = Finder(config=args.config, isolated=args.isolated)
+        Settings().selection(self._select, self._ignore)  # the command line's codes, checked
+        self._made: dict[int, tuple[Settings, Options]] = {}
+
+    def settings(self, file: str) -> Settings:
+        return self._finder.settings(Path(file))
+
+    def of(self, file: str) -> tuple[Options, bool]:
+        """The options a file is validated with, and whether warnings fail it."""
+        found = self.settings(file)
+        made = self._made.get(id(found))
+        if made is None:
+            selection: Selection = found.selection(self._select, self._ignore)
+            options = dataclasses.replace(
+                self._options,
+                selection=selection,
+                platform=self._platform or found.platform,
+                cache_dir=found.cache_dir,
+            )
+            made = (found, options)
+            self._made[id(found)] = made
+        return made[1], self._strict or found.strict
+
+    def kept(self, files: list[str], named: list[str]) -> list[str]:
+        """The files less those a configuration's ``exclude`` matches (a file named on the
+        command line is validated whatever the globs say, as ruff does)."""
+        explicit = {os.path.abspath(p) for p in named}
+        kept = []
+        for file in files:
+            found = self.settings(file)
+            excluded = any(matches(file, found.root, glob) for glob in found.exclude)
+            if excluded and os.path.abspath(file) not in explicit:
+                continue
+            kept.append(file)
+        return kept

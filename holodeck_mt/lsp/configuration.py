@@ -1,0 +1,30 @@
+"""The options a document is validated with in the editor: the workspace's configuration.
+
+The same file ``holodeck-mt validate`` reads (``.holodeck-mt.toml``, or
+``[tool.holodeck-mt]`` in ``pyproject.toml``, found from the document's folder up to
+the repository's root, never above the workspace folder) decides which codes are
+published: ``select``, ``ignore`` and ``per-file-ignores``; the document's own
+``# holodeck-mt: ignore[...]`` comments apply as on the command line. It is looked up
+again at each validation, so an edited configuration applies at the next change. A
+configuration that cannot be used is logged, and every code is published meanwhile.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from holodeck_mt.app.config import ConfigError, find, load
+from holodeck_mt.rules import Options
+from holodeck_mt.selection import SelectionError
+
+
+def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
+    """The options of the document at ``path``, and why the configuration was not used;
+    the configuration is looked for no higher than ``tree`` (the document's workspace)."""
+    try:
+        found = find(path.parent, top=tree)
+        if found is None:
+            return Options(), None
+        return Options(selection=load(found).selection()), None
+    except (ConfigError, SelectionError, OSError, ValueError) as e:
+        return Options(), f"configuration not used: {e}"

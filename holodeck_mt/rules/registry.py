@@ -1,0 +1,398 @@
+"""The registry: every diagnostic code, in one list, each with its name, severity and meaning.
+
+A rule of :mod:`holodeck_mt.rules` describes itself in its own module (its ``RULE``:
+code, name, severity, when it runs, its check; its docstring documents it) and is
+registered by one line here. The codes other stages produce (reading the file, the
+schema, the platform's reading of a value, the report) are registered here as data.
+The docs (``scripts/gen_docs.py``), SARIF's rule table, the language server and the
+selection of codes (``--select``, ``--ignore``, the configuration file) read this list.
+
+Codes are stable: scripts and CI steps match on them; new codes are added, never
+renumbered, and a retired code stays listed so that it is never reused. The list's
+order is the docs' order.
+"""
+
+from __future__ import annotations
+
+from holodeck_mt.rules import (
+    Options,
+    count_is_integer,
+    duplicate_expected_tools,
+    duplicate_names,
+    empty_evaluations,
+    enabled_false_ignored,
+    files_exist,
+    fuzzy_unnormalised,
+    graders_import,
+    ineffective_flags,
+    literal_like_matcher,
+    metric_settings_leak,
+    non_finite_numbers,
+    regex_compiles,
+    regex_float_form,
+    skipped_without_ground_truth,
+    tolerance_dwarfs_ground_truth,
+)
+from holodeck_mt.rules.rule import Code, Rule
+
+__all__ = ["CODES", "REGISTRY", "RULES", "Code", "Rule", "rules_to_run"]
+
+REGISTRY: list[Code] = [
+    # Reading and parsing the file (read/).
+    Code(
+        code="HMT001",
+        name="yaml-syntax",
+        severity="error",
+        description=("The file is not well-formed YAML."),
+        stage="read",
+        yaml_server=True,
+    ),
+    Code(
+        code="HMT002",
+        name="duplicate-key",
+        severity="error",
+        description=("A mapping holds the same key twice."),
+        stage="read",
+        yaml_server=True,
+    ),
+    Code(
+        code="HMT003",
+        name="unsupported-yaml",
+        severity="error",
+        description=(
+            "YAML the platform cannot read as JSON-shaped data: a tag that constructs an "
+            "object, an unknown tag, a non-string key, a merge key that merges no "
+            "mapping, several documents."
+        ),
+        stage="read",
+    ),
+    Code(
+        code="HMT004",
+        name="limit-exceeded",
+        severity="error",
+        description=("The file exceeds a safety limit (size, nesting depth, alias expansions)."),
+        stage="read",
+    ),
+    Code(
+        code="HMT005",
+        name="encoding",
+        severity="error",
+        description=(
+            "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused)."
+        ),
+        stage="read",
+    ),
+    Code(
+        code="HMT006",
+        name="document-shape",
+        severity="error",
+        description=(
+            "The document is empty, or is not a mapping (agent.yaml) or a list of test cases."
+        ),
+        stage="read",
+    ),
+    Code(
+        code="HMT007",
+        name="unloadable-scalar",
+        severity="error",
+        description=(
+            "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole "
+            "load: `=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`."
+        ),
+        stage="read",
+    ),
+    # The schema (contract/), and the rules a schema cannot state.
+    Code(
+        code="HMT100",
+        name="unknown-key",
+        severity="error",
+        description=("A key that is not allowed where it stands."),
+        stage="schema",
+        yaml_server=True,
+    ),
+    Code(
+        code="HMT101",
+        name="missing-key",
+        severity="error",
+        description=("A required key is missing."),
+        stage="schema",
+        yaml_server=True,
+    ),
+    Code(
+        code="HMT102",
+        name="wrong-type",
+        severity="error",
+        description=("A value has the wrong type."),
+        stage="schema",
+        yaml_server=True,
+    ),
+    Code(
+        code="HMT103",
+        name="invalid-value",
+        severity="error",
+        description=("A value is out of its allowed set or range (enum, bounds, length, pattern)."),
+        stage="schema",
+        yaml_server=True,
+    ),
+    regex_compiles.RULE,
+    Code(
+        code="HMT105",
+        name="test-case-shape",
+        severity="error",
+        description=(
+            "A test case mixes single-turn and multi-turn fields, has empty `turns`, or "
+            "has neither `input` nor `turns` (contract section 2)."
+        ),
+        stage="schema",
+        yaml_server=True,
+    ),
+    Code(
+        code="HMT106",
+        name="matcher-shape",
+        severity="error",
+        description=(
+            "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside "
+            "another key."
+        ),
+        stage="schema",
+        yaml_server=True,
+    ),
+    Code(
+        code="HMT107",
+        name="file-source",
+        severity="error",
+        description=("A file input sets both or neither of `path` and `url`."),
+        stage="schema",
+        yaml_server=True,
+    ),
+    Code(
+        code="HMT108",
+        name="metric-kind",
+        severity="error",
+        description=(
+            "A metric's kind cannot be told: `type` is missing at the agent level, or no "
+            "kind's fields match."
+        ),
+        stage="schema",
+        yaml_server=True,
+    ),
+    non_finite_numbers.RULE,
+    # References to other files and code.
+    Code(
+        code="HMT110",
+        name="test-cases-file",
+        severity="error",
+        description=(
+            "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read."
+        ),
+        stage="pipeline",
+    ),
+    graders_import.RULE,
+    files_exist.RULE,
+    Code(
+        code="HMT120",
+        name="path-outside-tree",
+        severity="error",
+        description=(
+            "A `test_cases_file`, `files[*].path` (with --check-files), or a file given or "
+            "found (an agent.yaml that is a link) leaves the repository tree or names /proc, "
+            "/sys or /dev; it is never read."
+        ),
+        stage="pipeline",
+    ),
+    Code(
+        code="HMT130",
+        name="platform-model",
+        severity="error",
+        description=(
+            "A section the platform owns (`model`, `instructions`, `tools`, `execution`, "
+            "`observability`, `response_format`, `claude`, ...) fails the platform's own model: "
+            "checked when the platform (holodeck-ai) is importable, with the platform's message."
+        ),
+        stage="schema",
+    ),
+    count_is_integer.RULE,
+    Code(
+        code="HMT114",
+        name="blank-text",
+        severity="error",
+        description=(
+            "Text that is only whitespace where the platform refuses it like empty text: "
+            "a test case's name, an input, a ground truth, an expected tool's name, a "
+            "G-Eval metric's name or criteria, a custom prompt, a model's name, an "
+            "azure_openai endpoint."
+        ),
+        stage="schema",
+    ),
+    # Warnings: valid for the platform, but almost certainly not what the author meant.
+    ineffective_flags.RULE,
+    duplicate_names.RULE,
+    Code(
+        code="HMT202",
+        name="unknown-top-level-key",
+        severity="warning",
+        description=("An agent.yaml key the platform does not define."),
+        stage="schema",
+        retired=(
+            "the platform refuses an unknown top-level key, so it is now an HMT100 error "
+            "from the schema"
+        ),
+    ),
+    duplicate_expected_tools.RULE,
+    literal_like_matcher.RULE,
+    # YAML 1.1 (the platform) and YAML 1.2 (editors) read these plain scalars differently.
+    Code(
+        code="HMT205",
+        name="yaml11-boolean",
+        severity="warning",
+        description=(
+            "`yes`/`no`/`on`/`off` (any case): a boolean to the platform (YAML 1.1), a "
+            "string to editors (YAML 1.2), where a boolean is expected: write `true` or "
+            "`false`."
+        ),
+        stage="read",
+    ),
+    Code(
+        code="HMT206",
+        name="yaml11-number",
+        severity="warning",
+        description=(
+            "A number only YAML 1.1 reads so (`1_000`, `0b101`, `017` as octal 15, `1:30`"
+            " as 90): editors read a string or another number; write the number the "
+            "platform reads."
+        ),
+        stage="read",
+    ),
+    Code(
+        code="HMT207",
+        name="yaml12-number",
+        severity="warning",
+        description=(
+            "A scalar editors (YAML 1.2) read as a number that the platform reads as a "
+            "string (`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it."
+        ),
+        stage="read",
+    ),
+    Code(
+        code="HMT208",
+        name="yaml11-date",
+        severity="warning",
+        description=(
+            "An unquoted date the platform (YAML 1.1) reads as a date and editors as a "
+            "string, where any value is accepted: quote it if it is text."
+        ),
+        stage="read",
+    ),
+    # About the report itself.
+    Code(
+        code="HMT220",
+        name="diagnostics-capped",
+        severity="warning",
+        description=(
+            "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown."
+        ),
+        stage="report",
+        example_options=("--max-diagnostics", "2"),
+    ),
+    Code(
+        code="HMT221",
+        name="unused-suppression",
+        severity="warning",
+        description=(
+            "A `# holodeck-mt: ignore[...]` or `ignore-file[...]` comment that silences "
+            "nothing, or names a code that does not exist (with --report-unused-ignores)."
+        ),
+        stage="report",
+        example_options=("--report-unused-ignores",),
+    ),
+    # Run-time lints: the file loads, but the platform will not run what it seems to say.
+    metric_settings_leak.RULE,
+    tolerance_dwarfs_ground_truth.RULE,
+    enabled_false_ignored.RULE,
+    empty_evaluations.RULE,
+    skipped_without_ground_truth.RULE,
+    regex_float_form.RULE,
+    fuzzy_unnormalised.RULE,
+    # Warnings: the platform loads it, but the contract writes it otherwise.
+    Code(
+        code="HMT210",
+        name="number-as-written",
+        severity="warning",
+        description=(
+            "A number field holds a quoted number or a boolean (`absolute_tolerance: "
+            '"0.5"`): the platform converts it; write the number unquoted.'
+        ),
+        stage="platform-reading",
+    ),
+    Code(
+        code="HMT211",
+        name="boolean-as-written",
+        severity="warning",
+        description=(
+            'A boolean field holds a string or number the platform converts (`"yes"`, '
+            '`"1"`, `1`, `n`): write `true` or `false`.'
+        ),
+        stage="platform-reading",
+    ),
+    Code(
+        code="HMT212",
+        name="integer-as-written",
+        severity="warning",
+        description=(
+            "An integer field holds a quoted integer, a float without fraction or a "
+            "boolean (`count: true`): the platform converts it; write the integer."
+        ),
+        stage="platform-reading",
+    ),
+    Code(
+        code="HMT213",
+        name="unset-variable",
+        severity="warning",
+        description=(
+            "The text names `${NAME}` (comments included) and the variable is not set: "
+            "the platform refuses to load the file unless it is set when it runs."
+        ),
+        stage="read",
+    ),
+    Code(
+        code="HMT214",
+        name="no-test-cases",
+        severity="warning",
+        description=(
+            "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the "
+            "platform loads it and runs none."
+        ),
+        stage="platform-reading",
+    ),
+    Code(
+        code="HMT215",
+        name="ignored-key",
+        severity="warning",
+        description=(
+            "A test-cases file holds another key beside `test_cases`: the platform ignores it."
+        ),
+        stage="platform-reading",
+    ),
+]
+
+CODES: dict[str, Code] = {entry.code: entry for entry in REGISTRY}
+RULES: list[Rule] = [entry for entry in REGISTRY if isinstance(entry, Rule)]
+
+
+def rules_to_run(options: Options) -> list[Rule]:
+    """The rules whose check runs under ``options``, the run-time lints last (they run
+    only while no check has found an error). An opt-in rule runs when its option is on;
+    a rule whose codes are all deselected is skipped, unless it reports errors (an error
+    keeps the run-time lints from running, whether it is shown or not)."""
+    every = options.selection.everything
+    chosen = [
+        rule
+        for rule in RULES
+        if (rule.runs != "opt-in" or getattr(options, rule.option))
+        and (
+            every
+            or rule.severity == "error"
+            or any(options.selection.selects(c) for c in rule.codes)
+        )
+    ]
+    return [r for r in chosen if r.runs != "runtime"] + [r for r in chosen if r.runs == "runtime"]

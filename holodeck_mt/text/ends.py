@@ -1,0 +1,55 @@
+"""Where a value ends, from what the first reading already saw.
+
+The builder notes, beside each indexed value's start, the parser event that ended it
+(for a collection, the event ending its last node; a flow collection's closing
+bracket). A diagnostic on such a value then finds its end without parsing its text
+again; the answer is the one :func:`holodeck_mt.text.ranges.end_of` gives, and None
+where that needs the text (an empty node, a merged key, the document itself).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from holodeck_mt.model import JsonPath
+from holodeck_mt.text.positions import Position, Positions, line_column_after
+
+
+def value_end(
+    text: str, positions: Positions, data: Any, parts: JsonPath, at: Position
+) -> Position | None:
+    """The 1-based line and column just after the value at ``parts``, written at ``at``;
+    None when the reading did not note it."""
+    if not parts:
+        return None  # the document: its text, trailing space aside (see ranges)
+    parent = _value_at(data, parts[:-1])
+    noted = positions.value_ends.get(id(parent))
+    if noted is None or positions.values.get(id(parent)) is None:
+        return None
+    part = parts[-1]
+    try:
+        start, event = noted[part]
+        written = positions.values[id(parent)][part]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if written != at or event is None:
+        return None
+    end = event.end_mark
+    index, line, column = end.index, end.line + 1, end.column + 1
+    if getattr(event, "style", None) in ("|", ">"):  # ends after its last non-blank line
+        first = event.start_mark
+        index = first.index + len(text[first.index : end.index].rstrip(" \t\r\n"))
+        line, column = line_column_after(
+            text, first.index, (first.line + 1, first.column + 1), index
+        )
+    return (line, column) if index > start else None
+
+
+def _value_at(data: Any, parts: JsonPath) -> Any:
+    node = data
+    for part in parts:
+        try:
+            node = node[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return node

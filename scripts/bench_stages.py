@@ -1,0 +1,177 @@
+#!/usr/bin/env python3
+"""Where the validator's time goes, stage by stage, on the benchmark's corpora.
+
+Each corpus is validated in this process (as ``validate --jobs 1 --no-cache`` would),
+with the pipeline's stages wrapped to add up their CPU time: *read* (libyaml's events
+alone, measured apart on the same texts), *build* (the rest of loading: the data and
+its positions), *schema*, *rules* (the semantic checks and run-time lints), *locate*
+(every fault placed and ranged, the quoted values as written) and *render* (the JSON
+report). The median of ``--repetitions`` runs; figures are CPU seconds.
+
+    python scripts/bench_stages.py                             # print the table
+    python scripts/bench_stages.py --write docs/performance.md  # and replace its section
+
+``make bench`` runs it after scripts/bench.py, whose inputs (bench-data/) it reads.
+"""
+
+from __future__ import annotations
+
+import argparse
+import functools
+import io
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from repo import ROOT, import_from_root
+
+DATA = ROOT / "bench-data"
+BEGIN, END = "<!-- stages-bench: begin -->", "<!-- stages-bench: end -->"
+STAGES = ["read", "build", "schema", "rules", "locate", "render"]
+#: Each corpus: its title and the glob of bench-data/ files it is made of.
+CORPORA = [
+    ("3,500 conversations, valid (4 files)", "corpus-3500.part*of4.yaml"),
+    ("3,500 conversations as authors write them (4 files)", "authors-3500.part*of4.yaml"),
+    ("3,500 conversations in one file", "authors-3500-one-file.yaml"),
+]
+
+
+def _events_seconds(texts: list[str]) -> float:
+    from yaml._yaml import CParser
+    from yaml.events import StreamEndEvent
+
+    started = time.process_time()
+    for text in texts:
+        parser = CParser(text)
+        while not isinstance(parser.get_event(), StreamEndEvent):
+            pass
+    return time.process_time() - started
+
+
+def _timed(totals: dict[str, float], label: str, work: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(work)
+    def wrapper(*args: Any, **kwargs: Any) -> Any:
+        started = time.process_time()
+        try:
+            return work(*args, **kwargs)
+        finally:
+            totals[label] = totals.get(label, 0.0) + time.process_time() - started
+
+    return wrapper
+
+
+def once(paths: list[Path]) -> dict[str, float]:
+    """One validation of ``paths``: CPU seconds by stage."""
+    pipeline = import_from_root("holodeck_mt.pipeline")
+    from holodeck_mt.render import renderer
+
+    totals: dict[str, float] = {}
+    modules = {name: import_from_root(name) for name, _, _ in _WRAPPED}
+    originals = {(name, attr): getattr(modules[name], attr) for name, attr, _ in _WRAPPED}
+    try:
+        for name, attr, label in _WRAPPED:
+            setattr(modules[name], attr, _timed(totals, label, originals[name, attr]))
+        started = time.process_time()
+        results = []
+        for path in paths:
+            results += pipeline.validate_file(path)
+        for result in results:
+            result.keep_quoted_lines()
+        validated = time.process_time()
+        renderer("json")(results, io.StringIO())
+        totals["render"] = time.process_time() - validated
+        totals["total"] = time.process_time() - started
+    finally:
+        for (name, attr), work in originals.items():
+            setattr(modules[name], attr, work)
+    texts = [path.read_text(encoding="utf-8") for path in paths]
+    totals["read"] = _events_seconds(texts)
+    totals["build"] = totals.pop("load", 0.0) - totals["read"]
+    return totals
+
+
+#: The pipeline's steps wrapped (module, function), and the stage each one's time goes to.
+_WRAPPED = [
+    ("holodeck_mt.read.document", "read", "load"),
+    ("holodeck_mt.contract.verdict", "judge", "schema"),
+    ("holodeck_mt.rules.running", "faults", "rules"),
+    ("holodeck_mt.text.report", "diagnostics", "locate"),
+]
+
+
+def measure(repetitions: int) -> list[tuple[str, dict[str, float]]]:
+    rows = []
+    for title, pattern in CORPORA:
+        paths = sorted(DATA.glob(pattern))
+        if not paths:
+            continue
+        runs = [once(paths) for _ in range(repetitions)]
+        rows.append((title, {k: statistics.median(r.get(k, 0.0) for r in runs) for k in runs[0]}))
+    return rows
+
+
+def report(rows: list[tuple[str, dict[str, float]]], repetitions: int) -> str:
+    with open("/proc/loadavg") as handle:
+        load = " ".join(handle.read().split()[:3])
+    lines = [
+        BEGIN,
+        "## Where the time goes",
+        "",
+        "Measured by `make bench` (`python scripts/bench_stages.py --write docs/performance.md`): "
+        "each corpus validated in one process, the pipeline's stages timed in CPU seconds "
+        f"(median of {repetitions}). *read* is libyaml's events alone on the same texts, *build* "
+        "the rest of loading (the data and its positions), *locate* every fault placed, "
+        "ranged and quoted as written, *render* the JSON report. Start-up is not included.",
+        "",
+        "| corpus | " + " | ".join(STAGES) + " | total |",
+        "|---|" + "---:|" * (len(STAGES) + 1),
+    ]
+    for title, figures in rows:
+        cells = [f"{figures.get(stage, 0.0):.3f}" for stage in STAGES]
+        lines.append(f"| {title} | " + " | ".join(cells) + f" | {figures['total']:.3f} |")
+    lines += [
+        "",
+        "*total* is the whole validation and report (read and build are parts of it; the "
+        "stages not listed, such as the platform's lax reading and the statistics, make up "
+        f"the rest). Load average (1, 5, 15 min) after: {load}.",
+        END,
+    ]
+    return "\n".join(lines)
+
+
+def write(document: Path, section: str) -> None:
+    """Replace the section between the markers, or add it before the language server's."""
+    text = document.read_text(encoding="utf-8") if document.exists() else "# Performance\n"
+    if BEGIN in text and END in text:
+        head, rest = text.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        text = head + section + tail
+    elif "<!-- lsp-bench: begin -->" in text:
+        head, tail = text.split("<!-- lsp-bench: begin -->", 1)
+        text = head + section + "\n\n<!-- lsp-bench: begin -->" + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    document.write_text(text, encoding="utf-8")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", type=Path, help="replace the section of this Markdown file")
+    parser.add_argument("--repetitions", type=int, default=3, help="runs per corpus")
+    args = parser.parse_args(argv)
+    rows = measure(args.repetitions)
+    if not rows:
+        print("no inputs in bench-data/: run scripts/bench.py first", file=sys.stderr)
+        return 1
+    section = report(rows, args.repetitions)
+    print(section)
+    if args.write:
+        write(args.write, section)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,316 @@
+"""The result cache: a second run prints the same bytes, and anything a result depends
+on, changed, makes the file validated afresh (holodeck_mt.app.cache)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from holodeck_mt import pipeline
+from holodeck_mt.app import cache
+from holodeck_mt.app.cli import main
+
+AGENT = """\
+name: cached
+model: {provider: openai, name: gpt-4o}
+instructions: {inline: "${GREETING} from the desk"}
+test_cases_file: cases.yaml
+"""
+
+CASES = """\
+- name: first
+  turns:
+    - input: what was the revenue?
+      ground_truth: 206588
+    - input: and the year before?
+      ground_truth: '181001'
+      expected_tools: [subtract, subtract]
+"""
+
+Run = Callable[..., tuple[int, str]]
+
+
+@pytest.fixture
+def project(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    (tmp_path / "agent.yaml").write_text(AGENT, encoding="utf-8")
+    (tmp_path / "cases.yaml").write_text(CASES, encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("GREETING", "hello")
+    return tmp_path
+
+
+@pytest.fixture
+def validations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The paths validated afresh (not read from the cache), in order."""
+    seen: list[str] = []
+    real = pipeline.validate_file
+
+    def counted(path: Any, **kwargs: Any) -> list[pipeline.FileResult]:
+        seen.append(str(path))
+        return real(path, **kwargs)
+
+    monkeypatch.setattr(pipeline, "validate_file", counted)
+    return seen
+
+
+@pytest.fixture
+def run(capsys: pytest.CaptureFixture[str]) -> Run:
+    def go(*args: str) -> tuple[int, str]:
+        code = main(["validate", "agent.yaml", "--jobs", "1", *args])
+        return code, capsys.readouterr().out
+
+    return go
+
+
+def _entries() -> Iterator[Path]:
+    root = Path(os.environ["HOLODECK_MT_CACHE_DIR"])
+    return root.rglob("*.json") if root.is_dir() else iter([])
+
+
+@pytest.mark.parametrize("form", ["text", "json", "sarif", "github", "junit"])
+def test_a_second_run_prints_the_same_bytes_from_the_cache(
+    project: Path, validations: list[str], run: Run, form: str
+) -> None:
+    first = run("--format", form)
+    second = run("--format", form)
+    assert first == second
+    assert first[0] == 1  # the number for a string is an error
+    assert validations == ["agent.yaml"]  # the second run validated nothing
+
+
+def test_strict_applies_to_a_cached_result(project: Path, validations: list[str], run: Run) -> None:
+    (project / "cases.yaml").write_text(CASES.replace("206588", "'206588'"), encoding="utf-8")
+    assert run()[0] == 0
+    code, out = run("--strict")
+    assert code == 1 and "HMT203" in out
+    assert validations == ["agent.yaml"]
+
+
+def _change_the_file(project: Path) -> None:
+    (project / "agent.yaml").write_text(AGENT.replace("cached", "renamed"), encoding="utf-8")
+
+
+def _change_the_test_cases_file(project: Path) -> None:
+    (project / "cases.yaml").write_text(CASES.replace("206588", "'206588'"), encoding="utf-8")
+
+
+def _change_a_variable(project: Path) -> None:
+    os.environ["GREETING"] = "good morning"
+
+
+def _unset_a_variable(project: Path) -> None:
+    del os.environ["GREETING"]
+
+
+def _write_a_dotenv(project: Path) -> None:
+    (project / ".env").write_text("GREETING=hi\n", encoding="utf-8")
+
+
+def _link_the_test_cases_file_elsewhere(project: Path) -> None:
+    (project / "other.yaml").write_text(CASES, encoding="utf-8")
+    (project / "cases.yaml").unlink()
+    (project / "cases.yaml").symlink_to(project / "other.yaml")
+
+
+def _bump_the_version(project: Path) -> None:
+    import holodeck_mt
+
+    holodeck_mt.__version__ += ".post1"
+    cache._tool_state.cache_clear()
+
+
+def _another_platform(project: Path) -> None:
+    cache._platform_version = lambda: "99.0"
+    cache._tool_state.cache_clear()
+
+
+def _edit_a_schema_file(project: Path) -> None:
+    from holodeck_mt.contract import registry
+
+    copy = project.parent / f"{project.name}-schema"
+    shutil.copytree(registry.schema_dir(), copy)
+    target = next(iter(sorted(copy.glob("*.schema.json"))))
+    document = json.loads(target.read_text(encoding="utf-8"))
+    document["description"] = "edited"
+    target.write_text(json.dumps(document), encoding="utf-8")
+    registry.schema_dir = lambda: copy
+    cache._tool_state.cache_clear()
+
+
+CHANGES: dict[str, Callable[[Path], None]] = {
+    "the file's bytes": _change_the_file,
+    "the test_cases_file it names": _change_the_test_cases_file,
+    "a ${NAME} variable's value": _change_a_variable,
+    "a ${NAME} variable unset": _unset_a_variable,
+    "a .env beside it": _write_a_dotenv,
+    "where the test_cases_file leads": _link_the_test_cases_file_elsewhere,
+    "the validator's version": _bump_the_version,
+    "the platform's version": _another_platform,
+    "a schema file's content": _edit_a_schema_file,
+}
+
+
+@pytest.mark.parametrize("change", list(CHANGES))
+def test_changing_a_dependency_validates_the_file_afresh(
+    project: Path,
+    validations: list[str],
+    run: Run,
+    monkeypatch: pytest.MonkeyPatch,
+    change: str,
+) -> None:
+    import holodeck_mt
+    from holodeck_mt.contract import registry
+
+    monkeypatch.setattr(holodeck_mt, "__version__", holodeck_mt.__version__)
+    monkeypatch.setattr(registry, "schema_dir", registry.schema_dir)
+    monkeypatch.setattr(cache, "_platform_version", cache._platform_version)
+    monkeypatch.setenv("GREETING", "hello")
+    run()
+    CHANGES[change](project)
+    run()
+    cache._tool_state.cache_clear()
+    assert validations == ["agent.yaml", "agent.yaml"], change
+
+
+@pytest.mark.parametrize(
+    "args",
+    [["--max-diagnostics", "1"], ["--allow-outside-paths"], ["--by-content"], ["--format", "json"]],
+)
+def test_other_options_are_other_entries(
+    project: Path, validations: list[str], run: Run, args: list[str]
+) -> None:
+    run()
+    run(*args)
+    expected = ["agent.yaml"] * (1 if args in (["--by-content"], ["--format", "json"]) else 2)
+    assert validations == expected
+
+
+@pytest.mark.parametrize("flag", ["--import-graders", "--check-files", "--no-cache"])
+def test_runs_that_cannot_be_cached_store_nothing(
+    project: Path, validations: list[str], run: Run, flag: str
+) -> None:
+    run(flag)
+    run(flag)
+    assert validations == ["agent.yaml", "agent.yaml"]
+    assert list(_entries()) == []
+
+
+CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
+    "truncated": lambda data: data[: len(data) // 2],
+    "not JSON": lambda data: b"\x80\x81 garbage",
+    "empty": lambda data: b"",
+    "another key": lambda data: data.replace(b'"key":"', b'"key":"0'),
+    "another format": lambda data: data.replace(b'"format":1', b'"format":0'),
+    "a control character": lambda data: data.replace(b"HMT203", b"HMT203\\u001b[2J"),
+    "a diagnostic of the wrong shape": lambda data: data.replace(b'"line":', b'"lines":'),
+    "a pickle": lambda data: b"\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00.",
+    "oversized": lambda data: data + b" " * (cache.MAX_ENTRY_BYTES + 1),
+    "nested too deep": lambda data: b"[" * 100_000 + b"]" * 100_000,
+    "a result of the wrong shape": lambda data: data.replace(b'"stats":{', b'"stats":{"x":[],'),
+}
+
+
+@pytest.mark.parametrize("corruption", list(CORRUPTIONS))
+def test_a_corrupt_entry_is_ignored(
+    project: Path, validations: list[str], run: Run, corruption: str
+) -> None:
+    first = run("--format", "json")
+    (entry,) = _entries()
+    entry.write_bytes(CORRUPTIONS[corruption](entry.read_bytes()))
+    assert run("--format", "json") == first
+    assert validations == ["agent.yaml", "agent.yaml"], corruption
+
+
+def test_concurrent_runs_share_the_cache(
+    project: Path, validations: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    for i in range(6):
+        (project / f"agent-{i}.yaml").write_text(AGENT, encoding="utf-8")
+    files = [f"agent-{i}.yaml" for i in range(6)]
+    outputs = []
+    for _ in range(2):
+        main(["validate", *files, "--jobs", "3", "--format", "json"])
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert len(list(_entries())) == 6
+    assert not [p for p in Path(os.environ["HOLODECK_MT_CACHE_DIR"]).rglob("*.tmp")]
+
+
+def test_the_default_cache_folder_is_never_inside_the_repository(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (project / ".git").mkdir()
+    monkeypatch.delenv("HOLODECK_MT_CACHE_DIR")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(project / ".cache"))
+    monkeypatch.setenv("HOME", str(project))
+    assert cache.folder() is None
+    run()
+    assert not (project / ".cache").exists()
+    outside = project.parent / f"{project.name}-user-cache"
+    monkeypatch.setenv("XDG_CACHE_HOME", str(outside))
+    assert cache.folder() == outside / "holodeck-mt"
+    run()
+    assert list(outside.rglob("*.json"))
+    assert sorted(p.name for p in project.iterdir()) == [".git", "agent.yaml", "cases.yaml"]
+
+
+def test_the_cache_folder_is_the_one_asked_for(
+    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(project / "my-cache"))
+    run()
+    assert list((project / "my-cache").rglob("*.json"))
+
+
+def test_a_file_name_that_is_not_utf8_is_cached_too(
+    project: Path, validations: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = os.fsdecode(b"caf\xe9\xff")  # a lone surrogate in the name, as argv gives it
+    os.mkdir(folder)
+    inline = AGENT.replace("test_cases_file: cases.yaml\n", "test_cases:\n") + CASES
+    (project / folder / "agent.yaml").write_text(inline, encoding="utf-8")
+    outputs = []
+    for _ in range(2):
+        main(["validate", f"{folder}/agent.yaml", "--jobs", "1", "--format", "json"])
+        outputs.append(capsys.readouterr().out)
+    assert outputs[0] == outputs[1]
+    assert '"code": "HMT203"' in outputs[0]
+    assert len(validations) == 1
+
+
+def test_a_configurations_cache_dir_keeps_the_results_in_that_folder(
+    project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.delenv("HOLODECK_MT_CACHE_DIR", raising=False)
+    (project / ".holodeck-mt.toml").write_text('cache-dir = ".results"\n', encoding="utf-8")
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
+    first = capsys.readouterr().out
+    assert [p for p in (project / ".results").rglob("*") if p.is_file()] != []
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
+    assert capsys.readouterr().out == first
+
+
+def test_the_environments_cache_folder_wins_over_a_configurations(
+    project: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    elsewhere = tmp_path_factory.mktemp("cache")
+    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(elsewhere))
+    (project / ".holodeck-mt.toml").write_text('cache-dir = ".results"\n', encoding="utf-8")
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
+    assert not (project / ".results").exists()
+    assert [p for p in elsewhere.rglob("*") if p.is_file()] != []
+
+
+@pytest.mark.parametrize("folder", ["../outside", "/tmp"])
+def test_a_configurations_cache_dir_outside_its_tree_is_a_usage_error(
+    folder: str, project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (project / ".holodeck-mt.toml").write_text(f'cache-dir = "{folder}"\n', encoding="utf-8")
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 2
+    assert "'cache-dir' must be a folder inside" in capsys.readouterr().err
