@@ -242,19 +242,33 @@ def top_level_is_list(path: Path) -> bool:
 
 def naming_agent(path: Path) -> Path | None:
     """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in the file's
-    folder or up to :data:`LEVELS_UP` above it."""
+    folder or up to :data:`LEVELS_UP` above it, never above the tree it lies in (the
+    repository holding it, else the working directory): a checkout's file never makes
+    the validator read outside that tree."""
     wanted = same_file_key(path)
     folder = path.parent
+    top = _tree_of(Path(os.path.realpath(folder)))
     for _ in range(LEVELS_UP + 1):
         for name in AGENT_FILE_NAMES:
             agent = folder / name
             target = agent_target(agent)
             if target is not None and same_file_key(target) == wanted:
                 return agent
-        if folder.parent == folder:
+        if os.path.realpath(folder) == top or folder.parent == folder:
             break
         folder = folder.parent
     return None
+
+
+def _tree_of(folder: Path) -> str | None:
+    """The top of the tree ``folder`` (a real path) lies in: the nearest folder holding
+    ``.git``, else the working directory when ``folder`` is inside it; None for a folder
+    named outside both (the user's own choice: searched up to :data:`LEVELS_UP`)."""
+    for candidate in (folder, *folder.parents):
+        if (candidate / ".git").exists():
+            return str(candidate)
+    here = Path(os.path.realpath(Path.cwd()))
+    return str(here) if folder.is_relative_to(here) else None
 
 
 def same_file_key(path: Path | str) -> str:

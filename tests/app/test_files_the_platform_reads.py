@@ -114,3 +114,18 @@ def test_the_language_servers_roles_use_the_same_naming_agent(tmp_path: Path) ->
 def test_validate_cli_accepts_a_near_miss_file_named_on_the_command_line(tmp_path: Path) -> None:
     (tmp_path / "suite.yaml").write_text("test_case:\n  - input: hi\n", encoding="utf-8")
     assert main(["validate", "--by-content", str(tmp_path / "suite.yaml")]) == 1
+
+
+def test_an_agent_above_the_repository_is_never_read_to_name_a_test_cases_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "agent.yaml").write_text(AGENT.replace("data/", "repo/data/"), encoding="utf-8")
+    repository = tmp_path / "repo"
+    (repository / ".git").mkdir(parents=True)
+    (repository / "data").mkdir()
+    cases = repository / "data" / "cases.yaml"
+    cases.write_text("- input: hi\n", encoding="utf-8")
+    monkeypatch.chdir(repository)
+    assert discovery.naming_agent(cases) is None
+    (repository / "agent.yaml").write_text(AGENT, encoding="utf-8")
+    assert discovery.naming_agent(cases) == repository / "agent.yaml"
