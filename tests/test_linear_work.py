@@ -54,6 +54,7 @@ def _document(cases: int, kind: str) -> str:
     head = [
         "name: bench",
         "model: {provider: openai, name: gpt-4o}",
+        "instructions: {inline: Answer from the filings.}",
         "evaluations:",
         "  metrics:",
         "    - type: standard",
