@@ -105,7 +105,8 @@ def _many_turns(path: Path) -> None:
     """Two agent-level metrics over 1,000 test cases of 6 turns (explain's plan multiplies)."""
     turns = "".join(f"      - {{input: q{t}, ground_truth: a}}\n" for t in range(6))
     path.write_text(
-        "name: many\nmodel: {provider: openai, name: gpt-4o}\nevaluations:\n  metrics:\n"
+        "name: many\nmodel: {provider: openai, name: gpt-4o}\ninstructions: {inline: Answer.}\n"
+        "evaluations:\n  metrics:\n"
         "    - {type: standard, metric: equality}\n    - {type: standard, metric: numeric}\n"
         "test_cases:\n" + "".join(f"  - name: c{i}\n    turns:\n{turns}" for i in range(1000))
     )
