@@ -1,0 +1,82 @@
+"""How a value is shown in every message (``holodeck_mt.text.hints``): escaped as JSON
+escapes it, clipped, written the way YAML and JSON write values."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from holodeck_mt.text.hints import literal, quote, safe
+
+
+@pytest.mark.parametrize(
+    "character",
+    [
+        "\x00",
+        "\x1b",
+        "\x7f",
+        "\x85",  # C1
+        "\u200f",  # right-to-left mark (format)
+        "\u202e",  # right-to-left override
+        "\u2028",  # line separator
+        "\u2029",  # paragraph separator
+        "\ue000",  # private use
+        "\u0378",  # unassigned
+        "\U000e0001",  # a format character beyond the basic plane: a surrogate pair
+        "\U000f0000",  # private use beyond the basic plane
+    ],
+)
+def test_a_character_that_could_act_on_a_terminal_is_escaped_as_json_escapes_it(
+    character: str,
+) -> None:
+    assert safe(f"a{character}b") == f"a{json.dumps(character)[1:-1]}b"
+
+
+@pytest.mark.parametrize("text", ["plain", "é ü ß", "tab\there", "日本語", "emoji 😀", ""])
+def test_printable_text_and_tabs_stay_as_they_are(text: str) -> None:
+    expected = text.replace("\t", "\\u0009")
+    assert safe(text) == expected
+
+
+def test_a_newline_is_escaped_unless_kept() -> None:
+    assert safe("a\nb") == "a\\u000ab"
+    assert safe("a\nb", keep="\n") == "a\nb"
+    assert safe("a\n\x1bb", keep="\n") == "a\n\\u001bb"
+
+
+def test_quote_writes_a_json_string_clipped_to_its_limit() -> None:
+    assert quote("ab") == '"ab"'
+    assert quote('say "hi"') == '"say \\"hi\\""'
+    assert quote("a\x1b") == '"a\\u001b"'
+    assert quote("a" * 70) == '"' + "a" * 59 + '…"'
+    assert quote("a" * 10, limit=5) == '"aaaa…"'
+    assert quote("a" * 60) == '"' + "a" * 60 + '"'
+
+
+@pytest.mark.parametrize(
+    ("value", "shown"),
+    [
+        (True, "true"),
+        (False, "false"),
+        (None, "null"),
+        ([1, 2], "[1, 2]"),
+        ({"a": 1}, '{"a": 1}'),
+        (1.5, "1.5"),
+        (206588, "206588"),
+        ("x", '"x"'),
+        (float("inf"), "Infinity"),
+        (float("nan"), "NaN"),
+        (10**70, "1" + "0" * 58 + "…"),
+        (b"\x00", "b'\\x00'"),
+        ({1, 2}, "{1, 2}"),
+    ],
+)
+def test_literal_writes_a_value_the_way_yaml_and_json_write_it(value: Any, shown: str) -> None:
+    assert literal(value) == shown
+
+
+def test_literal_clips_a_long_value_and_escapes_what_it_holds() -> None:
+    assert literal(["\x1b"]) == '["\\u001b"]'
+    assert literal(list(range(40)), limit=10) == "[0, 1, 2,…"
