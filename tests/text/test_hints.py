@@ -80,3 +80,13 @@ def test_literal_writes_a_value_the_way_yaml_and_json_write_it(value: Any, shown
 def test_literal_clips_a_long_value_and_escapes_what_it_holds() -> None:
     assert literal(["\x1b"]) == '["\\u001b"]'
     assert literal(list(range(40)), limit=10) == "[0, 1, 2,…"
+
+
+def test_a_lone_surrogate_and_a_noncharacter_are_escaped() -> None:
+    assert safe("a\ud800b") == "a\\ud800b"
+    assert safe("\uffff") == "\\uffff"
+
+
+def test_literal_keeps_non_ascii_text_as_written() -> None:
+    assert literal(["é", "日本"]) == '["é", "日本"]'
+    assert literal({"ü": 1}) == '{"ü": 1}'
