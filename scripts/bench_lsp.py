@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 import generate_corpus
-from repo import ROOT, import_from_root
+from repo import ROOT, import_from_root, replace_section
 
 DATA = ROOT / "bench-data"
 CONVERSATIONS = 3500
@@ -228,14 +228,7 @@ def report(figures: dict[str, Any]) -> str:
 
 def write(document: Path, section: str) -> None:
     """Replace the section between the markers, or append it."""
-    text = document.read_text(encoding="utf-8") if document.exists() else "# Performance\n"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        text = head + section + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    document.write_text(text, encoding="utf-8")
+    replace_section(document, section, BEGIN, END)
 
 
 def main(argv: list[str] | None = None) -> int:

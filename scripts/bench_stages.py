@@ -26,7 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from repo import ROOT, import_from_root
+from repo import ROOT, import_from_root, replace_section
 
 DATA = ROOT / "bench-data"
 BEGIN, END = "<!-- stages-bench: begin -->", "<!-- stages-bench: end -->"
@@ -144,17 +144,7 @@ def report(rows: list[tuple[str, dict[str, float]]], repetitions: int) -> str:
 
 def write(document: Path, section: str) -> None:
     """Replace the section between the markers, or add it before the language server's."""
-    text = document.read_text(encoding="utf-8") if document.exists() else "# Performance\n"
-    if BEGIN in text and END in text:
-        head, rest = text.split(BEGIN, 1)
-        _, tail = rest.split(END, 1)
-        text = head + section + tail
-    elif "<!-- lsp-bench: begin -->" in text:
-        head, tail = text.split("<!-- lsp-bench: begin -->", 1)
-        text = head + section + "\n\n<!-- lsp-bench: begin -->" + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    document.write_text(text, encoding="utf-8")
+    replace_section(document, section, BEGIN, END, before="<!-- lsp-bench: begin -->")
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -47,3 +47,22 @@ def run_cli(argv: Sequence[str], folder: Path = ROOT) -> tuple[int, str]:
     with working_in(folder), contextlib.redirect_stdout(out):
         code = cli.main(list(argv))
     return code, out.getvalue()
+
+
+def replace_section(
+    document: Path, section: str, begin: str, end: str, before: str | None = None
+) -> None:
+    """Write ``section`` (which opens with ``begin`` and closes with ``end``) into the
+    Markdown ``document``: over the part between those markers, else just before the
+    marker ``before`` where the document holds it, else at its end."""
+    text = document.read_text(encoding="utf-8") if document.exists() else "# Performance\n"
+    if begin in text and end in text:
+        head, rest = text.split(begin, 1)
+        _, tail = rest.split(end, 1)
+        text = head + section + tail
+    elif before is not None and before in text:
+        head, tail = text.split(before, 1)
+        text = head + section + "\n\n" + before + tail
+    else:
+        text = text.rstrip("\n") + "\n\n" + section + "\n"
+    document.write_text(text, encoding="utf-8")
