@@ -53,6 +53,19 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+def fixture_header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
+    """A fixture's ``# options:`` (the command-line options it is validated with) and its
+    ``# expect:`` lines (each diagnostic it must produce, as JSON)."""
+    options: list[str] = []
+    expected: list[dict[str, Any]] = []
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        if line.startswith("# options:"):
+            options = line.split(":", 1)[1].split()
+        elif line.startswith("# expect:"):
+            expected.append(json.loads(line.split(":", 1)[1]))
+    return options, expected
+
+
 @pytest.fixture(autouse=True)
 def _forget_imported_graders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """Each test imports the graders it names afresh: a grader module imported by one

@@ -9,7 +9,6 @@ line; ``file`` for a diagnostic in a referenced test-cases file; ``message`` and
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,7 +16,7 @@ from typing import Any
 import pytest
 
 from holodeck_mt.codes import CODES
-from tests.conftest import FIXTURES, ROOT, RunJson
+from tests.conftest import FIXTURES, ROOT, RunJson, fixture_header
 
 GENERIC_WORDING = (
     "is not valid under any of the given schemas",
@@ -38,17 +37,6 @@ def _fixtures() -> list[Path]:
 
 
 FIXTURE_FILES = _fixtures()
-
-
-def _header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
-    options: list[str] = []
-    expected: list[dict[str, Any]] = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        if line.startswith("# options:"):
-            options = line.split(":", 1)[1].split()
-        elif line.startswith("# expect:"):
-            expected.append(json.loads(line.split(":", 1)[1]))
-    return options, expected
 
 
 def _key(item: dict[str, Any], fixture: Path, file_path: str) -> tuple[Any, ...]:
@@ -78,7 +66,7 @@ def test_every_code_is_produced_and_worded_by_a_fixture() -> None:
     worded = {
         item["code"]
         for fixture in FIXTURE_FILES
-        for item in _header(fixture)[1]
+        for item in fixture_header(fixture)[1]
         if "message" in item and "hint" in item
     }
     assert sorted({c for c in CODES if not CODES[c].retired} - worded) == []
@@ -89,7 +77,7 @@ def test_fixture_reports_exactly_its_expected_diagnostics(
     fixture: Path, run_json: RunJson, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     monkeypatch.chdir(ROOT)
-    options, expected = _header(fixture)
+    options, expected = fixture_header(fixture)
     code, document = run_json(*options, str(fixture.relative_to(ROOT)))
     actual = Counter(
         _key(d, fixture, f["path"]) for f in document["files"] for d in f["diagnostics"]
@@ -115,7 +103,7 @@ def test_fixture_reports_exactly_its_expected_diagnostics(
 
 @pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=_id)
 def test_messages_are_one_specific_line(fixture: Path, run_json: RunJson) -> None:
-    options, _ = _header(fixture)
+    options, _ = fixture_header(fixture)
     _, document = run_json(*options, str(fixture))
     for file in document["files"]:
         for d in file["diagnostics"]:

@@ -9,33 +9,20 @@ named after the rule) reports nothing.
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from holodeck_mt.rules.rule import Rule
-from tests.conftest import FIXTURES, ROOT, RunJson
+from tests.conftest import FIXTURES, ROOT, RunJson, fixture_header
 
 NEAR_MISSES = FIXTURES / "near-misses"
-
-
-def header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
-    """The fixture's ``# options:`` and ``# expect:`` lines."""
-    options: list[str] = []
-    expected: list[dict[str, Any]] = []
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        if line.startswith("# options:"):
-            options = line.split(":", 1)[1].split()
-        elif line.startswith("# expect:"):
-            expected.append(json.loads(line.split(":", 1)[1]))
-    return options, expected
 
 
 def run_alone(rule: Rule, fixture: Path, run_json: RunJson) -> tuple[int, list[dict[str, Any]]]:
     """The exit code and the diagnostics (each with its file's name) of the fixture, with
     only the rule's codes selected."""
-    options, _ = header(fixture)
+    options, _ = fixture_header(fixture)
     if rule.flag and rule.flag not in options:
         options.append(rule.flag)
     shown = fixture.relative_to(ROOT)  # as the fixture corpus runs it: the messages quote it
@@ -55,7 +42,7 @@ def assert_fires(rule: Rule, fixture: Path, run_json: RunJson) -> None:
     """The fixture reports, with only the rule selected, exactly its expected diagnostics
     of the rule's codes (file, code, line, path; the message where given), and exits 1
     when they are errors, 0 when warnings."""
-    _, expected = header(fixture)
+    _, expected = fixture_header(fixture)
     wanted = [e for e in expected if e["code"] in rule.codes]
     assert wanted, f"{fixture.name} expects no diagnostic of {rule.code}"
     code, found = run_alone(rule, fixture, run_json)
