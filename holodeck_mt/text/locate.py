@@ -103,14 +103,19 @@ class Locator:
         if lines is None:
             return None
         first, after = lines
-        text = self._doc.text
-        starts = ranges.line_starts(text)
-        end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
-        section = loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
+        section = self._load_lines(first, after)
         data = section.data
         if section.diagnostics or not isinstance(data, dict) or list(data) != [name]:
             return None
         return (section, first) if same(data[name], self._doc.data[name]) else None
+
+    def _load_lines(self, first: int, after: int | None) -> loader.Document:
+        """The text's lines from ``first`` up to ``after`` (None: the end), read again
+        keeping every position."""
+        text = self._doc.text
+        starts = ranges.line_starts(text)
+        end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
+        return loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
 
     def _section_lines(self, name: str) -> ranges.Lines | None:
         """The lines from the root key ``name`` to the next root key (None: the end)."""
@@ -149,10 +154,7 @@ class Locator:
         if lines is None or found is None:
             return None
         first, after = lines
-        text = self._doc.text
-        starts = ranges.line_starts(text)
-        end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
-        case = loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
+        case = self._load_lines(first, after)
         data = case.data
         if case.diagnostics or not isinstance(data, list) or len(data) != 1:
             return None
