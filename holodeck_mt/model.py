@@ -389,11 +389,16 @@ class FileResult:
 
 #: Where ``str.splitlines`` breaks lines.
 _SPLITLINES = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+#: Those breaks but LF: a text holding none of them breaks its lines at LF alone.
+_NOT_LF = ("\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
 def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
     """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
     if not wanted:
+        return
+    if not any(brk in text for brk in _NOT_LF):
+        yield from _lf_lines(text, wanted)
         return
     last, number, start = max(wanted), 1, 0
     for found in _SPLITLINES.finditer(text):
@@ -404,3 +409,19 @@ def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
             return
     if number in wanted and start < len(text):
         yield number, text[start:]
+
+
+def _lf_lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """:func:`_lines` of a text whose lines break at LF alone, from where each line starts
+    (found once per text, and already by the locator when it placed the diagnostics)."""
+    from holodeck_mt.text.lines import starts as line_starts  # quoting lines only (start-up)
+
+    starts = line_starts(text)
+    for number in sorted(wanted):
+        if not 1 <= number <= len(starts):
+            continue
+        start = starts[number - 1]
+        if number < len(starts):
+            yield number, text[start : starts[number] - 1]
+        elif start < len(text):
+            yield number, text[start:]
