@@ -38,6 +38,21 @@ class Locator:
         #: The same for the sections (the root's keys) outside the test cases, by key.
         self._sections: dict[str, tuple[loader.Document, int] | None] = {}
 
+    def diagnostics(self, faults: list[Fault]) -> list[Diagnostic]:
+        """Each fault as :meth:`diagnostic` makes it, in their order. They are located test
+        case by test case, and each test case's reading let go once its faults are placed:
+        a file with a fault in every test case never holds a second reading of them all."""
+        data = self._doc.data
+        cases = [walk.test_case_of(data, fault.parts)[0] for fault in faults]
+        order = [-1 if index is None else index for index in cases]
+        located: list[Diagnostic | None] = [None] * len(faults)
+        for i in sorted(range(len(faults)), key=order.__getitem__):
+            if cases[i] not in self._cases:
+                self._cases.clear()  # the test case located before: done with
+            located[i] = self.diagnostic(faults[i])
+        self._cases.clear()
+        return [d for d in located if d is not None]
+
     def diagnostic(self, fault: Fault) -> Diagnostic:
         """The fault as a diagnostic: located, ranged, and placed in its test case."""
         doc = self._doc

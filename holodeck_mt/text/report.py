@@ -36,7 +36,7 @@ def diagnostics(
 
     text, data = doc.text, doc.data
     locator = locate.Locator(doc, limits)
-    located = [locator.diagnostic(f) for f in faults]
+    located = locator.diagnostics(faults)
     located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
     written = []
