@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from functools import cached_property
 from typing import Any, Literal
 
 from holodeck_mt.model import JsonPath
@@ -119,7 +120,8 @@ class Definition:
     case_index: int | None = None
     turn_index: int | None = None
 
-    @property
+    # Read once per definition: an agent's metrics apply to every turn of the file.
+    @cached_property
     def kind(self) -> Kind | None:
         return kind_of(self.metric)
 
@@ -127,9 +129,13 @@ class Definition:
     def name(self) -> str:
         return display_name(self.metric)
 
-    @property
+    @cached_property
     def key(self) -> str | None:
         return evaluator_name(self.metric)
+
+    @cached_property
+    def needs_ground_truth(self) -> bool:
+        return needs_ground_truth(self.metric)
 
 
 @dataclass(frozen=True)
@@ -280,7 +286,8 @@ def build(
     definitions = [*agent_defs, *(d for w in written for d in w.definitions())]
     # One evaluator per name, built from the last definition met (code metrics have none).
     evaluators = {d.key: d for d in definitions if d.key is not None and d.kind != "code"}
-    plans = [_case_plan(w, agent_defs, evaluators) for w in written]
+    applier = _Applier(evaluators)
+    plans = [_case_plan(w, agent_defs, applier) for w in written]
     return Plan(definitions, evaluators, plans)
 
 
@@ -305,9 +312,7 @@ def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _W
     return _Written(i, case, path, own, found)
 
 
-def _case_plan(
-    written: _Written, agent_defs: list[Definition], evaluators: dict[str, Definition]
-) -> CasePlan:
+def _case_plan(written: _Written, agent_defs: list[Definition], applier: _Applier) -> CasePlan:
     """Each turn's metrics: a turn's own list first, then its test case's, then the agent's."""
     i, case, path = written.index, written.case, written.path
     turns = case.get("turns")
@@ -316,7 +321,7 @@ def _case_plan(
             ("test case", written.own),
             ("agent", agent_defs),
         ]
-        return CasePlan(i, case, path, [_turn(i, None, case, path, levels, evaluators, False)])
+        return CasePlan(i, case, path, [_turn(i, None, case, path, levels, applier, False)])
     plans = [
         _turn(
             i,
@@ -324,7 +329,7 @@ def _case_plan(
             turn,
             (*path, "turns", j),
             [("turn", written.turns[j]), ("test case", written.own), ("agent", agent_defs)],
-            evaluators,
+            applier,
             True,
         )
         for j, turn in enumerate(turns)
@@ -339,25 +344,43 @@ def _turn(
     scope: dict[str, Any],
     path: JsonPath,
     levels: list[tuple[Level, list[Definition]]],
-    evaluators: dict[str, Definition],
+    applier: _Applier,
     multi_turn: bool,
 ) -> TurnPlan:
     for level, defs in levels:
         if defs:
             source_path = defs[0].path[:-1]
-            applied = [_applied(d, evaluators, scope, multi_turn) for d in defs]
+            applied = applier.apply(defs, scope.get("ground_truth") is None, multi_turn)
             return TurnPlan(case_index, turn_index, scope, path, level, source_path, applied)
     return TurnPlan(case_index, turn_index, scope, path, None, None, [])
 
 
-def _applied(
-    own: Definition, evaluators: dict[str, Definition], scope: dict[str, Any], multi_turn: bool
-) -> Applied:
-    if own.kind == "code":
-        status = "disabled" if own.metric.get("enabled") is False else "runs"
-        return Applied(own, None, status)
-    evaluator = evaluators.get(own.key) if own.key is not None else None
-    status = "runs"
-    if needs_ground_truth(own.metric) and scope.get("ground_truth") is None:
-        status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
-    return Applied(own, evaluator, status)
+@dataclass
+class _Applier:
+    """How a list of definitions applies on a turn, made once per list and kind of turn
+    (with a ground truth or not, multi-turn or not) and shared by every turn alike: the
+    thousands of turns of a file mostly run the agent's few metrics."""
+
+    evaluators: dict[str, Definition]
+    _made: dict[tuple[int, bool, bool], list[Applied]] = field(default_factory=dict)
+
+    def apply(
+        self, defs: list[Definition], no_ground_truth: bool, multi_turn: bool
+    ) -> list[Applied]:
+        """``defs`` applied on a turn; the lists live as long as the plan being built."""
+        key = (id(defs), no_ground_truth, multi_turn)
+        made = self._made.get(key)
+        if made is None:
+            made = [self._applied(d, no_ground_truth, multi_turn) for d in defs]
+            self._made[key] = made
+        return list(made)
+
+    def _applied(self, own: Definition, no_ground_truth: bool, multi_turn: bool) -> Applied:
+        if own.kind == "code":
+            status = "disabled" if own.metric.get("enabled") is False else "runs"
+            return Applied(own, None, status)
+        evaluator = self.evaluators.get(own.key) if own.key is not None else None
+        status = "runs"
+        if own.needs_ground_truth and no_ground_truth:
+            status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
+        return Applied(own, evaluator, status)
