@@ -296,39 +296,43 @@ def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _W
         _metric_list(case.get("evaluations")), "test case", origin, (*path, "evaluations"), i
     )
     turns = case.get("turns")
+    listed = (t.get("evaluations") if isinstance(t, dict) else None for t in _items(turns))
     found = [
         _definitions(
-            _metric_list(turn.get("evaluations")),
-            "turn",
-            origin,
-            (*path, "turns", j, "evaluations"),
-            i,
-            j,
+            _metric_list(metrics), "turn", origin, (*path, "turns", j, "evaluations"), i, j
         )
-        if isinstance(turn, dict)
+        if metrics  # most turns have none: no path is made for them
         else []
-        for j, turn in enumerate(turns if isinstance(turns, list) else [])
+        for j, metrics in enumerate(listed)
     ]
     return _Written(i, case, path, own, found)
+
+
+def _items(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else []
+
+
+#: The level a turn's metrics come from and its list of them (None: no level has any).
+_Source = tuple[Level, list[Definition]] | None
 
 
 def _case_plan(written: _Written, agent_defs: list[Definition], applier: _Applier) -> CasePlan:
     """Each turn's metrics: a turn's own list first, then its test case's, then the agent's."""
     i, case, path = written.index, written.case, written.path
     turns = case.get("turns")
+    # The first non-empty list: the turn's own, else the test case's, else the agent's.
+    below: _Source = (
+        ("test case", written.own) if written.own else ("agent", agent_defs) if agent_defs else None
+    )
     if not isinstance(turns, list):
-        levels: list[tuple[Level, list[Definition]]] = [
-            ("test case", written.own),
-            ("agent", agent_defs),
-        ]
-        return CasePlan(i, case, path, [_turn(i, None, case, path, levels, applier, False)])
+        return CasePlan(i, case, path, [_turn(i, None, case, path, below, applier, False)])
     plans = [
         _turn(
             i,
             j,
             turn,
             (*path, "turns", j),
-            [("turn", written.turns[j]), ("test case", written.own), ("agent", agent_defs)],
+            ("turn", written.turns[j]) if written.turns[j] else below,
             applier,
             True,
         )
@@ -343,16 +347,15 @@ def _turn(
     turn_index: int | None,
     scope: dict[str, Any],
     path: JsonPath,
-    levels: list[tuple[Level, list[Definition]]],
+    source: _Source,
     applier: _Applier,
     multi_turn: bool,
 ) -> TurnPlan:
-    for level, defs in levels:
-        if defs:
-            source_path = defs[0].path[:-1]
-            applied = applier.apply(defs, scope.get("ground_truth") is None, multi_turn)
-            return TurnPlan(case_index, turn_index, scope, path, level, source_path, applied)
-    return TurnPlan(case_index, turn_index, scope, path, None, None, [])
+    if source is None:
+        return TurnPlan(case_index, turn_index, scope, path, None, None, [])
+    level, defs = source
+    applied = applier.apply(defs, scope.get("ground_truth") is None, multi_turn)
+    return TurnPlan(case_index, turn_index, scope, path, level, defs[0].path[:-1], applied)
 
 
 @dataclass
