@@ -38,6 +38,8 @@ class Locator:
         self._cases: dict[int, tuple[loader.Document, int] | None] = {}
         #: The same for the sections (the root's keys) outside the test cases, by key.
         self._sections: dict[str, tuple[loader.Document, int] | None] = {}
+        #: A test case's own lines, by index (asked again for each of its diagnostics).
+        self._case_lines: dict[int, ranges.Lines | None] = {}
 
     def diagnostics(self, faults: list[Fault]) -> list[Diagnostic]:
         """Each fault as :meth:`diagnostic` makes it, in their order. They are located test
@@ -74,13 +76,14 @@ class Locator:
         if not key and reading.positions is not None:
             at = (line - first + 1, column)
             noted = ends.value_end(reading.text, reading.positions, reading.data, inner, at)
-        if noted is not None:
-            end = (noted[0] + first - 1, noted[1])
-            ranged = dataclasses.replace(located, end_line=end[0], end_column=end[1])
-        else:
+        if noted is None:
             within = self.lines(fault.parts)
-            ranged = ranges.with_range(doc.text, located, key=key, within=within)
-        return in_test_case(ranged, doc.data)
+            return in_test_case(
+                ranges.with_range(doc.text, located, key=key, within=within), doc.data
+            )
+        end_line = noted[0] + first - 1
+        placed = _in_test_case(doc.data, fault.parts)
+        return dataclasses.replace(located, end_line=end_line, end_column=noted[1], **placed)
 
     def position(self, parts: JsonPath, *, key: bool = False) -> Position:
         """Where the value (or with ``key``, the key) at ``parts`` stands."""
@@ -187,6 +190,11 @@ class Locator:
         return None
 
     def _case_lines_of(self, index: int) -> ranges.Lines | None:
+        if index not in self._case_lines:
+            self._case_lines[index] = self._find_case_lines(index)
+        return self._case_lines[index]
+
+    def _find_case_lines(self, index: int) -> ranges.Lines | None:
         doc = self._doc
         found = walk.test_case_list(doc.data)
         if doc.positions is None or found is None:
@@ -243,8 +251,11 @@ def _written_alike(a: Any, b: Any) -> bool:
 
 def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     """Fill in the test case (name and index) and the path relative to it."""
-    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
+    return dataclasses.replace(diagnostic, **_in_test_case(data, diagnostic.pointer_parts))
+
+
+def _in_test_case(data: Any, parts: JsonPath) -> dict[str, Any]:
+    """The fields :func:`in_test_case` fills in, for a diagnostic at ``parts``."""
+    index, relative = walk.test_case_of(data, parts)
     name = walk.test_case_name(data, index) if index is not None else None
-    return dataclasses.replace(
-        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
-    )
+    return {"test_case": name, "test_case_index": index, "path": format_path(relative)}
