@@ -1,9 +1,7 @@
-"""A copy of what the build reads (the sdist's files), with a C builder in it to compile.
+"""A copy of what the build reads (the sdist's files), the C builder's source among them.
 
 The build's tests change the copy (remove the source, break the compiler), never the
-checkout. The copy's C builder is the checkout's ``holodeck_mt/read/_fastbuild.c``; until
-that file exists, a stand-in of one function (libyaml's version) takes its place, which
-compiles and links the same way.
+checkout.
 """
 
 from __future__ import annotations
@@ -20,31 +18,18 @@ from tests.conftest import ROOT
 SOURCE = Path("holodeck_mt", "read", "_fastbuild.c")
 MODULE = "holodeck_mt.read._fastbuild"
 #: The files and folders the sdist carries ([tool.hatch.build.targets.sdist]).
-BUILD_INPUTS = ["holodeck_mt", "schema", "README.md", "CHANGELOG.md", "pyproject.toml"]
-BUILD_INPUTS += ["hatch_build.py"]
-
-STAND_IN = """\
-#define PY_SSIZE_T_CLEAN
-#include <Python.h>
-#include <yaml.h>
-
-static PyObject *libyaml_version(PyObject *self, PyObject *unused) {
-    return PyUnicode_FromString(yaml_get_version_string());
-}
-
-static PyMethodDef methods[] = {
-    {"libyaml_version", libyaml_version, METH_NOARGS, "The version of libyaml linked."},
-    {NULL, NULL, 0, NULL},
-};
-
-static struct PyModuleDef module = {PyModuleDef_HEAD_INIT, "_fastbuild", NULL, -1, methods};
-
-PyMODINIT_FUNC PyInit__fastbuild(void) { return PyModule_Create(&module); }
-"""
+BUILD_INPUTS = [
+    "holodeck_mt",
+    "schema",
+    "README.md",
+    "CHANGELOG.md",
+    "pyproject.toml",
+    "hatch_build.py",
+]
 
 
 def project_copy(destination: Path) -> Path:
-    """The build's inputs copied into ``destination``, a C builder among them."""
+    """The build's inputs copied into ``destination``, without a module built in place."""
     skip = shutil.ignore_patterns("__pycache__", "*.so", "*.pyd")
     for name in BUILD_INPUTS:
         source = ROOT / name
@@ -52,8 +37,6 @@ def project_copy(destination: Path) -> Path:
             shutil.copytree(source, destination / name, ignore=skip)
         else:
             shutil.copy2(source, destination / name)
-    if not (destination / SOURCE).is_file():
-        (destination / SOURCE).write_text(STAND_IN, encoding="utf-8")
     return destination
 
 

@@ -1,7 +1,7 @@
 """The optional C builder: compiled into the wheel when it can be, left out cleanly when not.
 
-hatch_build.py compiles ``holodeck_mt/read/_fastbuild.c`` (``tests/build_copy.py`` puts a
-C builder in a copy of the project); a wheel without it is pure Python, and a missing
+hatch_build.py compiles ``holodeck_mt/read/_fastbuild.c``, here in a copy of the project
+(``tests/build_copy.py``); a wheel without it is pure Python, and a missing
 compiler, header or library is a warning, unless ``HOLODECK_MT_REQUIRE_COMPILED=1`` makes
 it an error. An editable install builds the module in place.
 """
@@ -154,11 +154,12 @@ def test_an_editable_install_builds_the_module_beside_its_source(
     stale.write_bytes(b"an earlier build")
     build_data = _editable(project, tmp_path)
     assert not stale.exists(), "a module of an earlier build is left to shadow this one"
-    built = sorted(p.name for p in (project / SOURCE.parent).glob("_fastbuild.*"))
+    modules = (project / SOURCE.parent).glob("_fastbuild.*")
+    built = sorted(p.name for p in modules if p.suffix in (".so", ".pyd"))
     if build_data["pure_python"]:
-        assert built == [SOURCE.name]
+        assert built == []
         pytest.skip("no compiler or no libyaml here: nothing was built in place")
-    assert built == [SOURCE.name, f"_fastbuild{EXTENSION}"]
+    assert built == [f"_fastbuild{EXTENSION}"]
     assert build_data["force_include"] == {}, "an editable wheel carries no copy of it"
 
 
