@@ -126,7 +126,7 @@ class Locator:
         data = section.data
         if section.diagnostics or not isinstance(data, dict) or list(data) != [name]:
             return None
-        return (section, first) if same(data[name], self._doc.data[name]) else None
+        return (section, first) if _read_back(section, data[name], self._doc.data[name]) else None
 
     def _load_lines(self, first: int, after: int | None) -> loader.Document:
         """The text's lines from ``first`` up to ``after`` (None: the end), read again
@@ -177,7 +177,7 @@ class Locator:
         data = case.data
         if case.diagnostics or not isinstance(data, list) or len(data) != 1:
             return None
-        return (case, first) if same(data[0], found[0][index]) else None
+        return (case, first) if _read_back(case, data[0], found[0][index]) else None
 
     def lines(self, parts: JsonPath) -> ranges.Lines | None:
         """The lines of the test case holding ``parts``, when they are its own (see ranges),
@@ -217,8 +217,6 @@ def _at(doc: loader.Document, parts: JsonPath, key: bool) -> Position:
 def same(a: Any, b: Any) -> bool:
     """Whether two loaded values are the same data: equal, of the same types, keys in the
     same order (NaN equal to NaN). Iterative: a deep document cannot exhaust the stack."""
-    if _written_alike(a, b):
-        return True
     pending = [(a, b)]
     while pending:
         x, y = pending.pop()
@@ -237,16 +235,23 @@ def same(a: Any, b: Any) -> bool:
     return True
 
 
-def _written_alike(a: Any, b: Any) -> bool:
-    """Whether ``marshal`` writes the two values alike, which proves them the same data
-    (each type its own mark, bool apart from int, floats bit for bit, keys in order, no
-    shared references in its version 2), ten times faster than comparing them node by
-    node. False when it cannot tell: a value it cannot write (a timestamp), a document
-    too deep for it, or NaNs and zeros written otherwise (the comparison decides)."""
-    try:
-        return marshal.dumps(a, 2) == marshal.dumps(b, 2)
-    except ValueError:
-        return False
+def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
+    """Whether ``again``, read from the lines of ``reading``, is ``first``, the same node of
+    the first reading: :func:`same`, proven at once when ``marshal`` writes both alike.
+
+    Its version 2 writes each type apart (bool apart from int, floats bit for bit), keys in
+    order and every node in full, ten times faster than the comparison walks them; it is
+    asked only of lines holding no alias (``*``), where no node is written twice and the
+    bytes stay the size of the lines. The comparison decides the rest: a value marshal
+    cannot write (a timestamp), a document too deep for it, NaNs and zeros written
+    otherwise."""
+    if "*" not in reading.text:
+        try:
+            if marshal.dumps(again, 2) == marshal.dumps(first, 2):
+                return True
+        except ValueError:
+            pass
+    return same(again, first)
 
 
 def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
