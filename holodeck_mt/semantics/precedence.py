@@ -289,19 +289,30 @@ def build(
 
 
 def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _Written:
-    own = _definitions(
-        _metric_list(case.get("evaluations")), "test case", origin, (*path, "evaluations"), i
+    metrics = case.get("evaluations")
+    own = (
+        _definitions(_metric_list(metrics), "test case", origin, (*path, "evaluations"), i)
+        if metrics
+        else []
     )
     turns = case.get("turns")
+    # Most turns hold no list: nothing to filter, no path to make.
+    listed = (
+        [
+            (j, t["evaluations"])
+            for j, t in enumerate(turns)
+            if isinstance(t, dict) and t.get("evaluations")
+        ]
+        if isinstance(turns, list)
+        else []
+    )
     found: dict[int, list[Definition]] = {}
-    for j, turn in enumerate(turns if isinstance(turns, list) else []):
-        metrics = turn.get("evaluations") if isinstance(turn, dict) else None
-        if metrics:  # most turns have none: nothing to filter, no path to make
-            defs = _definitions(
-                _metric_list(metrics), "turn", origin, (*path, "turns", j, "evaluations"), i, j
-            )
-            if defs:
-                found[j] = defs
+    for j, metrics in listed:
+        defs = _definitions(
+            _metric_list(metrics), "turn", origin, (*path, "turns", j, "evaluations"), i, j
+        )
+        if defs:
+            found[j] = defs
     return _Written(i, case, path, own, found)
 
 
@@ -323,6 +334,13 @@ def _case_plan(
     if not isinstance(turns, list):
         only = _turn(i, None, case, path, inherited, evaluators, False, shared)
         return CasePlan(i, case, path, [only])
+    if not written.turns and not inherited[1]:  # no metrics at any level: no turn runs one
+        bare = [
+            TurnPlan(i, j, turn, (*path, "turns", j), None, None, [])
+            for j, turn in enumerate(turns)
+            if isinstance(turn, dict)
+        ]
+        return CasePlan(i, case, path, bare)
     plans = [
         _turn(
             i,
