@@ -16,7 +16,10 @@ Every stage is a leaf this module calls in turn; the whole path is
 from __future__ import annotations
 
 import errno
+import gc
 import os
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -93,6 +96,49 @@ def _judged(
     if not doc.loaded:
         found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits, keep)
         return FileResult(path, found, text=text, screen=screen), None
+    with _spared():
+        return _checked(
+            doc, text, path, role, base_dir, options, limits, tree, agent, agent_clean, screen
+        )
+
+
+@contextmanager
+def _spared() -> Iterator[None]:
+    """What exists now (the document just read) kept from the cyclic collector while the
+    document is checked.
+
+    A document is a million containers and no cycles: every collection the checks set
+    off would walk all of it again, for nothing. It is set apart (``gc.freeze``) and
+    handed back to the collector afterwards; what the checks make is collected as usual.
+    Whether the collector is on stays the reader's to say (threads share it): only what
+    it walks changes here. Left alone where objects are set apart already (a worker
+    process forked from a parent that froze its own, or another thread's document).
+    """
+    if gc.get_freeze_count():
+        yield
+        return
+    gc.freeze()
+    try:
+        yield
+    finally:
+        gc.unfreeze()
+
+
+def _checked(
+    doc: loader.Document,
+    text: str,
+    path: str,
+    role: Role,
+    base_dir: Path,
+    options: Options,
+    limits: Limits,
+    tree: Path | None,
+    agent: Any,
+    agent_clean: bool,
+    screen: Screen | None,
+) -> tuple[FileResult, loader.Document | None]:
+    """Contract, rules, locate, result of a loaded document."""
+    keep = screen.keep if screen is not None else None
     judged = verdict.judge(doc, role, limits)
     faults = judged.faults
     checked = platform_models.judge(doc, faults, role, options.platform)
