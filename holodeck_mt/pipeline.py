@@ -18,8 +18,6 @@ from __future__ import annotations
 import errno
 import gc
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -118,66 +116,36 @@ def _judged(
     if not doc.loaded:
         found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits, keep)
         return FileResult(path, found, text=text, screen=screen), None
-    with _spared():
-        return _checked(
-            doc, text, path, role, base_dir, options, limits, tree, agent, agent_clean, screen
-        )
-
-
-@contextmanager
-def _spared() -> Iterator[None]:
-    """What exists now (the document just read) kept from the cyclic collector while the
-    document is checked.
-
-    A document is a million containers and no cycles: every collection the checks set
-    off would walk all of it again, for nothing. It is set apart (``gc.freeze``) and
-    handed back to the collector afterwards; what the checks make is collected as usual.
-    Whether the collector is on stays the reader's to say (threads share it): only what
-    it walks changes here. Left alone where objects are set apart already (a worker
-    process forked from a parent that froze its own, or another thread's document).
-    """
-    if gc.get_freeze_count():
-        yield
-        return
-    gc.freeze()
+    # A document is a million containers and no cycles: the collections its checks set off
+    # would walk all of it again, for nothing. What exists once it is read is set apart
+    # while it is checked and handed back afterwards; what the checks make is collected as
+    # usual. Whether the collector is on stays the reader's to say (threads share it).
+    # Left alone where objects are set apart already (a worker forked from a parent that
+    # froze its own, another thread's document).
+    spared = not gc.get_freeze_count()
+    if spared:
+        gc.freeze()
     try:
-        yield
+        judged = verdict.judge(doc, role, limits)
+        faults = judged.faults
+        checked = platform_models.judge(doc, faults, role, options.platform)
+        faults = faults + checked.faults
+        if judged.as_read is not None:
+            faults = faults + running.faults(
+                doc,
+                faults,
+                judged.as_read,
+                base_dir=base_dir,
+                options=options,
+                tree=tree,
+                agent=agent,
+                agent_clean=agent_clean,
+            )
+        found = report.diagnostics(cascade.pruned(faults), doc, limits, keep)
+        stats, names = walk.stats(doc.data), walk.names(doc.data)
     finally:
-        gc.unfreeze()
-
-
-def _checked(
-    doc: loader.Document,
-    text: str,
-    path: str,
-    role: Role,
-    base_dir: Path,
-    options: Options,
-    limits: Limits,
-    tree: Path | None,
-    agent: Any,
-    agent_clean: bool,
-    screen: Screen | None,
-) -> tuple[FileResult, loader.Document | None]:
-    """Contract, rules, locate, result of a loaded document."""
-    keep = screen.keep if screen is not None else None
-    judged = verdict.judge(doc, role, limits)
-    faults = judged.faults
-    checked = platform_models.judge(doc, faults, role, options.platform)
-    faults = faults + checked.faults
-    if judged.as_read is not None:
-        faults = faults + running.faults(
-            doc,
-            faults,
-            judged.as_read,
-            base_dir=base_dir,
-            options=options,
-            tree=tree,
-            agent=agent,
-            agent_clean=agent_clean,
-        )
-    found = report.diagnostics(cascade.pruned(faults), doc, limits, keep)
-    stats, names = walk.stats(doc.data), walk.names(doc.data)
+        if spared:
+            gc.unfreeze()
     result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
     return result, doc
