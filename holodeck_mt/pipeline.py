@@ -110,6 +110,7 @@ def _judged(
     locate, result. ``agent``: the data of the agent.yaml naming this test-cases file,
     for the run-time lints (which run only when neither has an error); ``written``: the
     text as written, whose comments say what is suppressed."""
+    spared = not _set_apart_before()
     screen = Screen.of(written, path, options)
     keep = screen.keep if screen is not None else None
     doc = document.read(text, limits)
@@ -120,9 +121,6 @@ def _judged(
     # would walk all of it again, for nothing. What exists once it is read is set apart
     # while it is checked and handed back afterwards; what the checks make is collected as
     # usual. Whether the collector is on stays the reader's to say (threads share it).
-    # Left alone where objects are set apart already (a worker forked from a parent that
-    # froze its own, another thread's document).
-    spared = not gc.get_freeze_count()
     if spared:
         gc.freeze()
     try:
@@ -149,6 +147,23 @@ def _judged(
     result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
     return result, doc
+
+
+#: Whether this process held objects set apart from the collector before it validated
+#: anything (empty: not asked yet; asked again in a forked child).
+_SET_APART: list[bool] = []
+if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
+    os.register_at_fork(after_in_child=_SET_APART.clear)
+
+
+def _set_apart_before() -> bool:
+    """Whether objects were set apart from the collector (``gc.freeze``) by someone else
+    before this process first validated: a worker forked from a parent that froze its own
+    (they must stay apart, unwalked and uncopied). Asked once per process, for the count
+    walks every object set apart."""
+    if not _SET_APART:
+        _SET_APART.append(gc.get_freeze_count() > 0)
+    return _SET_APART[0]
 
 
 def _screened(path: str, found: list[Diagnostic], options: Options, limits: Limits) -> FileResult:
