@@ -1,11 +1,12 @@
 """What the validator is, as the caches key it: a change to any of it makes every entry foreign.
 
-Its version; its modules (each one's size and modification time); the Python running
-it; the schema files (their content); and the distributions installed on ``sys.path``
-(their ``.dist-info`` and ``.egg-info`` folder names, which carry their versions: the
-platform's, the YAML parser's, the schema engine's). Found with :mod:`os` alone: a run
-answered from a cache pays for nothing it does not use, and importing
-``importlib.metadata`` or :mod:`pathlib` would cost more than such a run does.
+Its version; its modules (each one's size and modification time, the compiled
+builder's among them); the Python running it; the schema files (their content); and
+the distributions installed on ``sys.path`` (their ``.dist-info`` and ``.egg-info``
+folder names, which carry their versions: the platform's, the YAML parser's, the
+schema engine's). Found with :mod:`os` alone: a run answered from a cache pays for
+nothing it does not use, and importing ``importlib.metadata`` or :mod:`pathlib` would
+cost more than such a run does.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
+#: The package's modules: its sources and its compiled extensions.
+_MODULES = (".py", ".so", ".pyd")
 #: Where a distribution's metadata lives, on ``sys.path``.
 _METADATA = (".dist-info", ".egg-info")
 
@@ -63,12 +66,12 @@ def _lines() -> Iterator[str]:
 
 
 def _modules(folder: str, prefix: str) -> Iterator[tuple[str, int, int]]:
-    """Each ``.py`` file under ``folder``: its path from there, size and mtime (ns)."""
+    """Each module under ``folder``: its path from there, size and mtime (ns)."""
     with os.scandir(folder) as entries:
         for entry in entries:
             if entry.is_dir(follow_symlinks=False) and entry.name != "__pycache__":
                 yield from _modules(entry.path, f"{prefix}{entry.name}/")
-            elif entry.name.endswith(".py"):
+            elif entry.name.endswith(_MODULES):
                 found = entry.stat()
                 yield f"{prefix}{entry.name}", found.st_size, found.st_mtime_ns
 
