@@ -192,12 +192,15 @@ def _shown_as_rendered(output: str, terminal: bool) -> bool:
 
 
 def _store(target: str, data: bytes) -> None:
-    import tempfile  # only when writing: a replayed run never needs it
-
+    """Write ``data`` to a new file of a name no other run takes (its process and time),
+    then rename it into place (importing :mod:`tempfile` would cost a run that keeps
+    itself more than writing does)."""
     folder = os.path.dirname(target)
+    temporary = os.path.join(folder, f".{os.getpid()}-{time.time_ns()}.tmp")
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
-        descriptor, temporary = tempfile.mkstemp(dir=folder, prefix=".", suffix=".tmp")
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        descriptor = os.open(temporary, flags, 0o600)
         try:
             with os.fdopen(descriptor, "wb") as handle:
                 handle.write(data)

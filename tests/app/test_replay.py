@@ -92,6 +92,8 @@ def test_a_repeated_run_prints_the_same_report_and_exit_code_without_running(
     assert uncached == first == again
     assert first[0] == 1  # the number for a string is an error
     assert len(started) == 2  # the third run started no command line
+    assert len(list(_entries())) == 1
+    assert list((Path(os.environ["HOLODECK_MT_CACHE_DIR"]) / "runs").rglob("*.tmp")) == []
 
 
 def test_a_touched_file_is_served_by_the_result_cache_then_replayed_again(
