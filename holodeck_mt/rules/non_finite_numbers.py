@@ -13,8 +13,9 @@ from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
 
-def _numbers(data: Any) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
-    yield from walk.metrics(data)
+def _numbers(context: Context) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
+    yield from context.walked(walk.metrics)
+    data = context.data
     evaluations = data.get("evaluations") if isinstance(data, dict) else None
     optimizer = evaluations.get("optimizer") if isinstance(evaluations, dict) else None
     if isinstance(optimizer, dict):
@@ -24,7 +25,7 @@ def _numbers(data: Any) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in _numbers(context.data):
+    for parts, metric in _numbers(context):
         for key, value in metric.items():
             if isinstance(value, float) and not math.isfinite(value):
                 where = (*parts, key)

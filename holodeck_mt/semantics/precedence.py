@@ -72,7 +72,10 @@ def display_name(metric: dict[str, Any]) -> str:
 
 
 def needs_ground_truth(metric: dict[str, Any]) -> bool:
-    kind, name = kind_of(metric), evaluator_name(metric)
+    return _needs_ground_truth(kind_of(metric), evaluator_name(metric))
+
+
+def _needs_ground_truth(kind: Kind | None, name: str | None) -> bool:
     if kind == "standard":
         return name in STANDARD_NEEDING_GROUND_TRUTH
     if kind == "rag":
@@ -107,9 +110,10 @@ def settings(metric: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Definition:
-    """One metric mapping as written, and where."""
+    """One metric mapping as written, and where; its kind and evaluator name read once
+    (the plan asks for them on every turn that runs it)."""
 
     metric: dict[str, Any]
     level: Level
@@ -118,21 +122,20 @@ class Definition:
     #: The test case and turn it sits on (None at the agent level / test-case level).
     case_index: int | None = None
     turn_index: int | None = None
+    #: Its kind (see :func:`kind_of`) and evaluator name (see :func:`evaluator_name`).
+    kind: Kind | None = field(init=False, repr=False, compare=False)
+    key: str | None = field(init=False, repr=False, compare=False)
 
-    @property
-    def kind(self) -> Kind | None:
-        return kind_of(self.metric)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", kind_of(self.metric))
+        object.__setattr__(self, "key", evaluator_name(self.metric))
 
     @property
     def name(self) -> str:
         return display_name(self.metric)
 
-    @property
-    def key(self) -> str | None:
-        return evaluator_name(self.metric)
 
-
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Applied:
     """A metric of a turn's effective list: its own definition and the evaluator it gets."""
 
@@ -152,7 +155,7 @@ class Applied:
         return settings(source.metric)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TurnPlan:
     case_index: int
     #: None for a single-turn test case.
@@ -170,7 +173,7 @@ class TurnPlan:
         return self.scope.get("ground_truth")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CasePlan:
     index: int
     case: dict[str, Any]
@@ -247,20 +250,21 @@ def agent_metrics(agent: Any) -> list[Any]:
     return []
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Written:
-    """A test case's own metric definitions, and each turn's (none for a turn not a mapping)."""
+    """A test case's own metric definitions, and those of each turn holding a list of its
+    own, by the turn's index (most turns hold none)."""
 
     index: int
     case: dict[str, Any]
     path: JsonPath
     own: list[Definition]
-    turns: list[list[Definition]]
+    turns: dict[int, list[Definition]]
 
     def definitions(self) -> Iterator[Definition]:
         """In walking order: the test case's, then each turn's."""
         yield from self.own
-        for found in self.turns:
+        for found in self.turns.values():
             yield from found
 
 
@@ -285,24 +289,36 @@ def build(
 
 
 def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _Written:
-    own = _definitions(
-        _metric_list(case.get("evaluations")), "test case", origin, (*path, "evaluations"), i
+    metrics = case.get("evaluations")
+    own = (
+        _definitions(_metric_list(metrics), "test case", origin, (*path, "evaluations"), i)
+        if metrics
+        else []
     )
     turns = case.get("turns")
-    found = [
-        _definitions(
-            _metric_list(turn.get("evaluations")),
-            "turn",
-            origin,
-            (*path, "turns", j, "evaluations"),
-            i,
-            j,
-        )
-        if isinstance(turn, dict)
+    # Most turns hold no list: nothing to filter, no path to make.
+    listed = (
+        [
+            (j, t["evaluations"])
+            for j, t in enumerate(turns)
+            if isinstance(t, dict) and t.get("evaluations")
+        ]
+        if isinstance(turns, list)
         else []
-        for j, turn in enumerate(turns if isinstance(turns, list) else [])
-    ]
+    )
+    found: dict[int, list[Definition]] = {}
+    for j, metrics in listed:
+        defs = _definitions(
+            _metric_list(metrics), "turn", origin, (*path, "turns", j, "evaluations"), i, j
+        )
+        if defs:
+            found[j] = defs
     return _Written(i, case, path, own, found)
+
+
+#: The applied metrics of a list many turns inherit, by (the list, whether the turn lacks
+#: a ground truth, whether its test case is multi-turn): made once, copied for each turn.
+_Shared = dict[tuple[int, bool, bool], tuple[JsonPath, list[Applied]]]
 
 
 def _case_plan(
@@ -310,22 +326,31 @@ def _case_plan(
 ) -> CasePlan:
     """Each turn's metrics: a turn's own list first, then its test case's, then the agent's."""
     i, case, path = written.index, written.case, written.path
+    inherited: tuple[Level, list[Definition]] = (
+        ("test case", written.own) if written.own else ("agent", agent_defs)
+    )
+    shared: _Shared = {}
     turns = case.get("turns")
     if not isinstance(turns, list):
-        levels: list[tuple[Level, list[Definition]]] = [
-            ("test case", written.own),
-            ("agent", agent_defs),
+        only = _turn(i, None, case, path, inherited, evaluators, False, shared)
+        return CasePlan(i, case, path, [only])
+    if not written.turns and not inherited[1]:  # no metrics at any level: no turn runs one
+        bare = [
+            TurnPlan(i, j, turn, (*path, "turns", j), None, None, [])
+            for j, turn in enumerate(turns)
+            if isinstance(turn, dict)
         ]
-        return CasePlan(i, case, path, [_turn(i, None, case, path, levels, evaluators, False)])
+        return CasePlan(i, case, path, bare)
     plans = [
         _turn(
             i,
             j,
             turn,
             (*path, "turns", j),
-            [("turn", written.turns[j]), ("test case", written.own), ("agent", agent_defs)],
+            ("turn", written.turns[j]) if j in written.turns else inherited,
             evaluators,
             True,
+            shared,
         )
         for j, turn in enumerate(turns)
         if isinstance(turn, dict)
@@ -338,26 +363,35 @@ def _turn(
     turn_index: int | None,
     scope: dict[str, Any],
     path: JsonPath,
-    levels: list[tuple[Level, list[Definition]]],
+    level: tuple[Level, list[Definition]],
     evaluators: dict[str, Definition],
     multi_turn: bool,
+    shared: _Shared,
 ) -> TurnPlan:
-    for level, defs in levels:
-        if defs:
-            source_path = defs[0].path[:-1]
-            applied = [_applied(d, evaluators, scope, multi_turn) for d in defs]
-            return TurnPlan(case_index, turn_index, scope, path, level, source_path, applied)
-    return TurnPlan(case_index, turn_index, scope, path, None, None, [])
+    """The turn's plan, running the first non-empty list of its levels (``level``)."""
+    source, defs = level
+    if not defs:
+        return TurnPlan(case_index, turn_index, scope, path, None, None, [])
+    missing = scope.get("ground_truth") is None
+    key = (id(defs), missing, multi_turn)
+    made = shared.get(key) if source != "turn" else None
+    if made is None:
+        made = defs[0].path[:-1], [_applied(d, evaluators, missing, multi_turn) for d in defs]
+        if source != "turn":
+            shared[key] = made
+    source_path, applied = made
+    return TurnPlan(case_index, turn_index, scope, path, source, source_path, list(applied))
 
 
 def _applied(
-    own: Definition, evaluators: dict[str, Definition], scope: dict[str, Any], multi_turn: bool
+    own: Definition, evaluators: dict[str, Definition], missing: bool, multi_turn: bool
 ) -> Applied:
+    """``own`` on a turn (``missing``: without a ground truth)."""
     if own.kind == "code":
         status = "disabled" if own.metric.get("enabled") is False else "runs"
         return Applied(own, None, status)
     evaluator = evaluators.get(own.key) if own.key is not None else None
     status = "runs"
-    if needs_ground_truth(own.metric) and scope.get("ground_truth") is None:
+    if missing and _needs_ground_truth(own.kind, own.key):
         status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
     return Applied(own, evaluator, status)
