@@ -4,8 +4,9 @@
   change (the first edit after a pause at once, the edits that follow it debounced into
   one validation once they pause for :data:`DEBOUNCE` seconds) and on save, with the
   document version they belong to. Validation runs on one worker thread; a document is
-  validated once at a time (edits meanwhile ask for one more run when it ends), and a
-  result for a version the editor has left is dropped.
+  validated once at a time (edits meanwhile ask for one more run when it ends), a version
+  is validated once however many ask for it (a quick fix asked for while it is validated
+  waits for that validation), and a result for a version the editor has left is dropped.
 - Quick fixes come from :mod:`holodeck_mt.fix.engine`, the engine ``holodeck-mt fix`` uses: each
   is a command (``holodeck-mt.applyFix``) that the server carries out with one
   ``workspace/applyEdit``; an unsafe fix says so in its title and is never preferred.
@@ -77,6 +78,8 @@ class HoloDeckServer(LanguageServer):
         self._running: set[str] = set()
         self.last_edit: dict[str, float] = {}
         self._again: set[str] = set()
+        #: The validation under way of each document: its text and version, and the job.
+        self._validating: dict[str, tuple[str, int, asyncio.Future[Checked | None]]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
         self.readings = reuse.LastReadings()
 
@@ -113,11 +116,27 @@ class HoloDeckServer(LanguageServer):
             self.schedule(uri, max(0.0, DEBOUNCE - quiet_for))
 
     async def validate(self, uri: str) -> Checked | None:
-        """Validate the open document and publish; None when it is not a HoloDeck file."""
+        """Validate the open document and publish; None when it is not a HoloDeck file.
+        A validation of the same version under way is awaited, not run again."""
         document = self.workspace.text_documents.get(uri)
         if document is None:
             return None
         text, version = document.source, document.version or 0
+        running = self._validating.get(uri)
+        # The same text (not only the same number: a document reopened starts again at 1).
+        if running is None or running[0] is not text or running[1] != version:
+            job = asyncio.ensure_future(self._validate(uri, text, version))
+            running = self._validating[uri] = (text, version, job)
+            job.add_done_callback(lambda done: self._done(uri, done))
+        # Shielded: a request cancelled while it waits leaves the validation to the others.
+        return await asyncio.shield(running[2])
+
+    def _done(self, uri: str, job: asyncio.Future[Checked | None]) -> None:
+        running = self._validating.get(uri)
+        if running is not None and running[2] is job:
+            del self._validating[uri]
+
+    async def _validate(self, uri: str, text: str, version: int) -> Checked | None:
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         self._log(f"validating {uri} version {version}")
