@@ -7,6 +7,8 @@
   validated once at a time (edits meanwhile ask for one more run when it ends), a version
   is validated once however many ask for it (a quick fix asked for while it is validated
   waits for that validation), and a result for a version the editor has left is dropped.
+  The worker validates a small sample while the editor sends its first document, so that
+  what a first validation pays once (:mod:`holodeck_mt.lsp.warming`) is paid before it.
 - Quick fixes come from :mod:`holodeck_mt.fix.engine`, the engine ``holodeck-mt fix`` uses: each
   is a command (``holodeck-mt.applyFix``) that the server carries out with one
   ``workspace/applyEdit``; an unsafe fix says so in its title and is never preferred.
@@ -39,7 +41,16 @@ from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.lsp import checking, configuration, documents, reuse, roles, settings, sharing
+from holodeck_mt.lsp import (
+    checking,
+    configuration,
+    documents,
+    reuse,
+    roles,
+    settings,
+    sharing,
+    warming,
+)
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
@@ -114,6 +125,11 @@ class HoloDeckServer(LanguageServer):
             self._again.discard(uri)
             quiet_for = time.monotonic() - self.last_edit.get(uri, -DEBOUNCE)
             self.schedule(uri, max(0.0, DEBOUNCE - quiet_for))
+
+    def warm_up(self) -> None:
+        """Validate :mod:`holodeck_mt.lsp.warming`'s sample on the worker, ahead of the
+        documents: it runs before the first of them, as the worker takes one job at a time."""
+        self._worker.submit(warming.warm)
 
     async def validate(self, uri: str) -> Checked | None:
         """Validate the open document and publish; None when it is not a HoloDeck file.
@@ -318,6 +334,7 @@ server = HoloDeckServer()
 @server.feature(lsp.INITIALIZE)
 def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
     documents.install(ls.workspace)
+    ls.warm_up()
     ls.schema_diagnostics = settings.schema_diagnostics(
         params.initialization_options, ls.schema_diagnostics
     )

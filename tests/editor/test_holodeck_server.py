@@ -494,3 +494,11 @@ def test_a_quick_fix_asked_for_during_a_validation_waits_for_it(editor: Editor) 
     assert [d["code"] for d in diagnostics] == ["HMT102"]
     assert any(a["title"].startswith("Quote") for a in actions), actions
     assert _validations(editor, uri, 2) == 1
+
+
+def test_the_validation_at_start_up_publishes_nothing(editor: Editor) -> None:
+    uri, _ = editor.open(CASES)
+    published_for = {
+        p["uri"] for p in editor.client.notifications("textDocument/publishDiagnostics")
+    }
+    assert published_for == {uri}
