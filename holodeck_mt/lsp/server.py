@@ -218,16 +218,16 @@ class HoloDeckServer(LanguageServer):
         options, problem = configuration.options_for(path, tree)
         if problem is not None:
             self._log(problem)
-        context = None
+        context = saved = None
         if target.agent is not None:  # validated through it: its saved text counts too
-            saved = checking._context(target.agent, tree, Limits())
+            saved = checking.saved_text(target.agent, tree, Limits())
             context = f"{target.agent}\0{tree}\0{saved}"
         # A reading is reused only under the default selection: a configuration may change.
         reusable = options.selection.everything
         last = self.readings.get(uri, text, context) if reusable else None
         if last is not None:
             return last.diagnostics
-        found = checking.diagnose(path, text, roots, options=options)
+        found = checking.diagnose_as(path, text, tree, target, saved, options=options)
         if reusable:
             self.readings.keep(uri, text, context, found)
         return found
