@@ -2,9 +2,10 @@
 """Where the validator's time goes, stage by stage, on the benchmark's corpora.
 
 Each corpus is validated in this process (as ``validate --jobs 1 --no-cache`` would),
-with the pipeline's stages wrapped to add up their CPU time: *read* (libyaml's events
-alone, measured apart on the same texts), *build* (the rest of loading: the data and
-its positions), *schema*, *rules* (the semantic checks and run-time lints), *locate*
+with the pipeline's stages wrapped to add up their CPU time: *read* (libyaml's parse
+alone, measured apart on the same texts: as Python event objects for the pure-Python
+builder, with no Python object for the compiled one), *build* (the rest of loading: the
+data and its positions), *schema*, *rules* (the semantic checks and run-time lints), *locate*
 (every fault placed and ranged, the quoted values as written) and *render* (the JSON
 report). The median of ``--repetitions`` runs; figures are CPU seconds.
 
@@ -39,16 +40,26 @@ CORPORA = [
 ]
 
 
-def _events_seconds(texts: list[str]) -> float:
+def _read_seconds(texts: list[str], compiled: bool) -> float:
+    """libyaml's parse of the texts, as the builder in use sees it."""
     from yaml._yaml import CParser
     from yaml.events import StreamEndEvent
 
     started = time.process_time()
     for text in texts:
         parser = CParser(text)
+        if compiled:
+            parser.raw_parse()
+            continue
         while not isinstance(parser.get_event(), StreamEndEvent):
             pass
     return time.process_time() - started
+
+
+def builder() -> str:
+    """Which builder the validator uses here."""
+    compiled = import_from_root("holodeck_mt.read.compiled")
+    return "compiled" if compiled.AVAILABLE else "pure-Python"
 
 
 def _timed(totals: dict[str, float], label: str, work: Callable[..., Any]) -> Callable[..., Any]:
@@ -88,7 +99,7 @@ def once(paths: list[Path]) -> dict[str, float]:
         for (name, attr), work in originals.items():
             setattr(modules[name], attr, work)
     texts = [path.read_text(encoding="utf-8") for path in paths]
-    totals["read"] = _events_seconds(texts)
+    totals["read"] = _read_seconds(texts, builder() == "compiled")
     totals["build"] = totals.pop("load", 0.0) - totals["read"]
     return totals
 
@@ -122,9 +133,11 @@ def report(rows: list[tuple[str, dict[str, float]]], repetitions: int) -> str:
         "",
         "Measured by `make bench` (`python scripts/bench_stages.py --write docs/performance.md`): "
         "each corpus validated in one process, the pipeline's stages timed in CPU seconds "
-        f"(median of {repetitions}). *read* is libyaml's events alone on the same texts, *build* "
-        "the rest of loading (the data and its positions), *locate* every fault placed, "
-        "ranged and quoted as written, *render* the JSON report. Start-up is not included.",
+        f"(median of {repetitions}), with the {builder()} builder. *read* is libyaml's parse "
+        "alone on the same texts (with no Python object for the compiled builder, as Python "
+        "events for the pure-Python one), *build* the rest of loading (the data and its "
+        "positions), *locate* every fault placed, ranged and quoted as written, *render* the "
+        "JSON report. Start-up is not included.",
         "",
         "| corpus | " + " | ".join(STAGES) + " | total |",
         "|---|" + "---:|" * (len(STAGES) + 1),

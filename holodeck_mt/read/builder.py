@@ -34,7 +34,7 @@ _MISSING = sc._Marker("MISSING")
 #: What :meth:`Builder.stream` returns for a stream without a document.
 EMPTY = sc._Marker("EMPTY")
 #: Distinct plain scalars remembered with their reading (the common words and numbers).
-_CACHE_SIZE = 4096
+CACHE_SIZE = 4096
 #: Plain scalars read differently by YAML 1.1 and 1.2 that are noted, at most (memory
 #: stays bounded by the input, and the warnings by what anyone reads).
 MAX_DIALECT_NOTES = 1000
@@ -135,8 +135,8 @@ class Builder:
         #: first few of the root's (the list of test cases): a file of a million items
         #: keeps no end beside each position.
         small = index_depth == sys.maxsize and len(text) <= _SMALL_TEXT
-        self._ends_depth = sys.maxsize if small else 0
-        self._ends_left = sys.maxsize if small else _ROOT_ENDS
+        self.ends_depth = sys.maxsize if small else 0
+        self.ends_left = sys.maxsize if small else _ROOT_ENDS
         self._index_depth = index_depth if index_depth is not None else -1
         self.diagnostics: list[dg.Diagnostic] = []
         self.reported: set[dg.JsonPath] = set()
@@ -311,7 +311,7 @@ class Builder:
         if self.positions is not None and len(self._stack) <= self._index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions
-            if len(self._stack) <= self._ends_depth:
+            if len(self._stack) <= self.ends_depth:
                 frame.value_ends = {}
                 self.positions.value_ends[id(container)] = frame.value_ends
             if frame.is_map:
@@ -333,9 +333,12 @@ class Builder:
             frame.container.append(value)
             if frame.value_positions is not None:
                 frame.value_positions.append((mark.line + 1, mark.column + 1))
-                if frame.value_ends is not None and self._ends_left:
-                    self._ends_left -= 1
-                    frame.value_ends[len(frame.value_positions) - 1] = (mark.index, self._last)
+                if frame.value_ends is not None and self.ends_left:
+                    self.ends_left -= 1
+                    frame.value_ends[len(frame.value_positions) - 1] = (
+                        mark.index,
+                        end_record(self._last),
+                    )
         elif frame.key is _NO_KEY:
             frame.key = (
                 value if type(value) is str or value is sc.MERGE else self._bad_key(value, mark)
@@ -364,9 +367,9 @@ class Builder:
             kmark = frame.key_mark
             frame.key_positions[key] = (kmark.line + 1, kmark.column + 1)
             frame.value_positions[key] = (mark.line + 1, mark.column + 1)
-            if frame.value_ends is not None and self._ends_left:
-                self._ends_left -= 1
-                frame.value_ends[key] = (mark.index, self._last)
+            if frame.value_ends is not None and self.ends_left:
+                self.ends_left -= 1
+                frame.value_ends[key] = (mark.index, end_record(self._last))
 
     def _anchor(self, name: str, value: Any, size: int, mark: Any) -> None:
         earlier = self._anchors.get(name)
@@ -420,17 +423,11 @@ class Builder:
     def _read(self, text: str, event: Any) -> Any:
         """Resolve a plain scalar not seen before, and remember how it reads."""
         try:
-            value = sc.resolve(text)
+            value = _reading(text)
         except sc.TooLong:  # reported, kept as text, not remembered
             self._too_long(text, event.start_mark)
             return text
-        if text and (text[0] in "-+.0123456789" or type(value) is bool):
-            editor = sc.editor_reading(text)
-            if not isinstance(value, (sc.Unconstructible, sc._Marker)) and sc.read_differently(
-                value, editor
-            ):
-                value = _Reading(value, editor)
-        if len(self._cache) < _CACHE_SIZE:
+        if len(self._cache) < CACHE_SIZE:
             self._cache[text] = value
         return value
 
@@ -604,6 +601,53 @@ class Builder:
                     frame.key_positions[key] = position
                     located = self.positions.values.get(id(source), {}) if self.positions else {}
                     frame.value_positions[key] = located.get(key, position)
+
+
+def _reading(text: str) -> Any:
+    """How the platform reads a plain scalar, as a :class:`_Reading` when editors read
+    it otherwise (raises :class:`~holodeck_mt.read.scalars.TooLong`)."""
+    value = sc.resolve(text)
+    if text and (text[0] in "-+.0123456789" or type(value) is bool):
+        editor = sc.editor_reading(text)
+        if not isinstance(value, (sc.Unconstructible, sc._Marker)) and sc.read_differently(
+            value, editor
+        ):
+            return _Reading(value, editor)
+    return value
+
+
+#: What :func:`plain_value` returns for a scalar only the builder itself may read.
+NOT_PLAIN = sc._Marker("NOT_PLAIN")
+
+
+def plain_value(text: str) -> Any:
+    """The platform's reading of a plain scalar when it is plain data that editors read
+    the same way, else :data:`NOT_PLAIN` (a merge key, a date, a value it cannot
+    construct, one too long, one editors read otherwise): what the compiled builder may
+    store without asking :class:`Builder`."""
+    try:
+        value = _reading(text)
+    except sc.TooLong:
+        return NOT_PLAIN
+    return NOT_PLAIN if isinstance(value, (_Reading, *_SPECIAL)) else value
+
+
+def end_record(event: Any) -> tuple[int, int, int, int, int, int, str | None] | None:
+    """What :mod:`holodeck_mt.text.ends` needs of the event that ended a value: its start
+    and end (offset, 0-based line and column) and its style if it is a block scalar."""
+    if event is None:
+        return None
+    start, end = event.start_mark, event.end_mark
+    style = getattr(event, "style", None)
+    return (
+        start.index,
+        start.line,
+        start.column,
+        end.index,
+        end.line,
+        end.column,
+        style if style in ("|", ">") else None,
+    )
 
 
 def _scalar_text(value: Any) -> str:

@@ -21,7 +21,7 @@ from yaml.reader import ReaderError
 
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
-from holodeck_mt.read import parsers
+from holodeck_mt.read import compiled, parsers
 from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote, clip
 from holodeck_mt.read.decoding import decode, nul_diagnostic
 from holodeck_mt.read.scalars import YamlScalar
@@ -126,6 +126,9 @@ def load(text: str, *, limits: Limits | None = None, positions: bool | Index = T
 def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> Builder:
     """Build with libyaml; read again with PyYAML's own parser where the two may part."""
     second_opinion = len(text) <= parsers.PURE_MAX_CHARS
+    fast = compiled.build(text, limits, positions)
+    if fast is not None and not (second_opinion and parsers.libyaml_may_differ(text, fast.spans)):
+        return fast
     try:
         built = _build(text, parsers.libyaml(text), limits, positions)
     except YAMLError as refused:

@@ -125,7 +125,7 @@ _TIMESTAMP_TAGGED = re.compile(
     rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{1,2}})-(?P<day>[0-9]{{1,2}})(?:{_TIME})?$"
 )
 #: First characters of the scalars YAML 1.1 gives a type other than string.
-_TYPED_FIRST = frozenset("yYnNtTfFoO~<=-+.0123456789")
+TYPED_FIRST = frozenset("yYnNtTfFoO~<=-+.0123456789")
 
 
 def resolve(text: str) -> Any:
@@ -133,7 +133,7 @@ def resolve(text: str) -> Any:
     if not text:
         return None
     first = text[0]
-    if first not in _TYPED_FIRST:
+    if first not in TYPED_FIRST:
         return text
     if text in _NULL_11:
         return None

@@ -1,10 +1,11 @@
 """Where a value ends, from what the first reading already saw.
 
-The builder notes, beside each indexed value's start, the parser event that ended it
-(for a collection, the event ending its last node; a flow collection's closing
-bracket). A diagnostic on such a value then finds its end without parsing its text
-again; the answer is the one :func:`holodeck_mt.text.ranges.end_of` gives, and None
-where that needs the text (an empty node, a merged key, the document itself).
+The builder notes, beside each indexed value's start, a record of the parser event
+that ended it (for a collection, the event ending its last node; a flow collection's
+closing bracket): see :func:`holodeck_mt.read.builder.end_record`. A diagnostic on
+such a value then finds its end without parsing its text again; the answer is the one
+:func:`holodeck_mt.text.ranges.end_of` gives, and None where that needs the text (an
+empty node, a merged key, the document itself).
 """
 
 from __future__ import annotations
@@ -28,19 +29,18 @@ def value_end(
         return None
     part = parts[-1]
     try:
-        start, event = noted[part]
+        start, record = noted[part]
         written = positions.values[id(parent)][part]
     except (KeyError, IndexError, TypeError):
         return None
-    if written != at or event is None:
+    if written != at or record is None:
         return None
-    end = event.end_mark
-    index, line, column = end.index, end.line + 1, end.column + 1
-    if getattr(event, "style", None) in ("|", ">"):  # ends after its last non-blank line
-        first = event.start_mark
-        index = first.index + len(text[first.index : end.index].rstrip(" \t\r\n"))
+    first_index, first_line, first_column, index, line, column, style = record
+    line, column = line + 1, column + 1
+    if style is not None:  # a block scalar ends after its last non-blank line
+        index = first_index + len(text[first_index:index].rstrip(" \t\r\n"))
         line, column = line_column_after(
-            text, first.index, (first.line + 1, first.column + 1), index
+            text, first_index, (first_line + 1, first_column + 1), index
         )
     return (line, column) if index > start else None
 

@@ -54,8 +54,8 @@ class Positions:
     root: Position = (1, 1)
     keys: dict[int, dict[str, Position]] = field(default_factory=dict)
     values: dict[int, Any] = field(default_factory=dict)
-    #: Beside ``values``: each value's start offset and the parser event that ended it
-    #: (see :func:`holodeck_mt.text.ends.value_end`); merged keys have none.
+    #: Beside ``values``: each value's start offset and a record of the parser event
+    #: that ended it (see :func:`holodeck_mt.text.ends.value_end`); merged keys have none.
     value_ends: dict[int, Any] = field(default_factory=dict)
 
     def _walk(self, data: Any, parts: dg.JsonPath) -> Iterator[tuple[Any, str | int]]:

@@ -6,7 +6,7 @@ same data (types and values) and no load error; where ``safe_load`` raises, the
 loader reports an error, at the line PyYAML names when it names one. The only
 differences allowed are the documented deviations, which are errors here:
 duplicate keys (HMT002), YAML that is not JSON-shaped (HMT003: non-string keys,
-``!!set``...), and the safety limits (HMT004).
+``!!set``...), and the safety limits (HMT004). Each comparison runs with both builders.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from holodeck_mt.read import loader
+from holodeck_mt.read import compiled, loader
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text.positions import line_column
 from tests.conftest import sample_files
@@ -104,6 +104,17 @@ def _files() -> list[Path]:
 
 
 FILES = _files()
+
+
+@pytest.fixture(params=["compiled", "pure"], autouse=True)
+def builder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Each comparison runs with either builder: the compiled one where it is built, and
+    the pure-Python reference it falls back to."""
+    if request.param == "pure":
+        monkeypatch.setattr(compiled, "_FAST", None)
+    elif not compiled.AVAILABLE:
+        pytest.skip("the compiled builder is not built here")
+    return str(request.param)
 
 
 @pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(p.parents[2])) for p in FILES])

@@ -1,0 +1,574 @@
+/* The compiled builder: libyaml's events straight to plain data, for the common document.
+ *
+ * holodeck_mt/read/builder.py is the reference. This module builds the same data and the
+ * same positions as it does, without making a Python object per parser event, but only
+ * for documents made of mappings, lists and untagged scalars whose plain scalars read the
+ * same to the platform and to editors. Anything else (a tag, an anchor or alias, a merge
+ * key, a duplicate or non-string key, a scalar the platform cannot construct or reads as
+ * a date, a second document, a syntax error, nesting past the limit, ...) makes build()
+ * return None, and the reference builder reads the text instead: every diagnostic the
+ * loader makes is made there, in one place.
+ *
+ * The meaning of a plain scalar is never decided here either: build() is given the
+ * reference's own reading (a callable returning a value, or `bail`), and only skips the
+ * call for a scalar whose first character no YAML 1.1 type starts with (`typed_first`).
+ *
+ * The text is parsed as PyYAML's yaml.CParser parses a str: encoded to UTF-8 and handed
+ * to libyaml, which finds the encoding itself; marks are libyaml's, as CParser's are.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <yaml.h>
+
+typedef struct {
+    PyObject *container;  /* owned */
+    int is_map;
+    int flow;
+    PyObject *key;        /* owned; NULL while the mapping waits for its next key */
+    yaml_mark_t key_mark;
+    yaml_mark_t start_mark;
+    PyObject *keys;       /* borrowed (held by the positions dicts), or NULL */
+    PyObject *values;
+    PyObject *ends;
+} Frame;
+
+typedef struct {
+    /* arguments */
+    PyObject *plain;
+    PyObject *bail;
+    PyObject *typed_first;
+    Py_ssize_t index_depth;  /* -1: no index */
+    Py_ssize_t ends_depth;
+    Py_ssize_t ends_left;
+    Py_ssize_t max_depth;
+    int quoted_spans;
+    int watch_question;
+    Py_ssize_t cache_size;
+    unsigned char typed_ascii[128]; /* typed_first, as a table (it is all ASCII) */
+    /* state */
+    Frame *stack;
+    Py_ssize_t depth;
+    Py_ssize_t capacity;
+    PyObject *cache;      /* plain scalar text -> value */
+    PyObject *keys;       /* id(mapping) -> {key: (line, column)} */
+    PyObject *values;     /* id(collection) -> {key: pos} or [pos] */
+    PyObject *value_ends; /* id(collection) -> {key or index: (start, end record)} */
+    PyObject *spans;      /* [(start, end, style)] */
+    PyObject *root;       /* owned, the finished document */
+    yaml_mark_t root_mark;
+    /* the event that ended the last finished node (see builder.py's _last) */
+    int has_last;
+    yaml_mark_t last_start;
+    yaml_mark_t last_end;
+    char last_style;      /* '|' or '>' for a block scalar, else 0 */
+    PyObject *last_record; /* owned, made when first needed */
+} State;
+
+/* What a step returns: go on, give up on this document (the reference reads it), or a
+ * Python error (an exception is set). */
+enum { OK = 0, BAIL = 1, FAIL = -1 };
+
+static PyObject *
+position(yaml_mark_t mark)
+{
+    return Py_BuildValue("(nn)", (Py_ssize_t)mark.line + 1, (Py_ssize_t)mark.column + 1);
+}
+
+static PyObject *
+last_record(State *st)
+{
+    if (!st->has_last) {
+        Py_RETURN_NONE;
+    }
+    if (st->last_record == NULL) {
+        PyObject *style;
+        if (st->last_style) {
+            style = PyUnicode_FromStringAndSize(&st->last_style, 1);
+        } else {
+            style = Py_None;
+            Py_INCREF(style);
+        }
+        if (style == NULL) {
+            return NULL;
+        }
+        st->last_record = Py_BuildValue(
+            "(nnnnnnN)",
+            (Py_ssize_t)st->last_start.index, (Py_ssize_t)st->last_start.line,
+            (Py_ssize_t)st->last_start.column, (Py_ssize_t)st->last_end.index,
+            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column, style);
+        if (st->last_record == NULL) {
+            return NULL;
+        }
+    }
+    Py_INCREF(st->last_record);
+    return st->last_record;
+}
+
+static void
+set_last(State *st, yaml_event_t *event, char style)
+{
+    st->has_last = 1;
+    st->last_start = event->start_mark;
+    st->last_end = event->end_mark;
+    st->last_style = style;
+    Py_CLEAR(st->last_record);
+}
+
+/* (start offset, end record) beside a value's position, while notes are left. */
+static int
+note_end(State *st, Frame *frame, PyObject *slot, yaml_mark_t mark)
+{
+    if (frame->ends == NULL || st->ends_left <= 0) {
+        return OK;
+    }
+    st->ends_left--;
+    PyObject *record = last_record(st);
+    if (record == NULL) {
+        return FAIL;
+    }
+    PyObject *noted = Py_BuildValue("(nN)", (Py_ssize_t)mark.index, record);
+    if (noted == NULL) {
+        return FAIL;
+    }
+    int failed = PyDict_SetItem(frame->ends, slot, noted);
+    Py_DECREF(noted);
+    return failed ? FAIL : OK;
+}
+
+/* Put a finished node (a new reference, always consumed) into the innermost collection. */
+static int
+attach(State *st, PyObject *value, yaml_mark_t mark)
+{
+    if (st->depth == 0) {
+        st->root = value;
+        st->root_mark = mark;
+        return OK;
+    }
+    Frame *frame = &st->stack[st->depth - 1];
+    if (!frame->is_map) {
+        int failed = PyList_Append(frame->container, value);
+        Py_DECREF(value);
+        if (failed) {
+            return FAIL;
+        }
+        if (frame->values != NULL) {
+            PyObject *pos = position(mark);
+            if (pos == NULL || PyList_Append(frame->values, pos) < 0) {
+                Py_XDECREF(pos);
+                return FAIL;
+            }
+            Py_DECREF(pos);
+            if (frame->ends != NULL && st->ends_left > 0) {
+                PyObject *slot = PyLong_FromSsize_t(PyList_GET_SIZE(frame->values) - 1);
+                if (slot == NULL) {
+                    return FAIL;
+                }
+                int step = note_end(st, frame, slot, mark);
+                Py_DECREF(slot);
+                return step;
+            }
+        }
+        return OK;
+    }
+    if (frame->key == NULL) {
+        if (!PyUnicode_CheckExact(value)) {
+            Py_DECREF(value);  /* a key that is not a string: the reference reports it */
+            return BAIL;
+        }
+        frame->key = value;
+        frame->key_mark = mark;
+        return OK;
+    }
+    PyObject *key = frame->key;
+    frame->key = NULL;
+    int present = PyDict_Contains(frame->container, key);
+    if (present != 0) {  /* a duplicate key (reported by the reference), or an error */
+        Py_DECREF(key);
+        Py_DECREF(value);
+        return present < 0 ? FAIL : BAIL;
+    }
+    int failed = PyDict_SetItem(frame->container, key, value);
+    Py_DECREF(value);
+    if (failed) {
+        Py_DECREF(key);
+        return FAIL;
+    }
+    int step = OK;
+    if (frame->keys != NULL) {
+        PyObject *kpos = position(frame->key_mark);
+        PyObject *vpos = position(mark);
+        if (kpos == NULL || vpos == NULL || PyDict_SetItem(frame->keys, key, kpos) < 0 ||
+            PyDict_SetItem(frame->values, key, vpos) < 0) {
+            step = FAIL;
+        }
+        Py_XDECREF(kpos);
+        Py_XDECREF(vpos);
+        if (step == OK) {
+            step = note_end(st, frame, key, mark);
+        }
+    }
+    Py_DECREF(key);
+    return step;
+}
+
+static int
+index_in(PyObject *table, PyObject *container, PyObject **slot, PyObject *empty)
+{
+    PyObject *id = PyLong_FromVoidPtr(container);
+    if (id == NULL) {
+        Py_DECREF(empty);
+        return FAIL;
+    }
+    int failed = PyDict_SetItem(table, id, empty);
+    Py_DECREF(id);
+    Py_DECREF(empty);  /* the table holds it */
+    if (failed) {
+        return FAIL;
+    }
+    *slot = empty;
+    return OK;
+}
+
+static int
+open_collection(State *st, yaml_event_t *event, int is_map)
+{
+    yaml_char_t *anchor, *tag;
+    int flow;
+    if (is_map) {
+        anchor = event->data.mapping_start.anchor;
+        tag = event->data.mapping_start.tag;
+        flow = event->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
+    } else {
+        anchor = event->data.sequence_start.anchor;
+        tag = event->data.sequence_start.tag;
+        flow = event->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
+    }
+    if (anchor != NULL || tag != NULL || st->depth >= st->max_depth) {
+        return BAIL;
+    }
+    if (st->depth == st->capacity) {
+        Py_ssize_t grown = st->capacity ? st->capacity * 2 : 64;
+        Frame *stack = PyMem_Realloc(st->stack, (size_t)grown * sizeof(Frame));
+        if (stack == NULL) {
+            PyErr_NoMemory();
+            return FAIL;
+        }
+        st->stack = stack;
+        st->capacity = grown;
+    }
+    PyObject *container = is_map ? PyDict_New() : PyList_New(0);
+    if (container == NULL) {
+        return FAIL;
+    }
+    Frame *frame = &st->stack[st->depth++];
+    frame->container = container;
+    frame->is_map = is_map;
+    frame->flow = flow;
+    frame->key = NULL;
+    frame->start_mark = event->start_mark;
+    frame->keys = frame->values = frame->ends = NULL;
+    Py_ssize_t level = st->depth - 1;
+    if (level <= st->index_depth) {
+        PyObject *values = is_map ? PyDict_New() : PyList_New(0);
+        if (values == NULL || index_in(st->values, container, &frame->values, values) < 0) {
+            return FAIL;
+        }
+        if (level <= st->ends_depth) {
+            PyObject *ends = PyDict_New();
+            if (ends == NULL || index_in(st->value_ends, container, &frame->ends, ends) < 0) {
+                return FAIL;
+            }
+        }
+        if (is_map) {
+            PyObject *keys = PyDict_New();
+            if (keys == NULL || index_in(st->keys, container, &frame->keys, keys) < 0) {
+                return FAIL;
+            }
+        }
+    }
+    return OK;
+}
+
+static int
+close_collection(State *st, yaml_event_t *event)
+{
+    Frame *frame = &st->stack[--st->depth];
+    PyObject *container = frame->container;
+    Py_CLEAR(frame->key);  /* never set at a mapping's end; cleared for safety */
+    if (frame->flow || !st->has_last) {
+        set_last(st, event, 0);
+    }
+    return attach(st, container, frame->start_mark);
+}
+
+static int
+add_span(State *st, yaml_event_t *event, char style)
+{
+    PyObject *span = Py_BuildValue(
+        "(nnC)", (Py_ssize_t)event->start_mark.index, (Py_ssize_t)event->end_mark.index,
+        (int)style);
+    if (span == NULL) {
+        return FAIL;
+    }
+    int failed = PyList_Append(st->spans, span);
+    Py_DECREF(span);
+    return failed ? FAIL : OK;
+}
+
+/* The platform's reading of an untagged plain scalar (a new reference), or NULL with
+ * *step set: BAIL for anything the reference builder must read itself. */
+static PyObject *
+read_plain(State *st, PyObject *text, int *step)
+{
+    PyObject *value = PyDict_GetItemWithError(st->cache, text);
+    if (value != NULL) {
+        Py_INCREF(value);
+        return value;
+    }
+    if (PyErr_Occurred()) {
+        *step = FAIL;
+        return NULL;
+    }
+    int typed = 1;
+    if (PyUnicode_GET_LENGTH(text) > 0) {
+        Py_UCS4 first = PyUnicode_READ_CHAR(text, 0);
+        typed = first < 128 && st->typed_ascii[first];
+    }
+    if (typed) {
+        value = PyObject_CallOneArg(st->plain, text);
+        if (value == NULL) {
+            *step = FAIL;
+            return NULL;
+        }
+        if (value == st->bail) {
+            Py_DECREF(value);
+            *step = BAIL;
+            return NULL;
+        }
+    } else {
+        value = text;
+        Py_INCREF(value);
+    }
+    if (PyDict_GET_SIZE(st->cache) < st->cache_size &&
+        PyDict_SetItem(st->cache, text, value) < 0) {
+        Py_DECREF(value);
+        *step = FAIL;
+        return NULL;
+    }
+    return value;
+}
+
+static int
+scalar(State *st, yaml_event_t *event)
+{
+    if (event->data.scalar.anchor != NULL || event->data.scalar.tag != NULL) {
+        return BAIL;
+    }
+    PyObject *text = PyUnicode_DecodeUTF8(
+        (const char *)event->data.scalar.value, (Py_ssize_t)event->data.scalar.length,
+        "strict");
+    if (text == NULL) {
+        return FAIL;
+    }
+    char style = 0;
+    switch (event->data.scalar.style) {
+    case YAML_SINGLE_QUOTED_SCALAR_STYLE: style = '\''; break;
+    case YAML_DOUBLE_QUOTED_SCALAR_STYLE: style = '"'; break;
+    case YAML_LITERAL_SCALAR_STYLE: style = '|'; break;
+    case YAML_FOLDED_SCALAR_STYLE: style = '>'; break;
+    default: break;
+    }
+    PyObject *value;
+    if (event->data.scalar.plain_implicit) {
+        int in_flow = st->depth > 0 && st->stack[st->depth - 1].flow;
+        if (in_flow && st->watch_question && PyUnicode_FindChar(
+                text, '?', 0, PyUnicode_GET_LENGTH(text), 1) != -1) {
+            Py_DECREF(text);  /* the platform's parser may read it otherwise */
+            return BAIL;
+        }
+        int step = OK;
+        value = read_plain(st, text, &step);
+        Py_DECREF(text);
+        if (value == NULL) {
+            return step;
+        }
+    } else {
+        value = text;
+    }
+    if ((style == '|' || style == '>' || (st->quoted_spans && style)) &&
+        add_span(st, event, style) < 0) {
+        Py_DECREF(value);
+        return FAIL;
+    }
+    set_last(st, event, (style == '|' || style == '>') ? style : 0);
+    return attach(st, value, event->start_mark);
+}
+
+static int
+step_event(State *st, yaml_event_t *event)
+{
+    switch (event->type) {
+    case YAML_SCALAR_EVENT:
+        return scalar(st, event);
+    case YAML_MAPPING_START_EVENT:
+        return open_collection(st, event, 1);
+    case YAML_SEQUENCE_START_EVENT:
+        return open_collection(st, event, 0);
+    case YAML_MAPPING_END_EVENT:
+    case YAML_SEQUENCE_END_EVENT:
+        return close_collection(st, event);
+    default:  /* an alias, or anything else inside a node */
+        return BAIL;
+    }
+}
+
+/* Read the stream; OK with st->root set, BAIL, or FAIL. */
+static int
+run(State *st, yaml_parser_t *parser)
+{
+    yaml_event_t event;
+    int seen = 0;  /* events before the root: stream start, document start */
+    for (;;) {
+        if (!yaml_parser_parse(parser, &event)) {
+            return BAIL;  /* a syntax error: the reference reports it */
+        }
+        int step;
+        if (seen < 2) {
+            yaml_event_type_t want = seen == 0 ? YAML_STREAM_START_EVENT
+                                               : YAML_DOCUMENT_START_EVENT;
+            step = event.type == want ? OK : BAIL;  /* an empty stream */
+            seen++;
+        } else if (st->root == NULL) {
+            step = step_event(st, &event);
+        } else if (seen == 2) {
+            step = event.type == YAML_DOCUMENT_END_EVENT ? OK : BAIL;
+            seen++;
+        } else {
+            /* a second document: the reference says so */
+            step = event.type == YAML_STREAM_END_EVENT ? OK : BAIL;
+            yaml_event_delete(&event);
+            return step;
+        }
+        yaml_event_delete(&event);
+        if (step != OK) {
+            return step;
+        }
+    }
+}
+
+static void
+clear(State *st)
+{
+    for (Py_ssize_t i = 0; i < st->depth; i++) {
+        Py_XDECREF(st->stack[i].container);
+        Py_XDECREF(st->stack[i].key);
+    }
+    PyMem_Free(st->stack);
+    Py_XDECREF(st->cache);
+    Py_XDECREF(st->keys);
+    Py_XDECREF(st->values);
+    Py_XDECREF(st->value_ends);
+    Py_XDECREF(st->spans);
+    Py_XDECREF(st->root);
+    Py_XDECREF(st->last_record);
+}
+
+static PyObject *
+build(PyObject *module, PyObject *args, PyObject *kwargs)
+{
+    static char *names[] = {
+        "text", "plain", "bail", "typed_first", "index_depth", "ends_depth", "ends_left",
+        "max_depth", "quoted_spans", "watch_question", "cache_size", NULL};
+    PyObject *text;
+    State st;
+    memset(&st, 0, sizeof st);
+    if (!PyArg_ParseTupleAndKeywords(
+            args, kwargs, "UOOOnnnnppn:build", names, &text, &st.plain, &st.bail,
+            &st.typed_first, &st.index_depth, &st.ends_depth, &st.ends_left, &st.max_depth,
+            &st.quoted_spans, &st.watch_question, &st.cache_size)) {
+        return NULL;
+    }
+    PyObject *item, *iterator = PyObject_GetIter(st.typed_first);
+    if (iterator == NULL) {
+        return NULL;
+    }
+    while ((item = PyIter_Next(iterator)) != NULL) {
+        Py_UCS4 c = PyUnicode_Check(item) && PyUnicode_GET_LENGTH(item) == 1
+                        ? PyUnicode_READ_CHAR(item, 0) : 128;
+        Py_DECREF(item);
+        if (c >= 128) {
+            Py_DECREF(iterator);
+            PyErr_SetString(PyExc_ValueError, "typed_first must hold ASCII characters");
+            return NULL;
+        }
+        st.typed_ascii[c] = 1;
+    }
+    Py_DECREF(iterator);
+    if (PyErr_Occurred()) {
+        return NULL;
+    }
+    PyObject *encoded = PyUnicode_AsUTF8String(text);
+    if (encoded == NULL) {
+        if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
+            return NULL;
+        }
+        PyErr_Clear();  /* a lone surrogate: the reference reports it */
+        Py_RETURN_NONE;
+    }
+    st.cache = PyDict_New();
+    st.keys = PyDict_New();
+    st.values = PyDict_New();
+    st.value_ends = PyDict_New();
+    st.spans = PyList_New(0);
+    PyObject *result = NULL;
+    yaml_parser_t parser;
+    int parsing = 0;
+    if (st.cache && st.keys && st.values && st.value_ends && st.spans) {
+        if (!yaml_parser_initialize(&parser)) {
+            PyErr_NoMemory();
+        } else {
+            parsing = 1;
+            yaml_parser_set_input_string(
+                &parser, (const unsigned char *)PyBytes_AS_STRING(encoded),
+                (size_t)PyBytes_GET_SIZE(encoded));
+            int step = run(&st, &parser);
+            if (step == OK) {
+                PyObject *root = position(st.root_mark);
+                if (root != NULL) {
+                    result = Py_BuildValue(
+                        "(ONOOOO)", st.root, root, st.keys, st.values, st.value_ends,
+                        st.spans);
+                }
+            } else if (step == BAIL && !PyErr_Occurred()) {
+                result = Py_None;
+                Py_INCREF(result);
+            }
+        }
+    }
+    if (parsing) {
+        yaml_parser_delete(&parser);
+    }
+    Py_DECREF(encoded);
+    clear(&st);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"build", (PyCFunction)(void (*)(void))build, METH_VARARGS | METH_KEYWORDS,
+     "build(text, plain, bail, typed_first, index_depth, ends_depth, ends_left, max_depth,\n"
+     "      quoted_spans, watch_question, cache_size)\n"
+     "--\n\n"
+     "The data and positions of a common document, or None for the reference builder."},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "holodeck_mt.read._fastbuild",
+    "libyaml's events straight to plain data, for the common document.", -1, methods,
+};
+
+PyMODINIT_FUNC
+PyInit__fastbuild(void)
+{
+    return PyModule_Create(&module);
+}
