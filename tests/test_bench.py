@@ -38,6 +38,7 @@ def test_a_quick_run_prints_the_table_and_a_verdict_per_target(
     verdicts = re.findall(r"\*\*(PASS|FAIL|FAIL \(not measured\))\*\*", targets)
     assert len(verdicts) == 16
     assert "- CPU: " in out and "- Python: " in out
+    assert "- builders: `holodeck_mt.read._fastbuild` " in out
     assert report.read_text(encoding="utf-8").strip() == out.strip()
 
 
@@ -60,3 +61,37 @@ def test_an_unsupported_jobs_option_makes_the_row_not_applicable() -> None:
     row = bench.Row("x", "group", "jobs", [sys.executable, "-c", code, "--jobs", "1"])
     bench.measure([row], repeat=1, warmup=0, progress=False)
     assert row.na == "n/a: --jobs not supported"
+
+
+def test_the_validators_rows_name_their_builder_and_the_pure_one_is_forced(
+    tmp_path: Path,
+) -> None:
+    sizes = bench.Sizes(conversations=10, agents=1, agent_conversations=1, seed=0)
+    inputs = bench.prepare(tmp_path, sizes, None)
+    rows = {row.key: row for row in bench.build_rows(inputs, sizes, "/site/_fastbuild.so")}
+    for default, what in [
+        ("ours", "validator, valid"),
+        ("ours_authors", "validator (warnings only)"),
+    ]:
+        pure = rows[f"{default}_pure"]
+        assert rows[default].label == f"{what}, compiled builder"
+        assert pure.label == f"{what}, pure-Python builder (HOLODECK_MT_PURE_BUILDER=1)"
+        assert rows[default].env == {}
+        assert pure.env == {"HOLODECK_MT_PURE_BUILDER": "1"}
+        assert pure.argv == rows[default].argv
+    without = {row.key: row for row in bench.build_rows(inputs, sizes, None)}
+    assert without["ours"].label == "validator, valid, pure-Python builder (no compiled one)"
+    assert "does not import here" in bench.builders_note(None)
+
+
+def test_a_row_runs_with_its_own_environment_and_the_default_builder_otherwise(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("HOLODECK_MT_PURE_BUILDER", "1")
+    code = "import os, sys; sys.exit(os.environ.get('HOLODECK_MT_PURE_BUILDER', 'unset') != {!r})"
+    default = bench.Row("d", "group", "default", [sys.executable, "-c", code.format("unset")])
+    pure = bench.Row("p", "group", "pure", [sys.executable, "-c", code.format("1")])
+    pure.env["HOLODECK_MT_PURE_BUILDER"] = "1"
+    bench.measure([default, pure], repeat=1, warmup=0, progress=False)
+    assert default.ok, default.error
+    assert pure.ok, pure.error

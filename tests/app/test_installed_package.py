@@ -5,7 +5,9 @@ runs `twine check --strict`; here the same builds go to a scratch folder, the wh
 installed into a fresh virtual environment with no package index (its dependencies are this
 environment's, seen through a .pth file), and the installed command runs from a folder that
 is not the checkout. The wheel built from the sdist holds the same files as the one built
-from the checkout: the sdist leaves nothing out.
+from the checkout, byte for byte: the sdist leaves nothing out (the compiled builder's
+source included), and the compiled module, when there is one, builds the same from both.
+The build's choices (compiled or pure Python) are tests/test_compiled_build.py's.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import tarfile
 import venv
 import zipfile
 from dataclasses import dataclass
@@ -24,6 +27,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt import __version__
+from tests.build_copy import SOURCE, compiled_members, wheel_tag
 from tests.conftest import ROOT
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
@@ -84,7 +88,21 @@ def _contents(wheel: Path) -> dict[str, str]:
 
 def test_sdist_and_wheel_are_named_by_the_one_version(built: Built) -> None:
     assert built.sdist.name == f"holodeck_mt-{__version__}.tar.gz"
-    assert built.wheel.name == f"holodeck_mt-{__version__}-py3-none-any.whl"
+    assert built.wheel.name == f"holodeck_mt-{__version__}-{wheel_tag(built.wheel)}.whl"
+
+
+def test_the_wheel_is_pure_python_unless_it_carries_the_compiled_builder(built: Built) -> None:
+    compiled = compiled_members(built.wheel)
+    assert (wheel_tag(built.wheel) == "py3-none-any") == (not compiled)
+    if os.environ.get("HOLODECK_MT_REQUIRE_COMPILED", "") not in ("", "0"):
+        assert compiled, "HOLODECK_MT_REQUIRE_COMPILED is set but the wheel is pure Python"
+
+
+def test_the_sdist_carries_the_build_hook_and_the_c_builders_source(built: Built) -> None:
+    with tarfile.open(built.sdist) as archive:
+        names = {name.split("/", 1)[1] for name in archive.getnames() if "/" in name}
+    assert "hatch_build.py" in names
+    assert SOURCE.as_posix() in names
 
 
 def test_twine_check_passes_on_both(built: Built, tmp_path: Path) -> None:
