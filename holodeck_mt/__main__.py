@@ -1,3 +1,3 @@
-from holodeck_mt.app.cli import main
+from holodeck_mt.app.entry import main
 
 raise SystemExit(main())

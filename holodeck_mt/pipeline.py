@@ -16,6 +16,7 @@ Every stage is a leaf this module calls in turn; the whole path is
 from __future__ import annotations
 
 import errno
+import gc
 import os
 from pathlib import Path
 from typing import Any
@@ -54,7 +55,7 @@ def _validate_text(
     platform does (``read/substitution``), every position then placed in ``text``."""
     if len(text) > limits.max_bytes:
         return _screened(path, [files.too_large(len(text), limits)], options, limits), None
-    if "${" not in text:
+    if not _may_reference(text):
         return _judged(text, path, role, base_dir, options, limits, tree, agent, agent_clean, text)
     variables = substitution.environment()
     sub = substitution.substitute(text, variables)
@@ -69,6 +70,28 @@ def _validate_text(
     )
     result.text = text
     return result, doc
+
+
+#: The braces of a text looked at one by one before it is searched for ``${`` whole.
+_BRACES_LOOKED_AT = 1024
+
+
+def _may_reference(text: str) -> bool:
+    """Whether ``text`` holds ``${``, where a ``${NAME}`` reference would start.
+
+    As ``"${" in text``, with each brace found by a search for one character (memchr),
+    then the character before it looked at: a text of a few braces (YAML in block style)
+    is read at memory speed, not twenty times slower as a search for two characters
+    reads a text full of ``$``. Past so many braces, the rest is searched whole.
+    """
+    at = text.find("{", 1)
+    for _ in range(_BRACES_LOOKED_AT):
+        if at < 0:
+            return False
+        if text[at - 1] == "$":
+            return True
+        at = text.find("{", at + 1)
+    return at >= 0 and text.find("${", at - 1) >= 0
 
 
 def _judged(
@@ -87,32 +110,60 @@ def _judged(
     locate, result. ``agent``: the data of the agent.yaml naming this test-cases file,
     for the run-time lints (which run only when neither has an error); ``written``: the
     text as written, whose comments say what is suppressed."""
+    spared = not _set_apart_before()
     screen = Screen.of(written, path, options)
     keep = screen.keep if screen is not None else None
     doc = document.read(text, limits)
     if not doc.loaded:
         found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits, keep)
         return FileResult(path, found, text=text, screen=screen), None
-    judged = verdict.judge(doc, role, limits)
-    faults = judged.faults
-    checked = platform_models.judge(doc, faults, role, options.platform)
-    faults = faults + checked.faults
-    if judged.as_read is not None:
-        faults = faults + running.faults(
-            doc,
-            faults,
-            judged.as_read,
-            base_dir=base_dir,
-            options=options,
-            tree=tree,
-            agent=agent,
-            agent_clean=agent_clean,
-        )
-    found = report.diagnostics(cascade.pruned(faults), doc, limits, keep)
-    stats, names = walk.stats(doc.data), walk.names(doc.data)
+    # A document is a million containers and no cycles: the collections its checks set off
+    # would walk all of it again, for nothing. What exists once it is read is set apart
+    # while it is checked and handed back afterwards; what the checks make is collected as
+    # usual. Whether the collector is on stays the reader's to say (threads share it).
+    if spared:
+        gc.freeze()
+    try:
+        judged = verdict.judge(doc, role, limits)
+        faults = judged.faults
+        checked = platform_models.judge(doc, faults, role, options.platform)
+        faults = faults + checked.faults
+        if judged.as_read is not None:
+            faults = faults + running.faults(
+                doc,
+                faults,
+                judged.as_read,
+                base_dir=base_dir,
+                options=options,
+                tree=tree,
+                agent=agent,
+                agent_clean=agent_clean,
+            )
+        found = report.diagnostics(cascade.pruned(faults), doc, limits, keep)
+        stats, names = walk.stats(doc.data), walk.names(doc.data)
+    finally:
+        if spared:
+            gc.unfreeze()
     result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
     return result, doc
+
+
+#: Whether this process held objects set apart from the collector before it validated
+#: anything (empty: not asked yet; asked again in a forked child).
+_SET_APART: list[bool] = []
+if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
+    os.register_at_fork(after_in_child=_SET_APART.clear)
+
+
+def _set_apart_before() -> bool:
+    """Whether objects were set apart from the collector (``gc.freeze``) by someone else
+    before this process first validated: a worker forked from a parent that froze its own
+    (they must stay apart, unwalked and uncopied). Asked once per process, for the count
+    walks every object set apart."""
+    if not _SET_APART:
+        _SET_APART.append(gc.get_freeze_count() > 0)
+    return _SET_APART[0]
 
 
 def _screened(path: str, found: list[Diagnostic], options: Options, limits: Limits) -> FileResult:

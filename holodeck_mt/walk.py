@@ -59,8 +59,9 @@ def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
     return None, parts
 
 
-def scopes(data: Any) -> Iterator[Node]:
-    """Every mapping that carries a single turn's fields: single-turn cases and turns."""
+def _scopes(data: Any) -> Iterator[tuple[JsonPath, int | None, dict[str, Any]]]:
+    """``(test case's path, turn index, mapping)`` for every mapping carrying a single
+    turn's fields: a turn of a multi-turn test case, or a single-turn test case (no index)."""
     for _, path, case in test_cases(data):
         if not isinstance(case, dict):
             continue
@@ -68,9 +69,24 @@ def scopes(data: Any) -> Iterator[Node]:
         if isinstance(turns, list):
             for j, turn in enumerate(turns):
                 if isinstance(turn, dict):
-                    yield (*path, "turns", j), turn
+                    yield path, j, turn
         else:
-            yield path, case
+            yield path, None, case
+
+
+def scopes(data: Any) -> Iterator[Node]:
+    """Every mapping that carries a single turn's fields: single-turn cases and turns."""
+    for path, j, scope in _scopes(data):
+        yield (path if j is None else (*path, "turns", j)), scope
+
+
+def _fields(data: Any, key: str, *, turns_only: bool = False) -> Iterator[Node]:
+    """The path and value of ``key`` in every scope (see :func:`scopes`) holding it, or in
+    every turn of a multi-turn test case; no path is made for the scopes without it."""
+    for path, j, scope in _scopes(data):
+        if key not in scope or (turns_only and j is None):
+            continue
+        yield ((*path, key) if j is None else (*path, "turns", j, key)), scope[key]
 
 
 def metrics(data: Any) -> Iterator[Node]:
@@ -82,22 +98,25 @@ def metrics(data: Any) -> Iterator[Node]:
                 if isinstance(metric, dict):
                     yield ("evaluations", "metrics", i), metric
     # Streamed, not listed: a file of a million test cases costs no list of them.
-    holders: Iterator[Node] = itertools.chain(
-        ((path, case) for _, path, case in test_cases(data)),
-        (node for node in scopes(data) if "turns" in node[0]),
+    lists: Iterator[Node] = itertools.chain(
+        (
+            ((*path, "evaluations"), case["evaluations"])
+            for _, path, case in test_cases(data)
+            if isinstance(case, dict) and "evaluations" in case
+        ),
+        _fields(data, "evaluations", turns_only=True),
     )
-    for path, holder in holders:
-        if isinstance(holder, dict) and isinstance(holder.get("evaluations"), list):
-            for i, metric in enumerate(holder["evaluations"]):
+    for path, found in lists:
+        if isinstance(found, list):
+            for i, metric in enumerate(found):
                 if isinstance(metric, dict):
-                    yield (*path, "evaluations", i), metric
+                    yield (*path, i), metric
 
 
 def expected_tool_lists(data: Any) -> Iterator[Node]:
-    for path, scope in scopes(data):
-        tools = scope.get("expected_tools")
+    for path, tools in _fields(data, "expected_tools"):
         if isinstance(tools, list):
-            yield (*path, "expected_tools"), tools
+            yield path, tools
 
 
 def arg_values(data: Any) -> Iterator[Node]:
@@ -110,12 +129,11 @@ def arg_values(data: Any) -> Iterator[Node]:
 
 
 def files(data: Any) -> Iterator[Node]:
-    for path, scope in scopes(data):
-        entries = scope.get("files")
+    for path, entries in _fields(data, "files"):
         if isinstance(entries, list):
             for i, entry in enumerate(entries):
                 if isinstance(entry, dict):
-                    yield (*path, "files", i), entry
+                    yield (*path, i), entry
 
 
 def stats(data: Any) -> dict[str, int]:

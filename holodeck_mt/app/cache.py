@@ -2,11 +2,12 @@
 
 An entry is keyed by a hash of everything the results depend on that is known before
 validating: the file's path as given and its bytes, the working directory, the
-options and limits, the validator (its version and the state of its modules), the
-platform's version (when installed) and the schema files' content. What is learnt
-only by validating is stored in the entry and checked before it is reused: the
-content of the test-cases file it named, and of the ``.env`` beside it, and the
-values of the ``${NAME}`` variables its texts reference.
+options and limits, and the validator (:mod:`holodeck_mt.app.tool_state`: its version
+and modules, the schema files' content, the installed distributions, the platform's
+among them). What is learnt only by validating is stored in the entry and checked
+before it is reused: the content of the test-cases file it named, of the ``.env``
+beside it and of the ``.env`` files the platform reads, and the values of the
+``${NAME}`` variables its texts reference.
 
 Runs that import graders (``--import-graders``) or look at other files
 (``--check-files``) are never cached: what they depend on is not bounded by the
@@ -15,24 +16,22 @@ holding anything but plain JSON data of the expected shape is ignored, never
 trusted. Entries are JSON, written to a temporary file and renamed into place, so
 that concurrent runs (``-j``, or several processes) never see half an entry.
 
-The cache folder is ``$HOLODECK_MT_CACHE_DIR``, else the user's cache folder
-(``$XDG_CACHE_HOME/holodeck-mt``, ``~/.cache/holodeck-mt``, ``~/Library/Caches`` on
-macOS, ``%LOCALAPPDATA%`` on Windows); a default folder that lies inside the
-repository being validated is not used.
+The cache folder is :func:`holodeck_mt.app.cache_folder.folder`'s. A whole run served
+from here is kept too, and replayed next time without looking at its files' results
+(:mod:`holodeck_mt.app.replay`).
 """
 
 from __future__ import annotations
 
-import functools
 import hashlib
 import json
 import os
 import re
-import sys
 from collections.abc import Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from holodeck_mt.app import cache_folder, tool_state
 from holodeck_mt.read.env_vars import REFERENCE
 
 if TYPE_CHECKING:
@@ -70,40 +69,8 @@ _DIAGNOSTIC_FIELDS: dict[str, type | tuple[type, ...]] = {
 
 def folder(cwd: Path | None = None) -> Path | None:
     """The cache folder, or None when none may be used."""
-    chosen = os.environ.get("HOLODECK_MT_CACHE_DIR")
-    if chosen:
-        return Path(chosen)
-    default = _user_cache()
-    if default is None:
-        return None
-    here = Path(os.path.realpath(cwd or Path.cwd()))
-    repository = _repository_of(here)
-    resolved = Path(os.path.realpath(default))
-    if repository is not None and resolved.is_relative_to(repository):
-        return None  # never inside the repository unless asked
-    return default
-
-
-def _user_cache() -> Path | None:
-    if sys.platform == "win32":
-        base = os.environ.get("LOCALAPPDATA")
-        return Path(base) / "holodeck-mt" / "Cache" if base else None
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and os.path.isabs(xdg):
-        return Path(xdg) / "holodeck-mt"
-    home = os.environ.get("HOME") or os.path.expanduser("~")
-    if not home or home == "~":
-        return None
-    if sys.platform == "darwin":
-        return Path(home) / "Library" / "Caches" / "holodeck-mt"
-    return Path(home) / ".cache" / "holodeck-mt"
-
-
-def _repository_of(here: Path) -> Path | None:
-    for candidate in (here, *here.parents):
-        if (candidate / ".git").exists():
-            return candidate
-    return None
+    found = cache_folder.folder(str(cwd) if cwd is not None else None)
+    return Path(found) if found is not None else None
 
 
 def usable(options: Options) -> bool:
@@ -114,39 +81,6 @@ def usable(options: Options) -> bool:
 # --- keys -------------------------------------------------------------------------
 
 
-@functools.cache
-def _tool_state() -> str:
-    """The validator (version and modules), the platform's version, the schema files."""
-    import holodeck_mt
-    from holodeck_mt.contract import registry
-
-    digest = hashlib.sha256(f"format {FORMAT} holodeck-mt {holodeck_mt.__version__}".encode())
-    package = Path(holodeck_mt.__file__).resolve().parent
-    for module in sorted(package.rglob("*.py")):
-        stat = module.stat()
-        digest.update(f"{module.relative_to(package)} {stat.st_size} {stat.st_mtime_ns}".encode())
-    digest.update(f"platform {_platform_version()}".encode())
-    for schema in sorted(registry.schema_dir().glob("*.json")):
-        digest.update(schema.name.encode() + b"\0" + schema.read_bytes())
-    return digest.hexdigest()
-
-
-def _platform_version() -> str:
-    """The installed platform's version, from its distribution's folder name (importing
-    ``importlib.metadata`` would cost more than a cached run)."""
-    for entry in sys.path:
-        try:
-            names = os.listdir(entry or ".")
-        except (OSError, ValueError):
-            continue
-        for name in names:
-            if name.lower().startswith(("holodeck_ai-", "holodeck-ai-")) and name.endswith(
-                (".dist-info", ".egg-info")
-            ):
-                return name
-    return "none"
-
-
 def key(path: str, raw: bytes, options: Options, limits: Limits) -> str:
     """The entry's key: a hash of what the results depend on before validating."""
     described = json.dumps(
@@ -155,7 +89,8 @@ def key(path: str, raw: bytes, options: Options, limits: Limits) -> str:
             "cwd": os.getcwd(),
             "options": sorted(vars(options).items()),
             "limits": sorted(vars(limits).items()),
-            "tool": _tool_state(),
+            "tool": tool_state.state(),
+            "format": FORMAT,
         },
         sort_keys=True,
         default=str,
@@ -298,35 +233,38 @@ def _diagnostic(found: Any) -> Diagnostic:
 
 def write(
     path: str, results: list[FileResult], options: Options, limits: Limits, root: Path
-) -> None:
-    """Store the results of the file at ``path`` (once their text is dropped); never
-    fails the run: a cache that cannot be written is only a slower next run."""
+) -> bool:
+    """Store the results of the file at ``path`` (once their text is dropped); whether
+    they were stored. Never fails the run: a cache that cannot be written is only a
+    slower next run."""
     try:
-        _write(path, results, options, limits, root)
+        return _write(path, results, options, limits, root)
     except (OSError, ValueError, RecursionError):  # UnicodeError included: an odd name
-        return
+        return False
 
 
 def _write(
     path: str, results: list[FileResult], options: Options, limits: Limits, root: Path
-) -> None:
+) -> bool:
+    from holodeck_mt.read.substitution import ENV_FILES
+
     raw = _read_source(path, limits)
     if raw is None or any(r.text is not None for r in results):
-        return
+        return False
     source = Path(path)
-    depends = [source.parent / ".env", Path(".env")]
+    depends = [source.parent / ".env", *(file.expanduser() for file in ENV_FILES)]
     texts = [raw.decode("utf-8", "replace")]
     for followed in results[1:]:  # the test-cases file the document named, as read
         target = Path(followed.path)
         if not target.is_file():
-            return
+            return False
         depends.append(target)
         content = _read_source(followed.path, limits)
         if content is None:
-            return
+            return False
         texts.append(content.decode("utf-8", "replace"))
     if len(results) == 1 and "test_cases_file" in texts[0]:
-        return  # it names a file it could not follow: that file may appear
+        return False  # it names a file it could not follow: that file may appear
     entry = {
         "format": FORMAT,
         "key": key(path, raw, options, limits),
@@ -334,7 +272,7 @@ def _write(
         "variables": _variables(_references(texts)),
         "results": [_as_json(r) for r in results],
     }
-    _store(root, entry)
+    return _store(root, entry)
 
 
 def _as_json(result: FileResult) -> dict[str, Any]:
@@ -352,10 +290,10 @@ def _as_json(result: FileResult) -> dict[str, Any]:
     }
 
 
-def _store(root: Path, entry: dict[str, Any]) -> None:
+def _store(root: Path, entry: dict[str, Any]) -> bool:
     data = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates too
     if len(data) > MAX_ENTRY_BYTES or _CONTROL_IN_JSON.search(data):
-        return  # it would be refused when read back
+        return False  # it would be refused when read back
     import tempfile  # only when writing: a run served from the cache never needs it
 
     target = _entry_path(root, entry["key"])
@@ -370,4 +308,5 @@ def _store(root: Path, entry: dict[str, Any]) -> None:
             os.unlink(temporary)
             raise
     except OSError:
-        return
+        return False
+    return True

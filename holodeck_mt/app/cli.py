@@ -7,7 +7,6 @@ one error in a file; 2 a usage error or a path that cannot be read.
 from __future__ import annotations
 
 import argparse
-import contextlib
 import os
 import re
 import sys
@@ -16,6 +15,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
+from holodeck_mt.app import streams
 from holodeck_mt.limits import (
     MAX_ALIAS_NODES,
     MAX_DEPTH,
@@ -30,6 +30,7 @@ from holodeck_mt.urls import BUNDLE_URL
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
+    from holodeck_mt.app.replay import Run
     from holodeck_mt.model import FileResult
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -174,8 +175,8 @@ def _add_validate(commands: Commands) -> None:
             "--import-graders": "import each code grader and report missing modules or "
             "callables (runs the graders' module code)",
             "--check-files": "check that each files[*].path exists relative to the agent.yaml",
-            "--no-cache": "validate every file afresh: neither reuse nor store results in the "
-            "cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
+            "--no-cache": "validate every file afresh: neither reuse nor store results or "
+            "runs in the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
         },
     )
     _add_selection(validate)
@@ -386,7 +387,9 @@ class _Job:
     cache: str | None = None
 
 
-def _run(job: _Job) -> tuple[list[object], str | None]:
+def _run(job: _Job) -> Outcome:
+    """A file's results, what went wrong reading it, and whether the result cache holds
+    the results (read from it, or stored)."""
     from holodeck_mt.pipeline import validate_file
 
     root = Path(job.cache) if job.cache is not None else None
@@ -397,26 +400,32 @@ def _run(job: _Job) -> tuple[list[object], str | None]:
         if cached is not None:
             for result in cached:
                 result.strict = job.strict
-            return list(cached), None
+            return list(cached), None, True
     try:
         results = validate_file(job.path, options=job.options, limits=job.limits)
     except OSError as e:
-        return [], f"cannot read '{job.path}': {e.strerror or e}"
+        return [], f"cannot read '{job.path}': {e.strerror or e}", False
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
         if os.environ.get("HOLODECK_MT_DEBUG"):
             raise
         first = str(e).splitlines()[0][:200] if str(e) else ""
-        return [], _internal(job, f"{type(e).__name__}" + (f": {first}" if first else ""))
+        what = f"{type(e).__name__}" + (f": {first}" if first else "")
+        return [], _internal(job, what), False
     for result in results:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
         result.keep_quoted_lines()
         result.strict = job.strict  # a warning fails its file in every format's verdict
+    stored = False
     if root is not None:
         from holodeck_mt.app import cache
 
-        cache.write(job.path, results, job.options, job.limits, root)
-    return list(results), None
+        stored = cache.write(job.path, results, job.options, job.limits, root)
+    return list(results), None, stored
+
+
+#: A file's results, the problem met reading it, whether the result cache holds them.
+Outcome = tuple[list[object], str | None, bool]
 
 
 def _internal(job: _Job, what: str) -> str:
@@ -426,7 +435,7 @@ def _internal(job: _Job, what: str) -> str:
     )
 
 
-def _run_chunk(jobs: list[_Job]) -> list[tuple[list[object], str | None]]:
+def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
     return [_run(job) for job in jobs]
 
 
@@ -435,9 +444,6 @@ def _ignore_interrupt() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-Outcome = tuple[list[object], str | None]
 
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
@@ -470,10 +476,10 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
             if outcome is None:  # its chunk was lost with a dead worker: alone, in a new one
                 _pool_run(jobs, [[i]], 1, context, outcomes)
                 if outcomes[i] is None:
-                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"))
+                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"), False)
     finally:
         gc.unfreeze()
-    return [outcome or ([], None) for outcome in outcomes]
+    return [outcome or ([], None, False) for outcome in outcomes]
 
 
 def _pool_run(
@@ -519,51 +525,20 @@ def _say(line: str) -> None:
         pass
 
 
-def _write_report(render: Callable[[TextIO], None]) -> None:
-    """Render to stdout; a closed stdout or a reader gone (``| head``) is not our failure."""
-    stream = sys.stdout
+def main(argv: Sequence[str] | None = None, *, run: Run | None = None) -> int:
+    """The command line. ``run``: the run cache's view of this run, kept once it has run
+    (:func:`holodeck_mt.app.entry.main` passes it)."""
     try:
-        if stream is None:
-            raise OSError("no standard output")
-        render(stream)
-        stream.flush()
-    except (OSError, ValueError):
-        _detach_stdout()
-
-
-def _detach_stdout() -> None:
-    """Point descriptor 1 at /dev/null, so that the exit's flush cannot fail and change the
-    exit code."""
-    try:
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, 1)
-        os.close(devnull)
-    except OSError:
-        pass
-    with contextlib.suppress(OSError):
-        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
-
-
-def _safe_streams() -> None:
-    """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped."""
-    for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            with contextlib.suppress(OSError, ValueError):
-                reconfigure(errors="backslashreplace")
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    try:
-        return _main(argv)
+        return _main(argv, run)
     except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
         return EXIT_INTERRUPTED
 
 
-def _main(argv: Sequence[str] | None) -> int:
-    _safe_streams()
+def _main(argv: Sequence[str] | None, run: Run | None) -> int:
+    streams.make_safe()
     args = build_parser().parse_args(argv)
-    return _COMMANDS.get(args.command, _validate)(args)
+    command = _COMMANDS.get(args.command)
+    return command(args) if command is not None else _validate(args, run)
 
 
 def _fix(args: argparse.Namespace) -> int:
@@ -579,7 +554,7 @@ def _explain(args: argparse.Namespace) -> int:
     return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
 
 
-def _validate(args: argparse.Namespace) -> int:
+def _validate(args: argparse.Namespace, run: Run | None = None) -> int:
     from holodeck_mt.app import discovery, settings
     from holodeck_mt.app.config import ConfigError
     from holodeck_mt.render import renderer
@@ -610,15 +585,55 @@ def _validate(args: argparse.Namespace) -> int:
         _say(f"holodeck-mt: error: {e}")
         return EXIT_USAGE
     rounds = _with_cache(rounds, args.no_cache, options)
-    results = _validate_all(rounds, args, problems)
+    results, all_cached = _validate_all(rounds, args, problems)
     for problem in problems:
         _say(f"holodeck-mt: error: {problem}")
     render = renderer(args.format)
-    _write_report(lambda out: render(results, out))
+    keep = run is not None and all_cached and not problems and _cached_in(rounds, run.folder)
+    report: list[str] = []
+    written = streams.write_report(lambda out: _render(render, results, out, report, keep))
     if problems:
         return EXIT_USAGE
     failing = any(not r.valid for r in results)
-    return EXIT_INVALID if failing else EXIT_OK
+    code = EXIT_INVALID if failing else EXIT_OK
+    if run is not None and keep and written:
+        _keep(run, args, results, report[0], code)
+    return code
+
+
+def _render(
+    render: Callable[[Sequence[FileResult], TextIO], None],
+    results: list[FileResult],
+    out: TextIO,
+    report: list[str],
+    copy: bool,
+) -> None:
+    """Render the report to ``out``, and a copy of it into ``report`` when ``copy``."""
+    if not copy:
+        render(results, out)
+        return
+    copied = streams.Copied(out)
+    render(results, copied)
+    report.append(copied.getvalue())
+
+
+def _cached_in(rounds: list[list[_Job]], folder: str) -> bool:
+    """Whether every file's results are kept in the run cache's folder (a configuration's
+    ``cache-dir`` keeps them elsewhere: the run is not kept)."""
+    jobs = [job for batch in rounds for job in batch]
+    return all(job.cache is not None and Path(job.cache) == Path(folder) for job in jobs)
+
+
+def _keep(
+    run: Run, args: argparse.Namespace, results: list[FileResult], report: str, code: int
+) -> None:
+    """Keep the run in the run cache, with the states of every path it looked at."""
+    from holodeck_mt.app import replay
+
+    given = list(args.paths) or ["agent.yaml"]
+    config = str(args.config) if args.config is not None else None
+    paths, folders = replay.looked_at(given, [r.path for r in results], config)
+    run.keep(report, code, paths, folders)
 
 
 def _platform_missing() -> bool:
@@ -672,16 +687,19 @@ def _rounds(files: list[str], job: Callable[[str], _Job]) -> list[list[_Job]]:
 
 def _validate_all(
     rounds: list[list[_Job]], args: argparse.Namespace, problems: list[str]
-) -> list[FileResult]:
-    """Each file's results, once per run; what could not be read goes to ``problems``."""
+) -> tuple[list[FileResult], bool]:
+    """Each file's results, once per run, and whether the result cache holds them all;
+    what could not be read goes to ``problems``."""
     from holodeck_mt.app import discovery
     from holodeck_mt.model import FileResult
 
     results: list[FileResult] = []
     seen: set[str] = set()
+    all_cached = True
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
-        for done, problem in _outcomes(batch, args):
+        for done, problem, cached in _outcomes(batch, args):
+            all_cached = all_cached and cached
             for result in done:
                 key = discovery.same_file_key(getattr(result, "path", ""))
                 if isinstance(result, FileResult) and key not in seen:
@@ -689,7 +707,7 @@ def _validate_all(
                     results.append(result)
             if problem:
                 problems.append(problem)
-    return results
+    return results, all_cached
 
 
 def _outcomes(batch: list[_Job], args: argparse.Namespace) -> list[Outcome]:

@@ -43,11 +43,27 @@ def diagnose(
 ) -> list[Diagnostic] | None:
     """Every diagnostic the CLI reports for this text; None for a file that is not ours.
     ``options``: the workspace configuration's (:mod:`holodeck_mt.lsp.configuration`)."""
-    limits, options = limits or Limits(), options or Options()
+    limits = limits or Limits()
     tree = tree_of(path, roots)
     target = roles.target_of(path, text, tree)
     if target is None:
         return None
+    saved = saved_text(target.agent, tree, limits) if target.agent is not None else None
+    return diagnose_as(path, text, tree, target, saved, limits, options)
+
+
+def diagnose_as(
+    path: Path,
+    text: str,
+    tree: Path,
+    target: roles.Target,
+    agent_text: str | None,
+    limits: Limits | None = None,
+    options: Options | None = None,
+) -> list[Diagnostic]:
+    """:func:`diagnose` of a document whose workspace folder (``tree``) and target are
+    known, and ``agent_text``, the saved text of the agent.yaml naming it (if one does)."""
+    limits, options = limits or Limits(), options or Options()
     if target.agent is None:
         results = validate_document_text(
             text,
@@ -60,9 +76,8 @@ def diagnose(
         return results[0].diagnostics
     # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
     # the agent's settings); the agent as saved, this file as the editor holds it.
-    agent_text = _context(target.agent, tree, limits)
     results = validate_document_text(
-        agent_text,
+        agent_text or "",
         path=str(target.agent),
         base_dir=target.base_dir,
         limits=limits,
@@ -85,7 +100,7 @@ def diagnose(
     return results[1].diagnostics
 
 
-def _context(agent: Path, tree: Path, limits: Limits) -> str:
+def saved_text(agent: Path, tree: Path, limits: Limits) -> str:
     """The saved text of a file read for context; empty when it may not or cannot be read."""
     try:
         if confine.refusal(agent, tree) is not None:

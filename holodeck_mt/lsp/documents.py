@@ -3,8 +3,9 @@
 pygls applies an incremental change by splitting the whole text into lines and writing
 them all again: a third of a second per keystroke on an 11 MB test-cases file, on the
 thread that also answers the editor. Here the text keeps the offsets where its lines
-start; a change finds its range through them, splices the text once, and shifts the
-offsets after it.
+start; a change finds its range through them, splices the text once (one copy of the
+text, as a Python string is immutable), and shifts the offsets after it, only when the
+change's length differs from the range's.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from typing import Any
 from lsprotocol import types as lsp
 from pygls.workspace import TextDocument, Workspace
 
-from holodeck_mt.lsp.positions import UTF16, units
+from holodeck_mt.lsp.positions import UTF16, UTF32, line_starts, units
 
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
@@ -35,7 +36,7 @@ class FastTextDocument(TextDocument):
 
     def _line_starts(self) -> list[int]:
         if self._starts is None:
-            self._starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self._text)]
+            self._starts = line_starts(self._text)
         return self._starts
 
     def _offset(self, position: lsp.Position, encoding: str) -> int:
@@ -46,6 +47,8 @@ class FastTextDocument(TextDocument):
         start = starts[position.line]
         end = starts[position.line + 1] if position.line + 1 < len(starts) else len(source)
         line = source[start:end].rstrip("\r\n")
+        if encoding == UTF32 or line.isascii():  # a code unit a character: no count
+            return start + min(position.character, len(line))
         count = 0
         for index, char in enumerate(line):
             if count >= position.character:
@@ -59,7 +62,7 @@ class FastTextDocument(TextDocument):
         start = self._offset(change.range.start, encoding)
         end = max(start, self._offset(change.range.end, encoding))
         text = change.text
-        self._source = source[:start] + text + source[end:]
+        self._source = "".join((source[:start], text, source[end:]))
         touches_cr = (
             "\r" in text or source[start - 1 : start] == "\r" or "\r" in source[end : end + 1]
         )
@@ -71,7 +74,10 @@ class FastTextDocument(TextDocument):
         last = bisect.bisect_right(starts, end)  # ... and after its end: they shift
         delta = len(text) - (end - start)
         inserted = [start + m.end() for m in _LINE_BREAK.finditer(text)]
-        starts[first:] = inserted + [s + delta for s in starts[last:]]
+        if first == last and not inserted and delta == 0:
+            return  # within a line, as long as what it replaced: no line moves
+        shifted = starts[last:] if delta == 0 else [s + delta for s in starts[last:]]
+        starts[first:] = inserted + shifted
 
 
 def install(workspace: Workspace) -> None:

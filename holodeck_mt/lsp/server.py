@@ -4,8 +4,11 @@
   change (the first edit after a pause at once, the edits that follow it debounced into
   one validation once they pause for :data:`DEBOUNCE` seconds) and on save, with the
   document version they belong to. Validation runs on one worker thread; a document is
-  validated once at a time (edits meanwhile ask for one more run when it ends), and a
-  result for a version the editor has left is dropped.
+  validated once at a time (edits meanwhile ask for one more run when it ends), a version
+  is validated once however many ask for it (a quick fix asked for while it is validated
+  waits for that validation), and a result for a version the editor has left is dropped.
+  The worker validates a small sample while the editor sends its first document, so that
+  what a first validation pays once (:mod:`holodeck_mt.lsp.warming`) is paid before it.
 - Quick fixes come from :mod:`holodeck_mt.fix.engine`, the engine ``holodeck-mt fix`` uses: each
   is a command (``holodeck-mt.applyFix``) that the server carries out with one
   ``workspace/applyEdit``; an unsafe fix says so in its title and is never preferred.
@@ -38,7 +41,16 @@ from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.lsp import checking, configuration, documents, reuse, roles, settings, sharing
+from holodeck_mt.lsp import (
+    checking,
+    configuration,
+    documents,
+    reuse,
+    roles,
+    settings,
+    sharing,
+    warming,
+)
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
@@ -77,6 +89,8 @@ class HoloDeckServer(LanguageServer):
         self._running: set[str] = set()
         self.last_edit: dict[str, float] = {}
         self._again: set[str] = set()
+        #: The validation under way of each document: its text and version, and the job.
+        self._validating: dict[str, tuple[str, int, asyncio.Future[Checked | None]]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
         self.readings = reuse.LastReadings()
 
@@ -112,12 +126,33 @@ class HoloDeckServer(LanguageServer):
             quiet_for = time.monotonic() - self.last_edit.get(uri, -DEBOUNCE)
             self.schedule(uri, max(0.0, DEBOUNCE - quiet_for))
 
+    def warm_up(self) -> None:
+        """Validate :mod:`holodeck_mt.lsp.warming`'s sample on the worker, ahead of the
+        documents: it runs before the first of them, as the worker takes one job at a time."""
+        self._worker.submit(warming.warm)
+
     async def validate(self, uri: str) -> Checked | None:
-        """Validate the open document and publish; None when it is not a HoloDeck file."""
+        """Validate the open document and publish; None when it is not a HoloDeck file.
+        A validation of the same version under way is awaited, not run again."""
         document = self.workspace.text_documents.get(uri)
         if document is None:
             return None
         text, version = document.source, document.version or 0
+        running = self._validating.get(uri)
+        # The same text (not only the same number: a document reopened starts again at 1).
+        if running is None or running[0] is not text or running[1] != version:
+            job = asyncio.ensure_future(self._validate(uri, text, version))
+            running = self._validating[uri] = (text, version, job)
+            job.add_done_callback(lambda done: self._done(uri, done))
+        # Shielded: a request cancelled while it waits leaves the validation to the others.
+        return await asyncio.shield(running[2])
+
+    def _done(self, uri: str, job: asyncio.Future[Checked | None]) -> None:
+        running = self._validating.get(uri)
+        if running is not None and running[2] is job:
+            del self._validating[uri]
+
+    async def _validate(self, uri: str, text: str, version: int) -> Checked | None:
         loop = asyncio.get_running_loop()
         started = time.perf_counter()
         self._log(f"validating {uri} version {version}")
@@ -183,16 +218,16 @@ class HoloDeckServer(LanguageServer):
         options, problem = configuration.options_for(path, tree)
         if problem is not None:
             self._log(problem)
-        context = None
+        context = saved = None
         if target.agent is not None:  # validated through it: its saved text counts too
-            saved = checking._context(target.agent, tree, Limits())
+            saved = checking.saved_text(target.agent, tree, Limits())
             context = f"{target.agent}\0{tree}\0{saved}"
         # A reading is reused only under the default selection: a configuration may change.
         reusable = options.selection.everything
         last = self.readings.get(uri, text, context) if reusable else None
         if last is not None:
             return last.diagnostics
-        found = checking.diagnose(path, text, roots, options=options)
+        found = checking.diagnose_as(path, text, tree, target, saved, options=options)
         if reusable:
             self.readings.keep(uri, text, context, found)
         return found
@@ -299,6 +334,7 @@ server = HoloDeckServer()
 @server.feature(lsp.INITIALIZE)
 def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
     documents.install(ls.workspace)
+    ls.warm_up()
     ls.schema_diagnostics = settings.schema_diagnostics(
         params.initialization_options, ls.schema_diagnostics
     )

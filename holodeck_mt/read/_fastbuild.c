@@ -507,7 +507,20 @@ build(PyObject *module, PyObject *args, PyObject *kwargs)
     if (PyErr_Occurred()) {
         return NULL;
     }
-    PyObject *encoded = PyUnicode_AsUTF8String(text);
+    /* An ASCII text is its own UTF-8: libyaml reads the str's buffer, with no copy of a
+     * file of several megabytes at the peak of the reading. */
+    PyObject *encoded;
+    const char *input;
+    Py_ssize_t size;
+    if (PyUnicode_IS_ASCII(text)) {
+        encoded = Py_NewRef(text);
+        input = (const char *)PyUnicode_DATA(text);
+        size = PyUnicode_GET_LENGTH(text);
+    } else {
+        encoded = PyUnicode_AsUTF8String(text);
+        input = encoded != NULL ? PyBytes_AS_STRING(encoded) : NULL;
+        size = encoded != NULL ? PyBytes_GET_SIZE(encoded) : 0;
+    }
     if (encoded == NULL) {
         if (!PyErr_ExceptionMatches(PyExc_UnicodeEncodeError)) {
             return NULL;
@@ -528,9 +541,7 @@ build(PyObject *module, PyObject *args, PyObject *kwargs)
             PyErr_NoMemory();
         } else {
             parsing = 1;
-            yaml_parser_set_input_string(
-                &parser, (const unsigned char *)PyBytes_AS_STRING(encoded),
-                (size_t)PyBytes_GET_SIZE(encoded));
+            yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)size);
             int step = run(&st, &parser);
             if (step == OK) {
                 PyObject *root = position(st.root_mark);

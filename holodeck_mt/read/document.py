@@ -52,5 +52,6 @@ def read(text: str, limits: Limits) -> loader.Document:
         doc = loader.load(text, limits=limits, positions="top")
         if doc.needs_index:
             doc = loader.load(text, limits=limits, positions="all")
-    doc.diagnostics += env_vars.unset_references(text)
+        # Still paused: a collection now would walk the whole new document once more.
+        doc.diagnostics += env_vars.unset_references(text)
     return doc

@@ -12,12 +12,12 @@ import itertools
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from holodeck_mt import walk
 from holodeck_mt.model import JsonPath, under
 from holodeck_mt.selection import Selection
-from holodeck_mt.semantics.matchers import MatcherKind, classify
+from holodeck_mt.semantics.matchers import classify
 
 _Found = TypeVar("_Found")
 
@@ -82,11 +82,15 @@ class Context:
         return found
 
 
-def matchers(context: Context, kind: MatcherKind) -> Iterator[tuple[JsonPath, Any]]:
+def matchers(context: Context, kind: Literal["fuzzy", "regex"]) -> Iterator[tuple[JsonPath, Any]]:
     """The ``kind`` matchers (``fuzzy``, ``regex``) of the expected tools' ``args`` not
     reported yet: the path of each one's pattern, and the pattern."""
     for parts, value in context.walked(walk.arg_values):
+        if not isinstance(value, dict) or kind not in value:
+            continue  # not a `kind` matcher (see classify): nothing to classify
         matcher = classify(value)
+        if matcher.kind != kind:
+            continue
         where = (*parts, kind)
-        if matcher.kind == kind and not context.already_reported(where):
+        if not context.already_reported(where):
             yield where, matcher.value

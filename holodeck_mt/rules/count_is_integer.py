@@ -21,8 +21,10 @@ def check(context: Context) -> Iterator[Fault]:
             if not isinstance(tool, dict):
                 continue
             count = tool.get("count")
+            if not isinstance(count, float):
+                continue
             where = (*parts, i, "count")
-            if not isinstance(count, float) or context.already_reported(where):
+            if context.already_reported(where):
                 continue
             whole = math.isfinite(count) and count.is_integer() and abs(count) < 1e16
             yield Fault(

@@ -41,9 +41,23 @@ def identity(entry: Entry) -> str:
     return json.dumps([entry.name, entry.count, args], sort_keys=True, default=repr)
 
 
+def _name(tool: Any) -> str | None:
+    """The tool an element names, when it can be an entry (see ``entry_of``)."""
+    if isinstance(tool, dict):
+        tool = tool.get("name")
+    return tool if isinstance(tool, str) else None
+
+
+def _repeats_a_name(tools: list[Any]) -> bool:
+    """Whether two elements name the same tool: two entries naming different tools never
+    assert the same (the name is part of the identity)."""
+    named = [name for name in map(_name, tools) if name is not None]
+    return len(set(named)) < len(named)
+
+
 def check(context: Context) -> Iterator[Fault]:
     for parts, tools in context.walked(walk.expected_tool_lists):
-        if len(tools) < 2:
+        if len(tools) < 2 or not _repeats_a_name(tools):
             continue  # nothing to repeat
         seen: dict[str, int] = {}
         # An alias repeats one object: its identity is computed once, however long it is.

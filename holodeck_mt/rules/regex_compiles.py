@@ -12,23 +12,34 @@ from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
 
+def _compile_error(pattern: str) -> str | None:
+    """Why Python's re cannot compile ``pattern``; None when it can."""
+    try:
+        with warnings.catch_warnings():  # "possible nested set" etc.: not the file's error
+            warnings.simplefilter("ignore")
+            re.compile(pattern)
+    except re.error as e:
+        return e.msg if e.pos is None else f"{e.msg} at position {e.pos}"
+    except (RecursionError, OverflowError, MemoryError) as e:  # pathological patterns
+        return type(e).__name__
+    return None
+
+
 def check(context: Context) -> Iterator[Fault]:
+    # A file repeats a few patterns many times: each is compiled once.
+    causes: dict[str, str | None] = {}
     for parts, value in context.walked(walk.arg_values):
-        if not (isinstance(value, dict) and set(value) == {"regex"}):
+        if not (isinstance(value, dict) and len(value) == 1 and "regex" in value):
             continue
         pattern = value["regex"]
         where = (*parts, "regex")
         if not isinstance(pattern, str) or context.already_reported(where):
             continue
-        try:
-            with warnings.catch_warnings():  # "possible nested set" etc.: not the file's error
-                warnings.simplefilter("ignore")
-                re.compile(pattern)
-        except re.error as e:
-            cause = e.msg if e.pos is None else f"{e.msg} at position {e.pos}"
+        if pattern not in causes:
+            causes[pattern] = _compile_error(pattern)
+        cause = causes[pattern]
+        if cause is not None:
             yield Fault("HMT104", f"cannot compile regex: {cause}", where)
-        except (RecursionError, OverflowError, MemoryError) as e:  # pathological patterns
-            yield Fault("HMT104", f"cannot compile regex: {type(e).__name__}", where)
 
 
 RULE = Rule(

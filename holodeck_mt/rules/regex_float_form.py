@@ -30,12 +30,21 @@ def integer_without_float(pattern: str) -> int | None:
     return None
 
 
+def _integer_without_float(pattern: str) -> int | None:
+    """As :func:`integer_without_float`; None for a pattern that does not compile."""
+    try:
+        return integer_without_float(pattern)
+    except (re.error, RecursionError, OverflowError):  # reported by regex_compiles
+        return None
+
+
 def check(context: Context) -> Iterator[Fault]:
+    # A file repeats a few patterns many times: each is tried once.
+    found: dict[str, int | None] = {}
     for where, pattern in matchers(context, "regex"):
-        try:
-            number = integer_without_float(pattern)
-        except (re.error, RecursionError, OverflowError):  # reported by regex_compiles
-            continue
+        if pattern not in found:
+            found[pattern] = _integer_without_float(pattern)
+        number = found[pattern]
         if number is None:
             continue
         yield Fault(

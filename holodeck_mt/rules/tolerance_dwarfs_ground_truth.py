@@ -8,6 +8,7 @@ tolerance that applies is the shared evaluator's (the last definition of `numeri
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context, runtime_plan
@@ -26,17 +27,7 @@ def check(context: Context) -> Iterator[Fault]:
     tolerance = settings["absolute_tolerance"]
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)):
         return
-    dwarfed: list[tuple[JsonPath, str, float, int | None]] = []
-    for turn in plan.turns():
-        truth = turn.ground_truth
-        if not isinstance(truth, str):
-            continue
-        if not any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics):
-            continue
-        value = metrics.parse_number(truth, settings).value
-        if value is None or value == 0 or abs(value) > tolerance:
-            continue
-        dwarfed.append((turn.path, truth, value, turn.case_index))
+    dwarfed = _dwarfed(plan, settings, tolerance)
     if not dwarfed:
         return
     first_path, first_truth, first_value, first_case = dwarfed[0]
@@ -51,6 +42,24 @@ def check(context: Context) -> Iterator[Fault]:
     hint = "use relative_tolerance (e.g. 0.01) for answers of mixed size, or a far smaller "
     hint += "absolute_tolerance"
     yield Fault("HMT301", message, _location(context, winner, first_path), at="key", hint=hint)
+
+
+def _dwarfed(
+    plan: runtime_plan.Plan, settings: dict[str, Any], tolerance: float
+) -> list[tuple[JsonPath, str, float, int | None]]:
+    """Each turn running `numeric` whose ground truth is a number the tolerance dwarfs."""
+    dwarfed: list[tuple[JsonPath, str, float, int | None]] = []
+    for turn in plan.turns():
+        truth = turn.ground_truth if turn.metrics else None  # no metric: no look
+        if not isinstance(truth, str):
+            continue
+        if not any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics):
+            continue
+        value = metrics.parse_number(truth, settings).value
+        if value is None or value == 0 or abs(value) > tolerance:
+            continue
+        dwarfed.append((turn.path, truth, value, turn.case_index))
+    return dwarfed
 
 
 def _location(context: Context, winner: Definition, first_turn: JsonPath) -> JsonPath:

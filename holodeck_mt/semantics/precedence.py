@@ -14,7 +14,6 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from functools import cached_property
 from typing import Any, Literal
 
 from holodeck_mt.model import JsonPath
@@ -73,7 +72,10 @@ def display_name(metric: dict[str, Any]) -> str:
 
 
 def needs_ground_truth(metric: dict[str, Any]) -> bool:
-    kind, name = kind_of(metric), evaluator_name(metric)
+    return _needs_ground_truth(kind_of(metric), evaluator_name(metric))
+
+
+def _needs_ground_truth(kind: Kind | None, name: str | None) -> bool:
     if kind == "standard":
         return name in STANDARD_NEEDING_GROUND_TRUTH
     if kind == "rag":
@@ -108,9 +110,10 @@ def settings(metric: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Definition:
-    """One metric mapping as written, and where."""
+    """One metric mapping as written, and where; its kind and evaluator name read once
+    (the plan asks for them on every turn that runs it)."""
 
     metric: dict[str, Any]
     level: Level
@@ -119,26 +122,20 @@ class Definition:
     #: The test case and turn it sits on (None at the agent level / test-case level).
     case_index: int | None = None
     turn_index: int | None = None
+    #: Its kind (see :func:`kind_of`) and evaluator name (see :func:`evaluator_name`).
+    kind: Kind | None = field(init=False, repr=False, compare=False)
+    key: str | None = field(init=False, repr=False, compare=False)
 
-    # Read once per definition: an agent's metrics apply to every turn of the file.
-    @cached_property
-    def kind(self) -> Kind | None:
-        return kind_of(self.metric)
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "kind", kind_of(self.metric))
+        object.__setattr__(self, "key", evaluator_name(self.metric))
 
     @property
     def name(self) -> str:
         return display_name(self.metric)
 
-    @cached_property
-    def key(self) -> str | None:
-        return evaluator_name(self.metric)
 
-    @cached_property
-    def needs_ground_truth(self) -> bool:
-        return needs_ground_truth(self.metric)
-
-
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Applied:
     """A metric of a turn's effective list: its own definition and the evaluator it gets."""
 
@@ -158,7 +155,7 @@ class Applied:
         return settings(source.metric)
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class TurnPlan:
     case_index: int
     #: None for a single-turn test case.
@@ -176,7 +173,7 @@ class TurnPlan:
         return self.scope.get("ground_truth")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class CasePlan:
     index: int
     case: dict[str, Any]
@@ -253,20 +250,21 @@ def agent_metrics(agent: Any) -> list[Any]:
     return []
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class _Written:
-    """A test case's own metric definitions, and each turn's (none for a turn not a mapping)."""
+    """A test case's own metric definitions, and those of each turn holding a list of its
+    own, by the turn's index (most turns hold none)."""
 
     index: int
     case: dict[str, Any]
     path: JsonPath
     own: list[Definition]
-    turns: list[list[Definition]]
+    turns: dict[int, list[Definition]]
 
     def definitions(self) -> Iterator[Definition]:
         """In walking order: the test case's, then each turn's."""
         yield from self.own
-        for found in self.turns:
+        for found in self.turns.values():
             yield from found
 
 
@@ -286,55 +284,73 @@ def build(
     definitions = [*agent_defs, *(d for w in written for d in w.definitions())]
     # One evaluator per name, built from the last definition met (code metrics have none).
     evaluators = {d.key: d for d in definitions if d.key is not None and d.kind != "code"}
-    applier = _Applier(evaluators)
-    plans = [_case_plan(w, agent_defs, applier) for w in written]
+    plans = [_case_plan(w, agent_defs, evaluators) for w in written]
     return Plan(definitions, evaluators, plans)
 
 
 def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _Written:
-    own = _definitions(
-        _metric_list(case.get("evaluations")), "test case", origin, (*path, "evaluations"), i
+    metrics = case.get("evaluations")
+    own = (
+        _definitions(_metric_list(metrics), "test case", origin, (*path, "evaluations"), i)
+        if metrics
+        else []
     )
     turns = case.get("turns")
-    listed = (t.get("evaluations") if isinstance(t, dict) else None for t in _items(turns))
-    found = [
-        _definitions(
+    # Most turns hold no list: nothing to filter, no path to make.
+    listed = (
+        [
+            (j, t["evaluations"])
+            for j, t in enumerate(turns)
+            if isinstance(t, dict) and t.get("evaluations")
+        ]
+        if isinstance(turns, list)
+        else []
+    )
+    found: dict[int, list[Definition]] = {}
+    for j, metrics in listed:
+        defs = _definitions(
             _metric_list(metrics), "turn", origin, (*path, "turns", j, "evaluations"), i, j
         )
-        if metrics  # most turns have none: no path is made for them
-        else []
-        for j, metrics in enumerate(listed)
-    ]
+        if defs:
+            found[j] = defs
     return _Written(i, case, path, own, found)
 
 
-def _items(value: Any) -> list[Any]:
-    return value if isinstance(value, list) else []
+#: The applied metrics of a list many turns inherit, by (the list, whether the turn lacks
+#: a ground truth, whether its test case is multi-turn): made once, copied for each turn.
+_Shared = dict[tuple[int, bool, bool], tuple[JsonPath, list[Applied]]]
 
 
-#: The level a turn's metrics come from and its list of them (None: no level has any).
-_Source = tuple[Level, list[Definition]] | None
-
-
-def _case_plan(written: _Written, agent_defs: list[Definition], applier: _Applier) -> CasePlan:
+def _case_plan(
+    written: _Written, agent_defs: list[Definition], evaluators: dict[str, Definition]
+) -> CasePlan:
     """Each turn's metrics: a turn's own list first, then its test case's, then the agent's."""
     i, case, path = written.index, written.case, written.path
-    turns = case.get("turns")
-    # The first non-empty list: the turn's own, else the test case's, else the agent's.
-    below: _Source = (
-        ("test case", written.own) if written.own else ("agent", agent_defs) if agent_defs else None
+    inherited: tuple[Level, list[Definition]] = (
+        ("test case", written.own) if written.own else ("agent", agent_defs)
     )
+    shared: _Shared = {}
+    turns = case.get("turns")
     if not isinstance(turns, list):
-        return CasePlan(i, case, path, [_turn(i, None, case, path, below, applier, False)])
+        only = _turn(i, None, case, path, inherited, evaluators, False, shared)
+        return CasePlan(i, case, path, [only])
+    if not written.turns and not inherited[1]:  # no metrics at any level: no turn runs one
+        bare = [
+            TurnPlan(i, j, turn, (*path, "turns", j), None, None, [])
+            for j, turn in enumerate(turns)
+            if isinstance(turn, dict)
+        ]
+        return CasePlan(i, case, path, bare)
     plans = [
         _turn(
             i,
             j,
             turn,
             (*path, "turns", j),
-            ("turn", written.turns[j]) if written.turns[j] else below,
-            applier,
+            ("turn", written.turns[j]) if j in written.turns else inherited,
+            evaluators,
             True,
+            shared,
         )
         for j, turn in enumerate(turns)
         if isinstance(turn, dict)
@@ -347,43 +363,35 @@ def _turn(
     turn_index: int | None,
     scope: dict[str, Any],
     path: JsonPath,
-    source: _Source,
-    applier: _Applier,
+    level: tuple[Level, list[Definition]],
+    evaluators: dict[str, Definition],
     multi_turn: bool,
+    shared: _Shared,
 ) -> TurnPlan:
-    if source is None:
+    """The turn's plan, running the first non-empty list of its levels (``level``)."""
+    source, defs = level
+    if not defs:
         return TurnPlan(case_index, turn_index, scope, path, None, None, [])
-    level, defs = source
-    applied = applier.apply(defs, scope.get("ground_truth") is None, multi_turn)
-    return TurnPlan(case_index, turn_index, scope, path, level, defs[0].path[:-1], applied)
+    missing = scope.get("ground_truth") is None
+    key = (id(defs), missing, multi_turn)
+    made = shared.get(key) if source != "turn" else None
+    if made is None:
+        made = defs[0].path[:-1], [_applied(d, evaluators, missing, multi_turn) for d in defs]
+        if source != "turn":
+            shared[key] = made
+    source_path, applied = made
+    return TurnPlan(case_index, turn_index, scope, path, source, source_path, list(applied))
 
 
-@dataclass
-class _Applier:
-    """How a list of definitions applies on a turn, made once per list and kind of turn
-    (with a ground truth or not, multi-turn or not) and shared by every turn alike: the
-    thousands of turns of a file mostly run the agent's few metrics."""
-
-    evaluators: dict[str, Definition]
-    _made: dict[tuple[int, bool, bool], list[Applied]] = field(default_factory=dict)
-
-    def apply(
-        self, defs: list[Definition], no_ground_truth: bool, multi_turn: bool
-    ) -> list[Applied]:
-        """``defs`` applied on a turn; the lists live as long as the plan being built."""
-        key = (id(defs), no_ground_truth, multi_turn)
-        made = self._made.get(key)
-        if made is None:
-            made = [self._applied(d, no_ground_truth, multi_turn) for d in defs]
-            self._made[key] = made
-        return list(made)
-
-    def _applied(self, own: Definition, no_ground_truth: bool, multi_turn: bool) -> Applied:
-        if own.kind == "code":
-            status = "disabled" if own.metric.get("enabled") is False else "runs"
-            return Applied(own, None, status)
-        evaluator = self.evaluators.get(own.key) if own.key is not None else None
-        status = "runs"
-        if own.needs_ground_truth and no_ground_truth:
-            status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
-        return Applied(own, evaluator, status)
+def _applied(
+    own: Definition, evaluators: dict[str, Definition], missing: bool, multi_turn: bool
+) -> Applied:
+    """``own`` on a turn (``missing``: without a ground truth)."""
+    if own.kind == "code":
+        status = "disabled" if own.metric.get("enabled") is False else "runs"
+        return Applied(own, None, status)
+    evaluator = evaluators.get(own.key) if own.key is not None else None
+    status = "runs"
+    if missing and _needs_ground_truth(own.kind, own.key):
+        status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
+    return Applied(own, evaluator, status)

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from holodeck_mt import pipeline
-from holodeck_mt.app import cache
+from holodeck_mt.app import cache, tool_state
 from holodeck_mt.app.cli import main
 
 AGENT = """\
@@ -122,25 +122,24 @@ def _bump_the_version(project: Path) -> None:
     import holodeck_mt
 
     holodeck_mt.__version__ += ".post1"
-    cache._tool_state.cache_clear()
+    tool_state.forget()
 
 
 def _another_platform(project: Path) -> None:
-    cache._platform_version = lambda: "99.0"
-    cache._tool_state.cache_clear()
+    installed = tool_state.distributions()
+    tool_state.distributions = lambda: [*installed, "holodeck_ai-99.0.dist-info"]
+    tool_state.forget()
 
 
 def _edit_a_schema_file(project: Path) -> None:
-    from holodeck_mt.contract import registry
-
     copy = project.parent / f"{project.name}-schema"
-    shutil.copytree(registry.schema_dir(), copy)
+    shutil.copytree(tool_state.schema_dir(), copy)
     target = next(iter(sorted(copy.glob("*.schema.json"))))
     document = json.loads(target.read_text(encoding="utf-8"))
     document["description"] = "edited"
     target.write_text(json.dumps(document), encoding="utf-8")
-    registry.schema_dir = lambda: copy
-    cache._tool_state.cache_clear()
+    tool_state.schema_dir = lambda: str(copy)
+    tool_state.forget()
 
 
 CHANGES: dict[str, Callable[[Path], None]] = {
@@ -165,17 +164,22 @@ def test_changing_a_dependency_validates_the_file_afresh(
     change: str,
 ) -> None:
     import holodeck_mt
-    from holodeck_mt.contract import registry
 
     monkeypatch.setattr(holodeck_mt, "__version__", holodeck_mt.__version__)
-    monkeypatch.setattr(registry, "schema_dir", registry.schema_dir)
-    monkeypatch.setattr(cache, "_platform_version", cache._platform_version)
+    monkeypatch.setattr(tool_state, "schema_dir", tool_state.schema_dir)
+    monkeypatch.setattr(tool_state, "distributions", tool_state.distributions)
     monkeypatch.setenv("GREETING", "hello")
     run()
     CHANGES[change](project)
     run()
-    cache._tool_state.cache_clear()
+    tool_state.forget()
     assert validations == ["agent.yaml", "agent.yaml"], change
+
+
+def test_the_schema_files_keyed_are_the_ones_the_validator_reads() -> None:
+    from holodeck_mt.contract import registry
+
+    assert Path(tool_state.schema_dir()) == registry.schema_dir()
 
 
 @pytest.mark.parametrize(

@@ -408,3 +408,97 @@ def test_a_safe_quick_fix_never_removes_the_tolerance_of_a_misspelt_metric(
     ]
     fixed = _apply_through_the_server(editor, uri, fix_all)
     assert fixed == MISSPELT_METRIC.replace("input: 12", 'input: "12"')
+
+
+CASES = """\
+name: agent
+test_cases:
+  - name: first
+    input: "q"
+    ground_truth: "12.5"
+  - name: second
+    turns:
+      - input: "again"
+        ground_truth: 'x'
+      - input: "and again"
+  - name: third
+    input: "q3"
+    ground_truth: "7"
+"""
+
+#: What an author types, one edit at a time: (the text replaced, its first occurrence,
+#: and what replaces it). Faults come and go in one test case, in two, across lines.
+TYPING = [
+    ('"12.5"', "12.5"),  # a number: HMT102 in the first test case
+    ("name: second", "name: first"),  # a duplicate name: two test cases at once
+    ('input: "q3"', 'input: "q3"\n    ground_truht: x'),  # a line more, a misspelt key
+    ("12.5\n", '"12.5"\n'),  # the first fault goes
+    ('      - input: "and again"\n', ""),  # a line less
+    ("ground_truht", "ground_truth"),  # two ground truths in one test case
+    ("name: first\n    turns", "name: second\n    turns"),  # the names differ again
+]
+
+
+def _replace(editor: Editor, uri: str, old: str, new: str) -> list[dict[str, Any]]:
+    """Replace the first ``old`` of the document by ``new``, as the editor sends it."""
+    text = editor.texts[uri]
+    start = text.index(old)
+
+    def position(offset: int) -> dict[str, int]:
+        before = text[:offset]
+        line = before.count("\n")
+        column = before[before.rfind("\n") + 1 :]
+        return {"line": line, "character": _units(column, editor.encoding)}
+
+    edit = {"range": {"start": position(start), "end": position(start + len(old))}}
+    return editor.change(uri, [{**edit, "newText": new}])
+
+
+def test_after_each_edit_the_diagnostics_are_those_of_a_fresh_validation(
+    editor: Editor, tmp_path: Path
+) -> None:
+    uri, diagnostics = editor.open(CASES)
+    assert published(diagnostics) == cli_diagnostics(CASES, tmp_path, "utf-16")
+    seen = [published(diagnostics)]
+    for old, new in TYPING:
+        diagnostics = _replace(editor, uri, old, new)
+        text = editor.texts[uri]
+        assert new in text
+        assert published(diagnostics) == cli_diagnostics(text, tmp_path, "utf-16"), (old, new)
+        seen.append(published(diagnostics))
+    assert all(a != b for a, b in itertools.pairwise(seen))  # every edit changed them
+
+
+def _validations(editor: Editor, uri: str, version: int) -> int:
+    said = f"validating {uri} version {version}"
+    return sum(1 for p in editor.client.notifications("window/logMessage") if p["message"] == said)
+
+
+def test_a_quick_fix_asked_for_during_a_validation_waits_for_it(editor: Editor) -> None:
+    """A version is validated once, however many ask for it: the editor asks for the quick
+    fixes of the line under the cursor with each edit."""
+    uri, _ = editor.open(CASES)
+    line = CASES.splitlines().index('    ground_truth: "12.5"')
+    at = {"line": line, "character": len("    ground_truth: ")}
+    end = {"line": line, "character": len('    ground_truth: "12.5"')}
+    before = editor.client.diagnostics_count(uri)
+    editor.client.notify(
+        "textDocument/didChange",
+        {
+            "textDocument": {"uri": uri, "version": 2},
+            "contentChanges": [{"range": {"start": at, "end": end}, "text": "12.5"}],
+        },
+    )
+    actions = _actions(editor, uri, {"range": {"start": at, "end": end}})
+    diagnostics = editor.client.wait_for_diagnostics(uri, after=before)
+    assert [d["code"] for d in diagnostics] == ["HMT102"]
+    assert any(a["title"].startswith("Quote") for a in actions), actions
+    assert _validations(editor, uri, 2) == 1
+
+
+def test_the_validation_at_start_up_publishes_nothing(editor: Editor) -> None:
+    uri, _ = editor.open(CASES)
+    published_for = {
+        p["uri"] for p in editor.client.notifications("textDocument/publishDiagnostics")
+    }
+    assert published_for == {uri}

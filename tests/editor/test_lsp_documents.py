@@ -1,10 +1,14 @@
 """The server's open documents apply an edit as pygls does, in time proportional to the edit.
 
 Property: any sequence of edits inside the lines (LSP's ranges, UTF-16 columns) leaves the
-fast document with the same text as pygls' own, whatever the line endings.
+fast document with the same text as pygls' own, whatever the line endings, and the lines
+it knows where they start are those of that text (the next edit and the diagnostics'
+positions are found through them).
 """
 
 from __future__ import annotations
+
+import re
 
 import pytest
 from hypothesis import given, settings
@@ -16,14 +20,16 @@ from lsprotocol import types as lsp
 from pygls.workspace import TextDocument
 
 from holodeck_mt.lsp.documents import FastTextDocument
+from holodeck_mt.lsp.positions import line_starts
 
 pieces = st.sampled_from(["a", "é", "😀", " ", ":", "\n", "\r\n", "\r", "- x: 1\n"])
 texts = st.lists(pieces, max_size=40).map("".join)
 
 
-def _fast(text: str) -> TextDocument:
+def _fast(text: str) -> FastTextDocument:
     document = TextDocument("file:///x.yaml", text, version=1)
     document.__class__ = FastTextDocument
+    assert isinstance(document, FastTextDocument)
     return document
 
 
@@ -43,6 +49,11 @@ def edits(draw: st.DrawFn, text: str) -> lsp.TextDocumentContentChangePartial:
     )
 
 
+def _starts(text: str) -> list[int]:
+    """Where the lines start, by LSP's definition: after each LF, CR LF and lone CR."""
+    return [0] + [m.end() for m in re.finditer(r"\r\n|\r|\n", text)]
+
+
 @settings(max_examples=200, deadline=None)
 @given(st.data(), texts)
 def test_edits_give_the_text_pygls_gives(data: st.DataObject, text: str) -> None:
@@ -53,3 +64,9 @@ def test_edits_give_the_text_pygls_gives(data: st.DataObject, text: str) -> None
         reference.apply_change(edit)
         fast.apply_change(edit)
         assert fast.source == reference.source
+        assert fast.line_starts() == _starts(reference.source)
+
+
+@given(texts)
+def test_lines_start_after_each_lsp_line_break(text: str) -> None:
+    assert line_starts(text) == _starts(text)

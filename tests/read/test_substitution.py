@@ -51,6 +51,15 @@ def test_a_variable_set_to_a_number_makes_the_number_field_valid(
     assert _seen(METRIC) == []
 
 
+@pytest.mark.parametrize("braces", [0, 1, 1023, 1024, 1025, 3000])
+def test_a_variable_after_many_braces_is_substituted_all_the_same(
+    monkeypatch: pytest.MonkeyPatch, braces: int
+) -> None:
+    monkeypatch.setenv("HMT_T", "0.7")
+    comments = "".join(f"# {{ }} {i}\n" for i in range(braces))
+    assert _seen(comments + METRIC) == []
+
+
 def test_a_variable_set_to_a_word_is_the_type_error_at_its_reference(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
