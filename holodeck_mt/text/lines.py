@@ -22,13 +22,25 @@ _NOT_LF = ("\r", "\x85", "\u2028", "\u2029")
 _LF = re.compile("\n")
 
 
+#: The texts breaking at LF alone whose line starts were found last, with them.
+_FOUND: list[tuple[str, Sequence[int]]] = []
+
+
 # The text being located and the one before it (an agent.yaml and its test-cases file),
 # or one text's two ways of breaking lines; never the files validated earlier.
 @functools.lru_cache(maxsize=2)
 def starts(text: str, breaks: re.Pattern[str] = YAML_BREAKS) -> Sequence[int]:
     """The offset where each line of ``text`` starts, lines broken at ``breaks``."""
-    if not any(brk in text for brk in _NOT_LF):
-        breaks = _LF
+    at_lf = not any(brk in text for brk in _NOT_LF)
     found = array("q", [0])
-    found.extend(match.end() for match in breaks.finditer(text))
+    found.extend(match.end() for match in (_LF if at_lf else breaks).finditer(text))
+    if at_lf:
+        _FOUND[:] = [(text, found), *_FOUND[:1]]
     return found
+
+
+def found(text: str) -> Sequence[int] | None:
+    """:func:`starts` of a text breaking at LF alone when they were found already (the
+    locator found them for its diagnostics), else None: a report quoting a line near the
+    top of a large file does not look for every line."""
+    return next((kept for seen, kept in list(_FOUND) if seen is text), None)
