@@ -389,11 +389,16 @@ class FileResult:
 
 #: Where ``str.splitlines`` breaks lines.
 _SPLITLINES = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
+#: Those breaks but LF: a text holding none of them breaks its lines at LF alone.
+_NOT_LF = ("\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
 
 
 def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
     """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
     if not wanted:
+        return
+    if not any(brk in text for brk in _NOT_LF):
+        yield from _lf_lines(text, wanted)
         return
     last, number, start = max(wanted), 1, 0
     for found in _SPLITLINES.finditer(text):
@@ -404,3 +409,41 @@ def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
             return
     if number in wanted and start < len(text):
         yield number, text[start:]
+
+
+def _lf_lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """:func:`_lines` of a text whose lines break at LF alone: from where each line starts
+    when the locator found it, else from line to line up to the last one wanted."""
+    from holodeck_mt.text import lines  # quoting lines only (start-up)
+
+    starts = lines.found(text)
+    if starts is None:
+        yield from _lf_walk(text, sorted(wanted))
+        return
+    for number in sorted(wanted):
+        if not 1 <= number <= len(starts):
+            continue
+        start = starts[number - 1]
+        if number < len(starts):
+            yield number, text[start : starts[number] - 1]
+        elif start < len(text):
+            yield number, text[start:]
+
+
+def _lf_walk(text: str, wanted: list[int]) -> Iterator[tuple[int, str]]:
+    """The lines numbered in ``wanted`` (in order) of a text breaking at LF alone, found by
+    going from each line's LF to the next."""
+    number, start = 1, 0
+    for target in wanted:
+        while number < target:
+            at = text.find("\n", start)
+            if at < 0:
+                return
+            number, start = number + 1, at + 1
+        if number != target:
+            continue  # a line number below 1
+        end = text.find("\n", start)
+        if end >= 0:
+            yield number, text[start:end]
+        elif start < len(text):
+            yield number, text[start:]

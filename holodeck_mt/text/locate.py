@@ -13,6 +13,7 @@ text. Either way the answer is the one a single reading with every position give
 from __future__ import annotations
 
 import dataclasses
+import marshal
 from typing import Any
 
 from holodeck_mt import walk
@@ -37,6 +38,23 @@ class Locator:
         self._cases: dict[int, tuple[loader.Document, int] | None] = {}
         #: The same for the sections (the root's keys) outside the test cases, by key.
         self._sections: dict[str, tuple[loader.Document, int] | None] = {}
+        #: A test case's own lines, by index (asked again for each of its diagnostics).
+        self._case_lines: dict[int, ranges.Lines | None] = {}
+
+    def diagnostics(self, faults: list[Fault]) -> list[Diagnostic]:
+        """Each fault as :meth:`diagnostic` makes it, in their order. They are located test
+        case by test case, and each test case's reading let go once its faults are placed:
+        a file with a fault in every test case never holds a second reading of them all."""
+        data = self._doc.data
+        cases = [walk.test_case_of(data, fault.parts)[0] for fault in faults]
+        order = [-1 if index is None else index for index in cases]
+        located: list[Diagnostic | None] = [None] * len(faults)
+        for i in sorted(range(len(faults)), key=order.__getitem__):
+            if cases[i] not in self._cases:
+                self._cases.clear()  # the test case located before: done with
+            located[i] = self.diagnostic(faults[i])
+        self._cases.clear()
+        return [d for d in located if d is not None]
 
     def diagnostic(self, fault: Fault) -> Diagnostic:
         """The fault as a diagnostic: located, ranged, and placed in its test case."""
@@ -58,13 +76,14 @@ class Locator:
         if not key and reading.positions is not None:
             at = (line - first + 1, column)
             noted = ends.value_end(reading.text, reading.positions, reading.data, inner, at)
-        if noted is not None:
-            end = (noted[0] + first - 1, noted[1])
-            ranged = dataclasses.replace(located, end_line=end[0], end_column=end[1])
-        else:
+        if noted is None:
             within = self.lines(fault.parts)
-            ranged = ranges.with_range(doc.text, located, key=key, within=within)
-        return in_test_case(ranged, doc.data)
+            return in_test_case(
+                ranges.with_range(doc.text, located, key=key, within=within), doc.data
+            )
+        end_line = noted[0] + first - 1
+        placed = _in_test_case(doc.data, fault.parts)
+        return dataclasses.replace(located, end_line=end_line, end_column=noted[1], **placed)
 
     def position(self, parts: JsonPath, *, key: bool = False) -> Position:
         """Where the value (or with ``key``, the key) at ``parts`` stands."""
@@ -107,7 +126,7 @@ class Locator:
         data = section.data
         if section.diagnostics or not isinstance(data, dict) or list(data) != [name]:
             return None
-        return (section, first) if same(data[name], self._doc.data[name]) else None
+        return (section, first) if _read_back(section, data[name], self._doc.data[name]) else None
 
     def _load_lines(self, first: int, after: int | None) -> loader.Document:
         """The text's lines from ``first`` up to ``after`` (None: the end), read again
@@ -158,7 +177,7 @@ class Locator:
         data = case.data
         if case.diagnostics or not isinstance(data, list) or len(data) != 1:
             return None
-        return (case, first) if same(data[0], found[0][index]) else None
+        return (case, first) if _read_back(case, data[0], found[0][index]) else None
 
     def lines(self, parts: JsonPath) -> ranges.Lines | None:
         """The lines of the test case holding ``parts``, when they are its own (see ranges),
@@ -171,6 +190,11 @@ class Locator:
         return None
 
     def _case_lines_of(self, index: int) -> ranges.Lines | None:
+        if index not in self._case_lines:
+            self._case_lines[index] = self._find_case_lines(index)
+        return self._case_lines[index]
+
+    def _find_case_lines(self, index: int) -> ranges.Lines | None:
         doc = self._doc
         found = walk.test_case_list(doc.data)
         if doc.positions is None or found is None:
@@ -211,10 +235,32 @@ def same(a: Any, b: Any) -> bool:
     return True
 
 
+def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
+    """Whether ``again``, read from the lines of ``reading``, is ``first``, the same node of
+    the first reading: :func:`same`, proven at once when ``marshal`` writes both alike.
+
+    Its version 2 writes each type apart (bool apart from int, floats bit for bit), keys in
+    order and every node in full, ten times faster than the comparison walks them; it is
+    asked only of lines holding no alias (``*``), where no node is written twice and the
+    bytes stay the size of the lines. The comparison decides the rest: a value marshal
+    cannot write (a timestamp), a document too deep for it, NaNs and zeros written
+    otherwise."""
+    if "*" not in reading.text:
+        try:
+            if marshal.dumps(again, 2) == marshal.dumps(first, 2):
+                return True
+        except ValueError:
+            pass
+    return same(again, first)
+
+
 def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     """Fill in the test case (name and index) and the path relative to it."""
-    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
+    return dataclasses.replace(diagnostic, **_in_test_case(data, diagnostic.pointer_parts))
+
+
+def _in_test_case(data: Any, parts: JsonPath) -> dict[str, Any]:
+    """The fields :func:`in_test_case` fills in, for a diagnostic at ``parts``."""
+    index, relative = walk.test_case_of(data, parts)
     name = walk.test_case_name(data, index) if index is not None else None
-    return dataclasses.replace(
-        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
-    )
+    return {"test_case": name, "test_case_index": index, "path": format_path(relative)}

@@ -10,20 +10,15 @@ parse), the range covers the token written there, or is empty at the end of a li
 from __future__ import annotations
 
 import dataclasses
-import functools
 import re
-from array import array
 from collections.abc import Iterable, Sequence
 
 from holodeck_mt.model import Diagnostic
-from holodeck_mt.text import source
+from holodeck_mt.text import lines, source
 from holodeck_mt.text.positions import line_column
 
 #: A token as the text renderer underlines it: a quoted scalar or a run of plain characters.
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
-#: Every line break YAML knows (see holodeck_mt.text.positions), a CR LF pair once.
-_ANY_BREAK = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
 #: What stands before a block sequence item's node on its first line: the dash.
 _DASH = re.compile(r" *- +")
 
@@ -126,19 +121,7 @@ def _span_within(
 
 def line_starts(text: str) -> Sequence[int]:
     """The offset where each line of ``text`` starts, lines broken as YAML breaks them."""
-    return _starts(text, _ANY_BREAK)
-
-
-# One entry per way of breaking lines, for the text being located; never a file
-# validated earlier.
-@functools.lru_cache(maxsize=2)
-def _starts(text: str, breaks: re.Pattern[str]) -> Sequence[int]:
-    """The offset where each line of ``text`` starts, lines broken at ``breaks`` (a
-    compact array: a large file has a hundred thousand lines, and a thousand
-    diagnostics find their lines without reading it a thousand times)."""
-    starts = array("q", [0])
-    starts.extend(found.end() for found in breaks.finditer(text))
-    return starts
+    return lines.starts(text)
 
 
 def with_range(
@@ -170,9 +153,9 @@ def _token_width(text: str, line: int, column: int) -> int:
 def _line(text: str, line: int) -> str | None:
     """The ``line``-th line (1-based, broken at CR, LF and CR LF) without its break; None
     past the end."""
-    starts = _starts(text, _LINE_BREAK)
+    starts = lines.starts(text, lines.CR_LF_BREAKS)
     if line - 1 >= len(starts):
         return None
     start = starts[max(line - 1, 0)]
-    found = _LINE_BREAK.search(text, start)
+    found = lines.CR_LF_BREAKS.search(text, start)
     return text[start : found.start() if found else len(text)]

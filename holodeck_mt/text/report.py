@@ -36,7 +36,7 @@ def diagnostics(
 
     text, data = doc.text, doc.data
     locator = locate.Locator(doc, limits)
-    located = [locator.diagnostic(f) for f in faults]
+    located = locator.diagnostics(faults)
     located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
     located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
     written = []
@@ -66,14 +66,14 @@ def with_fault(
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:
-    """The diagnostic with everything it quotes from the input clipped."""
-    return dataclasses.replace(
-        d,
-        message=clip(d.message, MESSAGE),
-        hint=clip(d.hint, MESSAGE) if d.hint is not None else None,
-        test_case=clip(d.test_case) if d.test_case is not None else None,
-        path=clip(d.path, MESSAGE),
-    )
+    """The diagnostic with everything it quotes from the input clipped (itself when
+    nothing is long enough to clip: the text of most diagnostics)."""
+    message, path = clip(d.message, MESSAGE), clip(d.path, MESSAGE)
+    hint = clip(d.hint, MESSAGE) if d.hint is not None else None
+    test_case = clip(d.test_case) if d.test_case is not None else None
+    if message is d.message and path is d.path and hint is d.hint and test_case is d.test_case:
+        return d
+    return dataclasses.replace(d, message=message, hint=hint, test_case=test_case, path=path)
 
 
 def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:

@@ -148,7 +148,12 @@ def test_a_test_case_using_an_anchor_outside_its_lines_is_located_from_the_whole
         ({"a": 1}, {"a": True}, False),
         ({"a": 1, "b": 2}, {"b": 2, "a": 1}, False),
         ([math.nan], [math.nan], True),
+        ([math.nan], [-math.nan], True),
+        ({"a": 0.0}, {"a": -0.0}, True),
         ([1, [2]], [1, [2, 3]], False),
+        ([1, 0], [True, False], False),
+        ([None], [""], False),
+        (["é", 2**70], ["é", 2**70], True),
     ],
 )
 def test_same_data_means_same_types_and_key_order(a: Any, b: Any, same: bool) -> None:
