@@ -23,15 +23,11 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 
-import yaml
-
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import display_path
 
-try:  # the C parser (libyaml), reading the file as it goes
-    from yaml._yaml import CParser as _Parser
-except ImportError:  # pragma: no cover - exercised only without libyaml
-    from yaml import Loader as _Parser  # type: ignore[assignment]
+# PyYAML is imported where a file's head is parsed, not with this module: a run that
+# names its files and meets no agent configuration never needs it (start-up).
 
 AGENT_FILE_NAMES = ("agent.yaml", "agent.yml")
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -104,7 +100,14 @@ class _End(Exception):
 
 def _events(head: bytes) -> Iterator[Any]:
     """The first document's events after its start; raises _End at its end."""
-    parser = _Parser(head)
+    import yaml
+
+    try:  # the C parser (libyaml), reading the file as it goes
+        from yaml._yaml import CParser as parser_of
+    except ImportError:  # pragma: no cover - exercised only without libyaml
+        from yaml import Loader as parser_of  # type: ignore[assignment]
+
+    parser = parser_of(head)
     while True:
         event = parser.get_event()
         kind = type(event)
@@ -116,6 +119,8 @@ def _events(head: bytes) -> Iterator[Any]:
 
 def _verdict(head: bytes) -> bool | None:
     """True/False from the first document's top level; None when the YAML breaks first."""
+    import yaml
+
     events = _events(head)
     try:
         root = type(next(events))
@@ -142,6 +147,9 @@ def _has_key(events: Iterator[Any], keys: frozenset[str]) -> bool:
 
     Reads to the mapping's end unless the answer is yes.
     """
+    import yaml
+
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     while True:
         key = next(events)
         kind = type(key)
@@ -149,13 +157,10 @@ def _has_key(events: Iterator[Any], keys: frozenset[str]) -> bool:
             return False
         if kind is yaml.ScalarEvent and (key.value in keys or _near_miss(key.value, keys)):
             return True
-        if kind in _STARTS:  # a complex key
+        if kind in starts:  # a complex key
             _skip(events)
-        if type(next(events)) in _STARTS:  # its value
+        if type(next(events)) in starts:  # its value
             _skip(events)
-
-
-_STARTS = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
 
 
 def _near_miss(key: str, keys: frozenset[str]) -> bool:
@@ -171,10 +176,12 @@ def _near_miss(key: str, keys: frozenset[str]) -> bool:
 
 def _skip(events: Iterator[Any]) -> None:
     """Read past the end of the collection whose start was just read."""
+    import yaml
+
     depth = 1
     while depth:
         kind = type(next(events))
-        if kind in _STARTS:
+        if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
             depth += 1
         elif kind is yaml.MappingEndEvent or kind is yaml.SequenceEndEvent:
             depth -= 1
@@ -190,8 +197,10 @@ def agent_target(path: Path) -> Path | None:
         head = _head(path)
     except (OSError, ValueError):
         return None
-    if head is None:
+    if head is None or not _may_name_a_file(head):
         return None
+    import yaml
+
     try:
         target = _named_target(_events(head))
     except yaml.YAMLError:
@@ -201,12 +210,20 @@ def agent_target(path: Path) -> Path | None:
     return path.parent / target
 
 
+def _may_name_a_file(head: bytes) -> bool:
+    """Whether these bytes could hold a ``test_cases_file`` key: it is written out, or the
+    text is not UTF-8 (a UTF-16 file), or an escape could spell it in a quoted key."""
+    return b"test_cases_file" in head or b"\\" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff")
+
+
 def _named_target(events: Iterator[Any]) -> str | None:
     """The top-level mapping's ``test_cases_file``, as far as the document reads.
 
     None beside inline ``test_cases`` (the file named is not followed), or when
     the top level is not a mapping.
     """
+    import yaml
+
     target: str | None = None
     try:
         if type(next(events)) is not yaml.MappingStartEvent:
@@ -218,10 +235,10 @@ def _named_target(events: Iterator[Any]) -> str | None:
                 return target
             if kind is yaml.ScalarEvent and key.value == "test_cases":
                 return None
-            if kind in _STARTS:
+            if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 _skip(events)
             value = next(events)
-            if type(value) in _STARTS:
+            if type(value) is yaml.MappingStartEvent or type(value) is yaml.SequenceStartEvent:
                 _skip(events)
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
                 target = value.value if type(value) is yaml.ScalarEvent else None
@@ -231,6 +248,8 @@ def _named_target(events: Iterator[Any]) -> str | None:
 
 def top_level_is_list(path: Path) -> bool:
     """Whether the YAML file's first document is a list (a bare list of test cases)."""
+    import yaml
+
     head = _head(path)
     if head is None:
         return False

@@ -17,8 +17,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from yaml import events as ev
-
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
 from holodeck_mt.read import scalars as sc
@@ -171,6 +169,8 @@ class Builder:
 
     def stream(self, get_event: Callable[[], Any]) -> Any:
         """Read a whole stream; return its first document's data, or :data:`EMPTY`."""
+        from yaml import events as ev  # here: the compiled builder's runs never need it
+
         get_event()  # StreamStart
         if isinstance(get_event(), ev.StreamEndEvent):
             return EMPTY
@@ -190,6 +190,8 @@ class Builder:
 
     def _document(self, get_event: Callable[[], Any]) -> Any:
         """Consume the events of one document's root node; return its data."""
+        from yaml import events as ev
+
         handlers: dict[type, Callable[[Any], None]] = {
             ev.ScalarEvent: self._scalar,
             ev.MappingStartEvent: self._mapping_start,

@@ -14,10 +14,7 @@ from __future__ import annotations
 import gc
 import sys
 from dataclasses import dataclass, field
-from typing import Any, Literal
-
-from yaml.error import MarkedYAMLError, YAMLError
-from yaml.reader import ReaderError
+from typing import TYPE_CHECKING, Any, Literal
 
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
@@ -26,6 +23,9 @@ from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote, clip
 from holodeck_mt.read.decoding import decode, nul_diagnostic
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text.positions import Position, Positions, line_column
+
+if TYPE_CHECKING:  # PyYAML is imported only for a text the compiled builder declines
+    from yaml.error import YAMLError
 
 __all__ = [
     "DialectNote",
@@ -100,7 +100,11 @@ def load(text: str, *, limits: Limits | None = None, positions: bool | Index = T
         message = f"the text holds a lone surrogate U+{ord(text[e.start]):04X}, which is not UTF-8"
         doc.diagnostics.append(dg.make("HMT005", message, line, column))
         return doc
-    except YAMLError as e:
+    except Exception as e:
+        from yaml.error import YAMLError
+
+        if not isinstance(e, YAMLError):
+            raise
         doc.diagnostics.append(_syntax_error(text, e))
         return doc
     finally:
@@ -129,6 +133,8 @@ def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> 
     fast = compiled.build(text, limits, positions)
     if fast is not None and not (second_opinion and parsers.libyaml_may_differ(text, fast.spans)):
         return fast
+    from yaml.error import YAMLError
+
     try:
         built = _build(text, parsers.libyaml(text), limits, positions)
     except YAMLError as refused:
@@ -154,6 +160,8 @@ def _first(platform: YAMLError, libyaml: YAMLError) -> YAMLError:
     are the ones :mod:`holodeck_mt.read.yaml_errors` explains, so they are kept when
     both stop on the same line.
     """
+    from yaml.error import MarkedYAMLError
+
     if not isinstance(platform, MarkedYAMLError) or not isinstance(libyaml, MarkedYAMLError):
         return platform  # a character the platform refuses anywhere in the text
     ours, theirs = platform.problem_mark, libyaml.problem_mark
@@ -175,6 +183,9 @@ def _build(
 
 def _syntax_error(text: str, e: YAMLError) -> dg.Diagnostic:
     """HMT001 for a text the platform's parser refuses, at the line it names."""
+    from yaml.error import MarkedYAMLError
+    from yaml.reader import ReaderError
+
     if isinstance(e, ReaderError):
         line, column = line_column(text, e.position)
         shown = f"U+{e.character:04X}" if isinstance(e.character, int) else repr(e.character)

@@ -25,15 +25,6 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-try:
-    from yaml._yaml import CParser as _CParser
-except ImportError as missing:  # pragma: no cover - exercised only without libyaml
-    raise ImportError(
-        "holodeck-mt needs PyYAML built with libyaml (its C binding, yaml.CParser); "
-        "reinstall PyYAML from a wheel: pip install --force-reinstall 'PyYAML>=6.0.1'"
-    ) from missing
-from yaml import SafeLoader
-
 from holodeck_mt.text.positions import LINE_BREAKS
 
 #: The largest text the pure-Python parser reads again (it runs at about 1 MB/s):
@@ -57,11 +48,21 @@ class EventSource:
 
 
 def libyaml(text: str) -> EventSource:
-    parser = _CParser(text)
+    # PyYAML is imported on first use: the compiled builder's runs never need it.
+    try:
+        from yaml._yaml import CParser
+    except ImportError as missing:  # pragma: no cover - exercised only without libyaml
+        raise ImportError(
+            "holodeck-mt needs PyYAML built with libyaml (its C binding, yaml.CParser); "
+            "reinstall PyYAML from a wheel: pip install --force-reinstall 'PyYAML>=6.0.1'"
+        ) from missing
+    parser = CParser(text)
     return EventSource(parser.get_event, lambda: None)
 
 
 def pure(text: str) -> EventSource:
+    from yaml import SafeLoader
+
     loader = SafeLoader(text)
     return EventSource(loader.get_event, loader.dispose)
 

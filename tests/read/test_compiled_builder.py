@@ -10,8 +10,11 @@ corpora and the real samples are all read by it.
 
 from __future__ import annotations
 
+import os
+import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -197,3 +200,27 @@ def test_compiled_builder_reads_the_generated_corpora() -> None:
 def test_compiled_builder_matches_the_reference_on_drawn_documents(data: Any, newline: str) -> None:
     text = emit(data).text.replace("\n", newline)
     assert _agrees(text)
+
+
+def _modules_after_validate(path: Path) -> set[str]:
+    code = (
+        "import atexit, sys\n"
+        "atexit.register(lambda: sys.stderr.write(' '.join(sorted(sys.modules))))\n"
+        "from holodeck_mt.app.entry import main\nraise SystemExit(main())"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code, "validate", str(path), "--no-cache", "--format", "json"],
+        capture_output=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        check=False,
+    )
+    return set(done.stderr.decode().split())
+
+
+def test_a_file_the_compiled_builder_reads_never_imports_pyyaml(tmp_path: Path) -> None:
+    clean = tmp_path / "cases.yaml"
+    clean.write_text("- name: greeting\n  input: hello\n  ground_truth: hi there\n")
+    assert "yaml" not in _modules_after_validate(clean)
+    broken = tmp_path / "broken.yaml"
+    broken.write_text("- name: [unclosed\n")
+    assert "yaml" in _modules_after_validate(broken)  # the reference reads what it declines
