@@ -6,6 +6,8 @@ import importlib
 import itertools
 import json
 import os
+import shutil
+import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
@@ -145,3 +147,26 @@ def load_script(name: str) -> ModuleType:
     if str(SCRIPTS) not in sys.path:
         sys.path.insert(0, str(SCRIPTS))
     return importlib.import_module(name)
+
+
+def copy_checkout(destination: Path) -> Path:
+    """The checkout's files (tracked, or untracked and not ignored) copied under
+    ``destination``, with the compiled builder where it was built (it is ignored, being
+    built), so that the copy runs as the checkout does; skips outside a git checkout."""
+    listed = subprocess.run(
+        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
+        cwd=ROOT,
+        capture_output=True,
+        check=False,
+    )
+    if shutil.which("git") is None or listed.returncode != 0:
+        pytest.skip("needs a git checkout to copy its files")
+    names = [name for name in listed.stdout.decode("utf-8").split("\0") if name]
+    built = [str(p.relative_to(ROOT)) for p in (ROOT / "holodeck_mt" / "read").glob("_fastbuild*")]
+    for name in [*names, *built]:
+        source = ROOT / name
+        if source.is_file() and not source.is_symlink():
+            target = destination / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(source, target)
+    return destination

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -18,34 +17,12 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt import urls
-from tests.conftest import ROOT
+from tests.conftest import ROOT, copy_checkout
 
 #: What `make schema` runs, in order (the Makefile's `schema` target).
 SCHEMA_TARGET = ["stamp_urls.py", "bundle_schema.py", "schemastore_kit.py", "gen_docs.py"]
 OLD_HOST = f"{urls.OWNER}.github.io"
 NEW_OWNER = "acme-labs"
-
-
-def _repository_files() -> list[str]:
-    done = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=False,
-    )
-    if done.returncode != 0:
-        pytest.skip("not a git checkout: the repository's files cannot be listed")
-    return [name for name in done.stdout.decode().split("\0") if name]
-
-
-def _copy(destination: Path) -> Path:
-    for name in _repository_files():
-        source = ROOT / name
-        if source.is_file() and not source.is_symlink():
-            target = destination / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(source, target)
-    return destination
 
 
 def _python(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
@@ -57,7 +34,7 @@ def _python(copy: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def restamped(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    copy = _copy(tmp_path_factory.mktemp("restamped"))
+    copy = copy_checkout(tmp_path_factory.mktemp("restamped"))
     constants = copy / "holodeck_mt" / "urls.py"
     text = constants.read_text(encoding="utf-8")
     assert text.count(f'OWNER = "{urls.OWNER}"') == 1

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -21,9 +20,10 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import ROOT, copy_checkout
+
 pytestmark = pytest.mark.slow  # copies the repository and starts processes
 
-ROOT = Path(__file__).resolve().parents[2]
 FIELD = "max_latency_ms"
 SPEC: dict[str, Any] = {
     "type": "number",
@@ -39,16 +39,6 @@ test_cases:
       - input: and in 2008?
         max_latncy_ms: 5
 """
-
-
-def _tracked() -> list[str]:
-    listed = subprocess.run(
-        ["git", "ls-files", "-z", "--cached", "--others", "--exclude-standard"],
-        cwd=ROOT,
-        capture_output=True,
-        check=True,
-    ).stdout.decode("utf-8")
-    return [name for name in listed.split("\0") if name and (ROOT / name).is_file()]
 
 
 def _schema_recipe() -> list[list[str]]:
@@ -68,13 +58,7 @@ def _run(copy: Path, *argv: str) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    if shutil.which("git") is None or not (ROOT / ".git").exists():
-        pytest.skip("needs a git checkout to copy its tracked files")
-    copy = tmp_path_factory.mktemp("repository")
-    for name in _tracked():
-        target = copy / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(ROOT / name, target)
+    copy = copy_checkout(tmp_path_factory.mktemp("repository"))
     turn_file = copy / "schema" / "turn.schema.json"
     turn = json.loads(turn_file.read_text(encoding="utf-8"))
     turn["$defs"]["Turn"]["properties"][FIELD] = SPEC  # the one edit
