@@ -294,19 +294,4 @@ def _store(root: Path, entry: dict[str, Any]) -> bool:
     data = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates too
     if len(data) > MAX_ENTRY_BYTES or _CONTROL_IN_JSON.search(data):
         return False  # it would be refused when read back
-    import tempfile  # only when writing: a run served from the cache never needs it
-
-    target = _entry_path(root, entry["key"])
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        descriptor, temporary = tempfile.mkstemp(dir=target.parent, prefix=".", suffix=".tmp")
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError:
-        return False
-    return True
+    return cache_folder.store(str(_entry_path(root, entry["key"])), data)

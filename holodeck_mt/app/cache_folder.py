@@ -1,4 +1,5 @@
-"""Where the caches are kept: ``$HOLODECK_MT_CACHE_DIR``, else the user's cache folder.
+"""Where the caches are kept (``$HOLODECK_MT_CACHE_DIR``, else the user's cache folder),
+and how an entry is written there.
 
 The user's cache folder is ``$XDG_CACHE_HOME/holodeck-mt``, ``~/.cache/holodeck-mt``,
 ``~/Library/Caches/holodeck-mt`` on macOS, ``%LOCALAPPDATA%\\holodeck-mt\\Cache`` on
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+import time
 
 
 def folder(cwd: str | None = None) -> str | None:
@@ -55,3 +57,26 @@ def _repository_of(here: str) -> str | None:
 
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip(os.sep) + os.sep)
+
+
+def store(target: str, data: bytes) -> bool:
+    """Write a cache entry: ``data`` to a new file of a name no other run takes (its
+    process and time), then renamed into place; False when it could not be written
+    (importing :mod:`tempfile` would cost a run that keeps itself more than writing
+    does)."""
+    folder = os.path.dirname(target)
+    temporary = os.path.join(folder, f".{os.getpid()}-{time.time_ns()}.tmp")
+    try:
+        os.makedirs(folder, mode=0o700, exist_ok=True)
+        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
+        descriptor = os.open(temporary, flags, 0o600)
+        try:
+            with os.fdopen(descriptor, "wb") as handle:
+                handle.write(data)
+            os.replace(temporary, target)
+        except BaseException:
+            os.unlink(temporary)
+            raise
+    except OSError:
+        return False
+    return True

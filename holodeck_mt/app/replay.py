@@ -144,7 +144,7 @@ class Run:
         except (ValueError, RecursionError):
             return
         if len(data) <= MAX_ENTRY_BYTES and _shown_as_rendered(output, self.terminal):
-            _store(self.entry_path, data)
+            cache_folder.store(self.entry_path, data)
 
 
 def candidate(argv: Sequence[str]) -> Run | None:
@@ -189,27 +189,6 @@ def _shown_as_rendered(output: str, terminal: bool) -> bool:
 
     plain = _COLOUR.sub("", output) if terminal else output
     return escape(plain, keep_newlines=True) == plain
-
-
-def _store(target: str, data: bytes) -> None:
-    """Write ``data`` to a new file of a name no other run takes (its process and time),
-    then rename it into place (importing :mod:`tempfile` would cost a run that keeps
-    itself more than writing does)."""
-    folder = os.path.dirname(target)
-    temporary = os.path.join(folder, f".{os.getpid()}-{time.time_ns()}.tmp")
-    try:
-        os.makedirs(folder, mode=0o700, exist_ok=True)
-        flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0)
-        descriptor = os.open(temporary, flags, 0o600)
-        try:
-            with os.fdopen(descriptor, "wb") as handle:
-                handle.write(data)
-            os.replace(temporary, target)
-        except BaseException:
-            os.unlink(temporary)
-            raise
-    except OSError:
-        return
 
 
 def looked_at(
