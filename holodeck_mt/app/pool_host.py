@@ -1,0 +1,148 @@
+"""The process the workers of a run are forked from, started before the run needs them.
+
+Before a run over many files hands any file to a worker, the parent still has slow work
+of its own (each file's settings, the files the agent.yaml files name), and every worker
+needs what is slow to import (the validator's stages, the platform's models). Forked from
+the parent as soon as the files are found, the host imports all that on another core
+while the parent works; handed the jobs, it forks the workers from itself, so that they
+share what it imported, and sends their outcomes back. The parent imports none of it.
+
+Fork only: a process started otherwise inherits nothing of the parent's.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, Generic, TypeVar
+
+if TYPE_CHECKING:
+    from multiprocessing.connection import Connection
+    from multiprocessing.process import BaseProcess
+
+Job = TypeVar("Job")
+Outcome = TypeVar("Outcome")
+
+#: What the host sends once prepared, before it waits for jobs.
+_READY = "ready"
+#: Seconds between two looks at whether the host still runs, while waiting for it.
+_LOOK = 0.1
+
+
+class PoolHost(Generic[Job, Outcome]):
+    """A forked process that runs ``prepare()``, then ``run(jobs, workers)`` on each batch
+    it is handed and sends back the outcomes, until it is closed."""
+
+    def __init__(
+        self,
+        prepare: Callable[[], None],
+        run: Callable[[list[Job], int], list[Outcome]],
+    ) -> None:
+        import multiprocessing
+
+        for stream in (sys.stdout, sys.stderr):  # or the host would write their rest again
+            try:
+                if stream is not None:
+                    stream.flush()
+            except (OSError, ValueError):
+                pass
+        context = multiprocessing.get_context("fork")
+        self._conn, theirs = context.Pipe()
+        #: Prepared and waiting for jobs (told once: the ready message is read once).
+        self._ready = False
+        #: Handed a batch whose outcomes are not back yet.
+        self._busy = False
+        self._process: BaseProcess | None = context.Process(
+            target=_serve, args=(theirs, self._conn, prepare, run), daemon=False
+        )
+        self._process.start()
+        theirs.close()
+
+    def ready(self) -> bool:
+        """Whether the host is prepared: handed jobs, it forks the workers at once."""
+        if not self._ready and self._process is not None and self._conn.poll():
+            self._ready = self._answer() == _READY
+        return self._ready
+
+    def run(self, jobs: list[Job], workers: int) -> list[Outcome] | None:
+        """The outcomes of ``jobs`` on ``workers`` processes forked from the host, once it
+        is prepared; None when the host is gone (then the caller runs them itself)."""
+        if self._process is None or not (self._ready or self._answer() == _READY):
+            self.close()
+            return None
+        self._ready = self._busy = True
+        try:
+            self._conn.send((jobs, workers))
+            outcomes: list[Outcome] | None = self._answer()
+        except OSError:
+            outcomes = None
+        if outcomes is None:
+            self.close()
+        self._busy = False
+        return outcomes
+
+    def _answer(self) -> Any:
+        """The host's next message; None when it ended without one (killed for its memory,
+        say). Ctrl-C while waiting stops the host, and its workers, at once."""
+        process = self._process
+        try:
+            # Its end of the pipe (and its sentinel) may outlive it, held open by its
+            # workers: whether it still runs is asked of the process itself.
+            while process is not None and not self._conn.poll(_LOOK):
+                if not process.is_alive():
+                    return None
+            return self._conn.recv() if process is not None else None
+        except (EOFError, OSError):
+            return None
+        except BaseException:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """End the host: it exits when it waits for jobs, and is stopped otherwise."""
+        process, self._process = self._process, None
+        if process is None:
+            return
+        try:
+            if self._busy or not self._ready:
+                raise OSError  # still preparing, or working: stop it
+            self._conn.send(None)
+        except OSError:
+            process.terminate()
+        self._conn.close()
+        process.join()
+
+    def __enter__(self) -> PoolHost[Job, Outcome]:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
+
+def _serve(
+    conn: Connection,
+    parents: Connection,
+    prepare: Callable[[], None],
+    run: Callable[[list[Any], int], list[Any]],
+) -> None:
+    """The host: prepared, then each batch's outcomes, until told to stop (or the parent is
+    gone). Anything that goes wrong ends it quietly: the parent then runs the batch."""
+    parents.close()  # the parent's end: once the parent is gone, no one holds it open
+    # Ctrl-C is the parent's to handle; the parent's terminate() unwinds the host, whose
+    # pool then ends its workers.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, _unwind)
+    try:
+        prepare()
+        conn.send(_READY)
+        while (batch := conn.recv()) is not None:
+            jobs, workers = batch
+            conn.send(run(jobs, workers))
+    except Exception:
+        return
+
+
+def _unwind(signum: int, frame: object) -> None:
+    """SIGTERM in the host: leave by an exception, so that its pool stops its workers."""
+    sys.exit(128 + signum)
