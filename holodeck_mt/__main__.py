@@ -1,3 +1,3 @@
-from holodeck_mt.app.entry import main
+from holodeck_mt.app.entry import run
 
-raise SystemExit(main())
+run()
