@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib
+import importlib.machinery
 import itertools
 import json
 import os
@@ -162,7 +163,12 @@ def copy_checkout(destination: Path) -> Path:
     if shutil.which("git") is None or listed.returncode != 0:
         pytest.skip("needs a git checkout to copy its files")
     names = [name for name in listed.stdout.decode("utf-8").split("\0") if name]
-    built = [str(p.relative_to(ROOT)) for p in (ROOT / "holodeck_mt" / "read").glob("_fastbuild*")]
+    read = ROOT / "holodeck_mt" / "read"
+    built = [
+        str(p.relative_to(ROOT))
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        for p in read.glob(f"_fastbuild{suffix}")
+    ]
     for name in [*names, *built]:
         source = ROOT / name
         if source.is_file() and not source.is_symlink():

@@ -135,7 +135,9 @@ class Builder:
         small = index_depth == sys.maxsize and len(text) <= _SMALL_TEXT
         self.ends_depth = sys.maxsize if small else 0
         self.ends_left = sys.maxsize if small else _ROOT_ENDS
-        self._index_depth = index_depth if index_depth is not None else -1
+        #: The deepest indexed level (-1: none). It, the ends above, and the two flags on
+        #: the text below are what the compiled builder is given too (read/compiled).
+        self.index_depth = index_depth if index_depth is not None else -1
         self.diagnostics: list[dg.Diagnostic] = []
         self.reported: set[dg.JsonPath] = set()
         self.has_non_json = False
@@ -143,14 +145,14 @@ class Builder:
         #: (start, end, style) of the block scalars, and of the quoted ones when the
         #: text holds a tab (start at the node's anchor or tag when it has one).
         self.spans: list[tuple[int, int, str]] = []
-        self._quoted_spans = "\t" in text
+        self.quoted_spans = "\t" in text
         #: Whether a plain scalar in a flow collection may read otherwise to the
         #: platform's parser (see :meth:`_plain_in_flow`).
         self.flow_differs = False
         #: Whether a report would name a line this index does not keep (a duplicate key's
         #: first line, below the indexed levels): read with every position, it would.
         self.needs_index = False
-        self._watch_question = "?" in text
+        self.watch_question = "?" in text
         # anchor -> (value, size in nodes once closed or -1 while open, line)
         self._anchors: dict[str, tuple[Any, int, int]] = {}
         self._nodes = 0  # nodes built, aliases counted at their expanded size
@@ -310,7 +312,7 @@ class Builder:
             )
         frame = _Frame(container, event, self._nodes)
         frame.pairs = pairs
-        if self.positions is not None and len(self._stack) <= self._index_depth:
+        if self.positions is not None and len(self._stack) <= self.index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions
             if len(self._stack) <= self.ends_depth:
@@ -391,11 +393,11 @@ class Builder:
         reads ``,`` ``[`` ``]`` as part of a tag (``[!!str, x]`` fails): libyaml
         does neither.
         """
-        if (self._watch_question and "?" in event.value) or (event.tag and not event.value):
+        if (self.watch_question and "?" in event.value) or (event.tag and not event.value):
             self.flow_differs = True
 
     def _record_span(self, style: str, event: Any) -> None:
-        if style in "|>" or self._quoted_spans:
+        if style in "|>" or self.quoted_spans:
             self.spans.append((event.start_mark.index, event.end_mark.index, style))
 
     # -- scalars -------------------------------------------------------------

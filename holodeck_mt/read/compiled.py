@@ -15,7 +15,6 @@ error (a wheel's own test).
 from __future__ import annotations
 
 import os
-import sys
 from types import ModuleType
 
 from holodeck_mt.limits import Limits
@@ -52,12 +51,12 @@ def build(text: str, limits: Limits, index_depth: int | None) -> bd.Builder | No
         bd.plain_value,
         bd.NOT_PLAIN,
         sc.TYPED_FIRST,
-        -1 if index_depth is None else min(index_depth, sys.maxsize),
+        reference.index_depth,
         reference.ends_depth,
         reference.ends_left,
         limits.max_depth,
-        "\t" in text,
-        "?" in text,
+        reference.quoted_spans,
+        reference.watch_question,
         bd.CACHE_SIZE,
     )
     if built is None:
