@@ -126,7 +126,15 @@ def _judged(
     try:
         judged = verdict.judge(doc, role, limits)
         faults = judged.faults
-        checked = platform_models.judge(doc, faults, role, options.platform)
+        checked = platform_models.judge(
+            doc,
+            faults,
+            role,
+            options.platform,
+            tree=tree,
+            allow_outside=options.allow_outside_paths,
+            limits=limits,
+        )
         faults = faults + checked.faults
         if judged.as_read is not None:
             faults = faults + running.faults(
@@ -146,6 +154,7 @@ def _judged(
             gc.unfreeze()
     result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
+    result.reads = list(checked.reads)
     return result, doc
 
 
