@@ -127,13 +127,7 @@ def _judged(
         judged = verdict.judge(doc, role, limits)
         faults = judged.faults
         checked = platform_models.judge(
-            doc,
-            faults,
-            role,
-            options.platform,
-            tree=tree,
-            allow_outside=options.allow_outside_paths,
-            limits=limits,
+            doc, faults, role, options.platform, tree, options.allow_outside_paths, limits
         )
         faults = faults + checked.faults
         if judged.as_read is not None:

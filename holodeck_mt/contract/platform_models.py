@@ -72,7 +72,8 @@ _FRAGMENT_FILLERS: Mapping[str, Any] = {
 }
 #: More tools than any platform release allows (0.7.1: 50); only these are handed over.
 _MOST_TOOLS = 1000
-#: The most model errors told for one document (each is located in the text).
+#: The most model errors told for one document (each is located in the text), and the
+#: most faults on the files the model would read.
 _MOST_ERRORS = 200
 
 #: The name of the platform's own function in a message (``found using _get_tool_type()``).
@@ -178,7 +179,6 @@ def judge(
     found: list[Fault],
     role: str,
     mode: str,
-    *,
     tree: Path | None = None,
     allow_outside: bool = False,
     limits: Limits | None = None,
@@ -196,8 +196,7 @@ def judge(
         return Checked()
     if mode != "off":
         reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
-        here = Path(os.path.realpath(Path.cwd()))
-        files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())
+        files = _Files.of(tree, allow_outside, limits or Limits())
         told = faults(data, reported, files)
         if told is not None:
             return Checked(told, reads=tuple(files.reads))
@@ -214,9 +213,20 @@ def faults(
     agent = agent_model()
     if agent is None:
         return None
-    if files is None:
-        here = Path(os.path.realpath(Path.cwd()))
-        files = _Files(here, here, False, Limits())
+    files = files if files is not None else _Files.of(None, False, Limits())
+    config = _handed(agent, data)
+    found = [f for f in _prompt_files(config, files) if not under(f.parts, reported)]
+    del found[_MOST_ERRORS:]
+    errors = _errors(agent, config)
+    for error in errors[:_MOST_ERRORS]:
+        fault = _fault(error, data)
+        if fault is not None and not under(fault.parts, reported):
+            found.append(fault)
+    return found
+
+
+def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
+    """What of the document the model is handed (see the module's docstring)."""
     fields = set(getattr(agent, "model_fields", {}))
     config = {
         k: v
@@ -231,13 +241,7 @@ def faults(
     if "model" not in data and "instructions" not in data:
         for key, value in _FRAGMENT_FILLERS.items():
             config.setdefault(key, value)
-    found = [f for f in _prompt_files(config, files) if not under(f.parts, reported)]
-    errors = _errors(agent, config)
-    for error in errors[:_MOST_ERRORS]:
-        fault = _fault(error, data)
-        if fault is not None and not under(fault.parts, reported):
-            found.append(fault)
-    return found
+    return config
 
 
 def _errors(agent: Any, config: dict[str, Any]) -> list[dict[str, Any]]:
@@ -270,6 +274,11 @@ def _quiet() -> Iterator[None]:
             logger.handlers[:], logger.propagate = handlers, propagate
 
 
+#: Why a file the models would read is not read, or what the platform refuses of it:
+#: the code, the message and the hint of the fault at its ``prompt_file``.
+_Problem = tuple[str, str, str | None]
+
+
 @dataclass
 class _Files:
     """How the files the platform's models would read are judged, for one document."""
@@ -282,11 +291,19 @@ class _Files:
     limits: Limits
     #: The real paths read or looked for, in order (see :attr:`Checked.reads`).
     reads: list[str] = field(default_factory=list)
-    #: What each real path was found to be: blank or not, or why it is refused (code,
-    #: message, hint); each is read once however many subagents name it.
-    judged: dict[str, tuple[bool, tuple[str, str, str | None] | None]] = field(default_factory=dict)
+    #: What each real path was found to be: blank or not, or why it is not read; each
+    #: is read once however many subagents name it.
+    judged: dict[str, tuple[bool, _Problem | None]] = field(default_factory=dict)
+    #: The same, by the path as written: a path named a million times is resolved once.
+    named: dict[str, tuple[bool, _Problem | None]] = field(default_factory=dict)
     #: Bytes read so far: all the prompt files of one document stay within one file's limit.
     spent: int = 0
+
+    @classmethod
+    def of(cls, tree: Path | None, allow_outside: bool, limits: Limits) -> _Files:
+        """Judged from the working folder, inside ``tree`` (by default the working folder)."""
+        here = Path(os.path.realpath(Path.cwd()))
+        return cls(tree if tree is not None else here, here, allow_outside, limits)
 
 
 def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
@@ -336,13 +353,19 @@ def _text(raw: bytes | bytearray) -> str | None:
 def _prompt_file(target: str, where: JsonPath, files: _Files) -> tuple[bool, Fault | None]:
     """Whether the prompt file ``target`` is blank, and why it cannot be read if it
     cannot (then it counts as not blank). Read from the working folder, as the platform
-    reads it, and only inside the tree."""
-    path = Path(target)
+    reads it, and only inside the tree; a path named again is not looked at again."""
+    if target not in files.named:
+        files.named[target] = _judged(Path(target), files)
+    blank, problem = files.named[target]
+    return blank, _refused(where, problem) if problem is not None else None
+
+
+def _judged(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
     try:
         refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
         real = os.path.realpath(path)
     except (OSError, ValueError) as e:  # a NUL, a name too long, a loop of links
-        return False, _refused(where, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None))
+        return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
     if refused is not None:
         outside = not files.here.is_relative_to(files.tree)
         if outside and not path.is_absolute() and ".." not in path.parts:
@@ -351,15 +374,14 @@ def _prompt_file(target: str, where: JsonPath, files: _Files) -> tuple[bool, Fau
             "keep prompt files inside the repository (--allow-outside-paths allows other "
             "places); the platform reads a relative prompt_file from the working folder"
         )
-        return False, _refused(where, ("HMT120", f"prompt_file {refused}", hint))
+        return False, ("HMT120", f"prompt_file {refused}", hint)
     if real not in files.judged:
         files.reads.append(real)
         files.judged[real] = _read(path, files)
-    blank, problem = files.judged[real]
-    return blank, _refused(where, problem) if problem is not None else None
+    return files.judged[real]
 
 
-def _refused(where: JsonPath, problem: tuple[str, str, str | None]) -> Fault:
+def _refused(where: JsonPath, problem: _Problem) -> Fault:
     code, message, hint = problem
     return Fault(code, message, where, hint=hint)
 
@@ -368,7 +390,7 @@ def _why(error: BaseException) -> str:
     return clip(str(getattr(error, "strerror", None) or error), 200)
 
 
-def _read(path: Path, files: _Files) -> tuple[bool, tuple[str, str, str | None] | None]:
+def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
     """A prompt file read as the platform reads it (UTF-8), bounded, and dropped as it
     is read: whether it is blank, or why it is not read (code, message, hint)."""
     limit = files.limits.max_bytes
@@ -408,7 +430,7 @@ def _read(path: Path, files: _Files) -> tuple[bool, tuple[str, str, str | None] 
     return blank, None
 
 
-def _too_large(size: int, limit: int, spent: int) -> tuple[str, str, str | None]:
+def _too_large(size: int, limit: int, spent: int) -> _Problem:
     over = (
         f"over the limit of {limit:,}"
         if not spent
