@@ -20,6 +20,7 @@ import pytest
 
 from holodeck_mt.app import discovery
 from holodeck_mt.app.cli import main
+from holodeck_mt.render import FORMATS
 from tests.conftest import ROOT, SAMPLES, RunJson
 
 NOT_HOLODECK = ROOT / "tests" / "not_holodeck"
@@ -252,7 +253,7 @@ def test_a_link_out_of_the_folder_is_not_read_by_the_search(
     assert [Path(f["path"]).name for f in document["files"]] == ["cases.yaml"]
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "junit"])
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_each_fault_appears_once_in_every_format(tmp_path: Path, fmt: str) -> None:
     root = make_repository(tmp_path / "repo")
     named = [str(root / f) for f in HOLODECK_FILES]
@@ -283,6 +284,8 @@ def test_each_fault_appears_once_in_every_format(tmp_path: Path, fmt: str) -> No
                 and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(name)
                 for r in json.loads(out)["runs"][0]["results"]
             )
+        elif fmt == "markdown":
+            hits = out.count(f"| {path}\\:{line}\\:")
         else:
             hits = out.count(f"{path}:{line}:")
         assert hits == 1, (fmt, path, line, out[-4000:])
