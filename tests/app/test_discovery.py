@@ -310,3 +310,38 @@ def test_the_command_line_default_is_still_agent_yaml(
     monkeypatch.chdir(tmp_path)
     assert main(["validate"]) == 2
     assert "cannot read 'agent.yaml'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        ("- name: a\n  inptu: hi\n- name: b\n  inptu: ho\n", True),
+        ("- turn:\n    - input: x\n", True),
+        ("- inptu: hi\n", True),
+        ("- name: a\n  imput: hi\n  runs-on: x\n", False),  # a key no test case has
+        ("- name: a\n  inputs: hi\n", False),  # another word, not a misspelling
+        ("- name: a\n  image: x\n", False),
+        ("- inp: hi\n", False),  # too short to be a misspelling
+    ],
+)
+def test_a_list_of_cases_misspelling_input_is_a_test_cases_file(
+    tmp_path: Path, text: str, holds: bool
+) -> None:
+    (tmp_path / "cases.yaml").write_text(text, encoding="utf-8")
+    assert discovery.holds_test_cases(tmp_path / "cases.yaml") is holds
+
+
+def test_a_folder_of_cases_misspelling_input_is_validated_with_did_you_mean(
+    tmp_path: Path, run_json: RunJson
+) -> None:
+    (tmp_path / "cases.yaml").write_text("- name: a\n  inptu: hi\n", encoding="utf-8")
+    code, document = run_json(str(tmp_path), "--no-cache")
+    assert code == 1
+    (found,) = document["files"]
+    (d,) = found["diagnostics"]
+    assert (d["code"], d["line"], d["test_case"], d["hint"]) == (
+        "HMT100",
+        2,
+        "a",
+        "did you mean 'input'?",
+    )
