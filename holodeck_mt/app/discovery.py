@@ -363,9 +363,20 @@ class Found:
 
     files: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: The YAML files a search, or ``named_by_content``, passed over, and why.
+    passed: list[tuple[str, str]] = field(default_factory=list)
 
 
-def search(folder: Path, problems: list[str] | None = None) -> Iterator[Path]:
+#: Why a YAML file is not validated (``--show-files``).
+NOT_HOLODECK = "neither an agent.yaml nor a file holding test cases"
+LINKED_OUT = "a link to a file outside the folder searched"
+
+
+def search(
+    folder: Path,
+    problems: list[str] | None = None,
+    passed: list[tuple[str, str]] | None = None,
+) -> Iterator[Path]:
     """Every HoloDeck file under ``folder``: agent files by name, the others by content.
 
     A link to a file outside the folder is not read to find out what it holds (an agent
@@ -378,10 +389,17 @@ def search(folder: Path, problems: list[str] | None = None) -> Iterator[Path]:
     for root, files in walk_tree(folder, told):
         for name in files:
             path = root / name
-            if is_agent_file(path) or (
-                is_yaml_file(path) and _within(path, inside) and _sniffed(path, told)
-            ):
+            if is_agent_file(path):
                 yield path
+            elif not is_yaml_file(path):
+                continue
+            elif not _within(path, inside):
+                if passed is not None:
+                    passed.append((str(path), LINKED_OUT))
+            elif _sniffed(path, told):
+                yield path
+            elif passed is not None:
+                passed.append((str(path), NOT_HOLODECK))
 
 
 def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[str]]]:
@@ -455,7 +473,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             continue
         if is_dir:
             unread = len(found.problems)
-            files = list(search(path, found.problems))
+            files = list(search(path, found.problems, found.passed))
             if not files and len(found.problems) == unread:
                 found.problems.append(
                     f"no agent.yaml, agent.yml or YAML file holding test cases found under "
@@ -464,8 +482,12 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             for file in files:
                 take(str(file))
         elif is_file:
-            for named in _named_file(path, given, named_by_content, found.problems):
-                take(named)
+            unread = len(found.problems)
+            named = _named_file(path, given, named_by_content, found.problems)
+            if not named and len(found.problems) == unread:
+                found.passed.append((given, NOT_HOLODECK))
+            for name in named:
+                take(name)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:
