@@ -516,8 +516,7 @@ def test_the_hint_is_on_screen_and_each_code_links_its_documentation(editor: Edi
     (diagnostic,) = diagnostics
     assert diagnostic["code"] == "HMT102"
     assert diagnostic["message"] == (
-        "`ground_truth` must be a string, got integer 25587\n"
-        'hint: quote it: ground_truth: "25587"'
+        '`ground_truth` must be a string, got integer 25587\nhint: quote it: ground_truth: "25587"'
     )
     href = diagnostic["codeDescription"]["href"]
     assert href == f"{REPOSITORY}/blob/main/docs/diagnostics.md#hmt102"
