@@ -186,7 +186,8 @@ def cli_diagnostics(text: str, folder: Path, encoding: str) -> list[tuple[Any, .
 
 def shown(d: dict[str, Any]) -> str:
     """A CLI diagnostic's message as the editor shows it: its hint on a second line."""
-    return d["message"] + (f"\nhint: {d['hint']}" if d.get("hint") else "")
+    message = str(d["message"])
+    return message + (f"\nhint: {d['hint']}" if d.get("hint") else "")
 
 
 def published(diagnostics: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
