@@ -210,7 +210,12 @@ def _json_file(root: Path, name: str) -> Any:
         found = _existing(root, relative)
         if found is None:
             return None
-        value = json.loads(found[0].decode("utf-8-sig"), parse_constant=_no_constant)
+        value = json.loads(
+            found[0].decode("utf-8-sig"),
+            parse_constant=_no_constant,
+            parse_float=_finite,
+            parse_int=_integer,
+        )
     except (writes.WriteError, OSError, ValueError, RecursionError):
         return None
     return value if _depth(value) <= MAX_NESTING else None
