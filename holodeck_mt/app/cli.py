@@ -389,6 +389,20 @@ def _add_schema(commands: Commands) -> None:
     _flags(schema, {"--path": "print where the installed schema file is instead"})
 
 
+def _add_rule(commands: Commands) -> None:
+    """The `rule` command and its options."""
+    rule = _command(
+        commands,
+        "rule",
+        "print a diagnostic code's documentation, with its example",
+        "Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
+        "meaning, an example file and what the validator prints for it.",
+    )
+    chosen = rule.add_mutually_exclusive_group(required=True)
+    chosen.add_argument("code", nargs="?", metavar="CODE", help="a code (HMT102) or its name")
+    chosen.add_argument("--all", action="store_true", help="print every code's documentation")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="holodeck-mt",
@@ -409,6 +423,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_explain(commands)
     _add_init_editor(commands)
     _add_schema(commands)
+    _add_rule(commands)
     return parser
 
 
@@ -1027,9 +1042,33 @@ def _schema(path_only: bool) -> int:
     return EXIT_OK
 
 
+def _rule(code: str | None, every: bool) -> int:
+    from holodeck_mt.app import rule_docs
+
+    try:
+        page = rule_docs.page_path().read_text(encoding="utf-8")
+        text = (
+            rule_docs.every_code(page)
+            if every
+            else rule_docs.documentation(rule_docs.entry(code or ""), page)
+        )
+    except rule_docs.UnknownCode as e:
+        _say(
+            f"holodeck-mt: error: no code or rule named '{clip(str(e), 80)}'; "
+            "`holodeck-mt rule --all` prints every one"
+        )
+        return EXIT_USAGE
+    except OSError as e:
+        _say(f"holodeck-mt: error: the codes' documentation cannot be read: {e}")
+        return EXIT_USAGE
+    sys.stdout.write(guard_lines(escape(text, keep_newlines=True)))
+    return EXIT_OK
+
+
 #: The commands other than ``validate``, by name.
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "schema": lambda args: _schema(args.path),
+    "rule": lambda args: _rule(args.code, args.all),
     "lsp": lambda args: _lsp(),
     "fix": _fix,
     "init-editor": lambda args: _init_editor(Path(args.folder), args.modeline, args.schema),
