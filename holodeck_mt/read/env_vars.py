@@ -10,7 +10,6 @@ variable: the file loads only if it is set then.
 from __future__ import annotations
 
 import bisect
-import os
 import re
 from collections.abc import Mapping
 
@@ -23,10 +22,15 @@ _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def unset_references(text: str, environ: Mapping[str, str] | None = None) -> list[Diagnostic]:
-    """One warning per unset variable, at its first reference."""
+    """One warning per unset variable, at its first reference. ``environ``: the variables
+    that are set, by default those a ``holodeck`` command run here sees (the environment
+    and the ``.env`` files, :func:`holodeck_mt.read.substitution.environment`)."""
     if "${" not in text:
         return []
-    environ = os.environ if environ is None else environ
+    if environ is None:
+        from holodeck_mt.read.substitution import environment
+
+        environ = environment().variables
     first: dict[str, int] = {}
     count: dict[str, int] = {}
     for match in REFERENCE.finditer(text):
