@@ -21,16 +21,12 @@ REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def unset_references(text: str, environ: Mapping[str, str] | None = None) -> list[Diagnostic]:
+def unset_references(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
     """One warning per unset variable, at its first reference. ``environ``: the variables
-    that are set, by default those a ``holodeck`` command run here sees (the environment
-    and the ``.env`` files, :func:`holodeck_mt.read.substitution.environment`)."""
+    that are set, those a ``holodeck`` command sees (the environment and the ``.env``
+    files: :func:`holodeck_mt.read.substitution.environment`), never the environment alone."""
     if "${" not in text:
         return []
-    if environ is None:
-        from holodeck_mt.read.substitution import environment
-
-        environ = environment().variables
     first: dict[str, int] = {}
     count: dict[str, int] = {}
     for match in REFERENCE.finditer(text):
