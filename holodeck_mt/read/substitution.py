@@ -190,7 +190,7 @@ def _env_file(
         with os.fdopen(confine.open_regular(path), "rb") as stream:
             raw = stream.read(MAX_ENV_FILE + 1)
     except OSError:
-        return {}, "is not a regular file that can be read"
+        return {}, "cannot be read"  # swapped for a FIFO since, or not readable
     if len(raw) > MAX_ENV_FILE:
         return {}, f"is larger than {MAX_ENV_FILE // 1024} KiB"
     try:
