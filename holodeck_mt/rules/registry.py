@@ -350,7 +350,8 @@ REGISTRY: list[Code] = [
         severity="warning",
         description=(
             "The text names `${NAME}` (comments included) and the variable is not set: "
-            "the platform refuses to load the file unless it is set when it runs."
+            "the platform refuses to load the file unless it is set when it runs. A `.env` "
+            "refused (a link out of the tree, a FIFO, too large) is one more, saying why."
         ),
         stage="read",
     ),
