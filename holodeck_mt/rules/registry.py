@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from holodeck_mt.rules import (
     Options,
+    axis_range,
     count_is_integer,
     duplicate_expected_tools,
     duplicate_names,
@@ -224,6 +225,7 @@ REGISTRY: list[Code] = [
         ),
         stage="schema",
     ),
+    axis_range.RULE,
     # Warnings: valid for the platform, but almost certainly not what the author meant.
     ineffective_flags.RULE,
     duplicate_names.RULE,
