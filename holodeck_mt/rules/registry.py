@@ -27,6 +27,7 @@ from holodeck_mt.rules import (
     graders_import,
     ineffective_flags,
     literal_like_matcher,
+    literal_reference,
     metric_settings_leak,
     non_finite_numbers,
     regex_compiles,
@@ -226,6 +227,7 @@ REGISTRY: list[Code] = [
         stage="schema",
     ),
     axis_range.RULE,
+    literal_reference.RULE,
     # Warnings: valid for the platform, but almost certainly not what the author meant.
     ineffective_flags.RULE,
     duplicate_names.RULE,
