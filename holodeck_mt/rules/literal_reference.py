@@ -73,7 +73,7 @@ def check(context: Context) -> Iterator[Fault]:
 
 def _wanted(name: str) -> str:
     spec = registry.definition(registry.LLM_MODEL, "LLMModel")["properties"][name]
-    return next(t for t in spec["type"] if t != "string")
+    return str(next(t for t in spec["type"] if t != "string"))
 
 
 RULE = Rule(

@@ -289,6 +289,17 @@ REGISTRY: list[Code] = [
     ),
     # About the report itself.
     Code(
+        code="HMT216",
+        name="non-string-key",
+        severity="warning",
+        description=(
+            "A key that is not a string (`on`, `yes`, `1`) nested in a free-form value "
+            "(`turn_config`, `response_format`, a tool's `parameters`) below the keys the "
+            "platform checks: it loads, but nothing finds the key by the name written."
+        ),
+        stage="platform-reading",
+    ),
+    Code(
         code="HMT220",
         name="diagnostics-capped",
         severity="warning",
