@@ -287,12 +287,15 @@ def _validate_document(
     tree: Path | None = None,
     workdir: Path | None = None,
 ) -> list[FileResult]:
-    """The document, then the test-cases file its `test_cases_file` names (if any)."""
+    """The document, then the test-cases file its `test_cases_file` names (if any).
+
+    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
+    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
     tree = tree if tree is not None else confine.tree_of(path)
     result, doc = _validate_text(
         text, display, "document", base_dir, options, limits, tree, workdir=workdir
     )
-    if doc is None or not isinstance(doc.data, dict) or "test_cases" in doc.data:
+    if doc is None or not isinstance(doc.data, dict) or doc.data.get("test_cases") is not None:
         return [result]
     target = doc.data.get("test_cases_file")
     if not isinstance(target, str) or not target:

@@ -278,8 +278,8 @@ def _may_name_a_file(head: bytes) -> bool:
 def _named_target(events: Iterator[Any]) -> str | None:
     """The top-level mapping's ``test_cases_file``, as far as the document reads.
 
-    None beside inline ``test_cases`` (the file named is not followed), or when
-    the top level is not a mapping.
+    None beside inline ``test_cases`` (the file named is not followed; a null
+    ``test_cases`` is none), or when the top level is not a mapping.
     """
     import yaml
 
@@ -292,17 +292,34 @@ def _named_target(events: Iterator[Any]) -> str | None:
             kind = type(key)
             if kind is yaml.MappingEndEvent:
                 return target
-            if kind is yaml.ScalarEvent and key.value == "test_cases":
-                return None
             if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 _skip(events)
             value = next(events)
+            if kind is yaml.ScalarEvent and key.value == "test_cases" and not _null(value):
+                return None
             if type(value) is yaml.MappingStartEvent or type(value) is yaml.SequenceStartEvent:
                 _skip(events)
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
                 target = value.value if type(value) is yaml.ScalarEvent else None
     except (_End, StopIteration):
         return target
+
+
+#: The plain scalars YAML 1.1 reads as null.
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+
+
+def _null(event: Any) -> bool:
+    """Whether a value's event is a plain null: `test_cases: null` is no test cases
+    written, and the platform follows `test_cases_file` beside it."""
+    import yaml
+
+    return (
+        type(event) is yaml.ScalarEvent
+        and event.tag is None
+        and event.implicit[0]
+        and event.value in _NULLS
+    )
 
 
 def top_level_is_list(path: Path) -> bool:

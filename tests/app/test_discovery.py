@@ -345,3 +345,24 @@ def test_a_folder_of_cases_misspelling_input_is_validated_with_did_you_mean(
         "a",
         "did you mean 'input'?",
     )
+
+
+@pytest.mark.parametrize(
+    ("written", "follows"),
+    [
+        ("test_cases:\n", True),
+        ("test_cases: null\n", True),
+        ("test_cases: ~\n", True),
+        ("test_cases: []\n", False),
+        ('test_cases: ""\n', False),
+        ("test_cases: [{input: hi}]\n", False),
+    ],
+)
+def test_a_null_test_cases_beside_the_file_is_none_written(
+    tmp_path: Path, written: str, follows: bool
+) -> None:
+    """As the platform: `test_cases: null` is no test cases, and the file is followed."""
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(f"name: a\n{written}test_cases_file: cases.yaml\n", encoding="utf-8")
+    target = discovery.agent_target(agent)
+    assert (target == tmp_path / "cases.yaml") if follows else target is None
