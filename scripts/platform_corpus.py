@@ -879,8 +879,12 @@ _NUMERIC_SLOTS: list[Path_] = [
     ("execution", "llm_timeout"),
     ("claude", "max_turns"),
     ("evaluations", "model", "temperature"),
+    ("evaluations", "model", "max_tokens"),
+    ("evaluations", "model", "top_p"),
     ("test_cases", 0, "evaluations", 0, "threshold"),
+    ("test_cases", 0, "evaluations", 0, "model", "temperature"),
 ]
+_EVAL_MODEL = {"provider": "openai", "name": "gpt-4o"}
 _T = "HMT_ORACLE_T"
 #: ``${T}`` escaped in a double-quoted string (no ``${`` in the text: the platform does
 #: not substitute it), doubled, quoted and tagged.
@@ -906,11 +910,14 @@ def _numeric_reference_runs() -> Iterator[Variant]:
                 doc = _whole_agent()
                 if slot[0] == "evaluations":
                     doc["evaluations"] = {
-                        "model": {"provider": "openai", "name": "gpt-4o"},
+                        "model": dict(_EVAL_MODEL),
                         "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
                     }
                 if slot[0] == "test_cases":
-                    doc["test_cases"][0]["evaluations"] = [{"metric": "numeric"}]
+                    metric = {"metric": "numeric"}
+                    if "model" in slot:  # a G-Eval metric, judged by its own model
+                        metric = {"name": "n", "criteria": "c", "model": dict(_EVAL_MODEL)}
+                    doc["test_cases"][0]["evaluations"] = [metric]
                 _with(doc, slot, Raw(written))
                 name = ".".join(map(str, slot))
                 yield Variant(

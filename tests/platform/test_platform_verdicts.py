@@ -372,8 +372,14 @@ KNOWN_DISAGREEMENTS: dict[str, tuple[str, ...]] = {
         )
     ),
     # temperature: "\x24{T}" is the text ${T}, which the platform never substitutes.
-    "${NAME}-shaped text in an evaluation model's number": (
-        "whole.numeric-reference.evaluations.model.temperature=escaped-*",
+    "${NAME}-shaped text in an evaluation model's number": tuple(
+        f"whole.numeric-reference.{slot}=escaped-*"
+        for slot in (
+            "evaluations.model.temperature",
+            "evaluations.model.max_tokens",
+            "evaluations.model.top_p",
+            "test_cases.0.evaluations.0.model.temperature",
+        )
     ),
     # grader: |  (a block scalar ends in a newline): the platform's pattern must match
     # the whole text.
@@ -550,3 +556,25 @@ def test_a_known_disagreement_is_not_mended_yet(cause: str) -> None:
     variants = [v for v in _agent_corpus() if _known(v.id) == cause]
     _, by_cause, _ = _judge_whole(variants)
     assert not by_cause, "\n".join(by_cause.get(cause, [])[:20])
+
+
+def test_a_run_leaves_the_process_as_it_found_it() -> None:
+    """A run's `.env` reaches the platform's load and the validator's reading, and
+    nothing of it stays: not the variable, the working directory nor ``sys.path``."""
+    _require_platform()
+    variant = corpus.Variant(
+        "isolation",
+        "name: a\ninstructions: {inline: x}\nmodel: {provider: openai, name: g}\n"
+        "test_cases:\n  - input: q\n    evaluations:\n      - metric: numeric\n"
+        "        threshold: ${HMT_ORACLE_ISOLATION}\n",
+        whole=True,
+        working={".env": "HMT_ORACLE_ISOLATION=hot\n"},
+    )
+    environ, cwd, path = dict(os.environ), os.getcwd(), list(sys.path)
+    verdict, results = _judge_run(variant)
+    assert not verdict.loads
+    assert verdict.reason.startswith("ConfigError: test_cases.0.evaluations.0")
+    assert [(d.code, d.path, d.line) for d in _errors(results)] == [
+        ("HMT102", "evaluations[0].threshold", 8)
+    ]
+    assert (dict(os.environ), os.getcwd(), sys.path) == (environ, cwd, path)
