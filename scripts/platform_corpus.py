@@ -914,7 +914,7 @@ def _numeric_reference_runs() -> Iterator[Variant]:
                         "metrics": [{"type": "rag", "metric_type": "faithfulness"}],
                     }
                 if slot[0] == "test_cases":
-                    metric = {"metric": "numeric"}
+                    metric: dict[str, Any] = {"metric": "numeric"}
                     if "model" in slot:  # a G-Eval metric, judged by its own model
                         metric = {"name": "n", "criteria": "c", "model": dict(_EVAL_MODEL)}
                     doc["test_cases"][0]["evaluations"] = [metric]
