@@ -15,8 +15,14 @@ Each document is minimal: just the containers its field needs, so that the
 platform's verdict is about that one field. The same call always gives the same
 documents, in the same order.
 
-    python scripts/platform_corpus.py --out DIR      # one file per document
-    python scripts/platform_corpus.py --count        # how many there are
+The whole-agent corpus (:func:`agent_corpus`) writes complete agent.yaml files, the
+platform's own sections included, each a run of `holodeck test`: with the files of
+the agent's folder (a test-cases file, a prompt, a ``.env``), the files of the
+folder the run starts in (its ``.env``) and the environment it starts with.
+
+    python scripts/platform_corpus.py --out DIR          # one file per document
+    python scripts/platform_corpus.py --count            # how many there are
+    python scripts/platform_corpus.py --whole --out DIR  # DIR/NNNNN/agent/agent.yaml, ...
 """
 
 from __future__ import annotations
@@ -1449,15 +1455,35 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--out", type=Path, help="write each document to DIR/NNNNN.yaml")
     parser.add_argument("--count", action="store_true", help="print how many documents")
+    parser.add_argument(
+        "--whole",
+        action="store_true",
+        help="the whole-agent corpus: each run to DIR/NNNNN/ (its working folder), the "
+        "agent.yaml and its files in DIR/NNNNN/agent/, its variables in DIR/NNNNN/environ.json",
+    )
     args = parser.parse_args(argv)
-    variants = corpus()
+    variants = agent_corpus() if args.whole else corpus()
     if args.count or args.out is None:
         print(len(variants))
     if args.out is not None:
         args.out.mkdir(parents=True, exist_ok=True)
         for i, variant in enumerate(variants):
-            (args.out / f"{i:05d}.yaml").write_text(f"# {variant.id}\n{variant.text}")
+            if args.whole:
+                _write_run(args.out / f"{i:05d}", variant)
+            else:
+                (args.out / f"{i:05d}.yaml").write_text(f"# {variant.id}\n{variant.text}")
     return 0
+
+
+def _write_run(folder: Path, variant: Variant) -> None:
+    agent = folder / "agent"
+    agent.mkdir(parents=True, exist_ok=True)
+    (folder / "id.txt").write_text(variant.id + "\n", encoding="utf-8")
+    (folder / "environ.json").write_text(json.dumps(variant.environ) + "\n", encoding="utf-8")
+    for base, files in ((agent, variant.referenced), (folder, variant.working)):
+        for name, content in files.items():
+            (base / name).write_text(content, encoding="utf-8", newline="")
+    (agent / "agent.yaml").write_text(variant.text, encoding="utf-8", newline="")
 
 
 if __name__ == "__main__":

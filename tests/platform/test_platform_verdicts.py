@@ -578,3 +578,22 @@ def test_a_run_leaves_the_process_as_it_found_it() -> None:
         ("HMT102", "evaluations[0].threshold", 8)
     ]
     assert (dict(os.environ), os.getcwd(), sys.path) == (environ, cwd, path)
+
+
+def test_a_whole_document_is_written_out_as_the_run_it_stands_for(tmp_path: Path) -> None:
+    """`platform_corpus.py --whole --out DIR`: the working folder and its `.env`, the
+    agent's folder with its files, the variables, the id."""
+    variant = next(v for v in _agent_corpus() if v.id == "whole.dotenv.cases-file=chain")
+    corpus._write_run(tmp_path / "00000", variant)
+    written = {
+        p.relative_to(tmp_path).as_posix(): p.read_text(encoding="utf-8")
+        for p in tmp_path.rglob("*")
+        if p.is_file()
+    }
+    assert written == {
+        "00000/id.txt": "whole.dotenv.cases-file=chain\n",
+        "00000/environ.json": "{}\n",
+        "00000/.env": "HMT_ORACLE_B=0.5\nHMT_ORACLE_A=${HMT_ORACLE_B}\n",
+        "00000/agent/cases.yaml": variant.referenced["cases.yaml"],
+        "00000/agent/agent.yaml": variant.text,
+    }
