@@ -298,7 +298,7 @@ def _refusal(error: BaseException, folder: Path | None = None) -> Verdict:
     if locs and callable(errors):  # the wrapper's first line names only the file
         text = f"{'.'.join(map(str, locs[0]))}: {errors()[0]['msg']}"
     if folder is not None:
-        text = text.replace(str(folder), "<agent>")
+        text = text.replace(str(folder), "<run>")
     first = text.splitlines()[0] if text else ""
     return Verdict(False, f"{type(error).__name__}: {first[:300]}", locs[0] if locs else (), locs)
 
@@ -383,7 +383,8 @@ def judge_run(agent: Path, variables: Mapping[str, str]) -> Verdict:
                         load_dotenv(env, override=False)
                 platform["ConfigLoader"]().load_agent_yaml(str(agent))
         except Exception as e:  # whatever the platform raises is its refusal to load
-            return replace(_refusal(e, agent.parent), data=_as_validated(platform, agent))
+            staged_root = working_folder(agent).parent
+            return replace(_refusal(e, staged_root), data=_as_validated(platform, agent))
     return Verdict(True)
 
 

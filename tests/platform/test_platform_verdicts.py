@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import fnmatch
 import functools
+import importlib.util
 import math
 import os
 import re
@@ -597,3 +598,23 @@ def test_a_whole_document_is_written_out_as_the_run_it_stands_for(tmp_path: Path
         "00000/agent/cases.yaml": variant.referenced["cases.yaml"],
         "00000/agent/agent.yaml": variant.text,
     }
+
+
+def test_the_runs_read_dotenv_files_as_the_platforms_command_does() -> None:
+    """``platform_oracle.judge_run`` makes the two ``load_dotenv`` calls of the platform's
+    ``holodeck/cli/main.py`` (a module that cannot be imported here): the working
+    folder's ``.env``, then ``~/.holodeck/.env``, neither overriding a set variable."""
+    _require_platform()
+    spec = importlib.util.find_spec("holodeck")
+    assert spec is not None and spec.submodule_search_locations is not None
+    main = Path(next(iter(spec.submodule_search_locations))) / "cli" / "main.py"
+    source = main.read_text(encoding="utf-8")
+    calls = [
+        'project_env = Path.cwd() / ".env"',
+        "load_dotenv(project_env, override=False)",
+        'user_env = Path.home() / ".holodeck" / ".env"',
+        "load_dotenv(user_env, override=False)",
+        "\n_load_dotenv_files()\n",
+    ]
+    found = [source.find(call) for call in calls]
+    assert -1 not in found and found == sorted(found), dict(zip(calls, found, strict=True))
