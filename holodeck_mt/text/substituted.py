@@ -26,9 +26,12 @@ from holodeck_mt.model import Diagnostic, Intent
 #: A value this long is replaced wherever it stands in a text, not only where it is
 #: the whole value (a shorter one would match common words and numbers).
 WHOLE = 4
-#: Any stretch of this many characters of a value is replaced too: a value clipped
-#: (``'sk-abc…'``) or quoted in part is still a secret.
+#: A value's first characters, this many or more, are replaced too: a value clipped
+#: (``'sk-abc…'``) is still a secret.
 SLICE = 8
+#: Any stretch of this many characters of a value is replaced, wherever in the value it
+#: starts (longer than :data:`SLICE`: eight characters of a value are often a word).
+STRETCH = 16
 #: The most stretches of values indexed (memory); the values past it are replaced whole.
 MOST_SLICES = 262_144
 
@@ -64,14 +67,16 @@ class Values:
             ((v, n) for v, n in self._by_value.items() if len(v) >= WHOLE),
             key=lambda pair: -len(pair[0]),
         )
-        self._slices: dict[str, str] = {}
+        self._heads: dict[str, list[tuple[str, str]]] = {}
+        self._stretches: dict[str, str] = {}
         room = MOST_SLICES
         for value, name in self._long:
-            if len(value) < SLICE or room <= 0:
+            if len(value) < SLICE:
                 continue
-            for i in range(min(len(value) - SLICE + 1, room)):
-                self._slices.setdefault(value[i : i + SLICE], name)
-            room -= len(value) - SLICE + 1
+            self._heads.setdefault(value[:SLICE], []).append((value, name))
+            for i in range(min(len(value) - STRETCH + 1, room)):
+                self._stretches.setdefault(value[i : i + STRETCH], name)
+            room -= max(len(value) - STRETCH + 1, 0)
 
     def __bool__(self) -> bool:
         return bool(self._by_value) or bool(self._readings)
@@ -96,32 +101,42 @@ class Values:
         return text
 
     def hidden(self, text: str) -> str:
-        """``text`` with every value of meaningful length, and every stretch of
-        :data:`SLICE` characters of one, replaced by its reference."""
+        """``text`` with every value of meaningful length, every start of one of
+        :data:`SLICE` characters or more, and every stretch of :data:`STRETCH` characters of
+        one replaced by its reference."""
         text = self.as_written(text)
-        if not self._slices or len(text) < SLICE:
+        if not self._heads or len(text) < SLICE:
             return text
         marked: list[str | None] = [None] * len(text)
         found = False
+        covered = 0  # every character from the start of the run holding i to here is marked
         for i in range(len(text) - SLICE + 1):
-            name = self._slices.get(text[i : i + SLICE])
-            if name is not None:
+            # A value's start inside a run marked already is (nearly always) part of it.
+            heads = self._heads.get(text[i : i + SLICE], ()) if i >= covered else ()
+            for value, name in heads:
                 found = True
-                for j in range(i, i + SLICE):
-                    marked[j] = marked[j] or name
+                covered = _mark(marked, max(i, covered), i + _common(value, text, i), name)
+            stretch = (
+                self._stretches.get(text[i : i + STRETCH])
+                if self._stretches and i + STRETCH > covered
+                else None
+            )
+            if stretch is not None:
+                found = True
+                covered = _mark(marked, max(i, covered), i + STRETCH, stretch)
         if not found:
             return text
         out: list[str] = []
         i = 0
         while i < len(text):
-            name = marked[i]
-            if name is None:
+            by = marked[i]
+            if by is None:
                 out.append(text[i])
                 i += 1
                 continue
             while i < len(text) and marked[i] is not None:
                 i += 1
-            out.append(reference(name))
+            out.append(reference(by))
         return "".join(out)
 
     def diagnostic(self, d: Diagnostic) -> Diagnostic:
@@ -159,6 +174,27 @@ class Values:
             if isinstance(field, str) and self.hidden(field) != field:
                 return True
         return False
+
+
+def _mark(marked: list[str | None], start: int, end: int, name: str) -> int:
+    """Mark ``[start, end)`` as ``name``'s (each character once over a text); the end of the
+    run marked."""
+    for j in range(start, end):
+        marked[j] = name
+    return max(start, end)
+
+
+def _common(value: str, text: str, at: int) -> int:
+    """How many characters of ``text`` from ``at`` are ``value``'s first ones (at least
+    :data:`SLICE`), found by halves, each comparison a slice's."""
+    low, high = SLICE, min(len(value), len(text) - at)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text[at : at + middle] == value[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
 
 
 _JUDGING: ContextVar[Values | None] = ContextVar("holodeck_mt_substituted", default=None)
