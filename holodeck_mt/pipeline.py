@@ -50,19 +50,19 @@ def _validate_text(
     tree: Path | None = None,
     agent: Any = None,
     agent_clean: bool = True,
-) -> tuple[FileResult, loader.Document | None, _AsWritten]:
+) -> tuple[FileResult, loader.Document | None, _AsWritten | None]:
     """The whole path of one document, its ``${NAME}`` references substituted first as the
     platform does (``read/substitution``), every position then placed in ``text`` and
     every message naming a variable's value by its reference (``text/substituted``);
-    what places more of its diagnostics the same way."""
+    what places more of its diagnostics the same way (None: they stand as found)."""
     if len(text) > limits.max_bytes:
         found = _screened(path, [files.too_large(len(text), limits)], options, limits)
-        return found, None, _AsWritten(None)
+        return found, None, None
     if not _may_reference(text):
         result, doc = _judged(
             text, path, role, base_dir, options, limits, tree, agent, agent_clean, text
         )
-        return result, doc, _AsWritten(result.screen)
+        return result, doc, None
     variables = substitution.environment()
     sub = substitution.substitute(text, variables)
     values = sub.values()
@@ -83,24 +83,22 @@ class _AsWritten:
     """How a text's diagnostics found on its substituted reading reach its report: each
     placed in the file as written (where its suppression comments are matched), then
     holding no variable's value (``substituted.Values.diagnostic``), the last step before
-    a result leaves the pipeline. Without references, as found."""
+    a result leaves the pipeline."""
 
     def __init__(
         self,
         screen: Screen | None,
-        placer: substitution.Placer | None = None,
-        values: substituted.Values | None = None,
+        placer: substitution.Placer,
+        values: substituted.Values,
     ) -> None:
         self.placer, self.values = placer, values
         #: Which diagnostics the file reports, asked at their place in the file as written.
         self.keep: report.Keep = screen.keep if screen is not None else None
         #: The same, asked of a diagnostic found on the substituted text.
-        self.keep_found: report.Keep = placer.screen(self.keep) if placer is not None else self.keep
+        self.keep_found: report.Keep = placer.screen(self.keep)
 
     def settle(self, found: list[Diagnostic]) -> list[Diagnostic]:
         """``found`` (on the substituted text, screened) placed and holding no value."""
-        if self.placer is None:
-            return found
         placed = [p for p in map(self.placer.place, found) if p is not None]
         values = self.values
         return placed if not values else [values.diagnostic(d) for d in placed]
@@ -328,7 +326,11 @@ def _validate_document(
         limits=limits,
         given=followed_text,
     )
-    if found.fault is not None:
+    if found.fault is not None and written is None:
+        keep = result.screen.keep if result.screen is not None else None
+        result.diagnostics = report.with_fault(result.diagnostics, doc, found.fault, limits, keep)
+        return [result]
+    if found.fault is not None and written is not None:  # located on the substituted text
         located = report.with_fault([], doc, found.fault, limits, written.keep_found)
         result.diagnostics = report.finish([*result.diagnostics, *written.settle(located)], limits)
         return [result]

@@ -273,3 +273,22 @@ def test_the_net_leaves_ordinary_words_and_short_values_alone() -> None:
     # stretch of sixteen, is taken for it.
     words = Diagnostic("HMT100", f"unknown key 'x-{FROM_ENVIRONMENT[8:16]}'", 1, 1)
     assert NET.diagnostic(words) is words
+
+
+def test_a_test_cases_file_named_by_a_variable_is_reported_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / ".env").write_text('HMT_DOT_ENV="one\ntwo\nthree"\n')
+    monkeypatch.setenv("HMT_DIR", FROM_HOME)
+    text = (
+        "name: a\n"
+        'description: "${HMT_DOT_ENV}"\n'  # two more lines once substituted
+        "model: {provider: openai, name: gpt-4o}\n"
+        "instructions: {inline: hi}\n"
+        "test_cases_file: ${HMT_DIR}/cases.yaml\n"
+    )
+    [result] = validate_file(_write(tmp_path, text))
+    [d] = result.diagnostics
+    assert (d.code, d.line, d.column) == ("HMT110", 5, 18)
+    assert "'${HMT_DIR}/cases.yaml' does not exist" in d.message
+    assert _leaks(repr(d)) == []
