@@ -50,11 +50,13 @@ def _validate_text(
     tree: Path | None = None,
     agent: Any = None,
     agent_clean: bool = True,
+    workdir: Path | None = None,
 ) -> tuple[FileResult, loader.Document | None, _AsWritten | None]:
     """The whole path of one document, its ``${NAME}`` references substituted first as the
-    platform does (``read/substitution``), every position then placed in ``text`` and
-    every message naming a variable's value by its reference (``text/substituted``);
-    what places more of its diagnostics the same way (None: they stand as found)."""
+    platform does (``read/substitution``) with the variables a ``holodeck`` command run in
+    ``workdir`` sees, every position then placed in ``text`` and every message naming a
+    variable's value by its reference (``text/substituted``); what places more of its
+    diagnostics the same way (None: they stand as found)."""
     if len(text) > limits.max_bytes:
         found = _screened(path, [files.too_large(len(text), limits)], options, limits)
         return found, None, None
@@ -63,7 +65,8 @@ def _validate_text(
             text, path, role, base_dir, options, limits, tree, agent, agent_clean, text
         )
         return result, doc, None
-    variables = substitution.environment()
+    env = substitution.environment(workdir)
+    variables = env.variables
     sub = substitution.substitute(text, variables)
     values = sub.values()
     placer = sub.placer(text)
@@ -72,8 +75,12 @@ def _validate_text(
             sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean, text, placer
         )
     written = _AsWritten(result.screen, placer, values)
-    unset = [d for d in env_vars.unset(text, variables) if written.keep is None or written.keep(d)]
-    result.diagnostics = report.finish([*written.settle(result.diagnostics), *unset], limits)
+    kept = [
+        d
+        for d in [*env_vars.unset(text, variables), *substitution.refused(text, env)]
+        if written.keep is None or written.keep(d)
+    ]
+    result.diagnostics = report.finish([*written.settle(result.diagnostics), *kept], limits)
     result.test_cases = [values.hidden(n) if n is not None else None for n in result.test_cases]
     result.text = text
     return result, doc, written
@@ -217,9 +224,12 @@ def validate_text(
     options: Options | None = None,
     limits: Limits | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
 ) -> FileResult:
     """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks);
-    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`).
+    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`);
+    ``workdir`` the folder ``holodeck`` runs in, whose ``.env`` is read (by default the
+    working directory).
 
     ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
     without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
@@ -240,7 +250,9 @@ def validate_text(
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    result, _, _ = _validate_text(text, display_path(path), role, folder, options, limits, tree)
+    result, _, _ = _validate_text(
+        text, display_path(path), role, folder, options, limits, tree, workdir=workdir
+    )
     return result if result.screen is None else suppressions.close([result], options)[0]
 
 
@@ -284,15 +296,18 @@ def validate_document_text(
     limits: Limits | None = None,
     followed_text: str | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
 ) -> list[FileResult]:
     """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
     the document, then the test-cases file it names, read from ``base_dir`` unless
     ``followed_text`` gives that file's text (the editor holds it too). ``tree``: the
-    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`."""
+    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`;
+    ``workdir``: the folder ``holodeck`` runs in, whose ``.env`` is read (the editor's
+    workspace folder), not the working directory."""
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
     found = _validate_document(
-        text, display, Path(path), base_dir, options, limits, followed_text, tree
+        text, display, Path(path), base_dir, options, limits, followed_text, tree, workdir
     )
     return suppressions.close(found, options)
 
@@ -306,13 +321,17 @@ def _validate_document(
     limits: Limits,
     followed_text: str | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
 ) -> list[FileResult]:
-    """The document, then the test-cases file its `test_cases_file` names (if any)."""
+    """The document, then the test-cases file its `test_cases_file` names (if any).
+
+    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
+    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
     tree = tree if tree is not None else confine.tree_of(path)
     result, doc, written = _validate_text(
-        text, display, "document", base_dir, options, limits, tree
+        text, display, "document", base_dir, options, limits, tree, workdir=workdir
     )
-    if doc is None or not isinstance(doc.data, dict) or "test_cases" in doc.data:
+    if doc is None or not isinstance(doc.data, dict) or doc.data.get("test_cases") is not None:
         return [result]
     target = doc.data.get("test_cases_file")
     if not isinstance(target, str) or not target:
@@ -347,6 +366,7 @@ def _validate_document(
         tree,
         agent=doc.data,
         agent_clean=result.errors == 0,
+        workdir=workdir,
     )
     referenced.source = found.source
     return [result, referenced]
