@@ -28,7 +28,7 @@ from holodeck_mt.model import Diagnostic, FileResult, Role
 from holodeck_mt.read import confine, document, env_vars, files, follow, loader, substitution
 from holodeck_mt.rules import Options, cascade, running
 from holodeck_mt.suppressions import Screen
-from holodeck_mt.text import report
+from holodeck_mt.text import report, substituted
 from holodeck_mt.text.safe_text import clip, display_path
 
 __all__ = [
@@ -51,32 +51,64 @@ def _validate_text(
     agent: Any = None,
     agent_clean: bool = True,
     workdir: Path | None = None,
-) -> tuple[FileResult, loader.Document | None]:
+) -> tuple[FileResult, loader.Document | None, _AsWritten | None]:
     """The whole path of one document, its ``${NAME}`` references substituted first as the
     platform does (``read/substitution``) with the variables a ``holodeck`` command run in
-    ``workdir`` sees, every position then placed in ``text``."""
+    ``workdir`` sees, every position then placed in ``text`` and every message naming a
+    variable's value by its reference (``text/substituted``); what places more of its
+    diagnostics the same way (None: they stand as found)."""
     if len(text) > limits.max_bytes:
-        return _screened(path, [files.too_large(len(text), limits)], options, limits), None
+        found = _screened(path, [files.too_large(len(text), limits)], options, limits)
+        return found, None, None
     if not _may_reference(text):
-        return _judged(text, path, role, base_dir, options, limits, tree, agent, agent_clean, text)
+        result, doc = _judged(
+            text, path, role, base_dir, options, limits, tree, agent, agent_clean, text
+        )
+        return result, doc, None
     env = substitution.environment(workdir)
     variables = env.variables
     sub = substitution.substitute(text, variables)
-    result, doc = _judged(
-        sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean, text
-    )
-    screen = result.screen
-    result.diagnostics = report.finish(
-        [
-            *substitution.restore(result.diagnostics, sub, text),
-            *env_vars.unset(text, variables),
-            *substitution.refused(text, env),
-        ],
-        limits,
-        screen.keep if screen is not None else None,
-    )
+    values = sub.values()
+    placer = sub.placer(text)
+    with substituted.judging(values):
+        result, doc = _judged(
+            sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean, text, placer
+        )
+    written = _AsWritten(result.screen, placer, values)
+    kept = [
+        d
+        for d in [*env_vars.unset(text, variables), *substitution.refused(text, env)]
+        if written.keep is None or written.keep(d)
+    ]
+    result.diagnostics = report.finish([*written.settle(result.diagnostics), *kept], limits)
+    result.test_cases = [values.hidden(n) if n is not None else None for n in result.test_cases]
     result.text = text
-    return result, doc
+    return result, doc, written
+
+
+class _AsWritten:
+    """How a text's diagnostics found on its substituted reading reach its report: each
+    placed in the file as written (where its suppression comments are matched), then
+    holding no variable's value (``substituted.Values.diagnostic``), the last step before
+    a result leaves the pipeline."""
+
+    def __init__(
+        self,
+        screen: Screen | None,
+        placer: substitution.Placer,
+        values: substituted.Values,
+    ) -> None:
+        self.placer, self.values = placer, values
+        #: Which diagnostics the file reports, asked at their place in the file as written.
+        self.keep: report.Keep = screen.keep if screen is not None else None
+        #: The same, asked of a diagnostic found on the substituted text.
+        self.keep_found: report.Keep = placer.screen(self.keep)
+
+    def settle(self, found: list[Diagnostic]) -> list[Diagnostic]:
+        """``found`` (on the substituted text, screened) placed and holding no value."""
+        placed = [p for p in map(self.placer.place, found) if p is not None]
+        values = self.values
+        return placed if not values else [values.diagnostic(d) for d in placed]
 
 
 #: The braces of a text looked at one by one before it is searched for ``${`` whole.
@@ -112,14 +144,18 @@ def _judged(
     agent: Any,
     agent_clean: bool,
     written: str,
+    placer: substitution.Placer | None = None,
 ) -> tuple[FileResult, loader.Document | None]:
     """Read, contract (the platform's models on an agent's own sections too), rules,
     locate, result. ``agent``: the data of the agent.yaml naming this test-cases file,
     for the run-time lints (which run only when neither has an error); ``written``: the
-    text as written, whose comments say what is suppressed."""
+    text as written, whose comments say what is suppressed; ``placer``: where each position
+    of ``text`` stands in ``written``, when they differ (a diagnostic is screened there)."""
     spared = not _set_apart_before()
     screen = Screen.of(written, path, options)
-    keep = screen.keep if screen is not None else None
+    keep: report.Keep = screen.keep if screen is not None else None
+    if placer is not None:
+        keep = placer.screen(keep)
     doc = document.read(text, limits)
     if not doc.loaded:
         found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits, keep)
@@ -214,7 +250,7 @@ def validate_text(
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    result, _ = _validate_text(
+    result, _, _ = _validate_text(
         text, display_path(path), role, folder, options, limits, tree, workdir=workdir
     )
     return result if result.screen is None else suppressions.close([result], options)[0]
@@ -292,7 +328,7 @@ def _validate_document(
     The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
     written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
     tree = tree if tree is not None else confine.tree_of(path)
-    result, doc = _validate_text(
+    result, doc, written = _validate_text(
         text, display, "document", base_dir, options, limits, tree, workdir=workdir
     )
     if doc is None or not isinstance(doc.data, dict) or doc.data.get("test_cases") is not None:
@@ -309,14 +345,18 @@ def _validate_document(
         limits=limits,
         given=followed_text,
     )
-    if found.fault is not None:
+    if found.fault is not None and written is None:
         keep = result.screen.keep if result.screen is not None else None
         result.diagnostics = report.with_fault(result.diagnostics, doc, found.fault, limits, keep)
+        return [result]
+    if found.fault is not None and written is not None:  # located on the substituted text
+        located = report.with_fault([], doc, found.fault, limits, written.keep_found)
+        result.diagnostics = report.finish([*result.diagnostics, *written.settle(located)], limits)
         return [result]
     if found.text is None:
         problems = [found.problem] if found.problem else []
         return [result, _screened(found.shown, problems, options, limits)]
-    referenced, _ = _validate_text(
+    referenced, _, _ = _validate_text(
         found.text,
         found.shown,
         "test-cases-file",

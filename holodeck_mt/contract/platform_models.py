@@ -36,7 +36,7 @@ from typing import Any, Literal
 from holodeck_mt.codes import severity
 from holodeck_mt.model import Fault, JsonPath, under
 from holodeck_mt.read import loader
-from holodeck_mt.text import hints
+from holodeck_mt.text import hints, substituted
 from holodeck_mt.text.safe_text import clip
 
 #: ``--platform``: judge with the models when importable, never, or insist on them.
@@ -194,6 +194,11 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
         return f"unknown key '{clip(str(parts[-1]))}': the platform's model allows no other key"
     lines = str(error.get("msg", "")).strip().splitlines()
     text = _INTERNAL.sub("", (lines[0] if lines else "refused").removeprefix("Value error, "))
+    given = error.get("input")
+    named = substituted.phrase(given)
+    if named is not None and isinstance(given, str) and given in text:
+        text = text.replace(given, named)  # the model's words quote a variable's value
+    text = substituted.as_written(text)
     if kind != "extra_forbidden" and "input" in error and _scalar(error["input"]):
         text = f"{clip(text, 200)} (got {hints.got(error['input'])})"
     return clip(text, 300)

@@ -20,15 +20,18 @@ Every position found on the substituted text is mapped back to the file as writt
 from __future__ import annotations
 
 import bisect
+import contextlib
 import dataclasses
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from holodeck_mt.model import Diagnostic, make
 from holodeck_mt.read.env_vars import REFERENCE
+from holodeck_mt.text.substituted import Values
 
 #: The largest ``.env`` file read; a larger one is refused.
 MAX_ENV_FILE = 256 * 1024
@@ -48,6 +51,13 @@ class Substituted:
     spans: list[tuple[int, int, int, int]] = field(default_factory=list)
     #: The spans of unset references, in the new text (same as in the file's length).
     unset: list[tuple[int, int]] = field(default_factory=list)
+    #: Each referenced variable that is set, with its value: what no output may show.
+    used: dict[str, str] = field(default_factory=dict)
+    #: Where each replaced reference starts in the new text (for a search by halves).
+    _starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._starts = [s[0] for s in self.spans]
 
     @property
     def changed(self) -> bool:
@@ -56,7 +66,7 @@ class Substituted:
     def original(self, offset: int, *, end: bool = False) -> int:
         """The file's offset for ``offset`` of the new text; inside a replaced value, the
         reference's start (its end, for the end of a range)."""
-        i = bisect.bisect_right([s[0] for s in self.spans], offset) - 1
+        i = bisect.bisect_right(self._starts, offset) - 1
         if i < 0:
             return offset
         new_start, new_end, old_start, old_end = self.spans[i]
@@ -68,7 +78,71 @@ class Substituted:
 
     def blames_unset(self, start: int, end: int) -> bool:
         """Whether the range ``[start, end)`` of the new text touches an unset reference."""
-        return any(s < max(end, start + 1) and start < e for s, e in self.unset)
+        end = max(end, start + 1)
+        # The unset spans are sorted and apart: only the last one starting before ``end``
+        # can reach past ``start``.
+        i = bisect.bisect_left(self.unset, (end,)) - 1
+        return i >= 0 and start < self.unset[i][1]
+
+    def values(self) -> Values:
+        """The values substituted, each with its reference: what a report names, never shows."""
+        from holodeck_mt.read import scalars
+
+        readings: dict[str, Any] = {}
+        for name, value in self.used.items():
+            if 0 < len(value.strip()) <= _LONGEST_READ:
+                with contextlib.suppress(ValueError):  # TooLong: not a number it reads
+                    readings[name] = scalars.resolve(value.strip())
+        return Values(self.used, readings)
+
+    def placer(self, original: str) -> Placer:
+        """What places a diagnostic found on :attr:`text` in ``original``, the file as written."""
+        return Placer(self, original)
+
+
+#: The longest value whose YAML reading (a number, a boolean) is known as its variable's.
+_LONGEST_READ = 64
+
+
+class Placer:
+    """Diagnostics found on the substituted text, placed in the file as written: each
+    line and column of the one text mapped to the other's once they are indexed (a
+    search by halves each), so that many diagnostics over many references cost their
+    number, not its product with the references'."""
+
+    def __init__(self, sub: Substituted, original: str) -> None:
+        from holodeck_mt.text.ranges import line_starts
+
+        self.sub = sub
+        self._new = line_starts(sub.text)
+        self._old = line_starts(original)
+
+    def place(self, d: Diagnostic) -> Diagnostic | None:
+        """``d`` at its place in the file as written; None when it stands on an unset
+        reference (whose value could be anything)."""
+        start = _offset(self._new, d.line, d.column)
+        end = _offset(self._new, d.end_line or d.line, d.end_column or d.column)
+        if self.sub.blames_unset(start, end):
+            return None
+        line, column = _position(self._old, self.sub.original(start))
+        end_line, end_column = _position(self._old, self.sub.original(max(end, start), end=True))
+        return dataclasses.replace(
+            d,
+            line=line,
+            column=column,
+            end_line=end_line if d.end_line is not None else None,
+            end_column=end_column if d.end_column is not None else None,
+        )
+
+    def screen(self, keep: Callable[[Diagnostic], bool] | None) -> Callable[[Diagnostic], bool]:
+        """``keep`` asked of each diagnostic at its place in the file as written, where its
+        suppression comment stands; one on an unset reference is not kept."""
+
+        def placed_keep(d: Diagnostic) -> bool:
+            placed = self.place(d)
+            return placed is not None and (keep is None or keep(placed))
+
+        return placed_keep
 
 
 @dataclass(frozen=True)
@@ -260,6 +334,7 @@ def substitute(text: str, variables: Mapping[str, str]) -> Substituted:
     out: list[str] = []
     spans: list[tuple[int, int, int, int]] = []
     unset: list[tuple[int, int]] = []
+    used: dict[str, str] = {}
     written = 0  # length of the new text so far
     last = 0
     for match in REFERENCE.finditer(text):
@@ -270,40 +345,14 @@ def substitute(text: str, variables: Mapping[str, str]) -> Substituted:
         if value is None:
             value = "$_" + name + "_"  # parses as a plain scalar anywhere, keeps offsets
             unset.append((written, written + len(value)))
+        else:
+            used.setdefault(name, value)
         out.append(value)
         spans.append((written, written + len(value), match.start(), match.end()))
         written += len(value)
         last = match.end()
     out.append(text[last:])
-    return Substituted("".join(out), spans, unset)
-
-
-def restore(diagnostics: list[Diagnostic], sub: Substituted, original: str) -> list[Diagnostic]:
-    """``diagnostics`` found on ``sub.text``, placed in the file as written; those that
-    stand on an unset reference dropped (its value could be anything)."""
-    if not sub.changed:
-        return diagnostics
-    from holodeck_mt.text.ranges import line_starts
-
-    new_starts, old_starts = line_starts(sub.text), line_starts(original)
-    out = []
-    for d in diagnostics:
-        start = _offset(new_starts, d.line, d.column)
-        end = _offset(new_starts, d.end_line or d.line, d.end_column or d.column)
-        if sub.blames_unset(start, end):
-            continue
-        line, column = _position(old_starts, sub.original(start))
-        end_line, end_column = _position(old_starts, sub.original(max(end, start), end=True))
-        out.append(
-            dataclasses.replace(
-                d,
-                line=line,
-                column=column,
-                end_line=end_line if d.end_line is not None else None,
-                end_column=end_column if d.end_column is not None else None,
-            )
-        )
-    return out
+    return Substituted("".join(out), spans, unset, used)
 
 
 def _offset(starts: Sequence[int], line: int, column: int) -> int:
