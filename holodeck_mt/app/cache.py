@@ -121,10 +121,17 @@ def _references(texts: Iterable[str]) -> set[str]:
 
 
 def _variables(names: Iterable[str]) -> dict[str, str | None]:
-    """The hash of each named variable's value (None: not set)."""
+    """The hash of each named variable's value (None: not set), as the ``holodeck`` command
+    sees it: a ``.env`` value expands variables of the environment the file does not name."""
+    names = sorted(names)
+    if not names:
+        return {}
+    from holodeck_mt.read.substitution import environment
+
+    seen = environment().variables
     return {
-        name: hashlib.sha256(os.environ[name].encode()).hexdigest() if name in os.environ else None
-        for name in sorted(names)
+        name: hashlib.sha256(seen[name].encode()).hexdigest() if name in seen else None
+        for name in names
     }
 
 

@@ -55,7 +55,7 @@ from holodeck_mt.codes import severity
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Fault, JsonPath, under
 from holodeck_mt.read import confine, loader
-from holodeck_mt.text import hints
+from holodeck_mt.text import hints, substituted
 from holodeck_mt.text.safe_text import clip
 
 #: ``--platform``: judge with the models when importable, never, or insist on them.
@@ -199,6 +199,11 @@ def judge(
         files = _Files.of(tree, allow_outside, limits or Limits())
         told = faults(data, reported, files)
         if told is not None:
+            # A mapping holding a key twice is read with its first value, the platform
+            # keeps the last: the model's verdict on that mapping is not the platform's
+            # (the duplicate is an error of its own, HMT002).
+            twice = {d.pointer_parts[:-1] for d in doc.diagnostics if d.code == "HMT002"}
+            told = [f for f in told if f.parts not in twice]
             return Checked(told, reads=tuple(files.reads))
     return Checked(unchecked=owned, because="off" if mode == "off" else "absent")
 
@@ -469,6 +474,11 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
         return f"unknown key '{clip(str(parts[-1]))}': the platform's model allows no other key"
     lines = str(error.get("msg", "")).strip().splitlines()
     text = _INTERNAL.sub("", (lines[0] if lines else "refused").removeprefix("Value error, "))
+    given = error.get("input")
+    named = substituted.phrase(given)
+    if named is not None and isinstance(given, str) and given in text:
+        text = text.replace(given, named)  # the model's words quote a variable's value
+    text = substituted.as_written(text)
     if kind != "extra_forbidden" and "input" in error and _scalar(error["input"]):
         text = f"{clip(text, 200)} (got {hints.got(error['input'])})"
     return clip(text, 300)
