@@ -182,13 +182,15 @@ def judge(
     tree: Path | None = None,
     allow_outside: bool = False,
     limits: Limits | None = None,
+    workdir: Path | None = None,
 ) -> Checked:
     """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``),
     nothing told where the loader or an error in ``found`` already told something.
 
     ``tree``: the folder the files the models would read must stay in (by default the
     working folder's); ``allow_outside``: ``--allow-outside-paths``; ``limits``: how
-    much of them may be read.
+    much of them may be read; ``workdir``: the folder ``holodeck`` runs in, from which
+    they read a relative path (by default the working folder).
     """
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
@@ -196,7 +198,7 @@ def judge(
         return Checked()
     if mode != "off":
         reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
-        files = _Files.of(tree, allow_outside, limits or Limits())
+        files = _Files.of(tree, allow_outside, limits or Limits(), workdir)
         told = faults(data, reported, files)
         if told is not None:
             # A mapping holding a key twice is read with its first value, the platform
@@ -218,7 +220,7 @@ def faults(
     agent = agent_model()
     if agent is None:
         return None
-    files = files if files is not None else _Files.of(None, False, Limits())
+    files = files if files is not None else _Files.of(None, False, Limits(), None)
     config = _handed(agent, data)
     found = [f for f in _prompt_files(config, files) if not under(f.parts, reported)]
     del found[_MOST_ERRORS:]
@@ -290,7 +292,8 @@ class _Files:
 
     #: The folder they must stay in.
     tree: Path
-    #: The working folder (its real path): the platform reads a relative path from it.
+    #: The folder ``holodeck`` runs in (its real path): the platform reads a relative
+    #: path from it.
     here: Path
     allow_outside: bool
     limits: Limits
@@ -305,9 +308,12 @@ class _Files:
     spent: int = 0
 
     @classmethod
-    def of(cls, tree: Path | None, allow_outside: bool, limits: Limits) -> _Files:
-        """Judged from the working folder, inside ``tree`` (by default the working folder)."""
-        here = Path(os.path.realpath(Path.cwd()))
+    def of(
+        cls, tree: Path | None, allow_outside: bool, limits: Limits, workdir: Path | None
+    ) -> _Files:
+        """Judged from ``workdir`` (by default the working folder), inside ``tree`` (by
+        default that folder)."""
+        here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
         return cls(tree if tree is not None else here, here, allow_outside, limits)
 
 
@@ -365,16 +371,20 @@ def _prompt_file(target: str, where: JsonPath, files: _Files) -> tuple[bool, Fau
     return blank, _refused(where, problem) if problem is not None else None
 
 
-def _judged(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
+def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
+    path = files.here / written  # the folder holodeck runs in, unless ``written`` is absolute
     try:
         refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
         real = os.path.realpath(path)
     except (OSError, ValueError) as e:  # a NUL, a name too long, a loop of links
         return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
     if refused is not None:
-        outside = not files.here.is_relative_to(files.tree)
-        if outside and not path.is_absolute() and ".." not in path.parts:
-            refused = "is read from the working folder, which lies outside the repository tree"
+        if refused.startswith("leaves") and not written.is_absolute() and ".." not in written.parts:
+            refused = (
+                "is a link that leaves the repository tree"
+                if files.here.is_relative_to(files.tree)
+                else "is read from the working folder, which lies outside the repository tree"
+            )
         hint = (
             "keep prompt files inside the repository (--allow-outside-paths allows other "
             "places); the platform reads a relative prompt_file from the working folder"

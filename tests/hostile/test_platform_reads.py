@@ -319,3 +319,25 @@ def test_importing_the_platform_leaves_logging_as_it_was(tmp_path: Path) -> None
     assert done.returncode == 0, done.stderr
     assert not log.parent.exists()
     assert "Logging configured" not in done.stderr
+
+
+def test_a_relative_prompt_file_is_read_from_the_folder_holodeck_runs_in(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The editor's workspace is where ``holodeck`` runs, wherever the server started."""
+    workspace, elsewhere = tmp_path / "workspace", tmp_path / "elsewhere"
+    (workspace / "prompts").mkdir(parents=True)
+    elsewhere.mkdir()
+    (workspace / "prompts" / "spy.md").write_text("You read files.\n")
+    monkeypatch.chdir(elsewhere)
+    text = AGENT.format(target="prompts/spy.md")
+    result = validate_text(text, path="agent.yaml", tree=workspace, workdir=workspace)
+    assert (result.diagnostics, result.reads) == ([], [str(workspace / "prompts" / "spy.md")])
+    result = validate_text(text, path="agent.yaml", tree=workspace)
+    assert [(d.code, d.line, d.message) for d in result.diagnostics] == [
+        (
+            "HMT120",
+            8,
+            "prompt_file is read from the working folder, which lies outside the repository tree",
+        )
+    ]
