@@ -45,15 +45,14 @@ _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOLINK = getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
 _FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOLINK
-_USER_CACHE = ("Library", "Caches") if sys.platform == "darwin" else (".cache",)
+_HOME = os.path.join("~", "Library", "Caches") if sys.platform == "darwin" else "~/.cache"
 
 
 def user_folder() -> str | None:
     """``$XDG_CACHE_HOME/holodeck-mt``, else ``~/.cache/holodeck-mt`` (``~/Library/Caches``
     on macOS); None in the working folder's repository (to the folder holding ``.git``)."""
-    xdg, home = os.environ.get("XDG_CACHE_HOME", ""), os.environ.get("HOME", "")
-    home = os.path.join(home or os.path.expanduser("~"), *_USER_CACHE)
-    found = os.path.join(xdg if os.path.isabs(xdg) else home, "holodeck-mt")
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    found = os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser(_HOME), "holodeck-mt")
     if not os.path.isabs(found):
         return None
     here = os.path.realpath(os.getcwd())
@@ -71,7 +70,7 @@ def folder(asked: str | None = None) -> str | None:
 
 
 def usable(options: Options) -> bool:
-    """Whether results under ``options`` may be cached at all."""
+    """Whether results may be cached: not when graders are imported or files looked at."""
     return not options.import_graders and not options.check_files
 
 
@@ -122,16 +121,16 @@ def _entry_folder(root: str, name: str, create: bool) -> int:
 
 
 def _mac(key: bytes, *parts: bytes) -> str:
-    digest = hmac.new(key, digestmod=hashlib.sha256)
-    for part in parts:
-        digest.update(len(part).to_bytes(8, "little") + part)
-    return digest.hexdigest()
+    framed = b"".join(len(part).to_bytes(8, "little") + part for part in parts)
+    return hmac.new(key, framed, hashlib.sha256).hexdigest()
 
 
-def _content(path: str, limit: int = MAX_FILE_BYTES) -> bytes | None:
-    """A regular file's bytes within ``limit``, opened without blocking; else None."""
+def _content(path: str, limit: int = MAX_FILE_BYTES, at: int | None = None) -> bytes | None:
+    """A regular file's bytes within ``limit``, opened without blocking (in the folder
+    ``at`` without following a link); else None."""
     try:
-        with os.fdopen(os.open(os.path.expanduser(path), _READ), "rb") as handle:
+        flags = _READ if at is None else _READ | _NOLINK
+        with os.fdopen(os.open(os.path.expanduser(path), flags, dir_fd=at), "rb") as handle:
             regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
             raw = handle.read(limit + 1) if regular else None
     except (OSError, ValueError):
@@ -141,10 +140,7 @@ def _content(path: str, limit: int = MAX_FILE_BYTES) -> bytes | None:
 
 def _state(key: bytes, path: str) -> str:
     """A keyed hash of where ``path`` leads and what it holds (or that it cannot be read)."""
-    try:
-        real = os.path.realpath(os.path.expanduser(path)).encode("utf-8", "surrogateescape")
-    except (OSError, ValueError):
-        real = b"\0"
+    real = os.path.realpath(os.path.expanduser(path)).encode("utf-8", "surrogateescape")
     raw = _content(path)
     return _mac(key, real, b"+" + raw if raw is not None else b"-")
 
@@ -213,12 +209,9 @@ class Entry:
         try:
             at = _entry_folder(self.root, self.name, create=False)
             try:
-                handle = os.fdopen(os.open(self.name, _READ | _NOLINK, dir_fd=at), "rb")
+                content = _content(self.name, MAX_ENTRY_BYTES, at) or b""
             finally:
                 os.close(at)
-            with handle:
-                regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
-                content = handle.read(MAX_ENTRY_BYTES + 1) if regular else b""
             mac, _, payload = content.partition(b"\n")
             if not hmac.compare_digest(mac, _mac(self.key, self.name.encode(), payload).encode()):
                 return None
@@ -235,28 +228,13 @@ class Entry:
     def write(self, results: list[FileResult]) -> bool:
         """Store ``results`` (their text dropped) if the file is as it was when its entry
         was named; whether they were. A cache not written is only a slower next run."""
-        from holodeck_mt.read.env_vars import REFERENCE
-        from holodeck_mt.read.substitution import ENV_FILES
-
         key, name, raw = self.key, self.name, _content(self.path, self.limit)
         if key is None or name is None or raw is None or self._name() != name:
             return False
-        followed = [r.path for r in results[1:]]  # the test-cases file the document named
-        unfollowed = not followed and b"test_cases_file" in raw  # that file may appear
-        if unfollowed or not all(map(os.path.isfile, followed)) or any(r.text for r in results):
-            return False
-        env = [os.path.join(os.path.dirname(self.path), ".env"), *map(str, ENV_FILES)]
-        texts = [raw, *(_content(file) or b"" for file in [*followed, *env])]
-        reads = [read for result in results for read in result.reads]
-        names = {m[1] for t in texts for m in REFERENCE.finditer(t.decode("utf-8", "replace"))}
-        entry = {
-            "files": [[f, _state(key, f)] for f in sorted({*followed, *env, *reads})],
-            "names": sorted(names),
-            "variables": _variables(key, names),
-            "platform": _platform_known(),
-            "results": [_as_json(result) for result in results],
-        }
         try:
+            entry = self._entry(key, raw, results)
+            if entry is None:
+                return False
             payload = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates
             content = _mac(key, name.encode(), payload).encode() + b"\n" + payload
             if len(content) > MAX_ENTRY_BYTES:
@@ -265,6 +243,28 @@ class Entry:
         except (OSError, ValueError, TypeError, RecursionError):
             return False
         return True
+
+    def _entry(self, key: bytes, raw: bytes, results: list[FileResult]) -> dict[str, Any] | None:
+        """The results with keyed hashes of what validating read; None when a file they
+        depend on is not known (one the document named and could not follow may appear)."""
+        from holodeck_mt.read.env_vars import REFERENCE
+        from holodeck_mt.read.substitution import ENV_FILES
+
+        followed = [r.path for r in results[1:]]  # the test-cases file the document named
+        unfollowed = not followed and b"test_cases_file" in raw
+        if unfollowed or not all(map(os.path.isfile, followed)) or any(r.text for r in results):
+            return None
+        env = [os.path.join(os.path.dirname(self.path), ".env"), *map(str, ENV_FILES)]
+        texts = [raw, *(_content(file) or b"" for file in [*followed, *env])]
+        reads = [read for result in results for read in result.reads]
+        names = {m[1] for t in texts for m in REFERENCE.finditer(t.decode("utf-8", "replace"))}
+        return {
+            "files": [[f, _state(key, f)] for f in sorted({*followed, *env, *reads})],
+            "names": sorted(names),
+            "variables": _variables(key, names),
+            "platform": _platform_known(),
+            "results": [_as_json(result) for result in results],
+        }
 
 
 def _store(at: int, name: str, content: bytes) -> None:
