@@ -184,6 +184,9 @@ class Diagnostic:
     #: What would fix it (an :class:`Intent`): data the fix engine turns into edits.
     #: Not part of a diagnostic's identity, nor of any output but a fix.
     fix: Intent | None = field(default=None, compare=False)
+    #: The line that stands for the diagnostics past ``--max-diagnostics``: how many
+    #: errors and warnings it stands for (what the summary counts).
+    not_shown: tuple[int, int] | None = field(default=None, compare=False)
 
     @property
     def in_test_case(self) -> str:
@@ -355,6 +358,12 @@ class FileResult:
     @property
     def valid(self) -> bool:
         return self.errors == 0 and not (self.strict and self.warnings)
+
+    @property
+    def not_shown(self) -> tuple[int, int]:
+        """The errors and warnings past ``--max-diagnostics``, not among the diagnostics."""
+        counts = [d.not_shown for d in self.diagnostics if d.not_shown is not None]
+        return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
     def quoted_lines(self) -> dict[int, str]:
         """The lines the diagnostics quote, by 1-based number: the kept ones, or those of

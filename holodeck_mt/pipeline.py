@@ -50,21 +50,28 @@ def _validate_text(
     tree: Path | None = None,
     agent: Any = None,
     agent_clean: bool = True,
+    workdir: Path | None = None,
 ) -> tuple[FileResult, loader.Document | None]:
     """The whole path of one document, its ``${NAME}`` references substituted first as the
-    platform does (``read/substitution``), every position then placed in ``text``."""
+    platform does (``read/substitution``) with the variables a ``holodeck`` command run in
+    ``workdir`` sees, every position then placed in ``text``."""
     if len(text) > limits.max_bytes:
         return _screened(path, [files.too_large(len(text), limits)], options, limits), None
     if not _may_reference(text):
         return _judged(text, path, role, base_dir, options, limits, tree, agent, agent_clean, text)
-    variables = substitution.environment()
+    env = substitution.environment(workdir)
+    variables = env.variables
     sub = substitution.substitute(text, variables)
     result, doc = _judged(
         sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean, text
     )
     screen = result.screen
     result.diagnostics = report.finish(
-        [*substitution.restore(result.diagnostics, sub, text), *env_vars.unset(text, variables)],
+        [
+            *substitution.restore(result.diagnostics, sub, text),
+            *env_vars.unset(text, variables),
+            *substitution.refused(text, env),
+        ],
         limits,
         screen.keep if screen is not None else None,
     )
@@ -181,9 +188,12 @@ def validate_text(
     options: Options | None = None,
     limits: Limits | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
 ) -> FileResult:
     """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks);
-    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`).
+    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`);
+    ``workdir`` the folder ``holodeck`` runs in, whose ``.env`` is read (by default the
+    working directory).
 
     ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
     without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
@@ -204,7 +214,9 @@ def validate_text(
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    result, _ = _validate_text(text, display_path(path), role, folder, options, limits, tree)
+    result, _ = _validate_text(
+        text, display_path(path), role, folder, options, limits, tree, workdir=workdir
+    )
     return result if result.screen is None else suppressions.close([result], options)[0]
 
 
@@ -248,15 +260,18 @@ def validate_document_text(
     limits: Limits | None = None,
     followed_text: str | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
 ) -> list[FileResult]:
     """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
     the document, then the test-cases file it names, read from ``base_dir`` unless
     ``followed_text`` gives that file's text (the editor holds it too). ``tree``: the
-    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`."""
+    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`;
+    ``workdir``: the folder ``holodeck`` runs in, whose ``.env`` is read (the editor's
+    workspace folder), not the working directory."""
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
     found = _validate_document(
-        text, display, Path(path), base_dir, options, limits, followed_text, tree
+        text, display, Path(path), base_dir, options, limits, followed_text, tree, workdir
     )
     return suppressions.close(found, options)
 
@@ -270,11 +285,17 @@ def _validate_document(
     limits: Limits,
     followed_text: str | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
 ) -> list[FileResult]:
-    """The document, then the test-cases file its `test_cases_file` names (if any)."""
+    """The document, then the test-cases file its `test_cases_file` names (if any).
+
+    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
+    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
     tree = tree if tree is not None else confine.tree_of(path)
-    result, doc = _validate_text(text, display, "document", base_dir, options, limits, tree)
-    if doc is None or not isinstance(doc.data, dict) or "test_cases" in doc.data:
+    result, doc = _validate_text(
+        text, display, "document", base_dir, options, limits, tree, workdir=workdir
+    )
+    if doc is None or not isinstance(doc.data, dict) or doc.data.get("test_cases") is not None:
         return [result]
     target = doc.data.get("test_cases_file")
     if not isinstance(target, str) or not target:
@@ -305,6 +326,7 @@ def _validate_document(
         tree,
         agent=doc.data,
         agent_clean=result.errors == 0,
+        workdir=workdir,
     )
     referenced.source = found.source
     return [result, referenced]

@@ -2,14 +2,13 @@
 if this installation stored them. An entry is named by an HMAC of what is known before
 validating (the file's path and bytes, the working folder, the options, limits and
 configuration file, the validator and what it imports); it records keyed hashes of what
-validating learns (the test-cases file, the ``.env`` files, the files the platform's
-models read, the ``${NAME}`` values referenced: no value is stored), checked before use.
-
-The key is made on first use in the user's cache folder (0600, ``O_EXCL``), never in the
-repository validated, whose ``cache-dir`` chooses where entries go, not the key. An entry
-whose HMAC fails, or that is not a regular file, is a miss. Folders and entries are
-opened without following links or blocking; an entry is written to a new file in its own
-folder, then renamed. Without ``dir_fd`` (Windows) there is no cache.
+validating reads (the test-cases file, the ``.env`` files, the files the platform's models
+read, the ``${NAME}`` values referenced: no value is stored), checked before use. The key
+is made on first use in the user's cache folder (0600, ``O_EXCL``), never in the repository
+validated, whose ``cache-dir`` chooses where entries go, not the key. An entry whose HMAC
+fails, or that is not a regular file, is a miss. Folders and entries are opened without
+following links or blocking; an entry is written to a new file in its own folder, then
+renamed. Without ``dir_fd`` (Windows) there is no cache.
 """
 
 from __future__ import annotations
@@ -25,7 +24,7 @@ import sys
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Iterable
+    from collections.abc import Collection
 
     from holodeck_mt.limits import Limits
     from holodeck_mt.model import FileResult
@@ -64,14 +63,12 @@ def user_folder() -> str | None:
     return None if real == here or real.startswith(here.rstrip(os.sep) + os.sep) else found
 
 
-def folder(asked: str | None = None) -> str | None:
-    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, ``asked`` (``cache-dir``), the user's."""
-    return os.environ.get("HOLODECK_MT_CACHE_DIR") or asked or user_folder()
-
-
-def usable(options: Options) -> bool:
-    """Whether results may be cached: not when graders are imported or files looked at."""
-    return not options.import_graders and not options.check_files
+def folder(options: Options) -> str | None:
+    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, the configuration's ``cache-dir``, the
+    user's; None when results are not cached (graders imported, other files looked at)."""
+    if options.import_graders or options.check_files:
+        return None
+    return os.environ.get("HOLODECK_MT_CACHE_DIR") or options.cache_dir or user_folder()
 
 
 def secret() -> bytes | None:
@@ -126,8 +123,7 @@ def _mac(key: bytes, *parts: bytes) -> str:
 
 
 def _content(path: str, limit: int = MAX_FILE_BYTES, at: int | None = None) -> bytes | None:
-    """A regular file's bytes within ``limit``, opened without blocking (in the folder
-    ``at`` without following a link); else None."""
+    """A regular file's bytes within ``limit``, never blocking (in ``at``: never a link)."""
     try:
         flags = _READ if at is None else _READ | _NOLINK
         with os.fdopen(os.open(os.path.expanduser(path), flags, dir_fd=at), "rb") as handle:
@@ -145,9 +141,13 @@ def _state(key: bytes, path: str) -> str:
     return _mac(key, real, b"+" + raw if raw is not None else b"-")
 
 
-def _variables(key: bytes, names: Iterable[str]) -> str:
-    """A keyed hash of each named variable's value (or that it is unset)."""
-    found = {name: os.environ.get(name) for name in sorted(names)}
+def _variables(key: bytes, names: Collection[str]) -> str:
+    """A keyed hash of each named variable's value (or that it is unset) as the ``holodeck``
+    command sees it: the environment, and the ``.env`` files' values, expanded."""
+    from holodeck_mt.read.substitution import environment
+
+    seen = environment().variables if names else {}
+    found = {name: seen.get(name) for name in sorted(names)}
     return _mac(key, json.dumps(found).encode("utf-8", "surrogatepass"))
 
 
@@ -292,9 +292,9 @@ def _as_json(result: FileResult) -> dict[str, Any]:
 def _result(item: dict[str, Any]) -> FileResult:
     from holodeck_mt.model import Diagnostic, FileResult
 
-    diagnostics = [
-        {**d, "pointer_parts": tuple(d["pointer_parts"])} for d in item.pop("diagnostics")
-    ]
+    found: list[dict[str, Any]] = item["diagnostics"]
+    for d in found:
+        d.update({k: tuple(v) for k, v in d.items() if isinstance(v, list)})
+    item["diagnostics"] = [Diagnostic(**d) for d in found]
     item["unchecked"], item["quoted"] = tuple(item["unchecked"]), dict(item["quoted"])
-    item["diagnostics"] = [Diagnostic(**found) for found in diagnostics]
     return FileResult(**item)

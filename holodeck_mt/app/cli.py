@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TypeAlias
+from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
 
 from holodeck_mt.app import streams
 from holodeck_mt.limits import (
@@ -32,6 +32,7 @@ from holodeck_mt.urls import BUNDLE_URL
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
+    from holodeck_mt.app import discovery
     from holodeck_mt.app.pool_host import PoolHost
     from holodeck_mt.model import FileResult
 
@@ -185,6 +186,7 @@ def _add_validate(commands: Commands) -> None:
         },
     )
     _add_selection(validate)
+    _add_habits(validate)
     validate.add_argument(
         "--platform",
         choices=("auto", "off", "required"),
@@ -234,6 +236,33 @@ def _add_selection(validate: _Parser) -> None:
             "--isolated": "read no configuration file",
             "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
             "silences nothing (HMT221)",
+        },
+    )
+
+
+def _add_habits(validate: _Parser) -> None:
+    """Standard input, the report's file, counts by code, the files a search takes."""
+    validate.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with the path `-`: the file the text read from standard input stands for "
+        "(its name in the report, its folder's configuration and test_cases_file)",
+    )
+    validate.add_argument(
+        "--output-file",
+        "-o",
+        type=Path,
+        metavar="FILE",
+        help="write the report to this file (replaced whole, never half-written) instead "
+        "of standard output",
+    )
+    _flags(
+        validate,
+        {
+            "--statistics": "print how many diagnostics of each code there are, instead of "
+            "the diagnostics (text or json)",
+            "--show-files": "print the files a run would validate and the YAML files it "
+            "passes over, with why, and validate nothing",
         },
     )
 
@@ -292,6 +321,7 @@ def _add_fix(commands: Commands) -> None:
             "--diff": "print a unified diff and change no file",
         },
     )
+    _add_selection(fix)
     _max_file_size(fix)
 
 
@@ -358,6 +388,20 @@ def _add_schema(commands: Commands) -> None:
     _flags(schema, {"--path": "print where the installed schema file is instead"})
 
 
+def _add_rule(commands: Commands) -> None:
+    """The `rule` command and its options."""
+    rule = _command(
+        commands,
+        "rule",
+        "print a diagnostic code's documentation, with its example",
+        "Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
+        "meaning, an example file and what the validator prints for it.",
+    )
+    chosen = rule.add_mutually_exclusive_group(required=True)
+    chosen.add_argument("code", nargs="?", metavar="CODE", help="a code (HMT102) or its name")
+    chosen.add_argument("--all", action="store_true", help="print every code's documentation")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="holodeck-mt",
@@ -378,6 +422,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_explain(commands)
     _add_init_editor(commands)
     _add_schema(commands)
+    _add_rule(commands)
     return parser
 
 
@@ -598,16 +643,35 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     streams.make_safe()
+    streams.guard_pipe()
     args = build_parser().parse_args(argv)
     command = _COMMANDS.get(args.command)
     return command(args) if command is not None else _validate(args)
 
 
 def _fix(args: argparse.Namespace) -> int:
+    """``fix``: each file's fixes as its configuration and its comments select them."""
+    from holodeck_mt.app import settings
+    from holodeck_mt.app.config import ConfigError
     from holodeck_mt.fix import command as fix_command
+    from holodeck_mt.selection import SelectionError
 
     limits = Limits(max_bytes=args.max_file_size)
-    return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
+    try:
+        jobs = settings.JobSettings(args, Options(report_unused_ignores=args.report_unused_ignores))
+    except (ConfigError, SelectionError) as e:
+        _say(f"holodeck-mt: error: {e}")
+        return EXIT_USAGE
+
+    def options_of(file: str) -> Options:
+        try:
+            return jobs.of(file)[0]
+        except (ConfigError, SelectionError) as e:
+            raise fix_command.SettingsError(str(e)) from None
+
+    return fix_command.main(
+        args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits, options_of=options_of
+    )
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -617,11 +681,10 @@ def _explain(args: argparse.Namespace) -> int:
 
 
 def _validate(args: argparse.Namespace) -> int:
-    from holodeck_mt.app import discovery, settings
-    from holodeck_mt.app.config import ConfigError
-    from holodeck_mt.render import renderer
-    from holodeck_mt.selection import SelectionError
-
+    misused = _misused(args)
+    if misused is not None:
+        _say(f"holodeck-mt: error: {misused}")
+        return EXIT_USAGE
     options = Options(
         import_graders=args.import_graders,
         check_files=args.check_files,
@@ -629,34 +692,153 @@ def _validate(args: argparse.Namespace) -> int:
         platform=args.platform or "auto",
         report_unused_ignores=args.report_unused_ignores,
     )
-    if args.platform == "required" and _platform_missing():
-        return EXIT_USAGE
     limits = Limits(
         max_bytes=args.max_file_size,
         max_depth=args.max_depth,
         max_alias_nodes=args.max_alias_nodes,
         max_diagnostics=args.max_diagnostics,
     )
-    found = discovery.find(args.paths, named_by_content=args.by_content)
-    problems = found.problems
-    with _pool_host(args, found.files) as host:  # it prepares while the settings are read
+    judged = _judge(args, options, limits)
+    if isinstance(judged, int):
+        return judged
+    results, problems = judged
+    for problem in problems:
+        _say(f"holodeck-mt: error: {problem}")
+    return _report(args, results, bool(problems))
+
+
+#: What a run found: the results and the problems.
+_Judged = tuple["list[FileResult]", list[str]]
+
+
+def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judged | int:
+    """Find the files (or standard input), settle each one's settings, validate them; an
+    exit code instead when the run ends before (a usage error, ``--show-files``)."""
+    from holodeck_mt.app import discovery, settings
+    from holodeck_mt.app.config import ConfigError
+    from holodeck_mt.selection import SelectionError
+
+    stdin = args.paths == ["-"]
+    if stdin:
+        found = discovery.Found(files=[args.stdin_filename or "-"])
+    else:
+        found = discovery.find(args.paths, named_by_content=args.by_content)
+    with _pool_host(args, [] if stdin else found.files) as host:
         try:
             jobs = settings.JobSettings(args, options)
-            files = jobs.kept(found.files, args.paths)
+            files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
             rounds = _rounds(files, lambda f: _Job(f, *jobs.of(f), limits=limits))
         except (ConfigError, SelectionError) as e:
             _say(f"holodeck-mt: error: {e}")
             return EXIT_USAGE
+        if args.show_files:
+            return _show_files(files, found)
+        if _platform_required(rounds) and _platform_missing():
+            return EXIT_USAGE
+        if stdin:
+            return _from_stdin(rounds[0][0], args.stdin_filename), []
         if not args.no_cache:
             rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
-        results = _validate_all(rounds, args, problems, host)
-    for problem in problems:
-        _say(f"holodeck-mt: error: {problem}")
-    render = renderer(args.format)
-    streams.write_report(lambda out: render(results, out))
+        results = _validate_all(rounds, args, found.problems, host)
+    return results, found.problems
+
+
+def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
+    """Render the report (to stdout or ``--output-file``) and choose the exit code."""
+    render = _renderer(args)
+    if args.output_file is not None:
+        if not _write_output(args.output_file, lambda out: render(results, out)):
+            return EXIT_USAGE
+    else:
+        streams.write_report(lambda out: render(results, out))
     if problems:
         return EXIT_USAGE
     return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
+
+
+def _misused(args: argparse.Namespace) -> str | None:
+    """What is wrong with a combination of options, or None."""
+    from holodeck_mt.render import statistics
+
+    if "-" in args.paths and args.paths != ["-"]:
+        return "`-` (standard input) must be the only path"
+    if args.stdin_filename is not None and args.paths != ["-"]:
+        return "--stdin-filename goes with the path `-` (standard input)"
+    if args.statistics and args.format not in statistics.RENDERERS:
+        shown = " or ".join(statistics.RENDERERS)
+        return f"--statistics prints {shown}, not {args.format}"
+    return None
+
+
+def _renderer(args: argparse.Namespace) -> Callable[[Sequence[FileResult], TextIO], None]:
+    """The report's renderer: the format's, or the statistics in that format."""
+    from holodeck_mt.render import renderer, statistics
+
+    return statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
+
+
+def _platform_required(rounds: list[list[_Job]]) -> bool:
+    """Whether a file is to be judged with ``platform = "required"`` (the command line's
+    or its configuration's)."""
+    return any(job.options.platform == "required" for batch in rounds for job in batch)
+
+
+def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
+    """The results of the text on standard input, as if it were the file ``name`` (its
+    folder's test_cases_file followed), or ``-`` in the working folder."""
+    from holodeck_mt.pipeline import validate_document_text, validate_text
+
+    stream = getattr(sys.stdin, "buffer", None)
+    raw = stream.read(job.limits.max_bytes + 1) if stream is not None else b""
+    shown = name if name is not None else "-"
+    folder = Path(name).parent if name is not None else Path.cwd()
+    if len(raw) > job.limits.max_bytes or not _decodes(raw):
+        # Too large, or not text: said as a file's content is.
+        results = [validate_text(raw, path=shown, options=job.options, limits=job.limits)]
+    else:
+        text = raw.decode("utf-8-sig")
+        results = validate_document_text(
+            text, path=shown, base_dir=folder, options=job.options, limits=job.limits
+        )
+    for result in results:
+        result.strict = job.strict
+    return results
+
+
+def _decodes(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _show_files(files: list[str], found: discovery.Found) -> int:
+    """``--show-files``: what a run would validate, and what it passes over."""
+    problems = found.problems
+    for problem in problems:
+        _say(f"holodeck-mt: error: {problem}")
+    lines = [f"validate  {_shown(file)}" for file in files]
+    lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
+    streams.write_report(lambda out: out.writelines(line + "\n" for line in lines))
+    return EXIT_USAGE if problems else EXIT_OK
+
+
+def _write_output(path: Path, render: Callable[[TextIO], None]) -> bool:
+    """``--output-file``: the report written to a temporary file beside ``path``, then
+    moved over it (a reader never sees half a report); an error said, not raised."""
+    import io
+
+    from holodeck_mt.app import writes
+
+    buffer = io.StringIO()
+    render(buffer)
+    try:
+        writes.create(path, buffer.getvalue().encode("utf-8", "backslashreplace"))
+    except OSError as e:
+        _say(f"holodeck-mt: error: cannot write '{display_path(path)}': {e.strerror or e}")
+        return False
+    return True
 
 
 def _platform_missing() -> bool:
@@ -681,14 +863,10 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
         return rounds
 
     def cached(job: _Job) -> _Job:
-        if not cache.usable(job.options):
+        root, found = cache.folder(job.options), config(job.path)
+        if root is None:
             return job
-        found = config(job.path)
-        return replace(
-            job,
-            cache=cache.folder(job.options.cache_dir),
-            config=str(found) if found is not None else None,
-        )
+        return replace(job, cache=root, config=str(found) if found is not None else None)
 
     return [[cached(job) for job in batch] for batch in rounds]
 
@@ -805,9 +983,33 @@ def _schema(path_only: bool) -> int:
     return EXIT_OK
 
 
+def _rule(code: str | None, every: bool) -> int:
+    from holodeck_mt.app import rule_docs
+
+    try:
+        page = rule_docs.page_path().read_text(encoding="utf-8")
+        text = (
+            rule_docs.every_code(page)
+            if every
+            else rule_docs.documentation(rule_docs.entry(code or ""), page)
+        )
+    except rule_docs.UnknownCode as e:
+        _say(
+            f"holodeck-mt: error: no code or rule named '{clip(str(e), 80)}'; "
+            "`holodeck-mt rule --all` prints every one"
+        )
+        return EXIT_USAGE
+    except OSError as e:
+        _say(f"holodeck-mt: error: the codes' documentation cannot be read: {e}")
+        return EXIT_USAGE
+    sys.stdout.write(guard_lines(escape(text, keep_newlines=True)))
+    return EXIT_OK
+
+
 #: The commands other than ``validate``, by name.
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "schema": lambda args: _schema(args.path),
+    "rule": lambda args: _rule(args.code, args.all),
     "lsp": lambda args: _lsp(),
     "fix": _fix,
     "init-editor": lambda args: _init_editor(Path(args.folder), args.modeline, args.schema),

@@ -7,7 +7,7 @@ import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import TextIO
 
 
@@ -20,6 +20,48 @@ def make_safe() -> None:
                 reconfigure(errors="backslashreplace")
             except (OSError, ValueError):
                 continue
+
+
+class _PipeGuard:
+    """Standard output that a reader gone (``| head -1``) quietly ends: the first broken
+    pipe points descriptor 1 at /dev/null and every later write goes nowhere, so that the
+    command finishes and exits with its usual code, and no traceback is printed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._gone = False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._lost()
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._lost()
+
+    def _lost(self) -> None:
+        self._gone = True
+        _detach_stdout()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def guard_pipe() -> None:
+    """Standard output from now on: a closed pipe ends the output quietly (:class:`_PipeGuard`)."""
+    if sys.stdout is not None and not isinstance(sys.stdout, _PipeGuard):
+        sys.stdout = _PipeGuard(sys.stdout)
 
 
 def write_report(render: Callable[[TextIO], None]) -> bool:

@@ -119,7 +119,11 @@ def judge(doc: loader.Document, found: list[Fault], role: str, mode: str) -> Che
         reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
         told = faults(data, reported)
         if told is not None:
-            return Checked(told)
+            # A mapping holding a key twice is read with its first value, the platform
+            # keeps the last: the model's verdict on that mapping is not the platform's
+            # (the duplicate is an error of its own, HMT002).
+            twice = {d.pointer_parts[:-1] for d in doc.diagnostics if d.code == "HMT002"}
+            return Checked([f for f in told if f.parts not in twice])
     return Checked(unchecked=owned, because="off" if mode == "off" else "absent")
 
 

@@ -22,15 +22,18 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import os
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from holodeck_mt.model import Diagnostic
+from holodeck_mt.model import Diagnostic, make
 from holodeck_mt.read.env_vars import REFERENCE
 
-#: The largest ``.env`` file read; a larger one is passed over.
+#: The largest ``.env`` file read; a larger one is refused.
 MAX_ENV_FILE = 256 * 1024
+#: The most characters the expansion of one ``.env`` file's references may read and make.
+MAX_ENV_EXPANSION = 4 * MAX_ENV_FILE
 #: Where the ``holodeck`` command reads variables from, after the environment.
 ENV_FILES = (Path(".env"), Path("~/.holodeck/.env"))
 
@@ -68,35 +71,185 @@ class Substituted:
         return any(s < max(end, start + 1) and start < e for s, e in self.unset)
 
 
-def environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The variables a ``holodeck`` command sees: the environment, then the ``.env`` files
-    (never overriding what is set already)."""
+@dataclass(frozen=True)
+class Environment:
+    """The variables a ``holodeck`` command sees, and each ``.env`` file it would read that
+    was refused here (never read: none of its variables counts as set)."""
+
+    variables: dict[str, str]
+    #: For each refused file: its name as shown and why it was refused (never its content).
+    refused: tuple[str, ...] = ()
+
+
+def environment(
+    folder: Path | None = None, environ: Mapping[str, str] | None = None
+) -> Environment:
+    """The variables a ``holodeck`` command run in ``folder`` (the working directory unless
+    given) sees: the environment, then ``folder/.env``, then ``~/.holodeck/.env``.
+
+    As the command loads them: each file with python-dotenv's ``load_dotenv(override=False)``
+    (its parser, its ``${NAME}`` and ``${NAME:-default}`` expansion, a variable already set
+    never overridden, the second file expanded with what the first set), and none at all
+    while ``PYTHON_DOTENV_DISABLED`` is true. Nothing is read into this process's own
+    environment. The working folder's ``.env`` is confined to ``folder``'s tree, the user's
+    own file only kept off ``/proc``, ``/sys`` and ``/dev``; either must be a regular file
+    of at most :data:`MAX_ENV_FILE` bytes, in UTF-8, or it is refused.
+    """
     found = dict(os.environ if environ is None else environ)
-    for file in ENV_FILES:
-        for name, value in _env_file(file.expanduser()).items():
+    refused: list[str] = []
+    for shown, path, tree in _env_files(folder):
+        if _dotenv_disabled(found):
+            break
+        values, why = _env_file(path, tree, found)
+        if why is not None:
+            refused.append(f"{shown} {why}")
+        for name, value in values.items():
             found.setdefault(name, value)
-    return found
+    return Environment(found, tuple(refused))
 
 
-def _env_file(path: Path) -> dict[str, str]:
-    """A ``.env`` file's variables (python-dotenv), if it is a regular file of bounded size."""
+def refused(text: str, env: Environment) -> list[Diagnostic]:
+    """One warning (HMT213) per ``.env`` file refused, at the first ``${NAME}`` of ``text``
+    (a text naming no variable does not depend on it); what it says is never the file's."""
+    if not env.refused:
+        return []
+    first = REFERENCE.search(text)
+    if first is None:
+        return []
+    from holodeck_mt.text import ranges
+
+    line, column = _position(ranges.line_starts(text), first.start())
+    found = [
+        make(
+            "HMT213",
+            f"{why}, so its variables are not used here: a variable set only there counts "
+            "as unset, though the `holodeck` command reads the file",
+            line,
+            column,
+            hint=f"make it a regular UTF-8 file of at most {MAX_ENV_FILE // 1024} KiB "
+            "(`.env`: inside the repository)",
+        )
+        for why in env.refused
+    ]
+    return ranges.with_ranges(text, found)
+
+
+def _env_files(folder: Path | None) -> list[tuple[str, Path, Path | None]]:
+    """Each ``.env`` file the command reads: its name as shown, its path, the tree it must
+    stay in (None: only the special roots are refused)."""
+    try:
+        here = Path(os.path.realpath(folder if folder is not None else Path.cwd()))
+    except (OSError, ValueError):  # a working directory removed meanwhile
+        here = None
+    try:
+        home = Path(os.path.expanduser(ENV_FILES[1]))
+    except (OSError, RuntimeError):  # no home to expand
+        home = None
+    files: list[tuple[str, Path, Path | None]] = []
+    if here is not None:
+        files.append((f"`{ENV_FILES[0]}`", here / ENV_FILES[0], here))
+    if home is not None and home.is_absolute():
+        files.append((f"`{ENV_FILES[1]}`", home, None))
+    return files
+
+
+def _dotenv_disabled(variables: Mapping[str, str]) -> bool:
+    """python-dotenv's own switch: ``load_dotenv`` reads nothing while it is true."""
+    return variables.get("PYTHON_DOTENV_DISABLED", "").casefold() in {"1", "true", "t", "yes", "y"}
+
+
+def _env_file(
+    path: Path, tree: Path | None, seen: Mapping[str, str]
+) -> tuple[dict[str, str], str | None]:
+    """The variables a ``.env`` file sets, expanded with those ``seen`` already, and why it
+    was refused (None: read, or absent as the command finds it absent)."""
+    import errno
+    import stat
+
     from holodeck_mt.read import confine
 
     try:
-        descriptor = confine.open_regular(path)
+        mode = os.stat(path).st_mode  # never blocks, even on a FIFO
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG):
+            return {}, None  # the command sees no file there, and reads none
+        return {}, "cannot be read"
+    except ValueError:
+        return {}, None
+    if stat.S_ISDIR(mode):
+        return {}, None  # python-dotenv reads nothing from a folder
+    try:
+        why = confine.refusal(path, tree)
     except (OSError, ValueError):
-        return {}
-    with os.fdopen(descriptor, "rb") as stream:
-        raw = stream.read(MAX_ENV_FILE + 1)
+        why = "cannot be resolved"
+    if why is not None:
+        return {}, why
+    if not stat.S_ISREG(mode):
+        return {}, "is not a regular file"
+    try:
+        with os.fdopen(confine.open_regular(path), "rb") as stream:
+            raw = stream.read(MAX_ENV_FILE + 1)
+    except OSError:
+        return {}, "cannot be read"  # swapped for a FIFO since, or not readable
     if len(raw) > MAX_ENV_FILE:
-        return {}
+        return {}, f"is larger than {MAX_ENV_FILE // 1024} KiB"
+    try:
+        return _expanded(raw, seen), None
+    except UnicodeDecodeError:
+        return {}, "is not UTF-8 text (the `holodeck` command fails reading it)"
+    except _TooLarge:
+        return {}, f"is over {MAX_ENV_EXPANSION // 1024} KiB once its references are expanded"
+
+
+class _TooLarge(Exception):
+    """A ``.env`` file whose expansion would pass :data:`MAX_ENV_EXPANSION`."""
+
+
+def _expanded(raw: bytes, seen: Mapping[str, str]) -> dict[str, str]:
+    """``raw`` read by python-dotenv (as ``load_dotenv`` opens a file: UTF-8, universal
+    newlines), each value's references expanded as ``load_dotenv(override=False)`` does:
+    with the variables ``seen`` already, else those of the lines above.
+
+    Raises :class:`_TooLarge` before the expansion's work (its search for references, the
+    values it makes) passes :data:`MAX_ENV_EXPANSION` characters: a line can double the
+    line above, a run of unclosed ``${`` makes the search quadratic.
+    """
+    import collections
     import io
 
-    from dotenv import dotenv_values
+    from dotenv.parser import parse_stream
+    from dotenv.variables import parse_variables
 
-    text = raw.decode("utf-8", errors="replace")
-    values = dotenv_values(stream=io.StringIO(text), interpolate=False)
-    return {k: v for k, v in values.items() if v is not None}
+    above: dict[str, str | None] = {}
+    visible = collections.ChainMap(seen, above)  # type: ignore[arg-type]
+    work = 0
+    with io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8") as stream:
+        for binding in parse_stream(stream):
+            if binding.key is None:
+                continue  # a line python-dotenv cannot parse: skipped, as it skips it
+            value = binding.value
+            if value is not None and "${" in value:
+                work += _search_cost(value)
+                if work > MAX_ENV_EXPANSION:
+                    raise _TooLarge
+                parts = [atom.resolve(visible) for atom in parse_variables(value)]
+                work += sum(map(len, parts))
+                if work > MAX_ENV_EXPANSION:
+                    raise _TooLarge
+                value = "".join(parts)
+            above[binding.key] = value
+    return {name: value for name, value in above.items() if value is not None}
+
+
+def _search_cost(value: str) -> int:
+    """At most how many characters python-dotenv's search for references reads in
+    ``value``: from each ``${`` to the ``}`` after it (or the end)."""
+    closing = [m.start() for m in re.finditer(r"\}", value)]
+    cost = 0
+    for match in re.finditer(r"\$\{", value):
+        i = bisect.bisect_left(closing, match.end())
+        cost += (closing[i] if i < len(closing) else len(value)) - match.start()
+    return cost
 
 
 def substitute(text: str, variables: Mapping[str, str]) -> Substituted:

@@ -253,6 +253,30 @@ def test_changing_a_dependency_validates_the_file_afresh(
     assert validations == ["agent.yaml", "agent.yaml"], change
 
 
+def test_a_variable_a_dotenv_value_expands_is_a_dependency_too(
+    project: Path, validations: list[str], run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GREETING")
+    (project / ".env").write_text("GREETING=${HMT_CACHE_BASE} there\n", encoding="utf-8")
+    monkeypatch.setenv("HMT_CACHE_BASE", "hello")
+    run()
+    run()
+    monkeypatch.setenv("HMT_CACHE_BASE", "good morning")
+    run()
+    assert validations == ["agent.yaml", "agent.yaml"]
+
+
+def test_turning_the_dotenv_files_off_is_a_dependency_too(
+    project: Path, validations: list[str], run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GREETING")
+    (project / ".env").write_text("GREETING=hi\n", encoding="utf-8")
+    run()
+    monkeypatch.setenv("PYTHON_DOTENV_DISABLED", "1")
+    run()
+    assert validations == ["agent.yaml", "agent.yaml"]
+
+
 def test_the_schema_files_keyed_are_the_ones_the_validator_reads(
     project: Path, validations: list[str], run: Run, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -22,12 +22,12 @@ def test_by_default_every_rule_runs_once_but_the_opt_in_ones_the_run_time_lints_
 
 def test_a_selected_warning_runs_beside_every_error_rule_and_no_other_warning() -> None:
     options = Options(selection=Settings().selection(["HMT300"], []))
-    assert _codes(options) == ["HMT104", "HMT109", "HMT113", "HMT300"]
+    assert _codes(options) == ["HMT104", "HMT109", "HMT113", "HMT115", "HMT116", "HMT300"]
 
 
 def test_an_ignored_warning_does_not_run_and_the_error_rules_still_do() -> None:
     options = Options(selection=Settings().selection([], ["HMT2", "HMT3"]))
-    assert _codes(options) == ["HMT104", "HMT109", "HMT113"]
+    assert _codes(options) == ["HMT104", "HMT109", "HMT113", "HMT115", "HMT116"]
 
 
 def test_an_opt_in_rule_runs_when_its_option_is_on() -> None:
