@@ -343,6 +343,9 @@ class FileResult:
     #: The real path of the file this text was read from (links resolved), None for a
     #: text given as such: what ``fix`` writes back, never the path as displayed.
     source: str | None = None
+    #: The real paths of the other files read while judging it (the platform's models
+    #: read a prompt file): what its results depend on besides its own text.
+    reads: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
