@@ -34,7 +34,6 @@ if TYPE_CHECKING:
 
     from holodeck_mt.app import discovery
     from holodeck_mt.app.pool_host import PoolHost
-    from holodeck_mt.app.replay import Run
     from holodeck_mt.model import FileResult
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -182,8 +181,8 @@ def _add_validate(commands: Commands) -> None:
             "--import-graders": "import each code grader and report missing modules or "
             "callables (runs the graders' module code)",
             "--check-files": "check that each files[*].path exists relative to the agent.yaml",
-            "--no-cache": "validate every file afresh: neither reuse nor store results or "
-            "runs in the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
+            "--no-cache": "validate every file afresh: neither reuse nor store results in "
+            "the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
         },
     )
     _add_selection(validate)
@@ -434,49 +433,48 @@ class _Job:
     #: Warnings fail the file too (``--strict`` or the configuration's ``strict``).
     strict: bool
     limits: Limits
-    #: The result cache's folder (None: no cache).
+    #: The cache's folder (None: no cache).
     cache: str | None = None
+    #: The configuration file the options were read from (None: none).
+    config: str | None = None
 
 
 def _run(job: _Job) -> Outcome:
-    """A file's results, what went wrong reading it, and whether the result cache holds
-    the results (read from it, or stored)."""
-    from holodeck_mt.pipeline import validate_file
-
-    root = Path(job.cache) if job.cache is not None else None
-    if root is not None:  # imported only then: hashlib's OpenSSL is megabytes of memory
+    """A file's results (from the cache when it holds them) and what went wrong reading it."""
+    entry = None
+    if job.cache is not None:  # imported only then: hashlib's OpenSSL is megabytes of memory
         from holodeck_mt.app import cache
 
-        cached = cache.read(job.path, job.options, job.limits, root)
+        entry = cache.Entry(job.path, job.options, job.limits, job.cache, job.config)
+        cached = entry.read()
         if cached is not None:
             for result in cached:
                 result.strict = job.strict
-            return list(cached), None, True
+            return list(cached), None
+    from holodeck_mt.pipeline import validate_file
+
     try:
         results = validate_file(job.path, options=job.options, limits=job.limits)
     except OSError as e:
-        return [], f"cannot read '{job.path}': {e.strerror or e}", False
+        return [], f"cannot read '{job.path}': {e.strerror or e}"
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
         if os.environ.get("HOLODECK_MT_DEBUG"):
             raise
         first = str(e).splitlines()[0][:200] if str(e) else ""
         what = f"{type(e).__name__}" + (f": {first}" if first else "")
-        return [], _internal(job, what), False
+        return [], _internal(job, what)
     for result in results:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
         result.keep_quoted_lines()
         result.strict = job.strict  # a warning fails its file in every format's verdict
-    stored = False
-    if root is not None:
-        from holodeck_mt.app import cache
-
-        stored = cache.write(job.path, results, job.options, job.limits, root)
-    return list(results), None, stored
+    if entry is not None:
+        entry.write(results)
+    return list(results), None
 
 
-#: A file's results, the problem met reading it, whether the result cache holds them.
-Outcome = tuple[list[object], str | None, bool]
+#: A file's results and the problem met reading it.
+Outcome = tuple[list[object], str | None]
 
 
 def _internal(job: _Job, what: str) -> str:
@@ -550,10 +548,10 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
             if outcome is None:  # its chunk was lost with a dead worker: alone, in a new one
                 _pool_run(jobs, [[i]], 1, context, outcomes)
                 if outcomes[i] is None:
-                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"), False)
+                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"))
     finally:
         gc.unfreeze()
-    return [outcome or ([], None, False) for outcome in outcomes]
+    return [outcome or ([], None) for outcome in outcomes]
 
 
 def _pool_run(
@@ -635,21 +633,20 @@ def _say(line: str) -> None:
         pass
 
 
-def main(argv: Sequence[str] | None = None, *, run: Run | None = None) -> int:
-    """The command line. ``run``: the run cache's view of this run, kept once it has run
-    (:func:`holodeck_mt.app.entry.main` passes it)."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line."""
     try:
-        return _main(argv, run)
+        return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
         return EXIT_INTERRUPTED
 
 
-def _main(argv: Sequence[str] | None, run: Run | None) -> int:
+def _main(argv: Sequence[str] | None) -> int:
     streams.make_safe()
     streams.guard_pipe()
     args = build_parser().parse_args(argv)
     command = _COMMANDS.get(args.command)
-    return command(args) if command is not None else _validate(args, run)
+    return command(args) if command is not None else _validate(args)
 
 
 def _fix(args: argparse.Namespace) -> int:
@@ -683,7 +680,7 @@ def _explain(args: argparse.Namespace) -> int:
     return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
 
 
-def _validate(args: argparse.Namespace, run: Run | None = None) -> int:
+def _validate(args: argparse.Namespace) -> int:
     misused = _misused(args)
     if misused is not None:
         _say(f"holodeck-mt: error: {misused}")
@@ -704,14 +701,14 @@ def _validate(args: argparse.Namespace, run: Run | None = None) -> int:
     judged = _judge(args, options, limits)
     if isinstance(judged, int):
         return judged
-    results, rounds, problems, all_cached = judged
+    results, problems = judged
     for problem in problems:
         _say(f"holodeck-mt: error: {problem}")
-    return _report(args, run, results, rounds, bool(problems), all_cached)
+    return _report(args, results, bool(problems))
 
 
-#: What a run found: the results, the jobs in rounds, the problems, whether all was cached.
-_Judged = tuple["list[FileResult]", "list[list[_Job]]", list[str], bool]
+#: What a run found: the results and the problems.
+_Judged = tuple["list[FileResult]", list[str]]
 
 
 def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judged | int:
@@ -739,38 +736,24 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judge
         if _platform_required(rounds) and _platform_missing():
             return EXIT_USAGE
         if stdin:
-            return _from_stdin(rounds[0][0], args.stdin_filename), rounds, [], False
-        rounds = _with_cache(rounds, args.no_cache, options)
-        results, all_cached = _validate_all(rounds, args, found.problems, host)
-    return results, rounds, found.problems, all_cached
+            return _from_stdin(rounds[0][0], args.stdin_filename), []
+        if not args.no_cache:
+            rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
+        results = _validate_all(rounds, args, found.problems, host)
+    return results, found.problems
 
 
-def _report(
-    args: argparse.Namespace,
-    run: Run | None,
-    results: list[FileResult],
-    rounds: list[list[_Job]],
-    problems: bool,
-    all_cached: bool,
-) -> int:
+def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
     """Render the report (to stdout or ``--output-file``) and choose the exit code."""
     render = _renderer(args)
-    to_file = args.output_file is not None
-    keep = run is not None and all_cached and not problems and not to_file
-    keep = keep and run is not None and _cached_in(rounds, run.folder)
-    report: list[str] = []
-    if to_file:
-        written = _write_output(args.output_file, lambda out: render(results, out))
-        if not written:
+    if args.output_file is not None:
+        if not _write_output(args.output_file, lambda out: render(results, out)):
             return EXIT_USAGE
     else:
-        written = streams.write_report(lambda out: _render(render, results, out, report, keep))
+        streams.write_report(lambda out: render(results, out))
     if problems:
         return EXIT_USAGE
-    code = EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
-    if run is not None and keep and written:
-        _keep(run, args, results, report[0], code)
-    return code
+    return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
 
 
 def _misused(args: argparse.Namespace) -> str | None:
@@ -858,41 +841,6 @@ def _write_output(path: Path, render: Callable[[TextIO], None]) -> bool:
     return True
 
 
-def _render(
-    render: Callable[[Sequence[FileResult], TextIO], None],
-    results: list[FileResult],
-    out: TextIO,
-    report: list[str],
-    copy: bool,
-) -> None:
-    """Render the report to ``out``, and a copy of it into ``report`` when ``copy``."""
-    if not copy:
-        render(results, out)
-        return
-    copied = streams.Copied(out)
-    render(results, copied)
-    report.append(copied.getvalue())
-
-
-def _cached_in(rounds: list[list[_Job]], folder: str) -> bool:
-    """Whether every file's results are kept in the run cache's folder (a configuration's
-    ``cache-dir`` keeps them elsewhere: the run is not kept)."""
-    jobs = [job for batch in rounds for job in batch]
-    return all(job.cache is not None and Path(job.cache) == Path(folder) for job in jobs)
-
-
-def _keep(
-    run: Run, args: argparse.Namespace, results: list[FileResult], report: str, code: int
-) -> None:
-    """Keep the run in the run cache, with the states of every path it looked at."""
-    from holodeck_mt.app import replay
-
-    given = list(args.paths) or ["agent.yaml"]
-    config = str(args.config) if args.config is not None else None
-    paths, folders = replay.looked_at(given, [r.path for r in results], config)
-    run.keep(report, code, paths, folders)
-
-
 def _platform_missing() -> bool:
     """Whether the platform's models do not import (said once, on stderr)."""
     from holodeck_mt.contract import platform_models, unchecked
@@ -906,25 +854,21 @@ def _platform_missing() -> bool:
     return True
 
 
-def _with_cache(rounds: list[list[_Job]], off: bool, options: Options) -> list[list[_Job]]:
-    """The jobs with the result cache's folder, unless it is off or cannot be used."""
-    if off:
-        return rounds
+def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) -> list[list[_Job]]:
+    """The jobs with the cache's folder and their configuration file, when they may be
+    cached and this installation has its key."""
     from holodeck_mt.app import cache
 
-    if not cache.usable(options):
+    if cache.secret() is None:  # read now: forked workers have it
         return rounds
-    default = cache.folder()
 
-    def chosen(job: _Job) -> str | None:
-        # HOLODECK_MT_CACHE_DIR first, then a configuration's cache-dir (asked for: it may be
-        # inside the repository), then the user's cache folder.
-        asked = job.options.cache_dir
-        if asked is not None and not os.environ.get("HOLODECK_MT_CACHE_DIR"):
-            return asked
-        return str(default) if default is not None else None
+    def cached(job: _Job) -> _Job:
+        root, found = cache.folder(job.options), config(job.path)
+        if root is None:
+            return job
+        return replace(job, cache=root, config=str(found) if found is not None else None)
 
-    return [[replace(job, cache=chosen(job)) for job in batch] for batch in rounds]
+    return [[cached(job) for job in batch] for batch in rounds]
 
 
 def _rounds(files: list[str], job: Callable[[str], _Job]) -> list[list[_Job]]:
@@ -947,19 +891,16 @@ def _validate_all(
     args: argparse.Namespace,
     problems: list[str],
     host: PoolHost[_Job, Outcome] | None = None,
-) -> tuple[list[FileResult], bool]:
-    """Each file's results, once per run, and whether the result cache holds them all;
-    what could not be read goes to ``problems``."""
+) -> list[FileResult]:
+    """Each file's results, once per run; what could not be read goes to ``problems``."""
     from holodeck_mt.app import discovery
     from holodeck_mt.model import FileResult
 
     results: list[FileResult] = []
     seen: set[str] = set()
-    all_cached = True
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
-        for done, problem, cached in _outcomes(batch, args, host):
-            all_cached = all_cached and cached
+        for done, problem in _outcomes(batch, args, host):
             for result in done:
                 key = discovery.same_file_key(getattr(result, "path", ""))
                 if isinstance(result, FileResult) and key not in seen:
@@ -967,7 +908,7 @@ def _validate_all(
                     results.append(result)
             if problem:
                 problems.append(problem)
-    return results, all_cached
+    return results
 
 
 def _outcomes(

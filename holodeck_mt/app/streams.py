@@ -1,12 +1,7 @@
-"""The standard streams of a run: unencodable characters escaped, a reader gone no failure.
-
-Shared by a run that renders its report and by one that replays it from the run cache
-(:mod:`holodeck_mt.app.replay`), so that both write the same bytes the same way.
-"""
+"""The standard streams of a run: unencodable characters escaped, a reader gone no failure."""
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 
@@ -97,22 +92,3 @@ def _detach_stdout() -> None:
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     except OSError:
         return
-
-
-class Copied(io.StringIO):
-    """A stream that writes through to ``out`` and keeps a copy of what it wrote (the
-    report the run cache keeps); a terminal is still one to the renderer (colour)."""
-
-    def __init__(self, out: TextIO) -> None:
-        super().__init__()
-        self._out = out
-
-    def write(self, text: str) -> int:
-        self._out.write(text)
-        return super().write(text)
-
-    def flush(self) -> None:
-        self._out.flush()
-
-    def isatty(self) -> bool:
-        return self._out.isatty()

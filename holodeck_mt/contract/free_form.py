@@ -2,7 +2,8 @@
 
 The reader reports every key that is not a string (HMT003): the platform's models
 want string keys, and refuse the file when one is not. But a free-form value
-(`turn_config`, `response_format`, a tool's `parameters`, ...) is typed
+(`turn_config`, `response_format`, a tool's `parameters`, a vector store's `database`,
+...) is typed
 ``dict[str, Any]``: only its first level of keys (two for a tool's `parameters`,
 ``dict[str, dict[str, Any]]``) must be strings; below them the platform takes any
 key, so the file loads. There the key is a warning: `on`, `off`, `yes` and `no`
@@ -16,7 +17,7 @@ from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.model import Diagnostic, JsonPath, Role, make
-from holodeck_mt.read.builder import NON_STRING_KEY
+from holodeck_mt.read.builder import COLLECTION_KEYS, NON_STRING_KEY
 
 #: Each free-form value: its path (``int`` for any index) from the agent.yaml's top
 #: level, and how many levels of its keys the platform's model wants as strings.
@@ -25,7 +26,10 @@ _AGENT: tuple[tuple[tuple[Any, ...], int], ...] = (
     (("tools", int, "parameters"), 2),
     (("tools", int, "config"), 1),
     (("tools", int, "model"), 1),
+    (("tools", int, "database"), 1),
 )
+#: A key that is a list or a mapping cannot be hashed: PyYAML refuses the file wherever.
+_UNHASHABLE = tuple(f"{NON_STRING_KEY}, got {what}" for what in COLLECTION_KEYS)
 #: The same, from a test case.
 _TEST_CASE: tuple[tuple[tuple[Any, ...], int], ...] = ((("turns", int, "turn_config"), 1),)
 
@@ -57,6 +61,7 @@ def reread(diagnostics: list[Diagnostic], data: Any, role: Role) -> list[Diagnos
         _warning(d)
         if d.code == "HMT003"
         and d.message.startswith(NON_STRING_KEY)
+        and d.message not in _UNHASHABLE
         and loaded_by_platform(data, d.pointer_parts, role)
         else d
         for d in diagnostics
