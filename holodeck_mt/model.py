@@ -343,8 +343,8 @@ class FileResult:
     #: The real path of the file this text was read from (links resolved), None for a
     #: text given as such: what ``fix`` writes back, never the path as displayed.
     source: str | None = None
-    #: The real paths of the other files read while judging it (the platform's models
-    #: read a prompt file): what its results depend on besides its own text.
+    #: The real paths of the other files read while judging it (a subagent's
+    #: ``prompt_file``, read or looked for inside the tree): its verdict depends on them.
     reads: list[str] = field(default_factory=list)
 
     @property

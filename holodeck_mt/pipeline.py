@@ -60,10 +60,10 @@ def _validate_text(
     if len(text) > limits.max_bytes:
         found = _screened(path, [files.too_large(len(text), limits)], options, limits)
         return found, None, None
+    # What ``_judged`` is given whatever the text: ``placer`` and ``workdir`` follow.
+    given = (path, role, base_dir, options, limits, tree, agent, agent_clean, text)
     if not _may_reference(text):
-        result, doc = _judged(
-            text, path, role, base_dir, options, limits, tree, agent, agent_clean, text
-        )
+        result, doc = _judged(text, *given, None, workdir)
         return result, doc, None
     env = substitution.environment(workdir)
     variables = env.variables
@@ -71,9 +71,7 @@ def _validate_text(
     values = sub.values()
     placer = sub.placer(text)
     with substituted.judging(values):
-        result, doc = _judged(
-            sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean, text, placer
-        )
+        result, doc = _judged(sub.text, *given, placer, workdir)
     written = _AsWritten(result.screen, placer, values)
     kept = [
         d
@@ -145,6 +143,7 @@ def _judged(
     agent_clean: bool,
     written: str,
     placer: substitution.Placer | None = None,
+    workdir: Path | None = None,
 ) -> tuple[FileResult, loader.Document | None]:
     """Read, contract (the platform's models on an agent's own sections too), rules,
     locate, result. ``agent``: the data of the agent.yaml naming this test-cases file,
@@ -169,7 +168,8 @@ def _judged(
     try:
         judged = verdict.judge(doc, role, limits)
         faults = judged.faults
-        checked = platform_models.judge(doc, faults, role, options.platform)
+        reading = (tree, options.allow_outside_paths, limits, workdir)
+        checked = platform_models.judge(doc, faults, role, options.platform, *reading)
         faults = faults + checked.faults
         if judged.as_read is not None:
             faults = faults + running.faults(
@@ -189,6 +189,7 @@ def _judged(
             gc.unfreeze()
     result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
+    result.reads = list(checked.reads)
     return result, doc
 
 

@@ -196,9 +196,10 @@ REGISTRY: list[Code] = [
         name="path-outside-tree",
         severity="error",
         description=(
-            "A `test_cases_file`, `files[*].path` (with --check-files), or a file given or "
-            "found (an agent.yaml that is a link) leaves the repository tree or names /proc, "
-            "/sys or /dev; it is never read."
+            "A `test_cases_file`, `files[*].path` (with --check-files), a subagent's "
+            "`prompt_file` (which the platform's model reads), or a file given or found (an "
+            "agent.yaml that is a link) leaves the repository tree or names /proc, /sys or "
+            "/dev; it is never read."
         ),
         stage="pipeline",
     ),

@@ -121,6 +121,8 @@ def _deviation_of(error: Diagnostic, data: Any) -> str | None:
         return ".nan / .inf"
     if error.code == "HMT003" and "/args" in pointer:
         return "non-string args key"
+    if error.code in ("HMT120", "HMT004") and pointer.endswith("/prompt_file"):
+        return "prompt_file not read"
     if isinstance(value, (bytes, set)):
         return "!!binary / !!set value"
     if value == "" and re.search(r"/expected_tools/\d+$", pointer):
