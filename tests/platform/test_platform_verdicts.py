@@ -327,21 +327,7 @@ SAME_FIELD_TARGET = 0.97
 #: ``fnmatch`` patterns) of the whole-agent documents the validator judges otherwise
 #: than the platform. Each cause's documents are also a test of their own, expected to
 #: fail; when the mend lands, that test passes (strict), and the cause's entry goes.
-KNOWN_DISAGREEMENTS: dict[str, tuple[str, ...]] = {
-    # turn_config: {outer: {on: 1}}: the platform loads a free-form value whatever its
-    # nested keys; the validator asks for string keys.
-    "non-string keys nested in free-form values": tuple(
-        f"whole.free-form.{place}={key}"
-        for place in (
-            "turn_config",
-            "response_format",
-            "prompt.model",
-            "mcp.config",
-            "vectorstore.database",
-        )
-        for key in ("on", "yes", "1", "1.5", "~", "2009-12-31")
-    ),
-}
+KNOWN_DISAGREEMENTS: dict[str, tuple[str, ...]] = {}
 
 
 def _matches(variant_id: str, pattern: str) -> bool:
