@@ -50,13 +50,14 @@ schema: $(STAMP)
 	$(PY) scripts/schemastore_kit.py
 	$(PY) scripts/gen_docs.py
 
-## Check the schema files: metaschema, offline $refs, examples, contract examples; and that
-## `make schema` has nothing left to rewrite.
+## Check the schema files: metaschema, offline $refs, examples, contract examples, no
+## markdown written that could be generated; and that `make schema` has nothing left to rewrite.
 schema-check: $(STAMP)
 	$(PY) scripts/schema_check.py
 	$(PY) scripts/stamp_urls.py --check
 	$(PY) scripts/bundle_schema.py --check
 	$(PY) scripts/schemastore_kit.py --check
+	$(PY) scripts/gen_docs.py --check
 
 check: lint schema-check test
 

@@ -2,8 +2,9 @@
 
 The site's root is holodeck_mt/urls.py's ``PAGES``; each schema file goes to its ``$id``
 below it (``schemas/v1/turn.schema.json``), the bundle too, so that the per-concept files'
-relative ``$ref``s resolve where they are served. The generated docs (docs/*.md) and the
-changelog are copied beside them, with an index page linking everything.
+relative ``$ref``s resolve where they are served; a per-concept file is served expanded, as
+the validator reads it (scripts/bundle_schema.py's ``expanded_files``). The generated docs
+(docs/*.md) and the changelog are copied beside them, with an index page linking everything.
 
     python scripts/build_site.py              # write site/
     python scripts/build_site.py --output DIR
@@ -18,6 +19,7 @@ import shutil
 import sys
 from pathlib import Path
 
+from bundle_schema import expanded_files
 from repo import ROOT
 
 from holodeck_mt import urls
@@ -68,12 +70,16 @@ def index(files: dict[str, Path]) -> str:
 def build(output: Path) -> dict[str, Path]:
     """Write the site into ``output`` (a site built before is removed first)."""
     files = pages()
+    expanded = expanded_files()
     if output.exists():
         shutil.rmtree(output)
     for name, source in files.items():
         target = output / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        if source.parent == ROOT / "schema":
+            target.write_text(expanded[source.name], encoding="utf-8")
+        else:
+            shutil.copyfile(source, target)
     (output / "index.html").write_text(index(files), encoding="utf-8")
     # Served as they are: no Jekyll pass over the Markdown or the underscore-free names.
     (output / ".nojekyll").write_text("", encoding="utf-8")

@@ -7,7 +7,9 @@ document.schema.json's root; every definition of every file moves into the bundl
 and every ``$ref`` becomes a local ``#/$defs/<Name>`` pointer. Titles, descriptions and the
 editor keywords travel with the definitions unchanged; the validator's own annotations
 (``x-holodeck-*``, read only from the schema files) are left out, so that the published
-bundle is plain JSON Schema plus the keywords editors read.
+bundle is plain JSON Schema plus the keywords editors read. The files are read expanded
+(holodeck_mt/contract/expansion.py), as the validator reads them: a turn's fields, written
+once, are in each definition that takes them, each closed by ``additionalProperties``.
 
     python scripts/bundle_schema.py           # write schema/bundle/holodeck-mt.schema.json
     python scripts/bundle_schema.py --check   # exit 1 when the committed bundle is stale
@@ -133,6 +135,12 @@ def bundle(files: dict[str, dict[str, Any]] | None = None) -> dict[str, Any]:
 def render(schema: dict[str, Any]) -> str:
     """The bundle's text, as committed."""
     return json.dumps(schema, indent=2, ensure_ascii=False) + "\n"
+
+
+def expanded_files() -> dict[str, str]:
+    """File name -> text of each schema file as the validator reads it (expanded: see
+    holodeck_mt/contract/expansion.py), what the site serves at the file's ``$id``."""
+    return {uri.rsplit("/", 1)[-1]: render(schema) for uri, schema in schema_files().items()}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -26,7 +26,7 @@ from typing import Any
 
 from repo import ROOT, run_cli
 
-from holodeck_mt.contract.registry import BASE_URI, schema_files
+from holodeck_mt.contract.registry import BASE_URI, schema_files, source_files
 from holodeck_mt.contract.walker import ANNOTATIONS, subschemas
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
 from holodeck_mt.rules.registry import REGISTRY, Code, Rule
@@ -391,10 +391,11 @@ def example_options(code: Code) -> list[str]:
 
 
 def _schema_nodes(code: Code) -> list[str]:
-    """The schema nodes that state a rule of ``code`` (``x-holodeck-codes``), as a list."""
+    """The schema nodes that state a rule of ``code`` (``x-holodeck-codes``), as a list:
+    where the files say it (:func:`source_files`), not each place it is expanded into."""
     found = [
         f"- `schema/{_short(uri)}.schema.json#{pointer}` (`{keyword}`)"
-        for uri, schema in schema_files().items()
+        for uri, schema in source_files().items()
         for pointer, node in subschemas(schema)
         for keyword, given in node.get(CODES_KEYWORD, {}).items()
         if given == code.code

@@ -4,7 +4,11 @@
 Run by ``make schema-check``. Every check returns a list of problems (empty when
 it passes), so the tests can call the checks one by one:
 
-- every schema file is valid against the draft 2020-12 metaschema;
+- every schema file is valid against the draft 2020-12 metaschema, as written and as
+  expanded (holodeck_mt/contract/expansion.py), and the expansion can be made;
+- no ``markdownDescription`` written in a file only repeats its node's ``description``
+  around a YAML example: such a node says ``x-holodeck-yaml`` and the markdown is written
+  from it;
 - every ``$ref`` resolves offline through :func:`holodeck_mt.contract.registry.registry`;
 - every property is documented for editors (description, markdownDescription,
   examples; enumDescriptions beside an enum);
@@ -41,6 +45,8 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from holodeck_mt.contract import registry as schemas
+from holodeck_mt.contract.expansion import ExpansionError, expand, repeated_yaml
+from holodeck_mt.contract.walker import YAML as YAML_EXAMPLE
 from holodeck_mt.contract.walker import subschemas
 
 REPO = ROOT
@@ -117,6 +123,28 @@ def check_metaschema(files: Schemas) -> list[str]:
             where = "/" + "/".join(str(p) for p in e.absolute_path)
             problems.append(f"{short(file_id)}: not a valid 2020-12 schema at {where}: {e.message}")
     return problems
+
+
+def check_source(files: Schemas) -> tuple[list[str], int]:
+    """The files as written (:func:`schemas.source_files`): valid 2020-12 schemas that expand,
+    and no node whose written markdown could be written from its description."""
+    written = {uri: dict(contents) for uri, contents in files.items()}
+    problems = check_metaschema(written)
+    try:
+        expand(written)
+    except ExpansionError as e:
+        problems.append(f"cannot expand: {e}")
+    count = 0
+    for file_id, schema in written.items():
+        for pointer, sub in subschemas(schema):
+            count += "description" in sub
+            yaml_block = repeated_yaml(sub)
+            if yaml_block is not None:
+                problems.append(
+                    f"{short(file_id)}#{pointer}: `markdownDescription` repeats `description`"
+                    f" around its example: write the example as `{YAML_EXAMPLE}` instead"
+                )
+    return problems, count
 
 
 def refs(files: Schemas) -> Iterator[tuple[str, str, str]]:
@@ -356,6 +384,7 @@ def run(contract_path: Path | None, examples_dir: Path = CONTRACT_EXAMPLES_DIR) 
     files = schemas.schema_files()
     report = Report()
     report.add("files", check_metaschema(files), len(files))
+    report.add("described nodes as written", *check_source(schemas.source_files()))
     report.add("$refs", *check_refs(files))
     report.add("properties documented", *check_docs(files))
     report.add("examples", *check_examples(files))
@@ -396,7 +425,9 @@ def main(argv: list[str] | None = None) -> int:
         else "contract not found, copies not compared"
     )
     print(
-        f"schema-check: ok: {c['files']} files valid 2020-12, {c['$refs']} $refs resolved "
+        f"schema-check: ok: {c['files']} files valid 2020-12 as written and expanded, "
+        f"{c['described nodes as written']} descriptions with no markdown repeating them, "
+        f"{c['$refs']} $refs resolved "
         f"offline, {c['properties documented']} properties documented, {c['examples']} "
         f"examples and {c['snippets']} snippets valid, {c['contract examples']} contract "
         f"examples valid ({verbatim})"

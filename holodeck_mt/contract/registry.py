@@ -1,6 +1,7 @@
 """The canonical schema files, loaded into an offline ``referencing.Registry``.
 
-``schema/`` at the top of the repository is the source of truth. An installed
+``schema/`` at the top of the repository is the source of truth, read expanded
+(:mod:`holodeck_mt.contract.expansion`: each fact is written once there). An installed
 package carries a copy as ``holodeck_mt/schema``; a checkout (or an editable
 install) reads the top-level folder directly.
 """
@@ -52,13 +53,22 @@ def refuse_retrieval(uri: str) -> Resource[Any]:
 
 
 @cache
-def schema_files() -> dict[str, dict[str, Any]]:
-    """Every schema file, by its ``$id``."""
+def source_files() -> dict[str, dict[str, Any]]:
+    """Every schema file as written, by its ``$id``."""
     contents: dict[str, dict[str, Any]] = {}
     for path in sorted(schema_dir().glob("*.schema.json")):
         schema = json.loads(path.read_text(encoding="utf-8"))
         contents[schema["$id"]] = schema
     return contents
+
+
+@cache
+def schema_files() -> dict[str, dict[str, Any]]:
+    """Every schema file, by its ``$id``, expanded (see :mod:`.expansion`): what the
+    validators, the bundle, the docs and the field tables all read."""
+    from holodeck_mt.contract.expansion import expand
+
+    return expand(source_files())
 
 
 def definition(uri: str, name: str) -> dict[str, Any]:

@@ -46,7 +46,13 @@ APPLIES_TO = "x-holodeck-applies-to"
 NULLABLE = "x-holodeck-nullable"
 #: On a field the platform reads by a rule of its own, not by its ``type`` ("count").
 READS = "x-holodeck-reads"
-HOLODECK_KEYWORDS = frozenset({CHOOSE, CODES, NAME, SHAPE, NOUN, APPLIES_TO, NULLABLE, READS})
+#: On a node: the YAML example its ``markdownDescription`` shows (expansion.py writes it).
+YAML = "x-holodeck-yaml"
+#: On a definition: a definition of fields it refuses, with the words saying so (expansion.py).
+REFUSES = "x-holodeck-refuses"
+HOLODECK_KEYWORDS = frozenset(
+    {CHOOSE, CODES, NAME, SHAPE, NOUN, APPLIES_TO, NULLABLE, READS, YAML, REFUSES}
+)
 
 #: Keywords editors read (VS Code's JSON service, the YAML language server) and JSON
 #: Schema does not define.

@@ -170,3 +170,51 @@ def test_a_block_indented_uniformly_still_counts_as_verbatim() -> None:
     block = "- a: 1\n\n  b: 2"
     assert sc.contains_block("x:\n    - a: 1\n\n      b: 2\n", block)
     assert not sc.contains_block("x:\n    - a: 1\n\n     b: 2\n", block)
+
+
+def _sources() -> dict[str, dict[str, Any]]:
+    return copy.deepcopy(schemas.source_files())
+
+
+def test_the_files_as_written_are_valid_expandable_and_repeat_no_description() -> None:
+    problems, count = sc.check_source(schemas.source_files())
+    assert problems == []
+    assert count > 150
+
+
+def test_a_written_markdown_that_only_repeats_the_description_is_a_problem() -> None:
+    files = _sources()
+    node = files[schemas.BASE_URI + "turn.schema.json"]["$defs"]["Turn"]["properties"][
+        "turn_config"
+    ]
+    node["markdownDescription"] = (
+        "Free-form settings handed to code graders for this turn (any mapping). Default: none."
+        '\n\n```yaml\nturn_config:\n  turn_program: "subtract(206588, 181001)"\n```'
+    )
+    problems, _ = sc.check_source(files)
+    assert problems == [
+        "turn.schema.json#/$defs/Turn/properties/turn_config: `markdownDescription` repeats "
+        "`description` around its example: write the example as `x-holodeck-yaml` instead"
+    ]
+
+
+def test_a_written_markdown_that_says_more_than_the_description_is_no_problem() -> None:
+    files = _sources()
+    node = files[schemas.BASE_URI + "turn.schema.json"]["$defs"]["Turn"]["properties"][
+        "turn_config"
+    ]
+    node["markdownDescription"] = (
+        "**Free-form** settings handed to code graders for this turn (any mapping). Default: none."
+        '\n\n```yaml\nturn_config:\n  turn_program: "subtract(206588, 181001)"\n```'
+    )
+    assert sc.check_source(files)[0] == []
+
+
+def test_files_as_written_that_cannot_be_expanded_are_a_problem() -> None:
+    files = _sources()
+    turn = files[schemas.BASE_URI + "turn.schema.json"]["$defs"]["Turn"]
+    turn["properties"]["files"] = {"type": "array"}
+    problems, _ = sc.check_source(files)
+    assert problems == [
+        f"cannot expand: {schemas.BASE_URI}turn.schema.json#/$defs/Turn: ['files'] defined twice"
+    ]

@@ -4,8 +4,8 @@ Each test opens real files (file:// URIs) in the pinned server and checks what a
 while typing: completions, hovers and diagnostics. Every test runs four times, once per way a
 user binds the schema (the ``yaml.schemas`` setting with a glob, or a
 ``# yaml-language-server: $schema=...`` modeline) and per schema file (the schema files as
-they are, joined by relative ``$ref``s, or the single-file bundle). The server's schema store
-is off: nothing is fetched.
+the site serves them, expanded and joined by relative ``$ref``s, or the single-file bundle).
+The server's schema store is off: nothing is fetched.
 
 Diagnostic messages are the server's own wording, so they are matched loosely; their lines
 are matched exactly.
@@ -13,11 +13,13 @@ are matched exactly.
 
 from __future__ import annotations
 
+import atexit
 import itertools
 import json
 import os
 import re
 import shutil
+import tempfile
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -25,14 +27,26 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import unavailable
+from tests.conftest import load_script, unavailable
 
 from .lsp_client import LspClient, LspError
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SERVER = ROOT / "editor" / "node_modules" / ".bin" / "yaml-language-server"
+
+
+def _served_schema_files() -> Path:
+    """The per-concept schema files as the site serves them (expanded, as the validator reads
+    them), written once for this run into a folder removed at exit."""
+    folder = Path(tempfile.mkdtemp(prefix="holodeck-mt-schema-files-"))
+    atexit.register(shutil.rmtree, folder, True)
+    for name, text in load_script("bundle_schema").expanded_files().items():
+        (folder / name).write_text(text, encoding="utf-8")
+    return folder
+
+
 SCHEMAS = {
-    "files": ROOT / "schema" / "document.schema.json",
+    "files": _served_schema_files() / "document.schema.json",
     "bundle": ROOT / "schema" / "bundle" / "holodeck-mt.schema.json",
 }
 #: Globs of the ``yaml.schemas`` setting, as a user would write them.
