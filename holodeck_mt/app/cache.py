@@ -87,7 +87,8 @@ def key(path: str, raw: bytes, options: Options, limits: Limits) -> str:
         {
             "path": path,
             "cwd": os.getcwd(),
-            "options": sorted(vars(options).items()),
+            # Strictness changes no diagnostic: whoever reads the entry sets it again.
+            "options": sorted((k, v) for k, v in vars(options).items() if k != "strict"),
             "limits": sorted(vars(limits).items()),
             "tool": tool_state.state(),
             "format": FORMAT,
@@ -246,6 +247,7 @@ def write(
 def _write(
     path: str, results: list[FileResult], options: Options, limits: Limits, root: Path
 ) -> bool:
+    from holodeck_mt.app.config import looked_for
     from holodeck_mt.read.substitution import ENV_FILES
 
     raw = _read_source(path, limits)
@@ -259,6 +261,7 @@ def _write(
         if not target.is_file():
             return False
         depends.append(target)
+        depends.extend(looked_for(target.parent))  # its own configuration judged it
         content = _read_source(followed.path, limits)
         if content is None:
             return False

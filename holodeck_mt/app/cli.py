@@ -386,9 +386,9 @@ def build_parser() -> argparse.ArgumentParser:
 class _Job:
     path: str
     options: Options
-    #: Warnings fail the file too (``--strict`` or the configuration's ``strict``).
-    strict: bool
     limits: Limits
+    #: The options of the test-cases file the document names: its own.
+    options_of: Callable[[str], Options] | None = None
     #: The result cache's folder (None: no cache).
     cache: str | None = None
 
@@ -396,7 +396,9 @@ class _Job:
 def _run(job: _Job) -> Outcome:
     """A file's results, what went wrong reading it, and whether the result cache holds
     the results (read from it, or stored)."""
+    from holodeck_mt.app.config import ConfigError
     from holodeck_mt.pipeline import validate_file
+    from holodeck_mt.selection import SelectionError
 
     root = Path(job.cache) if job.cache is not None else None
     if root is not None:  # imported only then: hashlib's OpenSSL is megabytes of memory
@@ -404,13 +406,17 @@ def _run(job: _Job) -> Outcome:
 
         cached = cache.read(job.path, job.options, job.limits, root)
         if cached is not None:
-            for result in cached:
-                result.strict = job.strict
+            for i, result in enumerate(cached):  # strict as the settings are today
+                result.strict = (_followed(job, result.path) if i else job.options).strict
             return list(cached), None, True
     try:
-        results = validate_file(job.path, options=job.options, limits=job.limits)
+        results = validate_file(
+            job.path, options=job.options, limits=job.limits, options_of=job.options_of
+        )
     except OSError as e:
         return [], f"cannot read '{job.path}': {e.strerror or e}", False
+    except (ConfigError, SelectionError) as e:  # the test-cases file's own configuration
+        return [], str(e), False
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
         if os.environ.get("HOLODECK_MT_DEBUG"):
             raise
@@ -421,13 +427,17 @@ def _run(job: _Job) -> Outcome:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
         result.keep_quoted_lines()
-        result.strict = job.strict  # a warning fails its file in every format's verdict
     stored = False
     if root is not None:
         from holodeck_mt.app import cache
 
         stored = cache.write(job.path, results, job.options, job.limits, root)
     return list(results), None, stored
+
+
+def _followed(job: _Job, path: str) -> Options:
+    """The options of ``path``, the test-cases file the file of ``job`` names."""
+    return job.options if job.options_of is None else job.options_of(os.path.abspath(path))
 
 
 #: A file's results, the problem met reading it, whether the result cache holds them.
@@ -646,7 +656,7 @@ def _validate(args: argparse.Namespace, run: Run | None = None) -> int:
         try:
             jobs = settings.JobSettings(args, options)
             files = jobs.kept(found.files, args.paths)
-            rounds = _rounds(files, lambda f: _Job(f, *jobs.of(f), limits=limits))
+            rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
         except (ConfigError, SelectionError) as e:
             _say(f"holodeck-mt: error: {e}")
             return EXIT_USAGE
@@ -736,16 +746,18 @@ def _with_cache(rounds: list[list[_Job]], off: bool, options: Options) -> list[l
     return [[replace(job, cache=chosen(job)) for job in batch] for batch in rounds]
 
 
-def _rounds(files: list[str], job: Callable[[str], _Job]) -> list[list[_Job]]:
+def _rounds(
+    files: list[str], job: Callable[[str], _Job], settings: Callable[[str], object]
+) -> list[list[_Job]]:
     """The files in two rounds: a file an agent.yaml of this run names is validated
-    through it (as the platform reads it), and on its own only if that did not happen."""
+    through it (as the platform reads it), and on its own only if that did not happen.
+    The ``settings`` of each file named are read now, before any file is validated."""
     from holodeck_mt.app import discovery
 
-    followed = {
-        discovery.same_file_key(target)
-        for target in map(discovery.agent_target, map(Path, files))
-        if target is not None
-    }
+    targets = [t for t in map(discovery.agent_target, map(Path, files)) if t is not None]
+    for target in targets:
+        settings(os.path.abspath(target))
+    followed = {discovery.same_file_key(target) for target in targets}
     later = [f for f in files if discovery.same_file_key(f) in followed]
     first = [job(f) for f in files if f not in later]
     return [first, [job(f) for f in later]]
