@@ -39,6 +39,13 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
 EXIT_INTERRUPTED = 130
+#: The shell's code for a run ended by SIGTERM (128 + SIGTERM): ``timeout``, ``kill``, a
+#: cancelled CI job.
+EXIT_TERMINATED = 143
+
+
+class _Terminated(BaseException):
+    """SIGTERM during ``validate``: the run unwinds as on Ctrl-C, its processes ended first."""
 
 
 def _formats() -> list[str]:
@@ -455,13 +462,17 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
     return [_run(job) for job in jobs]
 
 
-def _ignore_interrupt() -> None:
-    """In a worker: Ctrl-C is the parent's to handle (no traceback from each worker), and
-    ``terminate()`` ends it, whatever the process it was forked from does on SIGTERM."""
+def _start_worker(parent: int) -> None:
+    """In a worker: Ctrl-C is the parent's to handle (no traceback from each worker);
+    ``terminate()`` ends it, whatever the process it was forked from does on SIGTERM; and
+    so does the death of ``parent``, the process that forked it."""
     import signal
+
+    from holodeck_mt.app.pool_host import end_with
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    end_with(parent)
 
 
 def _prepare(models: bool) -> None:
@@ -497,12 +508,14 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     import gc
     import multiprocessing
 
+    from holodeck_mt.app import pool_host
     from holodeck_mt.rules.registry import rules_to_run
 
     # Forked workers inherit the imported modules (checks included) and the
     # compiled validators built here, instead of each paying for them; frozen,
     # the parent's objects are not walked, nor copied, by a worker's collector.
     _prepare(_FORK and any(map(_judges_platform, jobs)))
+    pool_host.ready()
     rules_to_run(jobs[0].options)
     context = multiprocessing.get_context("fork" if _FORK else None)
     size = max(1, len(jobs) // (4 * workers))
@@ -534,7 +547,8 @@ def _pool_run(
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
-        initializer=_ignore_interrupt,
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
     )
     try:
         futures = {pool.submit(_run_chunk, [jobs[i] for i in chunk]): chunk for chunk in chunks}
@@ -544,7 +558,7 @@ def _pool_run(
             if future.exception() is None:
                 for i, outcome in zip(chunk, future.result(), strict=False):
                     outcomes[i] = outcome
-    except BaseException:  # Ctrl-C: stop the workers now rather than wait for them
+    except BaseException:  # Ctrl-C, SIGTERM: stop the workers now rather than wait for them
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
@@ -607,13 +621,40 @@ def main(argv: Sequence[str] | None = None, *, run: Run | None = None) -> int:
         return _main(argv, run)
     except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
         return EXIT_INTERRUPTED
+    except _Terminated:  # SIGTERM: likewise, once the worker processes are ended
+        return EXIT_TERMINATED
 
 
 def _main(argv: Sequence[str] | None, run: Run | None) -> int:
     streams.make_safe()
     args = build_parser().parse_args(argv)
     command = _COMMANDS.get(args.command)
-    return command(args) if command is not None else _validate(args, run)
+    if command is not None:
+        return command(args)
+    with _terminable():
+        return _validate(args, run)
+
+
+@contextlib.contextmanager
+def _terminable() -> Iterator[None]:
+    """SIGTERM raises :class:`_Terminated` meanwhile (in the main thread), so that the
+    worker processes and the pool host are ended before the process is (each of them
+    also ends when the process that forked it dies, however it dies)."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def terminated(signum: int, frame: object) -> None:
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _fix(args: argparse.Namespace) -> int:

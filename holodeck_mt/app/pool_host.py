@@ -8,10 +8,15 @@ while the parent works; handed the jobs, it forks the workers from itself, so th
 share what it imported, and sends their outcomes back. The parent imports none of it.
 
 Fork only: a process started otherwise inherits nothing of the parent's.
+
+Nothing outlives the run: the host and every worker ask the kernel (Linux's
+``PR_SET_PDEATHSIG``) for a SIGTERM when the process that forked them dies, however it
+dies (SIGKILL included), and end at once if it is already gone (:func:`end_with`).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -54,7 +59,7 @@ class PoolHost(Generic[Job, Outcome]):
         #: Handed a batch whose outcomes are not back yet.
         self._busy = False
         self._process: BaseProcess | None = context.Process(
-            target=_serve, args=(theirs, self._conn, prepare, run), daemon=False
+            target=_serve, args=(theirs, self._conn, os.getpid(), prepare, run), daemon=False
         )
         self._process.start()
         theirs.close()
@@ -123,16 +128,18 @@ class PoolHost(Generic[Job, Outcome]):
 def _serve(
     conn: Connection,
     parents: Connection,
+    parent: int,
     prepare: Callable[[], None],
     run: Callable[[list[Any], int], list[Any]],
 ) -> None:
     """The host: prepared, then each batch's outcomes, until told to stop (or the parent is
     gone). Anything that goes wrong ends it quietly: the parent then runs the batch."""
     parents.close()  # the parent's end: once the parent is gone, no one holds it open
-    # Ctrl-C is the parent's to handle; the parent's terminate() unwinds the host, whose
-    # pool then ends its workers.
+    # Ctrl-C is the parent's to handle; the parent's terminate(), or its death, unwinds the
+    # host, whose pool then ends its workers.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, _unwind)
+    end_with(parent)
     try:
         prepare()
         conn.send(_READY)
@@ -146,3 +153,42 @@ def _serve(
 def _unwind(signum: int, frame: object) -> None:
     """SIGTERM in the host: leave by an exception, so that its pool stops its workers."""
     sys.exit(128 + signum)
+
+
+#: Linux's ``prctl`` option: the signal a process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def end_with(parent: int) -> None:
+    """End this forked process with SIGTERM when ``parent`` (the pid that forked it) dies,
+    and at once should it be gone already (it died before the kernel was asked). Elsewhere
+    than on Linux only the second half holds. Call it with SIGTERM's action set."""
+    if sys.platform.startswith("linux"):
+        prctl = _prctl()
+        if prctl is not None:
+            prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
+
+
+def _prctl() -> Callable[..., int] | None:
+    """libc's ``prctl``, looked up once (before the workers are forked, by :func:`ready`)."""
+    if not _PRCTL:
+        try:
+            import ctypes
+
+            _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
+        except (ImportError, OSError, AttributeError):
+            _PRCTL.append(None)
+    return _PRCTL[0]
+
+
+#: libc's ``prctl`` once looked up (None: not to be had).
+_PRCTL: list[Callable[..., int] | None] = []
+
+
+def ready() -> None:
+    """Look up what :func:`end_with` needs, in the process about to fork: each child then
+    inherits it instead of loading it."""
+    if sys.platform.startswith("linux"):
+        _prctl()
