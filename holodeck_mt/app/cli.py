@@ -637,9 +637,10 @@ def _main(argv: Sequence[str] | None, run: Run | None) -> int:
 
 @contextlib.contextmanager
 def _terminable() -> Iterator[None]:
-    """SIGTERM raises :class:`_Terminated` meanwhile (in the main thread), so that the
-    worker processes and the pool host are ended before the process is (each of them
-    also ends when the process that forked it dies, however it dies)."""
+    """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED` and no report: at
+    once when every process it forked ends with it (on Linux, each asked the kernel),
+    else by :class:`_Terminated`, so that its pool ends them first. At once, too, in a
+    process forked meanwhile that has not chosen its own way yet."""
     import signal
     import threading
 
@@ -647,7 +648,14 @@ def _terminable() -> Iterator[None]:
         yield
         return
 
+    owner = os.getpid()
+
     def terminated(signum: int, frame: object) -> None:
+        if os.getpid() != owner:
+            os._exit(128 + signum)
+        forks = sys.modules.get("holodeck_mt.app.pool_host")
+        if forks is None or forks.children_end_with_us():
+            os._exit(EXIT_TERMINATED)  # an exception could land where it is swallowed
         raise _Terminated
 
     previous = signal.signal(signal.SIGTERM, terminated)

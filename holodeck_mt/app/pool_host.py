@@ -53,6 +53,7 @@ class PoolHost(Generic[Job, Outcome]):
             except (OSError, ValueError):
                 pass
         context = multiprocessing.get_context("fork")
+        ready()  # before the fork: the host inherits it
         self._conn, theirs = context.Pipe()
         #: Prepared and waiting for jobs (told once: the ready message is read once).
         self._ready = False
@@ -135,11 +136,13 @@ def _serve(
     """The host: prepared, then each batch's outcomes, until told to stop (or the parent is
     gone). Anything that goes wrong ends it quietly: the parent then runs the batch."""
     parents.close()  # the parent's end: once the parent is gone, no one holds it open
-    # Ctrl-C is the parent's to handle; the parent's terminate(), or its death, unwinds the
-    # host, whose pool then ends its workers.
+    # Ctrl-C is the parent's to handle. SIGTERM (the parent's terminate(), or its death)
+    # ends the host at once: its workers, told of its death, end with it; where they cannot
+    # be told, it unwinds instead, so that its pool stops them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _unwind)
-    end_with(parent)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not end_with(parent):
+        signal.signal(signal.SIGTERM, _unwind)
     try:
         prepare()
         conn.send(_READY)
@@ -157,38 +160,39 @@ def _unwind(signum: int, frame: object) -> None:
 
 #: Linux's ``prctl`` option: the signal a process gets when its parent dies.
 _PR_SET_PDEATHSIG = 1
-
-
-def end_with(parent: int) -> None:
-    """End this forked process with SIGTERM when ``parent`` (the pid that forked it) dies,
-    and at once should it be gone already (it died before the kernel was asked). Elsewhere
-    than on Linux only the second half holds. Call it with SIGTERM's action set."""
-    if sys.platform.startswith("linux"):
-        prctl = _prctl()
-        if prctl is not None:
-            prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
-    if os.getppid() != parent:
-        os.kill(os.getpid(), signal.SIGTERM)
-
-
-def _prctl() -> Callable[..., int] | None:
-    """libc's ``prctl``, looked up once (before the workers are forked, by :func:`ready`)."""
-    if not _PRCTL:
-        try:
-            import ctypes
-
-            _PRCTL.append(ctypes.CDLL(None, use_errno=True).prctl)
-        except (ImportError, OSError, AttributeError):
-            _PRCTL.append(None)
-    return _PRCTL[0]
-
-
-#: libc's ``prctl`` once looked up (None: not to be had).
+#: libc's ``prctl`` once looked up (None: not to be had); empty: not looked up.
 _PRCTL: list[Callable[..., int] | None] = []
 
 
 def ready() -> None:
-    """Look up what :func:`end_with` needs, in the process about to fork: each child then
+    """Look up what :func:`end_with` needs, in a process about to fork: each child then
     inherits it instead of loading it."""
+    if _PRCTL:
+        return
+    prctl = None
     if sys.platform.startswith("linux"):
-        _prctl()
+        try:
+            import ctypes
+
+            prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (ImportError, OSError, AttributeError):
+            prctl = None
+    _PRCTL.append(prctl)
+
+
+def children_end_with_us() -> bool:
+    """Whether every process this one forked for a run ends when this one dies: none was
+    forked (:func:`ready` was never called), or each asked the kernel to be told."""
+    return not _PRCTL or _PRCTL[0] is not None
+
+
+def end_with(parent: int) -> bool:
+    """End this forked process with SIGTERM when ``parent`` (the pid that forked it) dies,
+    and at once should it be gone already (it died before the kernel was asked); whether
+    the kernel will tell it (Linux only). Call it with SIGTERM's action set."""
+    ready()
+    prctl = _PRCTL[0]
+    told = prctl is not None and prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
+    return told
