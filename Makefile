@@ -180,11 +180,11 @@ mutate: $(STAMP)
 # --- platform verdicts: tests/platform/test_platform_verdicts.py ------------------------------
 .PHONY: platform-verdicts
 
-## Judge the generated variant corpus with the platform itself (holodeck-ai, test-only)
-## (every whole-agent document) and print the agreement figures; `make test` runs the
-## same tests on a slice of the whole-agent documents.
+## Judge the generated variant corpora with the platform itself (holodeck-ai, test-only)
+## (every document, whole agent.yaml runs included) and print the agreement figures;
+## `make test` runs the same tests on a slice of each corpus.
 platform-verdicts: $(STAMP)
-	HOLODECK_MT_PLATFORM_VERDICTS=all $(PY) -m pytest -q tests/platform/test_platform_verdicts.py -k "corpus or whole"
+	HOLODECK_MT_PLATFORM_VERDICTS=all $(PY) -m pytest -q tests/platform/test_platform_verdicts.py -k "corpus or whole or known"
 # --- end platform verdicts ------------------------------------------------------------
 
 # --- the Linux wheel: scripts/wheel_check.py -------------------------------------------

@@ -184,6 +184,9 @@ class Diagnostic:
     #: What would fix it (an :class:`Intent`): data the fix engine turns into edits.
     #: Not part of a diagnostic's identity, nor of any output but a fix.
     fix: Intent | None = field(default=None, compare=False)
+    #: The line that stands for the diagnostics past ``--max-diagnostics``: how many
+    #: errors and warnings it stands for (what the summary counts).
+    not_shown: tuple[int, int] | None = field(default=None, compare=False)
 
     @property
     def in_test_case(self) -> str:
@@ -340,6 +343,9 @@ class FileResult:
     #: The real path of the file this text was read from (links resolved), None for a
     #: text given as such: what ``fix`` writes back, never the path as displayed.
     source: str | None = None
+    #: The real paths of the other files read while judging it (a subagent's
+    #: ``prompt_file``, read or looked for inside the tree): its verdict depends on them.
+    reads: list[str] = field(default_factory=list)
 
     @property
     def errors(self) -> int:
@@ -352,6 +358,12 @@ class FileResult:
     @property
     def valid(self) -> bool:
         return self.errors == 0 and not (self.strict and self.warnings)
+
+    @property
+    def not_shown(self) -> tuple[int, int]:
+        """The errors and warnings past ``--max-diagnostics``, not among the diagnostics."""
+        counts = [d.not_shown for d in self.diagnostics if d.not_shown is not None]
+        return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
     def quoted_lines(self) -> dict[int, str]:
         """The lines the diagnostics quote, by 1-based number: the kept ones, or those of

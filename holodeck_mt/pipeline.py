@@ -29,7 +29,7 @@ from holodeck_mt.model import Diagnostic, FileResult, Role
 from holodeck_mt.read import confine, document, env_vars, files, follow, loader, substitution
 from holodeck_mt.rules import Options, cascade, running
 from holodeck_mt.suppressions import Screen
-from holodeck_mt.text import report
+from holodeck_mt.text import report, substituted
 from holodeck_mt.text.safe_text import clip, display_path
 
 #: The options a file is judged with, by its path.
@@ -54,26 +54,63 @@ def _validate_text(
     tree: Path | None = None,
     agent: Any = None,
     agent_clean: bool = True,
-) -> tuple[FileResult, loader.Document | None]:
+    workdir: Path | None = None,
+) -> tuple[FileResult, loader.Document | None, _AsWritten | None]:
     """The whole path of one document, its ``${NAME}`` references substituted first as the
-    platform does (``read/substitution``), every position then placed in ``text``."""
+    platform does (``read/substitution``) with the variables a ``holodeck`` command run in
+    ``workdir`` sees, every position then placed in ``text`` and every message naming a
+    variable's value by its reference (``text/substituted``); what places more of its
+    diagnostics the same way (None: they stand as found)."""
     if len(text) > limits.max_bytes:
-        return _screened(path, [files.too_large(len(text), limits)], options, limits), None
+        found = _screened(path, [files.too_large(len(text), limits)], options, limits)
+        return found, None, None
+    # What ``_judged`` is given whatever the text: ``placer`` and ``workdir`` follow.
+    given = (path, role, base_dir, options, limits, tree, agent, agent_clean, text)
     if not _may_reference(text):
-        return _judged(text, path, role, base_dir, options, limits, tree, agent, agent_clean, text)
-    variables = substitution.environment()
+        result, doc = _judged(text, *given, None, workdir)
+        return result, doc, None
+    env = substitution.environment(workdir)
+    variables = env.variables
     sub = substitution.substitute(text, variables)
-    result, doc = _judged(
-        sub.text, path, role, base_dir, options, limits, tree, agent, agent_clean, text
-    )
-    screen = result.screen
-    result.diagnostics = report.finish(
-        [*substitution.restore(result.diagnostics, sub, text), *env_vars.unset(text, variables)],
-        limits,
-        screen.keep if screen is not None else None,
-    )
+    values = sub.values()
+    placer = sub.placer(text)
+    with substituted.judging(values):
+        result, doc = _judged(sub.text, *given, placer, workdir)
+    written = _AsWritten(result.screen, placer, values)
+    kept = [
+        d
+        for d in [*env_vars.unset(text, variables), *substitution.refused(text, env)]
+        if written.keep is None or written.keep(d)
+    ]
+    result.diagnostics = report.finish([*written.settle(result.diagnostics), *kept], limits)
+    result.test_cases = [values.hidden(n) if n is not None else None for n in result.test_cases]
     result.text = text
-    return result, doc
+    return result, doc, written
+
+
+class _AsWritten:
+    """How a text's diagnostics found on its substituted reading reach its report: each
+    placed in the file as written (where its suppression comments are matched), then
+    holding no variable's value (``substituted.Values.diagnostic``), the last step before
+    a result leaves the pipeline."""
+
+    def __init__(
+        self,
+        screen: Screen | None,
+        placer: substitution.Placer,
+        values: substituted.Values,
+    ) -> None:
+        self.placer, self.values = placer, values
+        #: Which diagnostics the file reports, asked at their place in the file as written.
+        self.keep: report.Keep = screen.keep if screen is not None else None
+        #: The same, asked of a diagnostic found on the substituted text.
+        self.keep_found: report.Keep = placer.screen(self.keep)
+
+    def settle(self, found: list[Diagnostic]) -> list[Diagnostic]:
+        """``found`` (on the substituted text, screened) placed and holding no value."""
+        placed = [p for p in map(self.placer.place, found) if p is not None]
+        values = self.values
+        return placed if not values else [values.diagnostic(d) for d in placed]
 
 
 #: The braces of a text looked at one by one before it is searched for ``${`` whole.
@@ -109,14 +146,19 @@ def _judged(
     agent: Any,
     agent_clean: bool,
     written: str,
+    placer: substitution.Placer | None = None,
+    workdir: Path | None = None,
 ) -> tuple[FileResult, loader.Document | None]:
     """Read, contract (the platform's models on an agent's own sections too), rules,
     locate, result. ``agent``: the data of the agent.yaml naming this test-cases file,
     for the run-time lints (which run only when neither has an error); ``written``: the
-    text as written, whose comments say what is suppressed."""
+    text as written, whose comments say what is suppressed; ``placer``: where each position
+    of ``text`` stands in ``written``, when they differ (a diagnostic is screened there)."""
     spared = not _set_apart_before()
     screen = Screen.of(written, path, options)
-    keep = screen.keep if screen is not None else None
+    keep: report.Keep = screen.keep if screen is not None else None
+    if placer is not None:
+        keep = placer.screen(keep)
     doc = document.read(text, limits)
     if not doc.loaded:
         found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits, keep)
@@ -130,7 +172,8 @@ def _judged(
     try:
         judged = verdict.judge(doc, role, limits)
         faults = judged.faults
-        checked = platform_models.judge(doc, faults, role, options.platform)
+        reading = (tree, options.allow_outside_paths, limits, workdir)
+        checked = platform_models.judge(doc, faults, role, options.platform, *reading)
         faults = faults + checked.faults
         if judged.as_read is not None:
             faults = faults + running.faults(
@@ -152,6 +195,7 @@ def _judged(
         path, found, stats, text=text, test_cases=names, strict=options.strict, screen=screen
     )
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
+    result.reads = list(checked.reads)
     return result, doc
 
 
@@ -188,9 +232,12 @@ def validate_text(
     options: Options | None = None,
     limits: Limits | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
 ) -> FileResult:
     """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks);
-    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`).
+    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`);
+    ``workdir`` the folder ``holodeck`` runs in, whose ``.env`` is read (by default the
+    working directory).
 
     ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
     without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
@@ -211,7 +258,9 @@ def validate_text(
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    result, _ = _validate_text(text, display_path(path), role, folder, options, limits, tree)
+    result, _, _ = _validate_text(
+        text, display_path(path), role, folder, options, limits, tree, workdir=workdir
+    )
     return result if result.screen is None else suppressions.close([result], options)[0]
 
 
@@ -260,16 +309,28 @@ def validate_document_text(
     limits: Limits | None = None,
     followed_text: str | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
     options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
     """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
     the document, then the test-cases file it names, read from ``base_dir`` unless
     ``followed_text`` gives that file's text (the editor holds it too). ``tree``: the
-    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`."""
+    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`;
+    ``workdir``: the folder ``holodeck`` runs in, whose ``.env`` is read (the editor's
+    workspace folder), not the working directory."""
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
     found = _validate_document(
-        text, display, Path(path), base_dir, options, limits, followed_text, tree, options_of
+        text,
+        display,
+        Path(path),
+        base_dir,
+        options,
+        limits,
+        followed_text,
+        tree,
+        workdir,
+        options_of,
     )
     return suppressions.close(found, options)
 
@@ -283,14 +344,20 @@ def _validate_document(
     limits: Limits,
     followed_text: str | None = None,
     tree: Path | None = None,
+    workdir: Path | None = None,
     options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
     """The document, then the test-cases file its `test_cases_file` names (if any), that
     one judged with ``options_of`` its path when given: a file's settings are its own,
-    whichever document leads to it."""
+    whichever document leads to it.
+
+    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
+    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
     tree = tree if tree is not None else confine.tree_of(path)
-    result, doc = _validate_text(text, display, "document", base_dir, options, limits, tree)
-    if doc is None or not isinstance(doc.data, dict) or "test_cases" in doc.data:
+    result, doc, written = _validate_text(
+        text, display, "document", base_dir, options, limits, tree, workdir=workdir
+    )
+    if doc is None or not isinstance(doc.data, dict) or doc.data.get("test_cases") is not None:
         return [result]
     target = doc.data.get("test_cases_file")
     if not isinstance(target, str) or not target:
@@ -304,16 +371,20 @@ def _validate_document(
         limits=limits,
         given=followed_text,
     )
-    if found.fault is not None:
+    if found.fault is not None and written is None:
         keep = result.screen.keep if result.screen is not None else None
         result.diagnostics = report.with_fault(result.diagnostics, doc, found.fault, limits, keep)
+        return [result]
+    if found.fault is not None and written is not None:  # located on the substituted text
+        located = report.with_fault([], doc, found.fault, limits, written.keep_found)
+        result.diagnostics = report.finish([*result.diagnostics, *written.settle(located)], limits)
         return [result]
     if options_of is not None:
         options = options_of(os.path.abspath(base_dir / target))
     if found.text is None:
         problems = [found.problem] if found.problem else []
         return [result, _screened(found.shown, problems, options, limits)]
-    referenced, _ = _validate_text(
+    referenced, _, _ = _validate_text(
         found.text,
         found.shown,
         "test-cases-file",
@@ -323,6 +394,7 @@ def _validate_document(
         tree,
         agent=doc.data,
         agent_clean=result.errors == 0,
+        workdir=workdir,
     )
     referenced.source = found.source
     return [result, referenced]

@@ -41,10 +41,20 @@ def name_of(case: Any) -> str | None:
 
 
 def test_case_name(data: Any, index: int) -> str | None:
-    """The name (see :func:`name_of`) of the document's ``index``-th test case."""
+    """The name (see :func:`name_of`) of the document's ``index``-th test case, as written
+    (a variable's value named by its reference: see :func:`shown_name`)."""
     found = test_case_list(data)
     cases = found[0] if found is not None else []
-    return name_of(cases[index]) if 0 <= index < len(cases) else None
+    return shown_name(cases[index]) if 0 <= index < len(cases) else None
+
+
+def shown_name(case: Any) -> str | None:
+    """A test case's name as a report shows it: a ``${NAME}`` reference of the text being
+    judged as written, never its value (:mod:`holodeck_mt.text.substituted`)."""
+    from holodeck_mt.text import substituted
+
+    name = name_of(case)
+    return substituted.as_written(name) if name is not None else None
 
 
 def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
@@ -149,11 +159,12 @@ def stats(data: Any) -> dict[str, int]:
 
 
 def names(data: Any) -> list[str | None]:
-    """Each test case's name (clipped), by index; None when it has none."""
+    """Each test case's name (clipped, as written: see :func:`shown_name`), by index; None
+    when it has none."""
     from holodeck_mt.text.safe_text import clip
 
     found: list[str | None] = []
     for _, _, case in test_cases(data):
-        name = name_of(case)
+        name = shown_name(case)
         found.append(clip(name) if name is not None else None)
     return found

@@ -38,6 +38,7 @@ from typing import IO
 
 from repo import ROOT, import_from_root
 
+from holodeck_mt import render
 from holodeck_mt.limits import MAX_FILE_BYTES
 
 hostile = import_from_root("tests.hostile.cases")
@@ -149,7 +150,7 @@ CASES: list[Case] = [
 
 MEMORY_BASE, MEMORY_PER_BYTE = 300 * 10**6, 20
 OUTPUT_BUDGET = 4 * 10**6
-FORMATS = ("text", "json", "github", "sarif", "junit")
+FORMATS = render.FORMATS
 
 
 def _run(path: Path, fmt: str, name: str = "validate") -> tuple[float, int, int, int, bool]:

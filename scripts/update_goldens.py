@@ -22,10 +22,12 @@ from pathlib import Path
 
 from repo import ROOT, run_cli
 
+from holodeck_mt import render
+
 GOLDEN = Path("tests/golden")
 INPUTS = GOLDEN / "inputs"
 EXPECTED = GOLDEN / "expected"
-FORMATS = ("text", "json", "github", "sarif", "junit")
+FORMATS = render.FORMATS
 #: Stands for the package's version in the SARIF golden, so a release changes no golden.
 VERSION_PLACEHOLDER = "<version>"
 

@@ -91,10 +91,12 @@ _CACHES = itertools.count()
 def _own_result_cache(
     tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Each test has a result cache of its own, never the user's: no test reads what
-    another (or an earlier run of the suite) stored. The folder exists once written."""
+    """Each test has a cache of its own, never the user's: no test reads what another (or
+    an earlier run of the suite) stored. The folder exists once written. The cache's key
+    is the session's, in a user cache folder of its own."""
     base = tmp_path_factory.getbasetemp() / "result-caches"
     monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(base / str(next(_CACHES))))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "user-cache"))
 
 
 @pytest.fixture

@@ -18,6 +18,11 @@ of the real load are left out, as the validator leaves them out:
   is a stub whose attributes are callables (the validator imports graders only
   with ``--import-graders``). The user's global config is not merged.
 
+:func:`judge_run` loads a whole agent.yaml as `holodeck test` does, nothing left out
+but the grader import: the working folder's ``.env`` read first, the platform's own
+``ConfigLoader.load_agent_yaml`` then, in a staged folder (:func:`staged`) and an
+environment restored afterwards (:func:`run_environment`).
+
 ``response_path`` is validated by ``holodeck.lib.evaluators.response_path``; the
 package ``holodeck.lib.evaluators`` imports deepeval in its ``__init__``, which is
 not installed: the package is registered as a bare namespace over its folder, so
@@ -36,7 +41,7 @@ import types
 import warnings
 from collections.abc import Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +82,11 @@ class Verdict:
     reason: str = ""
     #: Where its model's first error stands (pydantic's ``loc``), when a model refused.
     loc: tuple[Any, ...] = ()
+    #: Where each of the errors it lists stands (the first is ``loc``).
+    locs: tuple[tuple[Any, ...], ...] = ()
+    #: The document its model refused, as the model received it (``${NAME}`` substituted,
+    #: the test-cases file read in), when it got that far.
+    data: Any = field(default=None, compare=False)
 
 
 def available() -> str | None:
@@ -111,6 +121,7 @@ def _platform() -> dict[str, Any]:
     _LOADED.update(
         read=loader._read_yaml_with_env_substitution,
         resolve=loader._resolve_test_cases_file,
+        ConfigLoader=loader.ConfigLoader,
         Agent=Agent,
         yaml=yaml,
     )
@@ -244,10 +255,7 @@ def _judge_file(path: Path, environ: Mapping[str, str] | None, whole: bool = Fal
             warnings.simplefilter("ignore")
             return _load(platform, path, whole)
     except Exception as e:  # whatever the platform raises is its refusal to load
-        first = str(e).strip().splitlines()[0] if str(e).strip() else ""
-        errors = getattr(e, "errors", None)
-        loc = tuple(errors()[0]["loc"]) if callable(errors) and errors() else ()
-        return Verdict(False, f"{type(e).__name__}: {first[:300]}", loc)
+        return _refusal(e)
     finally:
         if environ is not None:
             os.environ.clear()
@@ -278,3 +286,125 @@ def _load(platform: dict[str, Any], path: Path, whole: bool = False) -> Verdict:
     with _stubbed(set(_graders(config))):
         platform["Agent"](**config)
     return Verdict(True)
+
+
+def _refusal(error: BaseException, folder: Path | None = None) -> Verdict:
+    """The verdict of a load that raised ``error``: its first line (the scratch folder's
+    path left out), and where each error of a refusing model stands."""
+    model = error if callable(getattr(error, "errors", None)) else error.__cause__
+    errors = getattr(model, "errors", None)
+    locs = tuple(tuple(e["loc"]) for e in errors()) if callable(errors) else ()
+    text = str(error).strip()
+    if locs and callable(errors):  # the wrapper's first line names only the file
+        text = f"{'.'.join(map(str, locs[0]))}: {errors()[0]['msg']}"
+    if folder is not None:
+        text = text.replace(str(folder), "<run>")
+    first = text.splitlines()[0] if text else ""
+    return Verdict(False, f"{type(error).__name__}: {first[:300]}", locs[0] if locs else (), locs)
+
+
+# --- a whole run, as `holodeck test` loads it -------------------------------------
+
+#: The staged run's layout: the working folder, the agent's folder inside it, an empty home.
+WORKING, AGENT, HOME = "work", "work/agent", "home"
+
+
+@contextmanager
+def staged(
+    text: str,
+    *,
+    referenced: Mapping[str, str] | None = None,
+    working: Mapping[str, str] | None = None,
+) -> Iterator[Path]:
+    """``text`` written as ``work/agent/agent.yaml`` of a new folder, ``referenced`` beside
+    it, ``working`` in ``work/`` (where the run starts), and an empty ``home/``; yields the
+    agent.yaml's path, and removes everything afterwards."""
+    with tempfile.TemporaryDirectory(prefix="oracle-run-") as folder:
+        root = Path(folder)
+        for part in (AGENT, HOME):
+            (root / part).mkdir(parents=True)
+        for base, files in ((root / AGENT, referenced), (root / WORKING, working)):
+            for name, content in (files or {}).items():
+                (base / name).write_text(content, encoding="utf-8", newline="")
+        agent = root / AGENT / "agent.yaml"
+        agent.write_text(text, encoding="utf-8", newline="")
+        yield agent
+
+
+def working_folder(agent: Path) -> Path:
+    """The folder a run staged by :func:`staged` starts in."""
+    return agent.parents[len(Path(AGENT).parts) - 1]
+
+
+@contextmanager
+def run_environment(agent: Path, variables: Mapping[str, str]) -> Iterator[None]:
+    """The process as `holodeck test agent/agent.yaml` starts for a staged ``agent``: the
+    environment is ``variables``, the home an empty folder (no user ``.env`` nor
+    configuration), the working directory the staged working folder. The environment, the
+    working directory and ``sys.path`` (the loader adds the agent's folder) are restored
+    afterwards, so nothing of a run reaches the process's own state."""
+    working = working_folder(agent)
+    home = str(working.parent / HOME)
+    saved_environ, saved_cwd, saved_path = dict(os.environ), os.getcwd(), list(sys.path)
+    os.environ.clear()
+    os.environ.update({**variables, "HOME": home, "USERPROFILE": home})
+    os.chdir(working)
+    try:
+        yield
+    finally:
+        os.chdir(saved_cwd)
+        os.environ.clear()
+        os.environ.update(saved_environ)
+        sys.path[:] = saved_path
+
+
+def judge_run(agent: Path, variables: Mapping[str, str]) -> Verdict:
+    """The platform's verdict on a staged ``agent``, reached as `holodeck test` reaches it.
+
+    ``holodeck/cli/main.py`` loads the working folder's ``.env`` and then
+    ``~/.holodeck/.env`` with python-dotenv's ``load_dotenv(path, override=False)`` when
+    each exists (its ``_load_dotenv_files``, run as the module is imported: the module
+    itself imports the agent runtime, not installed here, so its two calls are made
+    here); then ``holodeck test`` calls ``ConfigLoader().load_agent_yaml`` on the file
+    (through ``load_agent_with_config``): the user's and project's configurations
+    merged, ``${NAME}`` substituted, ``test_cases_file`` resolved, the ``Agent`` model
+    validated, nothing filled in nor removed. Only a code metric's grader module is a stub.
+    """
+    platform = _platform()
+    from dotenv import load_dotenv
+
+    graders = set(_graders(_documents(agent.parent)))
+    with run_environment(agent, variables):
+        try:
+            with warnings.catch_warnings(), _stubbed(graders):
+                warnings.simplefilter("ignore")
+                for env in (Path.cwd() / ".env", Path.home() / ".holodeck" / ".env"):
+                    if env.exists():
+                        load_dotenv(env, override=False)
+                platform["ConfigLoader"]().load_agent_yaml(str(agent))
+        except Exception as e:  # whatever the platform raises is its refusal to load
+            staged_root = working_folder(agent).parent
+            return replace(_refusal(e, staged_root), data=_as_validated(platform, agent))
+    return Verdict(True)
+
+
+def _as_validated(platform: dict[str, Any], agent: Path) -> Any:
+    """The document as the platform's model met it (read in the run's environment)."""
+    try:
+        config = platform["read"](agent, substitute_env=True) or {}
+        platform["resolve"](config, agent.parent, substitute_env=True)
+    except Exception:  # the load failed before its model: nothing to locate in
+        return None
+    return config
+
+
+def _documents(folder: Path) -> list[Any]:
+    """Every YAML document of ``folder`` that parses (where graders are named)."""
+    yaml = _platform()["yaml"]
+    found = []
+    for path in sorted(folder.glob("*.yaml")):
+        try:
+            found.append(yaml.safe_load(path.read_text(encoding="utf-8")))
+        except Exception:  # a document the platform cannot read names no grader
+            continue
+    return found

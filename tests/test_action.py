@@ -56,7 +56,7 @@ class Runner:
         if parts[0] == "steps" and len(parts) == 4 and parts[2] == "outputs":
             return self.outputs.get(parts[1], {}).get(parts[3], "")
         if expression == "github.action_repository":
-            return SLUG
+            return self.env.get("ACTION_REPOSITORY_CONTEXT", SLUG)
         raise AssertionError(
             f"the action uses an expression this runner does not know: {expression}"
         )
@@ -65,12 +65,13 @@ class Runner:
         output = self.temp / f"output-{len(self.outputs)}"
         output.write_text("", encoding="utf-8")
         env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
-        env |= self.env | {
+        env |= {
             "GITHUB_ACTION_PATH": str(ROOT),
             "GITHUB_OUTPUT": str(output),
             "GITHUB_WORKSPACE": str(self.workspace),
             "RUNNER_TEMP": str(self.temp),
         }
+        env |= self.env
         for name, text in step.get("env", {}).items():
             env[name] = _EXPRESSION.sub(lambda m: self.value(m.group(1)), str(text))
         script = self.temp / "step.sh"
@@ -117,11 +118,19 @@ def _runner(tmp_path: Path, files: dict[str, str], **inputs: str) -> Runner:
 # --- structure ------------------------------------------------------------------------------
 
 
-def test_action_is_a_composite_action_with_the_four_inputs() -> None:
+def test_action_is_a_composite_action_with_its_inputs() -> None:
     action = _action()
     assert {"name", "description", "runs"} <= set(action)
     assert action["runs"]["using"] == "composite"
-    assert set(action["inputs"]) == {"paths", "sarif-file", "strict", "version"}
+    assert set(action["inputs"]) == {
+        "paths",
+        "sarif-file",
+        "strict",
+        "version",
+        "platform",
+        "args",
+        "summary",
+    }
     assert action["inputs"]["paths"]["default"] == "."
     for name, spec in action["inputs"].items():
         assert spec.get("description"), name
@@ -253,3 +262,119 @@ def test_the_install_step_pip_installs_the_checkout_and_the_action_runs_it(
         done = runner.run(step)
     assert done.returncode == 1, done.stdout + done.stderr
     assert "::error file=agent.yaml,line=3," in done.stdout
+
+
+# --- the platform, extra options, the summary, the version ----------------------------------
+
+
+def _stub_install(runner: Runner) -> Path:
+    """The install step's virtual environment, with a python that logs what it is asked."""
+    log = runner.temp / "python.log"
+    bin_dir = runner.temp / "holodeck-mt-venv" / "bin"
+    bin_dir.mkdir(parents=True)
+    stub = bin_dir / "python"
+    stub.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\n', encoding="utf-8")
+    stub.chmod(0o755)
+    return log
+
+
+def test_the_platform_version_is_the_one_the_verdicts_are_checked_against() -> None:
+    oracle = re.search(
+        r'^PLATFORM_VERSION = "([^"]+)"$', (ROOT / "tests" / "platform_oracle.py").read_text(), re.M
+    )
+    assert oracle is not None
+    install = _action()["runs"]["steps"][0]["run"]
+    assert f"platform={oracle.group(1)} ;;" in install
+    assert f"holodeck-ai {oracle.group(1)}" in " ".join(
+        _action()["inputs"]["platform"]["description"].split()
+    )
+
+
+@pytest.mark.parametrize(
+    ("platform", "installed"),
+    [("false", None), ("true", "holodeck-ai==0.7.1"), ("0.7.0", "holodeck-ai==0.7.0")],
+)
+def test_the_platform_input_installs_holodeck_ai_without_its_runtime(
+    tmp_path: Path, platform: str, installed: str | None
+) -> None:
+    runner = _runner(tmp_path, {}, platform=platform)
+    log = _stub_install(runner)
+    done = runner.run(_action()["runs"]["steps"][0])
+    assert done.returncode == 0, done.stdout + done.stderr
+    asked = log.read_text(encoding="utf-8")
+    if installed is None:
+        assert "holodeck-ai" not in asked
+    else:
+        assert f"--no-deps -- {installed}\n" in asked
+
+
+def test_a_platform_input_that_is_no_version_stops_the_install(tmp_path: Path) -> None:
+    runner = _runner(tmp_path, {}, platform="0.7.1; rm -rf /")
+    log = _stub_install(runner)
+    done = runner.run(_action()["runs"]["steps"][0])
+    assert done.returncode == 2
+    assert "input platform must be 'true', 'false' or a holodeck-ai version" in done.stdout
+    assert "holodeck-ai" not in log.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("context", ["owner/holodeck-mt", ""])
+def test_the_version_input_names_the_actions_repository_even_without_the_context(
+    tmp_path: Path, context: str
+) -> None:
+    runner = _runner(tmp_path, {}, version="v1.2")
+    log = _stub_install(runner)
+    action_path = tmp_path / "_actions" / "owner" / "holodeck-mt" / "v1.2"
+    action_path.mkdir(parents=True)
+    runner.env = {"GITHUB_ACTION_PATH": str(action_path), "ACTION_REPOSITORY_CONTEXT": context}
+    done = runner.run(_action()["runs"]["steps"][0])
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "-- git+https://github.com/owner/holodeck-mt@v1.2\n" in log.read_text(encoding="utf-8")
+
+
+@pytest.mark.slow
+def test_the_args_input_passes_options(tmp_path: Path) -> None:
+    assert _runner(tmp_path / "a", {"agent.yaml": BROKEN}).validate().returncode == 1
+    ignored = _runner(tmp_path / "b", {"agent.yaml": BROKEN}, args="--ignore\n HMT105").validate()
+    assert ignored.returncode == 0, ignored.stdout + ignored.stderr
+    hostile = _runner(tmp_path / "c", {"agent.yaml": BROKEN}, args="$(touch pwned) --strict")
+    assert hostile.validate().returncode == 2
+    assert not list((tmp_path / "c" / "repo").glob("pwned*"))
+
+
+@pytest.mark.slow
+def test_the_platform_input_requires_the_platforms_models(tmp_path: Path) -> None:
+    """Where holodeck-ai does not import, `platform` fails the step rather than leave the
+    agent's own sections unchecked (the default run says which went unchecked)."""
+    shadow = tmp_path / "shadow" / "holodeck"
+    shadow.mkdir(parents=True)
+    (shadow / "__init__.py").write_text("raise ImportError('not installed')\n", encoding="utf-8")
+    agent = "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n  inline: hi\n"
+    plain = _runner(tmp_path / "a", {"agent.yaml": agent})
+    plain.env = {"PYTHONPATH": str(shadow.parent)}
+    done = plain.validate()
+    assert done.returncode == 0, done.stdout + done.stderr
+    judged = _runner(tmp_path / "b", {"agent.yaml": agent}, platform="true")
+    judged.env = {"PYTHONPATH": str(shadow.parent)}
+    done = judged.validate()
+    assert done.returncode == 2, done.stdout + done.stderr
+
+
+@pytest.mark.slow
+def test_the_summary_has_the_counts_a_table_and_says_when_annotations_are_capped(
+    tmp_path: Path,
+) -> None:
+    cases = "test_cases:\n" + "".join(f"  - name: t{i}\n    turns: 3\n" for i in range(12))
+    runner = _runner(tmp_path, {"agent.yaml": cases})
+    summary = tmp_path / "summary.md"
+    runner.env = {"GITHUB_STEP_SUMMARY": str(summary)}
+    done = runner.validate()
+    assert done.returncode == 1
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("### holodeck-mt: failed\n")
+    assert "Found 12 errors and 0 warnings in 1 of 1 file." in text
+    assert "this run has 12 errors, all in the job's log." in text
+    assert "| agent.yaml\\:3\\:12 | error | HMT102 wrong-type |" in text
+    off = _runner(tmp_path / "off", {"agent.yaml": cases}, summary="false")
+    off.env = {"GITHUB_STEP_SUMMARY": str(tmp_path / "off.md")}
+    off.validate()
+    assert not (tmp_path / "off.md").exists()

@@ -1,300 +1,305 @@
-"""The result cache: a file's results reused while nothing they depend on has changed.
-
-An entry is keyed by a hash of everything the results depend on that is known before
-validating: the file's path as given and its bytes, the working directory, the
-options and limits, and the validator (:mod:`holodeck_mt.app.tool_state`: its version
-and modules, the schema files' content, the installed distributions, the platform's
-among them). What is learnt only by validating is stored in the entry and checked
-before it is reused: the content of the test-cases file it named, of the ``.env``
-beside it and of the ``.env`` files the platform reads, and the values of the
-``${NAME}`` variables its texts reference.
-
-Runs that import graders (``--import-graders``) or look at other files
-(``--check-files``) are never cached: what they depend on is not bounded by the
-file. An entry that is corrupt, truncated, oversized, written for another key or
-holding anything but plain JSON data of the expected shape is ignored, never
-trusted. Entries are JSON, written to a temporary file and renamed into place, so
-that concurrent runs (``-j``, or several processes) never see half an entry.
-
-The cache folder is :func:`holodeck_mt.app.cache_folder.folder`'s. A whole run served
-from here is kept too, and replayed next time without looking at its files' results
-(:mod:`holodeck_mt.app.replay`).
+"""The cache: a file's results reused while nothing they depend on has changed, and only
+if this installation stored them. An entry is named by an HMAC of what is known before
+validating (the file's path and bytes, the working folder, the options, limits and
+configuration file, the validator and what it imports); it records keyed hashes of what
+validating reads (the test-cases file, the ``.env`` files, the files the platform's models
+read, the ``${NAME}`` values referenced: no value is stored), checked before use. The key
+is made on first use in the user's cache folder (0600, ``O_EXCL``), never in the repository
+validated, whose ``cache-dir`` chooses where entries go, not the key. An entry whose HMAC
+fails, or that is not a regular file, is a miss. Folders and entries are opened without
+following links or blocking; an entry is written to a new file in its own folder, then
+renamed. Without ``dir_fd`` (Windows) there is no cache.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
 import hashlib
+import hmac
 import json
 import os
-import re
-from collections.abc import Iterable
-from pathlib import Path
+import stat
+import sys
 from typing import TYPE_CHECKING, Any
 
-from holodeck_mt.app import cache_folder, tool_state
-from holodeck_mt.read.env_vars import REFERENCE
-
 if TYPE_CHECKING:
+    from collections.abc import Collection
+
     from holodeck_mt.limits import Limits
-    from holodeck_mt.model import Diagnostic, FileResult
+    from holodeck_mt.model import FileResult
     from holodeck_mt.rules import Options
 
 #: The entries' layout; a change makes every older entry foreign.
-FORMAT = 1
+FORMAT = 2
 #: An entry larger than this is not read (nor written).
 MAX_ENTRY_BYTES = 16 * 1024 * 1024
 #: A file larger than this is not cached: hashing it would cost what validating does.
 MAX_FILE_BYTES = 64 * 1024 * 1024
-#: Characters no cached string may hold (tabs are a quoted line's own), in an entry's
-#: JSON bytes, escaped or not (an escaped backslash before
-#: an ``n`` matches too: the entry is only not used).
-_CONTROL_IN_JSON = re.compile(
-    rb"[\x00-\x08\x0a-\x1f\x7f]|\xc2[\x80-\x9f]|\\[bfnr]|\\u00(?:[01][0-9a-fA-F]|7[fF]|[89][0-9a-fA-F])"
-)
-_DIAGNOSTIC_FIELDS: dict[str, type | tuple[type, ...]] = {
-    "code": str,
-    "message": str,
-    "line": int,
-    "column": int,
-    "pointer_parts": list,
-    "test_case": (str, type(None)),
-    "test_case_index": (int, type(None)),
-    "path": str,
-    "hint": (str, type(None)),
-    "end_column": (int, type(None)),
-    "severity": str,
-    "end_line": (int, type(None)),
-}
+#: The key's file, in the user's cache folder, and its size.
+SECRET, SECRET_BYTES = "secret.key", 32
+#: What an entry keeps of a result besides its diagnostics and quoted lines.
+_KEPT = ("path", "stats", "test_cases", "unchecked", "unchecked_because", "reads")
+_CLOEXEC = getattr(os, "O_CLOEXEC", 0)
+_NOLINK = getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
+_READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
+_FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOLINK
+_HOME = os.path.join("~", "Library", "Caches") if sys.platform == "darwin" else "~/.cache"
 
 
-def folder(cwd: Path | None = None) -> Path | None:
-    """The cache folder, or None when none may be used."""
-    found = cache_folder.folder(str(cwd) if cwd is not None else None)
-    return Path(found) if found is not None else None
-
-
-def usable(options: Options) -> bool:
-    """Whether results under ``options`` may be cached at all."""
-    return not options.import_graders and not options.check_files
-
-
-# --- keys -------------------------------------------------------------------------
-
-
-def key(path: str, raw: bytes, options: Options, limits: Limits) -> str:
-    """The entry's key: a hash of what the results depend on before validating."""
-    described = json.dumps(
-        {
-            "path": path,
-            "cwd": os.getcwd(),
-            # Strictness changes no diagnostic: whoever reads the entry sets it again.
-            "options": sorted((k, v) for k, v in vars(options).items() if k != "strict"),
-            "limits": sorted(vars(limits).items()),
-            "tool": tool_state.state(),
-            "format": FORMAT,
-        },
-        sort_keys=True,
-        default=str,
-    )
-    digest = hashlib.sha256(described.encode("utf-8", "surrogatepass"))  # any file name
-    digest.update(b"\0")
-    digest.update(raw)
-    return digest.hexdigest()
-
-
-def _hash_file(path: Path) -> str | None:
-    """The content's hash, or None for a file that is not there (or not readable)."""
-    raw = _read_regular(path, MAX_FILE_BYTES)
-    return hashlib.sha256(raw).hexdigest() if raw is not None else None
-
-
-def _file_state(path: Path) -> list[str | None]:
-    """Where ``path`` leads (links followed) and the hash of its content."""
-    try:
-        real: str | None = os.path.realpath(path)
-    except (OSError, ValueError):
-        real = None
-    return [real, _hash_file(path)]
-
-
-def _references(texts: Iterable[str]) -> set[str]:
-    return {m.group(1) for text in texts for m in REFERENCE.finditer(text)}
-
-
-def _variables(names: Iterable[str]) -> dict[str, str | None]:
-    """The hash of each named variable's value (None: not set)."""
-    return {
-        name: hashlib.sha256(os.environ[name].encode()).hexdigest() if name in os.environ else None
-        for name in sorted(names)
-    }
-
-
-# --- entries ------------------------------------------------------------------------
-
-
-def _entry_path(root: Path, entry_key: str) -> Path:
-    return root / entry_key[:2] / f"{entry_key}.json"
-
-
-def read(path: str, options: Options, limits: Limits, root: Path) -> list[FileResult] | None:
-    """The cached results of the file at ``path``, or None (a miss, whatever the cause)."""
-    try:
-        return _read(path, options, limits, root)
-    except (OSError, ValueError, RecursionError):  # UnicodeError included: an odd name
+def user_folder() -> str | None:
+    """``$XDG_CACHE_HOME/holodeck-mt``, else ``~/.cache/holodeck-mt`` (``~/Library/Caches``
+    on macOS); None in the working folder's repository (to the folder holding ``.git``)."""
+    xdg = os.environ.get("XDG_CACHE_HOME", "")
+    found = os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser(_HOME), "holodeck-mt")
+    if not os.path.isabs(found):
         return None
+    here = os.path.realpath(os.getcwd())
+    while not os.path.exists(os.path.join(here, ".git")):
+        if os.path.dirname(here) == here:
+            return found
+        here = os.path.dirname(here)
+    real = os.path.realpath(found)
+    return None if real == here or real.startswith(here.rstrip(os.sep) + os.sep) else found
 
 
-def _read(path: str, options: Options, limits: Limits, root: Path) -> list[FileResult] | None:
-    raw = _read_source(path, limits)
-    if raw is None:
+def folder(options: Options) -> str | None:
+    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, the configuration's ``cache-dir``, the
+    user's; None when results are not cached (graders imported, other files looked at)."""
+    if options.import_graders or options.check_files:
         return None
-    entry_key = key(path, raw, options, limits)
+    return os.environ.get("HOLODECK_MT_CACHE_DIR") or options.cache_dir or user_folder()
+
+
+def secret() -> bytes | None:
+    """This installation's key, made on first use (None: no cache), read once a process."""
+    place = user_folder()
+    return _secret(place) if place is not None and os.open in os.supports_dir_fd else None
+
+
+@functools.cache
+def _secret(place: str) -> bytes | None:
     try:
-        with open(_entry_path(root, entry_key), "rb") as handle:
-            content = handle.read(MAX_ENTRY_BYTES + 1)
-        if len(content) > MAX_ENTRY_BYTES or _CONTROL_IN_JSON.search(content):
-            return None
-        entry = json.loads(content.decode("utf-8"))
-    except (OSError, ValueError, RecursionError):  # RecursionError: nested too deep
-        return None
-    return _trusted(entry, entry_key, path)
-
-
-def _read_source(path: str, limits: Limits) -> bytes | None:
-    """The file's bytes, if it is a regular file within the limits (never blocking on a
-    FIFO or a device: such a path is the validator's to refuse)."""
-    return _read_regular(Path(path), min(limits.max_bytes, MAX_FILE_BYTES))
-
-
-def _read_regular(path: Path, limit: int) -> bytes | None:
-    from holodeck_mt.read import confine
-
-    try:
-        with os.fdopen(confine.open_regular(path), "rb") as handle:
-            raw = handle.read(limit + 1)
+        os.makedirs(place, mode=0o700, exist_ok=True)
+        at = os.open(place, os.O_RDONLY | _CLOEXEC)
+        try:
+            with contextlib.suppress(FileExistsError):
+                new = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOLINK
+                with os.fdopen(os.open(SECRET, new, 0o600, dir_fd=at), "wb") as handle:
+                    handle.write(os.urandom(SECRET_BYTES))
+            with os.fdopen(os.open(SECRET, _READ | _NOLINK, dir_fd=at), "rb") as handle:
+                found, key = os.fstat(handle.fileno()), handle.read(SECRET_BYTES + 1)
+        finally:
+            os.close(at)
     except (OSError, ValueError):
         return None
-    return raw if len(raw) <= limit else None
+    mine = getattr(os, "geteuid", lambda: found.st_uid)() == found.st_uid
+    ours = stat.S_ISREG(found.st_mode) and mine and not found.st_mode & 0o077
+    return key if ours and len(key) == SECRET_BYTES else None
 
 
-def _trusted(entry: Any, entry_key: str, path: str) -> list[FileResult] | None:
-    """The entry's results when it is whole, ours, for this key and still current."""
-    if not isinstance(entry, dict) or entry.get("format") != FORMAT:
+def _entry_folder(root: str, name: str, create: bool) -> int:
+    """The folder of entry ``name`` (made when ``create``): the root's last part and the
+    entry's own folder are never opened through a link (a committed link leads nowhere)."""
+    parent, last = os.path.split(os.path.abspath(root))
+    if create:
+        os.makedirs(parent, mode=0o700, exist_ok=True)
+    at = os.open(parent, os.O_RDONLY | _CLOEXEC)
+    for part in (last, name[:2]):
+        try:
+            if create:
+                with contextlib.suppress(FileExistsError):
+                    os.mkdir(part, 0o700, dir_fd=at)
+            inner = os.open(part, _FOLDER, dir_fd=at)
+        finally:
+            os.close(at)
+        at = inner
+    return at
+
+
+def _mac(key: bytes, *parts: bytes) -> str:
+    framed = b"".join(len(part).to_bytes(8, "little") + part for part in parts)
+    return hmac.new(key, framed, hashlib.sha256).hexdigest()
+
+
+def _content(path: str, limit: int = MAX_FILE_BYTES, at: int | None = None) -> bytes | None:
+    """A regular file's bytes within ``limit``, never blocking (in ``at``: never a link)."""
+    try:
+        flags = _READ if at is None else _READ | _NOLINK
+        with os.fdopen(os.open(os.path.expanduser(path), flags, dir_fd=at), "rb") as handle:
+            regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+            raw = handle.read(limit + 1) if regular else None
+    except (OSError, ValueError):
         return None
-    if entry.get("key") != entry_key:
-        return None
-    files, variables = entry.get("files"), entry.get("variables")
-    if not isinstance(files, dict) or not isinstance(variables, dict):
-        return None
-    for name, noted in files.items():
-        if noted != _file_state(Path(name)):
+    return raw if raw is not None and len(raw) <= limit else None
+
+
+def _state(key: bytes, path: str) -> str:
+    """A keyed hash of where ``path`` leads and what it holds (or that it cannot be read)."""
+    real = os.path.realpath(os.path.expanduser(path)).encode("utf-8", "surrogateescape")
+    raw = _content(path)
+    return _mac(key, real, b"+" + raw if raw is not None else b"-")
+
+
+def _variables(key: bytes, names: Collection[str]) -> str:
+    """A keyed hash of each named variable's value (or that it is unset) as the ``holodeck``
+    command sees it: the environment, and the ``.env`` files' values, expanded."""
+    from holodeck_mt.read.substitution import environment
+
+    seen = environment().variables if names else {}
+    found = {name: seen.get(name) for name in sorted(names)}
+    return _mac(key, json.dumps(found).encode("utf-8", "surrogatepass"))
+
+
+def _platform_known() -> bool | None:
+    """Whether the platform's models imported in this process (None: not asked yet)."""
+    models = getattr(sys.modules.get("holodeck_mt.contract.platform_models"), "_MODELS", {})
+    return models["agent"] is not None if "agent" in models else None
+
+
+@functools.cache
+def _tool_state() -> bytes:
+    """The validator as the key sees it, described once a process."""
+    import importlib.util
+
+    import holodeck_mt
+    from holodeck_mt.contract.registry import schema_dir
+
+    lines = [holodeck_mt.__version__, sys.version, *sys.path]
+    for place, folders, files in os.walk(os.path.dirname(holodeck_mt.__file__)):
+        folders[:] = sorted(n for n in folders if n != "__pycache__")
+        for name in sorted(f for f in files if f.endswith((".py", ".so", ".pyd"))):
+            found = os.stat(os.path.join(place, name))
+            lines.append(f"{place} {name} {found.st_size} {found.st_mtime_ns}")
+    for schema in sorted(schema_dir().glob("*.json")):
+        lines.append(f"{schema.name} {hashlib.sha256(schema.read_bytes()).hexdigest()}")
+    for entry in sys.path:
+        with contextlib.suppress(OSError, ValueError):
+            lines += sorted(n for n in os.listdir(entry or ".") if n.endswith("-info"))
+    spec = None
+    with contextlib.suppress(ImportError, ValueError):  # where the platform imports from
+        spec = importlib.util.find_spec("holodeck")
+    lines.append(f"platform {getattr(spec, 'origin', None)}")
+    return "\n".join(lines).encode("utf-8", "surrogatepass")
+
+
+class Entry:
+    """The entry of the file at ``path`` in ``root``, its options from ``config``'s file."""
+
+    def __init__(self, path: str, options: Options, limits: Limits, root: str, config: str | None):
+        self.path, self.root, self.key = path, root, secret()
+        self.limit = min(limits.max_bytes, MAX_FILE_BYTES)
+        # Strictness changes no diagnostic: whoever reads the entry sets it again.
+        chosen = sorted((k, v) for k, v in vars(options).items() if k != "strict")
+        asked = [chosen, sorted(vars(limits).items()), config, FORMAT]
+        described = json.dumps([path, os.getcwd(), *asked], default=str)
+        settings = _state(self.key, config) if self.key and config is not None else ""
+        self.described = [described.encode("utf-8", "surrogatepass"), settings.encode()]
+        self.name = self._name()
+
+    def _name(self) -> str | None:
+        """A keyed hash of what the results depend on before validating (None: no entry)."""
+        raw = _content(self.path, self.limit)
+        if self.key is None or raw is None:
             return None
-    if _variables(variables) != variables:
-        return None
-    try:
-        return [_result(item) for item in entry["results"]]
-    except (KeyError, TypeError, ValueError):
-        return None
+        return _mac(self.key, *self.described, _tool_state(), raw)
 
+    def read(self) -> list[FileResult] | None:
+        """The cached results, or None (a miss, whatever the cause)."""
+        if self.key is None or self.name is None:
+            return None
+        try:
+            at = _entry_folder(self.root, self.name, create=False)
+            try:
+                content = _content(self.name, MAX_ENTRY_BYTES, at) or b""
+            finally:
+                os.close(at)
+            mac, _, payload = content.partition(b"\n")
+            if not hmac.compare_digest(mac, _mac(self.key, self.name.encode(), payload).encode()):
+                return None
+            entry = json.loads(payload)
+            known, imported = _platform_known(), entry["platform"]
+            changed = any(_state(self.key, file) != state for file, state in entry["files"])
+            changed = changed or _variables(self.key, entry["names"]) != entry["variables"]
+            if changed or (None not in (known, imported) and known != imported):
+                return None
+            return [_result(item) for item in entry["results"]]
+        except (OSError, ValueError, TypeError, KeyError, RecursionError):
+            return None
 
-def _result(item: Any) -> FileResult:
-    from holodeck_mt.model import FileResult
-
-    if not isinstance(item, dict) or not isinstance(item["path"], str):
-        raise TypeError("not a result")
-    stats, quoted, names = item["stats"], item["quoted"], item["test_cases"]
-    if not isinstance(stats, dict) or not all(type(v) is int for v in stats.values()):
-        raise TypeError("bad stats")
-    if not isinstance(quoted, dict) or not all(isinstance(v, str) for v in quoted.values()):
-        raise TypeError("bad quoted lines")
-    if not isinstance(names, list) or not all(n is None or isinstance(n, str) for n in names):
-        raise TypeError("bad names")
-    return FileResult(
-        path=item["path"],
-        diagnostics=[_diagnostic(found) for found in item["diagnostics"]],
-        stats=dict(stats),
-        quoted={int(number): line for number, line in quoted.items()},
-        test_cases=list(names),
-    )
-
-
-def _diagnostic(found: Any) -> Diagnostic:
-    from holodeck_mt.model import Diagnostic
-
-    if not isinstance(found, dict) or set(found) != set(_DIAGNOSTIC_FIELDS):
-        raise TypeError("not a diagnostic")
-    for name, kind in _DIAGNOSTIC_FIELDS.items():
-        if not isinstance(found[name], kind) or isinstance(found[name], bool):
-            raise TypeError(f"bad {name}")
-    parts = tuple(found["pointer_parts"])
-    if not all(isinstance(p, (str, int)) and not isinstance(p, bool) for p in parts):
-        raise TypeError("bad pointer")
-    return Diagnostic(**{**found, "pointer_parts": parts})
-
-
-def write(
-    path: str, results: list[FileResult], options: Options, limits: Limits, root: Path
-) -> bool:
-    """Store the results of the file at ``path`` (once their text is dropped); whether
-    they were stored. Never fails the run: a cache that cannot be written is only a
-    slower next run."""
-    try:
-        return _write(path, results, options, limits, root)
-    except (OSError, ValueError, RecursionError):  # UnicodeError included: an odd name
-        return False
-
-
-def _write(
-    path: str, results: list[FileResult], options: Options, limits: Limits, root: Path
-) -> bool:
-    from holodeck_mt.app.config import looked_for
-    from holodeck_mt.read.substitution import ENV_FILES
-
-    raw = _read_source(path, limits)
-    if raw is None or any(r.text is not None for r in results):
-        return False
-    source = Path(path)
-    depends = [source.parent / ".env", *(file.expanduser() for file in ENV_FILES)]
-    texts = [raw.decode("utf-8", "replace")]
-    for followed in results[1:]:  # the test-cases file the document named, as read
-        target = Path(followed.path)
-        if not target.is_file():
+    def write(self, results: list[FileResult]) -> bool:
+        """Store ``results`` (their text dropped) if the file is as it was when its entry
+        was named; whether they were. A cache not written is only a slower next run."""
+        key, name, raw = self.key, self.name, _content(self.path, self.limit)
+        if key is None or name is None or raw is None or self._name() != name:
             return False
-        depends.append(target)
-        depends.extend(looked_for(target.parent))  # its own configuration judged it
-        content = _read_source(followed.path, limits)
-        if content is None:
+        try:
+            entry = self._entry(key, raw, results)
+            if entry is None:
+                return False
+            payload = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates
+            content = _mac(key, name.encode(), payload).encode() + b"\n" + payload
+            if len(content) > MAX_ENTRY_BYTES:
+                return False
+            _store(_entry_folder(self.root, name, create=True), name, content)
+        except (OSError, ValueError, TypeError, RecursionError):
             return False
-        texts.append(content.decode("utf-8", "replace"))
-    if len(results) == 1 and "test_cases_file" in texts[0]:
-        return False  # it names a file it could not follow: that file may appear
-    entry = {
-        "format": FORMAT,
-        "key": key(path, raw, options, limits),
-        "files": {str(p): _file_state(p) for p in depends},
-        "variables": _variables(_references(texts)),
-        "results": [_as_json(r) for r in results],
-    }
-    return _store(root, entry)
+        return True
+
+    def _entry(self, key: bytes, raw: bytes, results: list[FileResult]) -> dict[str, Any] | None:
+        """The results with keyed hashes of what validating read; None when a file they
+        depend on is not known (one the document named and could not follow may appear)."""
+        from holodeck_mt.app.config import looked_for
+        from holodeck_mt.read.env_vars import REFERENCE
+        from holodeck_mt.read.substitution import ENV_FILES
+
+        followed = [r.path for r in results[1:]]  # the test-cases file the document named
+        unfollowed = not followed and b"test_cases_file" in raw
+        if unfollowed or not all(map(os.path.isfile, followed)) or any(r.text for r in results):
+            return None
+        env = [os.path.join(os.path.dirname(self.path), ".env"), *map(str, ENV_FILES)]
+        texts = [raw, *(_content(file) or b"" for file in [*followed, *env])]
+        reads = [read for result in results for read in result.reads]
+        # The test-cases file was judged with its own folder's configuration.
+        reads += [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
+        names = {m[1] for t in texts for m in REFERENCE.finditer(t.decode("utf-8", "replace"))}
+        return {
+            "files": [[f, _state(key, f)] for f in sorted({*followed, *env, *reads})],
+            "names": sorted(names),
+            "variables": _variables(key, names),
+            "platform": _platform_known(),
+            "results": [_as_json(result) for result in results],
+        }
+
+
+def _store(at: int, name: str, content: bytes) -> None:
+    """Write ``content`` as ``name`` in the folder ``at`` (then closed): a new file, renamed."""
+    temporary = f".{os.urandom(8).hex()}.tmp"
+    try:
+        new = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOLINK
+        with os.fdopen(os.open(temporary, new, 0o600, dir_fd=at), "wb") as handle:
+            handle.write(content)
+        os.replace(temporary, name, src_dir_fd=at, dst_dir_fd=at)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary, dir_fd=at)
+        raise
+    finally:
+        os.close(at)
 
 
 def _as_json(result: FileResult) -> dict[str, Any]:
-    diagnostics = [
-        {name: getattr(d, name) for name in _DIAGNOSTIC_FIELDS} for d in result.diagnostics
-    ]
-    for found in diagnostics:
-        found["pointer_parts"] = list(found["pointer_parts"])
-    return {
-        "path": result.path,
-        "diagnostics": diagnostics,
-        "stats": result.stats,
-        "quoted": {str(n): line for n, line in (result.quoted or {}).items()},
-        "test_cases": result.test_cases,
-    }
+    diagnostics = [{k: v for k, v in vars(d).items() if k != "fix"} for d in result.diagnostics]
+    quoted = sorted((result.quoted or {}).items())
+    return {"diagnostics": diagnostics, "quoted": quoted, **{k: getattr(result, k) for k in _KEPT}}
 
 
-def _store(root: Path, entry: dict[str, Any]) -> bool:
-    data = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates too
-    if len(data) > MAX_ENTRY_BYTES or _CONTROL_IN_JSON.search(data):
-        return False  # it would be refused when read back
-    return cache_folder.store(str(_entry_path(root, entry["key"])), data)
+def _result(item: dict[str, Any]) -> FileResult:
+    from holodeck_mt.model import Diagnostic, FileResult
+
+    found: list[dict[str, Any]] = item["diagnostics"]
+    for d in found:
+        d.update({k: tuple(v) for k, v in d.items() if isinstance(v, list)})
+    item["diagnostics"] = [Diagnostic(**d) for d in found]
+    item["unchecked"], item["quoted"] = tuple(item["unchecked"]), dict(item["quoted"])
+    return FileResult(**item)

@@ -32,8 +32,8 @@ from holodeck_mt.urls import BUNDLE_URL
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
+    from holodeck_mt.app import discovery
     from holodeck_mt.app.pool_host import PoolHost
-    from holodeck_mt.app.replay import Run
     from holodeck_mt.model import FileResult
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
@@ -188,11 +188,12 @@ def _add_validate(commands: Commands) -> None:
             "--import-graders": "import each code grader and report missing modules or "
             "callables (runs the graders' module code)",
             "--check-files": "check that each files[*].path exists relative to the agent.yaml",
-            "--no-cache": "validate every file afresh: neither reuse nor store results or "
-            "runs in the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
+            "--no-cache": "validate every file afresh: neither reuse nor store results in "
+            "the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
         },
     )
     _add_selection(validate)
+    _add_habits(validate)
     validate.add_argument(
         "--platform",
         choices=("auto", "off", "required"),
@@ -242,6 +243,33 @@ def _add_selection(validate: _Parser) -> None:
             "--isolated": "read no configuration file",
             "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
             "silences nothing (HMT221)",
+        },
+    )
+
+
+def _add_habits(validate: _Parser) -> None:
+    """Standard input, the report's file, counts by code, the files a search takes."""
+    validate.add_argument(
+        "--stdin-filename",
+        metavar="PATH",
+        help="with the path `-`: the file the text read from standard input stands for "
+        "(its name in the report, its folder's configuration and test_cases_file)",
+    )
+    validate.add_argument(
+        "--output-file",
+        "-o",
+        type=Path,
+        metavar="FILE",
+        help="write the report to this file (replaced whole, never half-written) instead "
+        "of standard output",
+    )
+    _flags(
+        validate,
+        {
+            "--statistics": "print how many diagnostics of each code there are, instead of "
+            "the diagnostics (text or json)",
+            "--show-files": "print the files a run would validate and the YAML files it "
+            "passes over, with why, and validate nothing",
         },
     )
 
@@ -300,6 +328,7 @@ def _add_fix(commands: Commands) -> None:
             "--diff": "print a unified diff and change no file",
         },
     )
+    _add_selection(fix)
     _max_file_size(fix)
 
 
@@ -366,6 +395,20 @@ def _add_schema(commands: Commands) -> None:
     _flags(schema, {"--path": "print where the installed schema file is instead"})
 
 
+def _add_rule(commands: Commands) -> None:
+    """The `rule` command and its options."""
+    rule = _command(
+        commands,
+        "rule",
+        "print a diagnostic code's documentation, with its example",
+        "Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
+        "meaning, an example file and what the validator prints for it.",
+    )
+    chosen = rule.add_mutually_exclusive_group(required=True)
+    chosen.add_argument("code", nargs="?", metavar="CODE", help="a code (HMT102) or its name")
+    chosen.add_argument("--all", action="store_true", help="print every code's documentation")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(
         prog="holodeck-mt",
@@ -386,6 +429,7 @@ def build_parser() -> argparse.ArgumentParser:
     _add_explain(commands)
     _add_init_editor(commands)
     _add_schema(commands)
+    _add_rule(commands)
     return parser
 
 
@@ -396,50 +440,49 @@ class _Job:
     limits: Limits
     #: The options of the test-cases file the document names: its own.
     options_of: Callable[[str], Options] | None = None
-    #: The result cache's folder (None: no cache).
+    #: The cache's folder (None: no cache).
     cache: str | None = None
+    #: The configuration file the options were read from (None: none).
+    config: str | None = None
 
 
 def _run(job: _Job) -> Outcome:
-    """A file's results, what went wrong reading it, and whether the result cache holds
-    the results (read from it, or stored)."""
+    """A file's results (from the cache when it holds them) and what went wrong reading it."""
+    entry = None
+    if job.cache is not None:  # imported only then: hashlib's OpenSSL is megabytes of memory
+        from holodeck_mt.app import cache
+
+        entry = cache.Entry(job.path, job.options, job.limits, job.cache, job.config)
+        cached = entry.read()
+        if cached is not None:
+            for i, result in enumerate(cached):  # strict as the settings are today
+                result.strict = (_followed(job, result.path) if i else job.options).strict
+            return list(cached), None
     from holodeck_mt.app.config import ConfigError
     from holodeck_mt.pipeline import validate_file
     from holodeck_mt.selection import SelectionError
 
-    root = Path(job.cache) if job.cache is not None else None
-    if root is not None:  # imported only then: hashlib's OpenSSL is megabytes of memory
-        from holodeck_mt.app import cache
-
-        cached = cache.read(job.path, job.options, job.limits, root)
-        if cached is not None:
-            for i, result in enumerate(cached):  # strict as the settings are today
-                result.strict = (_followed(job, result.path) if i else job.options).strict
-            return list(cached), None, True
     try:
         results = validate_file(
             job.path, options=job.options, limits=job.limits, options_of=job.options_of
         )
     except OSError as e:
-        return [], f"cannot read '{job.path}': {e.strerror or e}", False
+        return [], f"cannot read '{job.path}': {e.strerror or e}"
     except (ConfigError, SelectionError) as e:  # the test-cases file's own configuration
-        return [], str(e), False
+        return [], str(e)
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
         if os.environ.get("HOLODECK_MT_DEBUG"):
             raise
         first = str(e).splitlines()[0][:200] if str(e) else ""
         what = f"{type(e).__name__}" + (f": {first}" if first else "")
-        return [], _internal(job, what), False
+        return [], _internal(job, what)
     for result in results:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
         result.keep_quoted_lines()
-    stored = False
-    if root is not None:
-        from holodeck_mt.app import cache
-
-        stored = cache.write(job.path, results, job.options, job.limits, root)
-    return list(results), None, stored
+    if entry is not None:
+        entry.write(results)
+    return list(results), None
 
 
 def _followed(job: _Job, path: str) -> Options:
@@ -447,8 +490,8 @@ def _followed(job: _Job, path: str) -> Options:
     return job.options if job.options_of is None else job.options_of(os.path.abspath(path))
 
 
-#: A file's results, the problem met reading it, whether the result cache holds them.
-Outcome = tuple[list[object], str | None, bool]
+#: A file's results and the problem met reading it.
+Outcome = tuple[list[object], str | None]
 
 
 def _internal(job: _Job, what: str) -> str:
@@ -528,10 +571,10 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
             if outcome is None:  # its chunk was lost with a dead worker: alone, in a new one
                 _pool_run(jobs, [[i]], 1, context, outcomes)
                 if outcomes[i] is None:
-                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"), False)
+                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"))
     finally:
         gc.unfreeze()
-    return [outcome or ([], None, False) for outcome in outcomes]
+    return [outcome or ([], None) for outcome in outcomes]
 
 
 def _pool_run(
@@ -614,25 +657,25 @@ def _say(line: str) -> None:
         pass
 
 
-def main(argv: Sequence[str] | None = None, *, run: Run | None = None) -> int:
-    """The command line. ``run``: the run cache's view of this run, kept once it has run
-    (:func:`holodeck_mt.app.entry.main` passes it)."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """The command line."""
     try:
-        return _main(argv, run)
+        return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
         return EXIT_INTERRUPTED
     except _Terminated:  # SIGTERM: likewise, once the worker processes are ended
         return EXIT_TERMINATED
 
 
-def _main(argv: Sequence[str] | None, run: Run | None) -> int:
+def _main(argv: Sequence[str] | None) -> int:
     streams.make_safe()
+    streams.guard_pipe()
     args = build_parser().parse_args(argv)
     command = _COMMANDS.get(args.command)
     if command is not None:
         return command(args)
     with _terminable():
-        return _validate(args, run)
+        return _validate(args)
 
 
 @contextlib.contextmanager
@@ -666,10 +709,28 @@ def _terminable() -> Iterator[None]:
 
 
 def _fix(args: argparse.Namespace) -> int:
+    """``fix``: each file's fixes as its configuration and its comments select them."""
+    from holodeck_mt.app import settings
+    from holodeck_mt.app.config import ConfigError
     from holodeck_mt.fix import command as fix_command
+    from holodeck_mt.selection import SelectionError
 
     limits = Limits(max_bytes=args.max_file_size)
-    return fix_command.main(args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits)
+    try:
+        jobs = settings.JobSettings(args, Options(report_unused_ignores=args.report_unused_ignores))
+    except (ConfigError, SelectionError) as e:
+        _say(f"holodeck-mt: error: {e}")
+        return EXIT_USAGE
+
+    def options_of(file: str) -> Options:
+        try:
+            return jobs.of(file)
+        except (ConfigError, SelectionError) as e:
+            raise fix_command.SettingsError(str(e)) from None
+
+    return fix_command.main(
+        args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits, options_of=options_of
+    )
 
 
 def _explain(args: argparse.Namespace) -> int:
@@ -678,12 +739,11 @@ def _explain(args: argparse.Namespace) -> int:
     return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
 
 
-def _validate(args: argparse.Namespace, run: Run | None = None) -> int:
-    from holodeck_mt.app import discovery, settings
-    from holodeck_mt.app.config import ConfigError
-    from holodeck_mt.render import renderer
-    from holodeck_mt.selection import SelectionError
-
+def _validate(args: argparse.Namespace) -> int:
+    misused = _misused(args)
+    if misused is not None:
+        _say(f"holodeck-mt: error: {misused}")
+        return EXIT_USAGE
     options = Options(
         import_graders=args.import_graders,
         check_files=args.check_files,
@@ -691,74 +751,156 @@ def _validate(args: argparse.Namespace, run: Run | None = None) -> int:
         platform=args.platform or "auto",
         report_unused_ignores=args.report_unused_ignores,
     )
-    if args.platform == "required" and _platform_missing():
-        return EXIT_USAGE
     limits = Limits(
         max_bytes=args.max_file_size,
         max_depth=args.max_depth,
         max_alias_nodes=args.max_alias_nodes,
         max_diagnostics=args.max_diagnostics,
     )
-    found = discovery.find(args.paths, named_by_content=args.by_content)
-    problems = found.problems
-    with _pool_host(args, found.files) as host:  # it prepares while the settings are read
+    judged = _judge(args, options, limits)
+    if isinstance(judged, int):
+        return judged
+    results, problems = judged
+    for problem in problems:
+        _say(f"holodeck-mt: error: {problem}")
+    return _report(args, results, bool(problems))
+
+
+#: What a run found: the results and the problems.
+_Judged = tuple["list[FileResult]", list[str]]
+
+
+def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judged | int:
+    """Find the files (or standard input), settle each one's settings, validate them; an
+    exit code instead when the run ends before (a usage error, ``--show-files``)."""
+    from holodeck_mt.app import discovery, settings
+    from holodeck_mt.app.config import ConfigError
+    from holodeck_mt.selection import SelectionError
+
+    stdin = args.paths == ["-"]
+    if stdin:
+        found = discovery.Found(files=[args.stdin_filename or "-"])
+    else:
+        found = discovery.find(args.paths, named_by_content=args.by_content)
+    with _pool_host(args, [] if stdin else found.files) as host:
         try:
             jobs = settings.JobSettings(args, options)
-            files = jobs.kept(found.files, args.paths)
+            files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
             rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
         except (ConfigError, SelectionError) as e:
             _say(f"holodeck-mt: error: {e}")
             return EXIT_USAGE
-        rounds = _with_cache(rounds, args.no_cache, options)
-        results, all_cached = _validate_all(rounds, args, problems, host)
-    for problem in problems:
-        _say(f"holodeck-mt: error: {problem}")
-    render = renderer(args.format)
-    keep = run is not None and all_cached and not problems and _cached_in(rounds, run.folder)
-    report: list[str] = []
-    written = streams.write_report(lambda out: _render(render, results, out, report, keep))
+        if args.show_files:
+            return _show_files(files, found)
+        if _platform_required(rounds) and _platform_missing():
+            return EXIT_USAGE
+        if stdin:
+            return _from_stdin(rounds[0][0], args.stdin_filename), []
+        if not args.no_cache:
+            rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
+        results = _validate_all(rounds, args, found.problems, host)
+    return results, found.problems
+
+
+def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
+    """Render the report (to stdout or ``--output-file``) and choose the exit code."""
+    render = _renderer(args)
+    if args.output_file is not None:
+        if not _write_output(args.output_file, lambda out: render(results, out)):
+            return EXIT_USAGE
+    else:
+        streams.write_report(lambda out: render(results, out))
     if problems:
         return EXIT_USAGE
-    failing = any(not r.valid for r in results)
-    code = EXIT_INVALID if failing else EXIT_OK
-    if run is not None and keep and written:
-        _keep(run, args, results, report[0], code)
-    return code
+    return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
 
 
-def _render(
-    render: Callable[[Sequence[FileResult], TextIO], None],
-    results: list[FileResult],
-    out: TextIO,
-    report: list[str],
-    copy: bool,
-) -> None:
-    """Render the report to ``out``, and a copy of it into ``report`` when ``copy``."""
-    if not copy:
-        render(results, out)
-        return
-    copied = streams.Copied(out)
-    render(results, copied)
-    report.append(copied.getvalue())
+def _misused(args: argparse.Namespace) -> str | None:
+    """What is wrong with a combination of options, or None."""
+    from holodeck_mt.render import statistics
+
+    if "-" in args.paths and args.paths != ["-"]:
+        return "`-` (standard input) must be the only path"
+    if args.stdin_filename is not None and args.paths != ["-"]:
+        return "--stdin-filename goes with the path `-` (standard input)"
+    if args.statistics and args.format not in statistics.RENDERERS:
+        shown = " or ".join(statistics.RENDERERS)
+        return f"--statistics prints {shown}, not {args.format}"
+    return None
 
 
-def _cached_in(rounds: list[list[_Job]], folder: str) -> bool:
-    """Whether every file's results are kept in the run cache's folder (a configuration's
-    ``cache-dir`` keeps them elsewhere: the run is not kept)."""
-    jobs = [job for batch in rounds for job in batch]
-    return all(job.cache is not None and Path(job.cache) == Path(folder) for job in jobs)
+def _renderer(args: argparse.Namespace) -> Callable[[Sequence[FileResult], TextIO], None]:
+    """The report's renderer: the format's, or the statistics in that format."""
+    from holodeck_mt.render import renderer, statistics
+
+    return statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
 
 
-def _keep(
-    run: Run, args: argparse.Namespace, results: list[FileResult], report: str, code: int
-) -> None:
-    """Keep the run in the run cache, with the states of every path it looked at."""
-    from holodeck_mt.app import replay
+def _platform_required(rounds: list[list[_Job]]) -> bool:
+    """Whether a file is to be judged with ``platform = "required"`` (the command line's
+    or its configuration's)."""
+    return any(job.options.platform == "required" for batch in rounds for job in batch)
 
-    given = list(args.paths) or ["agent.yaml"]
-    config = str(args.config) if args.config is not None else None
-    paths, folders = replay.looked_at(given, [r.path for r in results], config)
-    run.keep(report, code, paths, folders)
+
+def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
+    """The results of the text on standard input, as if it were the file ``name`` (its
+    folder's test_cases_file followed), or ``-`` in the working folder."""
+    from holodeck_mt.pipeline import validate_document_text, validate_text
+
+    stream = getattr(sys.stdin, "buffer", None)
+    raw = stream.read(job.limits.max_bytes + 1) if stream is not None else b""
+    shown = name if name is not None else "-"
+    folder = Path(name).parent if name is not None else Path.cwd()
+    if len(raw) > job.limits.max_bytes or not _decodes(raw):
+        # Too large, or not text: said as a file's content is.
+        results = [validate_text(raw, path=shown, options=job.options, limits=job.limits)]
+    else:
+        text = raw.decode("utf-8-sig")
+        results = validate_document_text(
+            text,
+            path=shown,
+            base_dir=folder,
+            options=job.options,
+            limits=job.limits,
+            options_of=job.options_of,
+        )
+    return results
+
+
+def _decodes(raw: bytes) -> bool:
+    try:
+        raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _show_files(files: list[str], found: discovery.Found) -> int:
+    """``--show-files``: what a run would validate, and what it passes over."""
+    problems = found.problems
+    for problem in problems:
+        _say(f"holodeck-mt: error: {problem}")
+    lines = [f"validate  {_shown(file)}" for file in files]
+    lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
+    streams.write_report(lambda out: out.writelines(line + "\n" for line in lines))
+    return EXIT_USAGE if problems else EXIT_OK
+
+
+def _write_output(path: Path, render: Callable[[TextIO], None]) -> bool:
+    """``--output-file``: the report written to a temporary file beside ``path``, then
+    moved over it (a reader never sees half a report); an error said, not raised."""
+    import io
+
+    from holodeck_mt.app import writes
+
+    buffer = io.StringIO()
+    render(buffer)
+    try:
+        writes.create(path, buffer.getvalue().encode("utf-8", "backslashreplace"))
+    except OSError as e:
+        _say(f"holodeck-mt: error: cannot write '{display_path(path)}': {e.strerror or e}")
+        return False
+    return True
 
 
 def _platform_missing() -> bool:
@@ -774,25 +916,21 @@ def _platform_missing() -> bool:
     return True
 
 
-def _with_cache(rounds: list[list[_Job]], off: bool, options: Options) -> list[list[_Job]]:
-    """The jobs with the result cache's folder, unless it is off or cannot be used."""
-    if off:
-        return rounds
+def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) -> list[list[_Job]]:
+    """The jobs with the cache's folder and their configuration file, when they may be
+    cached and this installation has its key."""
     from holodeck_mt.app import cache
 
-    if not cache.usable(options):
+    if cache.secret() is None:  # read now: forked workers have it
         return rounds
-    default = cache.folder()
 
-    def chosen(job: _Job) -> str | None:
-        # HOLODECK_MT_CACHE_DIR first, then a configuration's cache-dir (asked for: it may be
-        # inside the repository), then the user's cache folder.
-        asked = job.options.cache_dir
-        if asked is not None and not os.environ.get("HOLODECK_MT_CACHE_DIR"):
-            return asked
-        return str(default) if default is not None else None
+    def cached(job: _Job) -> _Job:
+        root, found = cache.folder(job.options), config(job.path)
+        if root is None:
+            return job
+        return replace(job, cache=root, config=str(found) if found is not None else None)
 
-    return [[replace(job, cache=chosen(job)) for job in batch] for batch in rounds]
+    return [[cached(job) for job in batch] for batch in rounds]
 
 
 def _rounds(
@@ -817,19 +955,16 @@ def _validate_all(
     args: argparse.Namespace,
     problems: list[str],
     host: PoolHost[_Job, Outcome] | None = None,
-) -> tuple[list[FileResult], bool]:
-    """Each file's results, once per run, and whether the result cache holds them all;
-    what could not be read goes to ``problems``."""
+) -> list[FileResult]:
+    """Each file's results, once per run; what could not be read goes to ``problems``."""
     from holodeck_mt.app import discovery
     from holodeck_mt.model import FileResult
 
     results: list[FileResult] = []
     seen: set[str] = set()
-    all_cached = True
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
-        for done, problem, cached in _outcomes(batch, args, host):
-            all_cached = all_cached and cached
+        for done, problem in _outcomes(batch, args, host):
             for result in done:
                 key = discovery.same_file_key(getattr(result, "path", ""))
                 if isinstance(result, FileResult) and key not in seen:
@@ -837,7 +972,7 @@ def _validate_all(
                     results.append(result)
             if problem:
                 problems.append(problem)
-    return results, all_cached
+    return results
 
 
 def _outcomes(
@@ -912,9 +1047,33 @@ def _schema(path_only: bool) -> int:
     return EXIT_OK
 
 
+def _rule(code: str | None, every: bool) -> int:
+    from holodeck_mt.app import rule_docs
+
+    try:
+        page = rule_docs.page_path().read_text(encoding="utf-8")
+        text = (
+            rule_docs.every_code(page)
+            if every
+            else rule_docs.documentation(rule_docs.entry(code or ""), page)
+        )
+    except rule_docs.UnknownCode as e:
+        _say(
+            f"holodeck-mt: error: no code or rule named '{clip(str(e), 80)}'; "
+            "`holodeck-mt rule --all` prints every one"
+        )
+        return EXIT_USAGE
+    except OSError as e:
+        _say(f"holodeck-mt: error: the codes' documentation cannot be read: {e}")
+        return EXIT_USAGE
+    sys.stdout.write(guard_lines(escape(text, keep_newlines=True)))
+    return EXIT_OK
+
+
 #: The commands other than ``validate``, by name.
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "schema": lambda args: _schema(args.path),
+    "rule": lambda args: _rule(args.code, args.all),
     "lsp": lambda args: _lsp(),
     "fix": _fix,
     "init-editor": lambda args: _init_editor(Path(args.folder), args.modeline, args.schema),

@@ -241,7 +241,7 @@ def find(start: Path, *, top: Path | None = None) -> Path | None:
     return None
 
 
-def looked_for(folder: Path) -> list[Path]:
+def looked_for(folder: Path | str) -> list[Path]:
     """Every path whose presence or content decides the settings of a file in ``folder``
     (what a stored result of that file depends on)."""
     folders = _folders(Path(os.path.abspath(folder)), None)

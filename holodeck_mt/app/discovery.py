@@ -15,6 +15,7 @@ constructed, and reading stops as soon as the answer is known.
 
 from __future__ import annotations
 
+import functools
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -125,13 +126,13 @@ def _verdict(head: bytes) -> bool | None:
     try:
         root = type(next(events))
         if root is yaml.MappingStartEvent:
-            return _has_key(events, _MAPPING_KEYS)
+            return _has_key(events)
         if root is yaml.SequenceStartEvent:
             while True:
                 kind = type(next(events))
                 if kind is yaml.SequenceEndEvent:
                     return False
-                if kind is yaml.MappingStartEvent and _has_key(events, _CASE_KEYS):
+                if kind is yaml.MappingStartEvent and _is_test_case(_keys(events)):
                     return True
                 if kind is yaml.SequenceStartEvent:
                     _skip(events)
@@ -142,8 +143,9 @@ def _verdict(head: bytes) -> bool | None:
         return None
 
 
-def _has_key(events: Iterator[Any], keys: frozenset[str]) -> bool:
-    """After a mapping's start: whether one of ``keys`` is among its keys.
+def _has_key(events: Iterator[Any]) -> bool:
+    """After a top-level mapping's start: whether one of its keys is HoloDeck's, or a
+    misspelling of one.
 
     Reads to the mapping's end unless the answer is yes.
     """
@@ -155,7 +157,9 @@ def _has_key(events: Iterator[Any], keys: frozenset[str]) -> bool:
         kind = type(key)
         if kind is yaml.MappingEndEvent:
             return False
-        if kind is yaml.ScalarEvent and (key.value in keys or _near_miss(key.value, keys)):
+        if kind is yaml.ScalarEvent and (
+            key.value in _MAPPING_KEYS or _near_miss(key.value, _MAPPING_KEYS)
+        ):
             return True
         if kind in starts:  # a complex key
             _skip(events)
@@ -163,15 +167,70 @@ def _has_key(events: Iterator[Any], keys: frozenset[str]) -> bool:
             _skip(events)
 
 
-def _near_miss(key: str, keys: frozenset[str]) -> bool:
-    """Whether ``key`` is a misspelling of one of the top-level ``keys`` (``test_case``,
-    ``testcases``, ``test-cases-file``); never for a test case's own keys."""
-    if keys is not _MAPPING_KEYS or not 4 <= len(key) <= _LONGEST_KEY:
+def _near_miss(key: str, keys: Iterable[str]) -> bool:
+    """Whether ``key`` is a misspelling of one of ``keys`` (``test_case``, ``testcases``,
+    ``test-cases-file``; ``inptu``, ``turn``)."""
+    if not 4 <= len(key) <= _LONGEST_KEY:
         return False
-    import difflib  # only for a top-level key that is not one of ours
+    import difflib  # only for a key that is not one of ours
 
     written = key.lower().replace("-", "_").replace(" ", "_")
     return any(difflib.SequenceMatcher(None, written, k).ratio() >= _NEAR_MISS for k in keys)
+
+
+#: The most keys of one mapping read to judge it a test case.
+_MOST_KEYS = 64
+
+
+def _keys(events: Iterator[Any]) -> list[str]:
+    """After a mapping's start: its first scalar keys, reading to its end."""
+    import yaml
+
+    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
+    found: list[str] = []
+    while True:
+        key = next(events)
+        kind = type(key)
+        if kind is yaml.MappingEndEvent:
+            return found
+        if kind is yaml.ScalarEvent and len(found) < _MOST_KEYS:
+            found.append(key.value)
+        if kind in starts:  # a complex key
+            _skip(events)
+        if type(next(events)) in starts:  # its value
+            _skip(events)
+
+
+def _is_test_case(keys: list[str]) -> bool:
+    """Whether a mapping of a top-level list, with these keys, is a test case: it has
+    ``input`` or ``turns``, or a misspelling of one and no key that a test case never
+    has (a list of ``name:``/``inptu:`` mappings is a test-cases file whose every case
+    misspells ``input``: validating it says so)."""
+    if not _CASE_KEYS.isdisjoint(keys):
+        return True
+    if not any(_misspelt_case_key(key) for key in keys):
+        return False
+    known = _test_case_keys()
+    return all(key in known or _near_miss(key, known) for key in keys)
+
+
+def _misspelt_case_key(key: str) -> bool:
+    """``inptu``, ``turn``: a misspelling of ``input`` or ``turns``; not a longer word that
+    starts with one (``inputs``, ``input_text``: other files' keys)."""
+    return _near_miss(key, _CASE_KEYS) and not key.startswith(tuple(_CASE_KEYS))
+
+
+@functools.cache
+def _test_case_keys() -> frozenset[str]:
+    """Every key of a single- or multi-turn test case, as the schema lists them."""
+    from holodeck_mt.contract import registry
+
+    uri = registry.BASE_URI + "test-case.schema.json"
+    return frozenset(
+        key
+        for name in ("SingleTurnTestCase", "MultiTurnTestCase")
+        for key in registry.definition(uri, name).get("properties", {})
+    )
 
 
 def _skip(events: Iterator[Any]) -> None:
@@ -219,8 +278,8 @@ def _may_name_a_file(head: bytes) -> bool:
 def _named_target(events: Iterator[Any]) -> str | None:
     """The top-level mapping's ``test_cases_file``, as far as the document reads.
 
-    None beside inline ``test_cases`` (the file named is not followed), or when
-    the top level is not a mapping.
+    None beside inline ``test_cases`` (the file named is not followed; a null
+    ``test_cases`` is none), or when the top level is not a mapping.
     """
     import yaml
 
@@ -233,17 +292,34 @@ def _named_target(events: Iterator[Any]) -> str | None:
             kind = type(key)
             if kind is yaml.MappingEndEvent:
                 return target
-            if kind is yaml.ScalarEvent and key.value == "test_cases":
-                return None
             if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
                 _skip(events)
             value = next(events)
+            if kind is yaml.ScalarEvent and key.value == "test_cases" and not _null(value):
+                return None
             if type(value) is yaml.MappingStartEvent or type(value) is yaml.SequenceStartEvent:
                 _skip(events)
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
                 target = value.value if type(value) is yaml.ScalarEvent else None
     except (_End, StopIteration):
         return target
+
+
+#: The plain scalars YAML 1.1 reads as null.
+_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
+
+
+def _null(event: Any) -> bool:
+    """Whether a value's event is a plain null: `test_cases: null` is no test cases
+    written, and the platform follows `test_cases_file` beside it."""
+    import yaml
+
+    return (
+        type(event) is yaml.ScalarEvent
+        and event.tag is None
+        and event.implicit[0]
+        and event.value in _NULLS
+    )
 
 
 def top_level_is_list(path: Path) -> bool:
@@ -304,9 +380,20 @@ class Found:
 
     files: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
+    #: The YAML files a search, or ``named_by_content``, passed over, and why.
+    passed: list[tuple[str, str]] = field(default_factory=list)
 
 
-def search(folder: Path, problems: list[str] | None = None) -> Iterator[Path]:
+#: Why a YAML file is not validated (``--show-files``).
+NOT_HOLODECK = "neither an agent.yaml nor a file holding test cases"
+LINKED_OUT = "a link to a file outside the folder searched"
+
+
+def search(
+    folder: Path,
+    problems: list[str] | None = None,
+    passed: list[tuple[str, str]] | None = None,
+) -> Iterator[Path]:
     """Every HoloDeck file under ``folder``: agent files by name, the others by content.
 
     A link to a file outside the folder is not read to find out what it holds (an agent
@@ -319,10 +406,17 @@ def search(folder: Path, problems: list[str] | None = None) -> Iterator[Path]:
     for root, files in walk_tree(folder, told):
         for name in files:
             path = root / name
-            if is_agent_file(path) or (
-                is_yaml_file(path) and _within(path, inside) and _sniffed(path, told)
-            ):
+            if is_agent_file(path):
                 yield path
+            elif not is_yaml_file(path):
+                continue
+            elif not _within(path, inside):
+                if passed is not None:
+                    passed.append((str(path), LINKED_OUT))
+            elif _sniffed(path, told):
+                yield path
+            elif passed is not None:
+                passed.append((str(path), NOT_HOLODECK))
 
 
 def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[str]]]:
@@ -396,7 +490,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             continue
         if is_dir:
             unread = len(found.problems)
-            files = list(search(path, found.problems))
+            files = list(search(path, found.problems, found.passed))
             if not files and len(found.problems) == unread:
                 found.problems.append(
                     f"no agent.yaml, agent.yml or YAML file holding test cases found under "
@@ -405,8 +499,12 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
             for file in files:
                 take(str(file))
         elif is_file:
-            for named in _named_file(path, given, named_by_content, found.problems):
-                take(named)
+            unread = len(found.problems)
+            named = _named_file(path, given, named_by_content, found.problems)
+            if not named and len(found.problems) == unread:
+                found.passed.append((given, NOT_HOLODECK))
+            for name in named:
+                take(name)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:

@@ -9,10 +9,19 @@ each names, and every other YAML file holding test cases (found by content, as
 kept. With ``--modeline`` each file gets a ``# yaml-language-server: $schema=...``
 first line instead. Running it again changes nothing unless the files changed.
 
-VS Code runs yaml-language-server beside ``holodeck-mt lsp``, which shows the schema's
-faults itself: the settings also say ``"holodeck-mt.schemaDiagnostics": false``, and
-pass it to the server as the Generic LSP Client's initialisation option, so that each
-fault is shown once (every other editor gets every diagnostic from the server).
+Nothing it writes hides a fault: ``holodeck-mt lsp`` beside yaml-language-server keeps
+publishing every diagnostic (a test-cases file added since the last run is bound by no
+setting until it runs again, but the server finds it by its content).
+
+HoloDeck's own agent schema (``holodeck init`` binds ``schemas/agent.schema.json`` in
+``.vscode/settings.json``) knows no ``test_cases_file`` and an older shape of the test
+cases: bound beside ours, it reports a false "Property test_cases_file is not allowed" on
+a file the platform loads. When the settings bind such a schema (a file inside the
+repository whose top-level ``properties`` hold ``model``, ``instructions`` and
+``test_cases``), its globs are moved to ``.vscode/holodeck-agent.schema.json``: the same
+schema with ``test_cases`` and ``test_cases_file`` left to ours, and not applied to a
+test-cases file (a list, or a mapping holding only ``test_cases``), which its globs may
+reach too. The file records its source, so that a later run writes it again from it.
 
 The schema is the bundle, copied to ``.vscode/holodeck-mt.schema.json`` (offline,
 and versioned with the repository) unless ``--schema`` names a URL or a path.
@@ -42,10 +51,24 @@ SETTINGS = Path(".vscode") / "settings.json"
 SCHEMA_COPY = Path(".vscode") / "holodeck-mt.schema.json"
 YAML_VERSION = "1.1"
 MODELINE = "# yaml-language-server: $schema="
-#: holodeck-mt lsp's setting, off beside yaml-language-server (holodeck_mt/lsp/settings.py).
-SCHEMA_DIAGNOSTICS = "holodeck-mt.schemaDiagnostics"
-#: Where the Generic LSP Client (zsol.vscode-glspc) reads the server's initialisation options.
-GLSPC_OPTIONS = "glspc.server.initializationOptions"
+#: HoloDeck's agent schema, composed with ours (see above), and the key recording its source.
+AGENT_SCHEMA_COPY = Path(".vscode") / "holodeck-agent.schema.json"
+SOURCE_KEY = "x-holodeck-mt-source"
+#: The keys of HoloDeck's agent schema that tell it, and those left to ours.
+_AGENT_KEYS = ("model", "instructions", "test_cases")
+_LEFT_TO_OURS = ("test_cases", "test_cases_file")
+#: A test-cases file: a list of test cases, or a mapping holding only ``test_cases``.
+_TEST_CASES_FILE = {
+    "anyOf": [
+        {"type": "array"},
+        {
+            "type": "object",
+            "required": ["test_cases"],
+            "properties": {"test_cases": True},
+            "additionalProperties": False,
+        },
+    ]
+}
 _MODELINE = re.compile(r"#\s*yaml-language-server\s*:\s*\$schema=")
 #: The largest settings file read, and the deepest nesting of its values.
 MAX_SETTINGS_BYTES = 4 * 1024 * 1024
@@ -117,7 +140,8 @@ def _init_editor(root: Path, modeline: bool, schema: str | None) -> Outcome:
     else:
         _bind(settings, outcome, schema)
     settings["yaml.yamlVersion"] = YAML_VERSION
-    _leave_schema_faults_to_the_yaml_server(settings)
+    if _compose_holodeck_schema(root, settings):
+        outcome.written.append(AGENT_SCHEMA_COPY.as_posix())
     text = json.dumps(settings, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     if before is None or before[0] != text.encode("utf-8"):
         settings_path.parent.mkdir(parents=True, exist_ok=True)
@@ -126,15 +150,110 @@ def _init_editor(root: Path, modeline: bool, schema: str | None) -> Outcome:
     return outcome
 
 
-def _leave_schema_faults_to_the_yaml_server(settings: dict[str, Any]) -> None:
-    """Set ``holodeck-mt.schemaDiagnostics: false``, as a setting and as the Generic LSP
-    Client's initialisation option (its other options kept)."""
-    settings[SCHEMA_DIAGNOSTICS] = False
-    options = settings.get(GLSPC_OPTIONS)
-    if not isinstance(options, dict):
-        options = {}
-    options["schemaDiagnostics"] = False
-    settings[GLSPC_OPTIONS] = options
+def _compose_holodeck_schema(root: Path, settings: dict[str, Any]) -> bool:
+    """Move the globs of HoloDeck's agent schema, bound in ``yaml.schemas``, to the schema
+    composed from it (written from its source); True when the composed file was written."""
+    bindings = settings.get("yaml.schemas")
+    if not isinstance(bindings, dict):
+        return False
+    ours = "./" + AGENT_SCHEMA_COPY.as_posix()
+    source = _recorded_source(root) if ours in bindings else None
+    globs: list[Any] = []
+    for key in list(bindings):
+        if key == ours or (source is not None and key != source):
+            continue
+        if _holodeck_agent_schema(root, key) is None:
+            continue
+        source = key
+        value = bindings.pop(key)
+        globs += value if isinstance(value, list) else [value]
+    if source is None:
+        return False
+    schema = _holodeck_agent_schema(root, source)
+    if schema is None:
+        return False  # its source is gone: the binding stays as it is
+    if globs:
+        before = bindings.get(ours, [])
+        before = before if isinstance(before, list) else [before]
+        bindings[ours] = list(dict.fromkeys([*before, *globs]))
+    text = json.dumps(composed(schema, source), indent=2, ensure_ascii=False, allow_nan=False)
+    return _write(root, AGENT_SCHEMA_COPY, (text + "\n").encode("utf-8"))
+
+
+def _recorded_source(root: Path) -> str | None:
+    """The source the composed schema was written from, as its binding key."""
+    written = _json_file(root, AGENT_SCHEMA_COPY.as_posix())
+    source = written.get(SOURCE_KEY) if isinstance(written, dict) else None
+    return source if isinstance(source, str) else None
+
+
+def _holodeck_agent_schema(root: Path, key: str) -> dict[str, Any] | None:
+    """The schema bound as ``key`` if it is a file of the repository that is HoloDeck's
+    agent schema; None for a URL, a file outside, or another schema."""
+    if not isinstance(key, str) or re.match(r"[a-z][a-z0-9+.-]*:", key) or os.path.isabs(key):
+        return None
+    schema = _json_file(root, key)
+    if not isinstance(schema, dict):
+        return None
+    properties = schema.get("properties")
+    if not isinstance(properties, dict) or not all(k in properties for k in _AGENT_KEYS):
+        return None
+    return schema
+
+
+def _json_file(root: Path, name: str) -> Any:
+    """A JSON file of the repository, read as the settings are; None when it cannot be."""
+    relative = Path(name)
+    if ".." in relative.parts:
+        return None
+    try:
+        found = _existing(root, relative)
+        if found is None:
+            return None
+        value = json.loads(
+            found[0].decode("utf-8-sig"),
+            parse_constant=_no_constant,
+            parse_float=_finite,
+            parse_int=_integer,
+        )
+    except (writes.WriteError, OSError, ValueError, RecursionError):
+        return None
+    return value if _depth(value) <= MAX_NESTING else None
+
+
+def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
+    """HoloDeck's agent schema with ``test_cases`` and ``test_cases_file`` left to ours,
+    and not applied to a test-cases file. Its ``#/$defs/...`` references still resolve:
+    its definitions stay where they were, and the root becomes one more of them."""
+    agent = {k: v for k, v in schema.items() if k not in ("$defs", "definitions", "$id", "$schema")}
+    properties = dict(agent.get("properties", {}))
+    properties.update(dict.fromkeys(_LEFT_TO_OURS, True))
+    agent["properties"] = properties
+    if isinstance(agent.get("required"), list):
+        agent["required"] = [k for k in agent["required"] if k not in _LEFT_TO_OURS]
+    definitions = dict(schema.get("$defs", {}))
+    name = "HoloDeckAgent"
+    while name in definitions:
+        name += "_"
+    definitions[name] = agent
+    out: dict[str, Any] = {k: schema[k] for k in ("$schema",) if k in schema}
+    out.update(
+        {
+            SOURCE_KEY: source,
+            "$comment": (
+                f"Written by holodeck-mt init-editor from {source}: HoloDeck's agent schema, "
+                "with test_cases and test_cases_file left to holodeck-mt's schema. Run "
+                "init-editor again after its source changes."
+            ),
+            "if": _TEST_CASES_FILE,
+            "then": True,
+            "else": {"$ref": f"#/$defs/{name}"},
+            "$defs": definitions,
+        }
+    )
+    if "definitions" in schema:
+        out["definitions"] = schema["definitions"]
+    return out
 
 
 def _bind(settings: dict[str, Any], outcome: Outcome, schema: str | None) -> None:

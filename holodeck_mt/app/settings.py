@@ -26,7 +26,7 @@ class JobSettings:
     def __init__(self, args: argparse.Namespace, options: Options) -> None:
         self._select: list[str] = list(args.select)
         self._ignore: list[str] = list(args.ignore)
-        self._strict: bool = bool(args.strict)
+        self._strict: bool = bool(getattr(args, "strict", False))
         #: ``--platform``, when given, wins over the configuration's ``platform``.
         self._platform: str | None = getattr(args, "platform", None)
         self._options = options
@@ -53,15 +53,21 @@ class JobSettings:
             self._made[found] = made
         return made
 
-    def kept(self, files: list[str], named: list[str]) -> list[str]:
+    def kept(
+        self, files: list[str], named: list[str], passed: list[tuple[str, str]] | None = None
+    ) -> list[str]:
         """The files less those a configuration's ``exclude`` matches (a file named on the
-        command line is validated whatever the globs say, as ruff does)."""
+        command line is validated whatever the globs say, as ruff does); those left out
+        go to ``passed``, with why."""
         explicit = {os.path.abspath(p) for p in named}
         kept = []
         for file in files:
             found = self.settings(file)
             excluded = any(matches(file, found.root, glob) for glob in found.exclude)
             if excluded and os.path.abspath(file) not in explicit:
+                if passed is not None:
+                    where = str(found.path) if found.path is not None else "the configuration"
+                    passed.append((file, f"excluded by `exclude` in {where}"))
                 continue
             kept.append(file)
         return kept

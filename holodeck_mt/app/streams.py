@@ -1,18 +1,13 @@
-"""The standard streams of a run: unencodable characters escaped, a reader gone no failure.
-
-Shared by a run that renders its report and by one that replays it from the run cache
-(:mod:`holodeck_mt.app.replay`), so that both write the same bytes the same way.
-"""
+"""The standard streams of a run: unencodable characters escaped, a reader gone no failure."""
 
 from __future__ import annotations
 
-import io
 import os
 import sys
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Iterable
     from typing import TextIO
 
 
@@ -25,6 +20,48 @@ def make_safe() -> None:
                 reconfigure(errors="backslashreplace")
             except (OSError, ValueError):
                 continue
+
+
+class _PipeGuard:
+    """Standard output that a reader gone (``| head -1``) quietly ends: the first broken
+    pipe points descriptor 1 at /dev/null and every later write goes nowhere, so that the
+    command finishes and exits with its usual code, and no traceback is printed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._gone = False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._lost()
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._lost()
+
+    def _lost(self) -> None:
+        self._gone = True
+        _detach_stdout()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def guard_pipe() -> None:
+    """Standard output from now on: a closed pipe ends the output quietly (:class:`_PipeGuard`)."""
+    if sys.stdout is not None and not isinstance(sys.stdout, _PipeGuard):
+        sys.stdout = _PipeGuard(sys.stdout)
 
 
 def write_report(render: Callable[[TextIO], None]) -> bool:
@@ -55,22 +92,3 @@ def _detach_stdout() -> None:
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     except OSError:
         return
-
-
-class Copied(io.StringIO):
-    """A stream that writes through to ``out`` and keeps a copy of what it wrote (the
-    report the run cache keeps); a terminal is still one to the renderer (colour)."""
-
-    def __init__(self, out: TextIO) -> None:
-        super().__init__()
-        self._out = out
-
-    def write(self, text: str) -> int:
-        self._out.write(text)
-        return super().write(text)
-
-    def flush(self) -> None:
-        self._out.flush()
-
-    def isatty(self) -> bool:
-        return self._out.isatty()

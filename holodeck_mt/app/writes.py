@@ -193,3 +193,25 @@ def _write_chunk(descriptor: int, chunk: memoryview) -> int:
 def _remove(temporary: str) -> None:
     with contextlib.suppress(OSError):
         os.unlink(temporary)
+
+
+def create(path: Path, data: bytes) -> None:
+    """Write ``data`` as the file at ``path`` (a report the command line names: any folder
+    the user can write), atomically: a temporary file beside it, moved over it. Raises
+    :class:`OSError`; a file that was there is then unchanged."""
+    folder = path.parent if str(path.parent) else Path(".")
+    descriptor, temporary = tempfile.mkstemp(
+        dir=folder, prefix=f".{path.name[:40]}.", suffix=".tmp"
+    )
+    try:
+        try:
+            _write_all(descriptor, data)
+            umask = os.umask(0o022)
+            os.umask(umask)
+            os.fchmod(descriptor, 0o644 & ~umask)
+        finally:
+            os.close(descriptor)
+        os.replace(temporary, path)
+    except OSError:
+        _remove(temporary)
+        raise

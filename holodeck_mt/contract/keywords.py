@@ -11,6 +11,7 @@ into a validator class.
 
 from __future__ import annotations
 
+import functools
 import operator
 import re
 from collections.abc import Callable, Iterator
@@ -40,8 +41,33 @@ def enum(validator: Any, choices: Any, instance: Any, schema: Any) -> Errors:
 
 
 def pattern(validator: Any, regex: str, instance: Any, schema: Any) -> Errors:
-    if validator.is_type(instance, "string") and not re.search(regex, instance):
+    if validator.is_type(instance, "string") and not _ending_at_end(regex).search(instance):
         yield _failed("pattern")
+
+
+@functools.cache
+def _ending_at_end(regex: str) -> re.Pattern[str]:
+    """``regex`` with each ``$`` anchor (outside a class, not escaped) as ``\\Z``.
+
+    A schema's ``$`` is the end of the text, as ECMA-262 (editors) and the Rust engines
+    (jsonschema-rs, and pydantic's ``Field(pattern=...)`` in the platform) read it;
+    Python's ``$`` also matches before a final newline, which would pass
+    ``"graders.fin:score\\n"`` where the platform refuses it."""
+    out: list[str] = []
+    in_class = escaped = False
+    for char in regex:
+        if escaped:
+            escaped = False
+        elif char == "\\":
+            escaped = True
+        elif in_class:
+            in_class = char != "]"
+        elif char == "[":
+            in_class = True
+        elif char == "$":
+            char = "\\Z"
+        out.append(char)
+    return re.compile("".join(out))
 
 
 def _size_bound(keyword: str, kind: str, too_far: Callable[[int, int], bool]) -> Keyword:

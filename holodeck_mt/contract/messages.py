@@ -33,7 +33,6 @@ from jsonschema.exceptions import ValidationError
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.contract.walker import CHOOSE, CODES, NAME, NOUN, SHAPE
 from holodeck_mt.model import Fault, Intent, JsonPath, Rename, under
-from holodeck_mt.read.loader import clip
 from holodeck_mt.text import hints
 
 Handler = Callable[[ValidationError], Iterator[Fault]]
@@ -173,7 +172,7 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
     if typo is not None and guess is not None:
         yield Fault(
             "HMT100",
-            f"unknown key '{typo}' in test case",
+            f"unknown key '{hints.key(typo)}' in test case",
             (*parts, typo),
             at="key",
             fix=Rename(guess),
@@ -371,7 +370,7 @@ def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
         guess = hints.did_you_mean(key, allowed)
         yield Fault(
             "HMT100",
-            f"unknown key '{clip(key)}' in {_section(schema)}",
+            f"unknown key '{hints.key(key)}' in {_section(schema)}",
             (*_parts(error), key),
             at="key",
             hint=f"allowed keys: {', '.join(allowed)}" if allowed and not guess else None,
@@ -402,7 +401,7 @@ _KEYWORDS: dict[str, Handler] = {
     "const": _one(
         "HMT103",
         lambda e: (
-            f"{_subject(_parts(e))} must be {hints.show(e.validator_value)}, "
+            f"{_subject(_parts(e))} must be {hints.show(e.validator_value, given=False)}, "
             f"got {hints.show(e.instance)}"
         ),
     ),
@@ -451,7 +450,7 @@ def _key_beside_matcher(error: ValidationError) -> Iterator[Fault]:
         if key not in schema.get("properties", {}):
             yield Fault(
                 "HMT106",
-                f"unknown key '{clip(key)}' beside the `{matcher}` matcher; "
+                f"unknown key '{hints.key(key)}' beside the `{matcher}` matcher; "
                 "a matcher mapping holds nothing else",
                 (*_parts(error), key),
                 at="key",

@@ -17,7 +17,19 @@ What is handed to the model, and why:
 - a top-level key the model does not know is left out too: the schema reports it;
 - a document holding neither ``model`` nor ``instructions`` is the test-case part of
   an agent (as the contract's examples are written): the sections it lacks are not
-  asked for.
+  asked for;
+- a subagent's ``prompt_file`` (``claude.agents.<name>.prompt_file``), which the
+  platform's validator opens and reads, is judged here as a ``test_cases_file`` is
+  (:mod:`holodeck_mt.read.confine`): resolved as the platform resolves it (from the
+  working folder), inside the tree, a regular file, within the size limit, read
+  bounded. The model is handed the prompt's stand-in instead (only whether it is blank
+  matters to it), so it opens nothing; what the platform would refuse of the file, and
+  what the validator refuses to open, is a fault at the ``prompt_file``.
+
+Nothing the validators warn (``warnings.warn``) or log reaches a stream: the platform's
+warnings advise on values its model accepts, in words that quote the input raw, and
+are dropped; importing the platform, which sets up the process's logging for its own
+command line, leaves the loggers as they were.
 
 Importing the models imports the platform's configuration layer only (about 0.2 s;
 never its agent runtime nor its evaluators), and only when an agent.yaml is judged.
@@ -25,18 +37,25 @@ never its agent runtime nor its evaluators), and only when an agent.yaml is judg
 
 from __future__ import annotations
 
+import codecs
+import errno
 import functools
+import logging
 import os
 import re
 import threading
-from collections.abc import Mapping
+import warnings
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, Literal
 
 from holodeck_mt.codes import severity
+from holodeck_mt.limits import Limits
 from holodeck_mt.model import Fault, JsonPath, under
-from holodeck_mt.read import loader
-from holodeck_mt.text import hints
+from holodeck_mt.read import confine, loader
+from holodeck_mt.text import hints, substituted
 from holodeck_mt.text.safe_text import clip
 
 #: ``--platform``: judge with the models when importable, never, or insist on them.
@@ -53,7 +72,8 @@ _FRAGMENT_FILLERS: Mapping[str, Any] = {
 }
 #: More tools than any platform release allows (0.7.1: 50); only these are handed over.
 _MOST_TOOLS = 1000
-#: The most model errors told for one document (each is located in the text).
+#: The most model errors told for one document (each is located in the text), and the
+#: most faults on the files the model would read.
 _MOST_ERRORS = 200
 
 #: The name of the platform's own function in a message (``found using _get_tool_type()``).
@@ -61,6 +81,25 @@ _INTERNAL = re.compile(r" found using \w+\(\)")
 
 _LOCK = threading.Lock()
 _MODELS: dict[str, Any] = {}
+#: One validation at a time: the warnings filters and the platform's logger it sets
+#: aside are the process's, shared by every thread.
+_VALIDATING = threading.Lock()
+
+#: The platform's loggers, all below this one.
+_PLATFORM_LOGGER = "holodeck"
+#: What the platform's package import reads to set up logging: a log file it would
+#: create and write, a level that would print its own setup on stderr. Unset while it imports.
+_LOGGING_VARIABLES = ("HOLODECK_LOG_FILE", "HOLODECK_LOG_LEVEL")
+
+#: Where subagents are defined; each one's ``prompt_file`` is read by the platform's model.
+_SUBAGENTS: JsonPath = ("claude", "agents")
+#: What the model is handed in place of a prompt file's text that is not blank.
+_PROMPT = "-"
+#: The ``prompt_file`` handed beside a ``prompt``: the platform refuses the two together
+#: before it looks at the file, and a NUL stops any path before the system sees it.
+_NO_PATH = "\x00"
+#: How much of a prompt file is read at a time (decoded and looked at, then dropped).
+_CHUNK = 1 << 16
 
 
 def agent_model() -> Any:
@@ -75,11 +114,35 @@ def _import_agent() -> Any:
     # The platform's package import switches deepeval's telemetry off itself; say it
     # first all the same, as the platform does, in case a later release stops.
     os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
-    try:
-        from holodeck.models.agent import Agent
-    except Exception:  # absent, or a broken install: the sections stay unchecked
-        return None
+    with _logging_kept():
+        try:
+            from holodeck.models.agent import Agent
+        except Exception:  # absent, or a broken install: the sections stay unchecked
+            return None
     return Agent
+
+
+@contextmanager
+def _logging_kept() -> Iterator[None]:
+    """The platform's package import configures logging for its command line (the root
+    logger's handlers replaced by its own on stderr, a log file the environment names):
+    the loggers that existed are given back as they were, and no log file is opened."""
+    manager = logging.Logger.manager
+    loggers = [logging.getLogger()] + [
+        logger for logger in list(manager.loggerDict.values()) if isinstance(logger, logging.Logger)
+    ]
+    kept = [(lg, lg.level, list(lg.handlers), lg.propagate, lg.disabled) for lg in loggers]
+    variables = {name: os.environ.pop(name) for name in _LOGGING_VARIABLES if name in os.environ}
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            yield
+    finally:
+        os.environ.update(variables)
+        for logger, level, handlers, propagate, disabled in kept:
+            logger.setLevel(level)
+            logger.handlers[:] = handlers
+            logger.propagate, logger.disabled = propagate, disabled
 
 
 @functools.cache
@@ -106,29 +169,71 @@ class Checked:
     unchecked: tuple[str, ...] = ()
     #: ``off`` (``--platform off``) or ``absent`` (the platform does not import).
     because: str = ""
+    #: The real paths of the other files the verdict depends on (a subagent's prompt file),
+    #: read or looked for inside the tree.
+    reads: tuple[str, ...] = ()
 
 
-def judge(doc: loader.Document, found: list[Fault], role: str, mode: str) -> Checked:
+def judge(
+    doc: loader.Document,
+    found: list[Fault],
+    role: str,
+    mode: str,
+    tree: Path | None = None,
+    allow_outside: bool = False,
+    limits: Limits | None = None,
+    workdir: Path | None = None,
+) -> Checked:
     """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``),
-    nothing told where the loader or an error in ``found`` already told something."""
+    nothing told where the loader or an error in ``found`` already told something.
+
+    ``tree``: the folder the files the models would read must stay in (by default the
+    working folder's); ``allow_outside``: ``--allow-outside-paths``; ``limits``: how
+    much of them may be read; ``workdir``: the folder ``holodeck`` runs in, from which
+    they read a relative path (by default the working folder).
+    """
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
         return Checked()
     if mode != "off":
         reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
-        told = faults(data, reported)
+        files = _Files.of(tree, allow_outside, limits or Limits(), workdir)
+        told = faults(data, reported, files)
         if told is not None:
-            return Checked(told)
+            # A mapping holding a key twice is read with its first value, the platform
+            # keeps the last: the model's verdict on that mapping is not the platform's
+            # (the duplicate is an error of its own, HMT002).
+            twice = {d.pointer_parts[:-1] for d in doc.diagnostics if d.code == "HMT002"}
+            told = [f for f in told if f.parts not in twice]
+            return Checked(told, reads=tuple(files.reads))
     return Checked(unchecked=owned, because="off" if mode == "off" else "absent")
 
 
-def faults(data: dict[Any, Any], reported: set[JsonPath]) -> list[Fault] | None:
+def faults(
+    data: dict[Any, Any], reported: set[JsonPath], files: _Files | None = None
+) -> list[Fault] | None:
     """The model's errors on the document's own sections, located by data path; None
-    when the platform is not importable. Nothing at or below ``reported`` is told."""
+    when the platform is not importable. Nothing at or below ``reported`` is told.
+    ``files``: how the files the model would read are judged (the working folder's
+    tree, the default limits, when not given)."""
     agent = agent_model()
     if agent is None:
         return None
+    files = files if files is not None else _Files.of(None, False, Limits(), None)
+    config = _handed(agent, data)
+    found = [f for f in _prompt_files(config, files) if not under(f.parts, reported)]
+    del found[_MOST_ERRORS:]
+    errors = _errors(agent, config)
+    for error in errors[:_MOST_ERRORS]:
+        fault = _fault(error, data)
+        if fault is not None and not under(fault.parts, reported):
+            found.append(fault)
+    return found
+
+
+def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
+    """What of the document the model is handed (see the module's docstring)."""
     fields = set(getattr(agent, "model_fields", {}))
     config = {
         k: v
@@ -143,25 +248,214 @@ def faults(data: dict[Any, Any], reported: set[JsonPath]) -> list[Fault] | None:
     if "model" not in data and "instructions" not in data:
         for key, value in _FRAGMENT_FILLERS.items():
             config.setdefault(key, value)
-    errors = _errors(agent, config)
-    found = []
-    for error in errors[:_MOST_ERRORS]:
-        fault = _fault(error, data)
-        if fault is not None and not under(fault.parts, reported):
-            found.append(fault)
-    return found
+    return config
 
 
 def _errors(agent: Any, config: dict[str, Any]) -> list[dict[str, Any]]:
     from pydantic import ValidationError
 
     try:
-        agent.model_validate(config)
+        with _quiet():
+            agent.model_validate(config)
     except ValidationError as e:
         return [dict(error) for error in e.errors(include_url=False)]
     except Exception as e:  # a validator of the platform raising something else
         return [{"loc": (), "msg": f"{type(e).__name__}: {e}", "type": "error"}]
     return []
+
+
+@contextmanager
+def _quiet() -> Iterator[None]:
+    """What the validators warn or log is dropped, never written to a stream: the
+    platform's warnings quote the input raw (a tool name holding ESC, a line starting
+    ``::``), and they advise on what its model accepts."""
+    logger = logging.getLogger(_PLATFORM_LOGGER)
+    with _VALIDATING, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        handlers, propagate = list(logger.handlers), logger.propagate
+        logger.handlers[:] = [logging.NullHandler()]
+        logger.propagate = False
+        try:
+            yield
+        finally:
+            logger.handlers[:], logger.propagate = handlers, propagate
+
+
+#: Why a file the models would read is not read, or what the platform refuses of it:
+#: the code, the message and the hint of the fault at its ``prompt_file``.
+_Problem = tuple[str, str, str | None]
+
+
+@dataclass
+class _Files:
+    """How the files the platform's models would read are judged, for one document."""
+
+    #: The folder they must stay in.
+    tree: Path
+    #: The folder ``holodeck`` runs in (its real path): the platform reads a relative
+    #: path from it.
+    here: Path
+    allow_outside: bool
+    limits: Limits
+    #: The real paths read or looked for, in order (see :attr:`Checked.reads`).
+    reads: list[str] = field(default_factory=list)
+    #: What each real path was found to be: blank or not, or why it is not read; each
+    #: is read once however many subagents name it.
+    judged: dict[str, tuple[bool, _Problem | None]] = field(default_factory=dict)
+    #: The same, by the path as written: a path named a million times is resolved once.
+    named: dict[str, tuple[bool, _Problem | None]] = field(default_factory=dict)
+    #: Bytes read so far: all the prompt files of one document stay within one file's limit.
+    spent: int = 0
+
+    @classmethod
+    def of(
+        cls, tree: Path | None, allow_outside: bool, limits: Limits, workdir: Path | None
+    ) -> _Files:
+        """Judged from ``workdir`` (by default the working folder), inside ``tree`` (by
+        default that folder)."""
+        here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
+        return cls(tree if tree is not None else here, here, allow_outside, limits)
+
+
+def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
+    """Each subagent's ``prompt_file`` judged, and replaced in ``config`` (a copy of its
+    ``claude`` section, the document's own data left as it is) by what the model may see.
+
+    The platform's validator reads the file only when ``prompt`` is unset; then the model
+    is handed ``prompt``: a stand-in for the text, blank when the text is blank (the one
+    thing the model asks of it). Beside a ``prompt``, the path handed can open nothing.
+    A value that is no text is handed as it is: the model refuses its type, reading nothing.
+    """
+    claude = config.get("claude")
+    agents = claude.get("agents") if isinstance(claude, dict) else None
+    if not isinstance(claude, dict) or not isinstance(agents, dict):
+        return []
+    found: list[Fault] = []
+    handed: dict[Any, Any] = {}
+    for name, spec in agents.items():
+        target = spec.get("prompt_file") if isinstance(spec, dict) else None
+        if isinstance(target, (bytes, bytearray)):  # the model reads bytes as UTF-8 text
+            target = _text(target)
+        if not isinstance(spec, dict) or not isinstance(target, str):
+            handed[name] = spec
+            continue
+        spec = dict(spec)
+        if spec.get("prompt") is not None:
+            spec["prompt_file"] = _NO_PATH
+        else:
+            where = (*_SUBAGENTS, name, "prompt_file") if isinstance(name, str) else _SUBAGENTS
+            blank, fault = _prompt_file(target, where, files)
+            del spec["prompt_file"]
+            spec["prompt"] = "" if blank else _PROMPT
+            if fault is not None:
+                found.append(fault)
+        handed[name] = spec
+    config["claude"] = {**claude, "agents": handed}
+    return found
+
+
+def _text(raw: bytes | bytearray) -> str | None:
+    try:
+        return bytes(raw).decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _prompt_file(target: str, where: JsonPath, files: _Files) -> tuple[bool, Fault | None]:
+    """Whether the prompt file ``target`` is blank, and why it cannot be read if it
+    cannot (then it counts as not blank). Read from the working folder, as the platform
+    reads it, and only inside the tree; a path named again is not looked at again."""
+    if target not in files.named:
+        files.named[target] = _judged(Path(target), files)
+    blank, problem = files.named[target]
+    return blank, _refused(where, problem) if problem is not None else None
+
+
+def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
+    path = files.here / written  # the folder holodeck runs in, unless ``written`` is absolute
+    try:
+        refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
+        real = os.path.realpath(path)
+    except (OSError, ValueError) as e:  # a NUL, a name too long, a loop of links
+        return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+    if refused is not None:
+        if refused.startswith("leaves") and not written.is_absolute() and ".." not in written.parts:
+            refused = (
+                "is a link that leaves the repository tree"
+                if files.here.is_relative_to(files.tree)
+                else "is read from the working folder, which lies outside the repository tree"
+            )
+        hint = (
+            "keep prompt files inside the repository (--allow-outside-paths allows other "
+            "places); the platform reads a relative prompt_file from the working folder"
+        )
+        return False, ("HMT120", f"prompt_file {refused}", hint)
+    if real not in files.judged:
+        files.reads.append(real)
+        files.judged[real] = _read(path, files)
+    return files.judged[real]
+
+
+def _refused(where: JsonPath, problem: _Problem) -> Fault:
+    code, message, hint = problem
+    return Fault(code, message, where, hint=hint)
+
+
+def _why(error: BaseException) -> str:
+    return clip(str(getattr(error, "strerror", None) or error), 200)
+
+
+def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
+    """A prompt file read as the platform reads it (UTF-8), bounded, and dropped as it
+    is read: whether it is blank, or why it is not read (code, message, hint)."""
+    limit = files.limits.max_bytes
+    try:
+        descriptor = confine.open_regular(path)
+    except OSError as e:
+        if e.errno == errno.ENOENT:
+            hint = "the platform reads a relative prompt_file from the working folder"
+            return False, ("HMT130", "prompt_file names no file", hint)
+        if e.errno == errno.EINVAL:
+            kind = "a folder" if path.is_dir() else "not a regular file"
+            return False, ("HMT130", f"prompt_file is {kind}", None)
+        return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+    allowed = limit - files.spent
+    with os.fdopen(descriptor, "rb") as file:
+        size = os.fstat(file.fileno()).st_size
+        if size > allowed:
+            return False, _too_large(size, limit, files.spent)
+        decoder = codecs.getincrementaldecoder("utf-8")()
+        blank, read = True, 0
+        try:
+            # Up to one byte past what is allowed: a file that grew since it was looked
+            # at is still read no further than the limit.
+            while chunk := file.read(min(_CHUNK, allowed + 1 - read)):
+                read += len(chunk)
+                text = decoder.decode(chunk)  # the whole file is decoded: UTF-8 or refused
+                blank = blank and not text.strip()
+                if read > allowed:
+                    return False, _too_large(read, limit, files.spent)
+            decoder.decode(b"", final=True)
+        except UnicodeDecodeError as e:
+            return False, ("HMT130", f"prompt_file is not UTF-8 text ({clip(e.reason)})", None)
+        except OSError as e:
+            return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+        finally:
+            files.spent += read
+    return blank, None
+
+
+def _too_large(size: int, limit: int, spent: int) -> _Problem:
+    over = (
+        f"over the limit of {limit:,}"
+        if not spent
+        else f"over what the document's other prompt files leave of the limit of {limit:,}"
+    )
+    return (
+        "HMT004",
+        f"prompt_file is {size:,} bytes, {over}; it was not read",
+        "raise the limit with --max-file-size if this is intended",
+    )
 
 
 def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
@@ -190,6 +484,11 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
         return f"unknown key '{clip(str(parts[-1]))}': the platform's model allows no other key"
     lines = str(error.get("msg", "")).strip().splitlines()
     text = _INTERNAL.sub("", (lines[0] if lines else "refused").removeprefix("Value error, "))
+    given = error.get("input")
+    named = substituted.phrase(given)
+    if named is not None and isinstance(given, str) and given in text:
+        text = text.replace(given, named)  # the model's words quote a variable's value
+    text = substituted.as_written(text)
     if kind != "extra_forbidden" and "input" in error and _scalar(error["input"]):
         text = f"{clip(text, 200)} (got {hints.got(error['input'])})"
     return clip(text, 300)

@@ -33,7 +33,7 @@ from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, make
 from holodeck_mt.read.loader import clip
-from holodeck_mt.text import hints
+from holodeck_mt.text import hints, substituted
 
 if TYPE_CHECKING:
     from holodeck_mt.text.ranges import Lines
@@ -346,8 +346,8 @@ def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -
     if span is None:
         return diagnostic
     written = source_text(text, span)
-    if len(written) > _LONGEST or not written.isprintable():
-        return diagnostic
+    if len(written) > _LONGEST or not written.isprintable() or substituted.name_of(written):
+        return diagnostic  # a variable's value is named by its reference, never shown
     head, sep, tail = diagnostic.message.rpartition(" as ")
     label = _label(diagnostic.pointer_parts)
     if not sep or not head.startswith(f"the platform reads {label} "):

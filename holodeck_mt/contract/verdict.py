@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from holodeck_mt.contract import compiled, registry
+from holodeck_mt.contract import compiled, free_form, registry
 from holodeck_mt.contract import platform_reading as lax
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, Role, under
@@ -36,8 +36,10 @@ class Verdict:
 
 
 def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
-    """The faults of the loaded ``doc`` read as ``role``."""
+    """The faults of the loaded ``doc`` read as ``role`` (the reader's diagnostics of
+    non-string keys the platform loads made warnings: ``free_form``)."""
     data = doc.data
+    doc.diagnostics = free_form.reread(doc.diagnostics, data, role)
     if role == "test-cases-file" and not data:
         return Verdict([lax.NO_TEST_CASES], None)
     if not isinstance(data, (dict, list)):

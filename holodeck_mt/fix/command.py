@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
@@ -26,9 +26,18 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, FileResult, Role
 from holodeck_mt.pipeline import validate_file, validate_text
 from holodeck_mt.read import confine, loader
+from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import clip, display_path, escape
 
 _BOM = b"\xef\xbb\xbf"
+
+
+class SettingsError(ValueError):
+    """A file's configuration cannot be used: the run stops (exit 2)."""
+
+
+#: The options a file is fixed with (its configuration's codes, per-file ignores, ...).
+OptionsOf = Callable[[str], Options]
 
 
 @dataclass(frozen=True)
@@ -37,6 +46,7 @@ class Request:
     diff: bool
     limits: Limits
     out: TextIO
+    options: Options = field(default_factory=Options)
 
 
 @dataclass
@@ -55,10 +65,12 @@ def run(
     diff: bool,
     limits: Limits,
     out: TextIO,
+    options_of: OptionsOf | None = None,
 ) -> Report:
-    """Fix every file under ``paths``, each once; the diff (``diff``) goes to ``out``."""
+    """Fix every file under ``paths``, each once; the diff (``diff``) goes to ``out``.
+    ``options_of``: each file's options (its configuration's selection of codes); a
+    diagnostic the configuration or the file's own comments silence is not fixed."""
     report = Report()
-    request = Request(unsafe, diff, limits, out)
     found = discovery.find(paths)
     report.problems += found.problems
     # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
@@ -72,8 +84,10 @@ def run(
     for path in ordered:
         if discovery.same_file_key(path) in seen:
             continue
+        options = options_of(path) if options_of is not None else Options()
+        request = Request(unsafe, diff, limits, out, options)
         try:
-            results = validate_file(path, limits=limits)
+            results = validate_file(path, options=options, limits=limits)
             tree = confine.tree_of(Path(path))
         except (OSError, ValueError) as e:
             report.problems.append(
@@ -133,7 +147,14 @@ def _fix_file(
 
     def diagnose(candidate: str) -> list[Diagnostic]:
         shown = str(path)
-        found = validate_text(candidate, path=shown, role=role, base_dir=base_dir, limits=limits)
+        found = validate_text(
+            candidate,
+            path=shown,
+            role=role,
+            base_dir=base_dir,
+            options=request.options,
+            limits=limits,
+        )
         return found.diagnostics
 
     limits, out = request.limits, request.out
@@ -188,10 +209,23 @@ def summary(report: Report, *, diff: bool, unsafe: bool) -> str:
     return line
 
 
-def main(paths: Sequence[str], *, unsafe: bool, diff: bool, limits: Limits) -> int:
+def main(
+    paths: Sequence[str],
+    *,
+    unsafe: bool,
+    diff: bool,
+    limits: Limits,
+    options_of: OptionsOf | None = None,
+) -> int:
     """The ``fix`` command: exit 0 when nothing is left to fix or report, 1 when errors
     remain (with ``--diff``: when a fix would change a file), 2 on a usage error."""
-    report = run(paths, unsafe=unsafe, diff=diff, limits=limits, out=sys.stdout)
+    try:
+        report = run(
+            paths, unsafe=unsafe, diff=diff, limits=limits, out=sys.stdout, options_of=options_of
+        )
+    except SettingsError as e:
+        print(f"holodeck-mt: error: {escape(clip(str(e), 800))}", file=sys.stderr)
+        return 2
     for problem in report.problems:
         print(f"holodeck-mt: error: {escape(clip(problem, 800))}", file=sys.stderr)
     print(summary(report, diff=diff, unsafe=unsafe), file=sys.stderr)

@@ -5,7 +5,9 @@ The boundary of a language server is its workspace (the ``rootUri`` and
 editor started from ``$HOME`` must not let a document's ``test_cases_file:
 ../.aws/credentials`` be read. A document outside every workspace folder has its own
 folder as its tree. Files read for context (the agent.yaml naming the open file) are
-read as the CLI reads files: confined, regular files only, within the size limit.
+read as the CLI reads files: confined, regular files only, within the size limit. The
+workspace folder is also where ``holodeck`` would run: its ``.env`` is the one read for
+``${NAME}``, never that of the folder the server was started in.
 """
 
 from __future__ import annotations
@@ -71,6 +73,7 @@ def diagnose_as(
             base_dir=target.base_dir,
             limits=limits,
             tree=tree,
+            workdir=tree,
             options=options,
         )
         return results[0].diagnostics
@@ -83,6 +86,7 @@ def diagnose_as(
         limits=limits,
         followed_text=text,
         tree=tree,
+        workdir=tree,
         options=options,
     )
     if len(results) < 2:
@@ -94,6 +98,7 @@ def diagnose_as(
             base_dir=target.base_dir,
             limits=limits,
             tree=tree,
+            workdir=tree,
             options=options,
         )
         return result.diagnostics

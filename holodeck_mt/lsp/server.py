@@ -57,6 +57,7 @@ from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.lsp.replies import AnsweringProtocol, invalid
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.text.safe_text import clip, escape
+from holodeck_mt.urls import code_docs
 
 _T = TypeVar("_T")
 #: Seconds of quiet after an edit before the document is validated again.
@@ -65,6 +66,8 @@ APPLY_FIX = "holodeck-mt.applyFix"
 FIX_ALL = "holodeck-mt.fixAll"
 SOURCE = "holodeck-mt"
 FIX_ALL_KIND = "source.fixAll.holodeck-mt"
+#: What opens the hint's line of a published message.
+HINT = "hint: "
 
 
 @dataclass
@@ -271,9 +274,10 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
     )
     return lsp.Diagnostic(
         range=lsp.Range(start=lsp.Position(*start), end=lsp.Position(*max(start, end))),
-        message=escape(d.message),
+        message=shown_message(d),
         severity=severity,
         code=d.code,
+        code_description=lsp.CodeDescription(href=code_docs(d.code)),
         source=SOURCE,
         data={
             "path": escape(d.path),
@@ -281,6 +285,14 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
             "hint": escape(d.hint) if d.hint is not None else None,
         },
     )
+
+
+def shown_message(d: Diagnostic) -> str:
+    """The message as an editor shows it: the CLI's message, then its hint on a second
+    line as the CLI prints it (editors show ``message``; few show ``data``)."""
+    if d.hint is None:
+        return escape(d.message)
+    return f"{escape(d.message)}\n{HINT}{escape(d.hint)}"
 
 
 def _fs_path(uri: str | None) -> str | None:

@@ -4,14 +4,14 @@ The YAML language server (yaml-language-server, the Red Hat YAML extension) read
 same schema and already reports, in its own words, what the schema says and what YAML
 syntax says. By default the server publishes every diagnostic all the same, as
 ``holodeck-mt validate`` reports them (Neovim, Helix or Emacs may run no YAML language
-server). With the setting ``holodeck-mt.schemaDiagnostics: false``
-(:mod:`holodeck_mt.lsp.settings`; the VS Code set-up of ``holodeck-mt init-editor``
-sets it) those are left to it: the server publishes only what the schema cannot say (a
-regex that does not compile, a flag with no effect, a duplicate name, a missing
-test-cases file, a non-finite number, YAML the platform reads differently, every
-run-time lint) — every code outside the set below. Quick fixes are offered either way,
-for every fixable diagnostic: a ``quote it`` fix sits on the YAML language server's
-"Incorrect type" squiggle.
+server, and a YAML server sees only the files bound to the schema). With the setting
+``holodeck-mt.schemaDiagnostics: false`` (:mod:`holodeck_mt.lsp.settings`, which no
+set-up of the README turns on) those are left to it: the server publishes only what
+the schema cannot say (a regex that does not compile, a flag with no effect, a
+duplicate name, a missing test-cases file, a non-finite number, YAML the platform
+reads differently, every run-time lint) — every code outside the set below. Quick
+fixes are offered either way, for every fixable diagnostic: a ``quote it`` fix sits on
+the YAML language server's "Incorrect type" squiggle.
 """
 
 from __future__ import annotations

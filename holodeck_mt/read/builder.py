@@ -22,6 +22,12 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.read import scalars as sc
 from holodeck_mt.text.positions import Position, Positions, of_mark
 
+#: The message of a non-string key (a free-form value's nested one is a warning instead:
+#: ``contract/free_form``).
+NON_STRING_KEY = "a mapping key must be a string"
+#: What a key that is a collection is called: no loader can use it as a key at all.
+COLLECTION_KEYS = ("a mapping", "a list")
+
 _MAP_TAG, _SEQ_TAG = sc.TAG_PREFIX + "map", sc.TAG_PREFIX + "seq"
 #: Lists of one-key mappings that ``yaml.safe_load`` constructs as lists of pairs.
 _PAIRS_TAGS = frozenset({sc.TAG_PREFIX + "omap", sc.TAG_PREFIX + "pairs"})
@@ -538,7 +544,7 @@ class Builder:
         """Report a key that is not a string; its entry is dropped."""
         fix: dg.Quote | None = None
         if isinstance(value, (dict, list)):
-            what = "a mapping" if isinstance(value, dict) else "a list"
+            what = COLLECTION_KEYS[0] if isinstance(value, dict) else COLLECTION_KEYS[1]
             hint = None
         elif value is None:
             what, hint = "null", "give the key a name"
@@ -551,7 +557,7 @@ class Builder:
             what, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
         self._report(
             "HMT003",
-            f"a mapping key must be a string, got {what}",
+            f"{NON_STRING_KEY}, got {what}",
             mark,
             self._container_path(),
             hint=hint,

@@ -4,7 +4,8 @@ Most files are valid and need no position: the index of every key and value
 costs time and most of a reading's memory (see ``text/locate``). A file whose
 reading reported something that names a line only the whole index holds (a
 duplicate key's first line) is read again with every position. The references
-to unset environment variables are the reading's findings too.
+to unset environment variables are found on the text as written, not here: the text
+read is the substituted one, where a ``${`` left by a value is the platform's text.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.read import env_vars, loader
+from holodeck_mt.read import loader
 
 _COLLECTOR = threading.Lock()
 _PAUSES = 0
@@ -47,11 +48,9 @@ def _collector_paused() -> Iterator[None]:
 
 
 def read(text: str, limits: Limits) -> loader.Document:
-    """The document of ``text``, with the reading's diagnostics and the unset variables."""
+    """The document of ``text``, with the reading's diagnostics."""
     with _collector_paused():
         doc = loader.load(text, limits=limits, positions="top")
         if doc.needs_index:
             doc = loader.load(text, limits=limits, positions="all")
-        # Still paused: a collection now would walk the whole new document once more.
-        doc.diagnostics += env_vars.unset_references(text)
     return doc

@@ -10,7 +10,6 @@ variable: the file loads only if it is set then.
 from __future__ import annotations
 
 import bisect
-import os
 import re
 from collections.abc import Mapping
 
@@ -22,11 +21,12 @@ REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 _LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
-def unset_references(text: str, environ: Mapping[str, str] | None = None) -> list[Diagnostic]:
-    """One warning per unset variable, at its first reference."""
+def unset_references(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
+    """One warning per unset variable, at its first reference. ``environ``: the variables
+    that are set, those a ``holodeck`` command sees (the environment and the ``.env``
+    files: :func:`holodeck_mt.read.substitution.environment`), never the environment alone."""
     if "${" not in text:
         return []
-    environ = os.environ if environ is None else environ
     first: dict[str, int] = {}
     count: dict[str, int] = {}
     for match in REFERENCE.finditer(text):

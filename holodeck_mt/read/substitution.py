@@ -20,17 +20,23 @@ Every position found on the substituted text is mapped back to the file as writt
 from __future__ import annotations
 
 import bisect
+import contextlib
 import dataclasses
 import os
-from collections.abc import Mapping, Sequence
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-from holodeck_mt.model import Diagnostic
+from holodeck_mt.model import Diagnostic, make
 from holodeck_mt.read.env_vars import REFERENCE
+from holodeck_mt.text.substituted import Values
 
-#: The largest ``.env`` file read; a larger one is passed over.
+#: The largest ``.env`` file read; a larger one is refused.
 MAX_ENV_FILE = 256 * 1024
+#: The most characters the expansion of one ``.env`` file's references may read and make.
+MAX_ENV_EXPANSION = 4 * MAX_ENV_FILE
 #: Where the ``holodeck`` command reads variables from, after the environment.
 ENV_FILES = (Path(".env"), Path("~/.holodeck/.env"))
 
@@ -45,6 +51,13 @@ class Substituted:
     spans: list[tuple[int, int, int, int]] = field(default_factory=list)
     #: The spans of unset references, in the new text (same as in the file's length).
     unset: list[tuple[int, int]] = field(default_factory=list)
+    #: Each referenced variable that is set, with its value: what no output may show.
+    used: dict[str, str] = field(default_factory=dict)
+    #: Where each replaced reference starts in the new text (for a search by halves).
+    _starts: list[int] = field(default_factory=list, repr=False)
+
+    def __post_init__(self) -> None:
+        self._starts = [s[0] for s in self.spans]
 
     @property
     def changed(self) -> bool:
@@ -53,7 +66,7 @@ class Substituted:
     def original(self, offset: int, *, end: bool = False) -> int:
         """The file's offset for ``offset`` of the new text; inside a replaced value, the
         reference's start (its end, for the end of a range)."""
-        i = bisect.bisect_right([s[0] for s in self.spans], offset) - 1
+        i = bisect.bisect_right(self._starts, offset) - 1
         if i < 0:
             return offset
         new_start, new_end, old_start, old_end = self.spans[i]
@@ -65,38 +78,252 @@ class Substituted:
 
     def blames_unset(self, start: int, end: int) -> bool:
         """Whether the range ``[start, end)`` of the new text touches an unset reference."""
-        return any(s < max(end, start + 1) and start < e for s, e in self.unset)
+        end = max(end, start + 1)
+        # The unset spans are sorted and apart: only the last one starting before ``end``
+        # can reach past ``start``.
+        i = bisect.bisect_left(self.unset, (end,)) - 1
+        return i >= 0 and start < self.unset[i][1]
+
+    def values(self) -> Values:
+        """The values substituted, each with its reference: what a report names, never shows."""
+        from holodeck_mt.read import scalars
+
+        readings: dict[str, Any] = {}
+        for name, value in self.used.items():
+            if 0 < len(value.strip()) <= _LONGEST_READ:
+                with contextlib.suppress(ValueError):  # TooLong: not a number it reads
+                    readings[name] = scalars.resolve(value.strip())
+        return Values(self.used, readings)
+
+    def placer(self, original: str) -> Placer:
+        """What places a diagnostic found on :attr:`text` in ``original``, the file as written."""
+        return Placer(self, original)
 
 
-def environment(environ: Mapping[str, str] | None = None) -> dict[str, str]:
-    """The variables a ``holodeck`` command sees: the environment, then the ``.env`` files
-    (never overriding what is set already)."""
+#: The longest value whose YAML reading (a number, a boolean) is known as its variable's.
+_LONGEST_READ = 64
+
+
+class Placer:
+    """Diagnostics found on the substituted text, placed in the file as written: each
+    line and column of the one text mapped to the other's once they are indexed (a
+    search by halves each), so that many diagnostics over many references cost their
+    number, not its product with the references'."""
+
+    def __init__(self, sub: Substituted, original: str) -> None:
+        from holodeck_mt.text.ranges import line_starts
+
+        self.sub = sub
+        self._new = line_starts(sub.text)
+        self._old = line_starts(original)
+
+    def place(self, d: Diagnostic) -> Diagnostic | None:
+        """``d`` at its place in the file as written; None when it stands on an unset
+        reference (whose value could be anything)."""
+        start = _offset(self._new, d.line, d.column)
+        end = _offset(self._new, d.end_line or d.line, d.end_column or d.column)
+        if self.sub.blames_unset(start, end):
+            return None
+        line, column = _position(self._old, self.sub.original(start))
+        end_line, end_column = _position(self._old, self.sub.original(max(end, start), end=True))
+        return dataclasses.replace(
+            d,
+            line=line,
+            column=column,
+            end_line=end_line if d.end_line is not None else None,
+            end_column=end_column if d.end_column is not None else None,
+        )
+
+    def screen(self, keep: Callable[[Diagnostic], bool] | None) -> Callable[[Diagnostic], bool]:
+        """``keep`` asked of each diagnostic at its place in the file as written, where its
+        suppression comment stands; one on an unset reference is not kept."""
+
+        def placed_keep(d: Diagnostic) -> bool:
+            placed = self.place(d)
+            return placed is not None and (keep is None or keep(placed))
+
+        return placed_keep
+
+
+@dataclass(frozen=True)
+class Environment:
+    """The variables a ``holodeck`` command sees, and each ``.env`` file it would read that
+    was refused here (never read: none of its variables counts as set)."""
+
+    variables: dict[str, str]
+    #: For each refused file: its name as shown and why it was refused (never its content).
+    refused: tuple[str, ...] = ()
+
+
+def environment(
+    folder: Path | None = None, environ: Mapping[str, str] | None = None
+) -> Environment:
+    """The variables a ``holodeck`` command run in ``folder`` (the working directory unless
+    given) sees: the environment, then ``folder/.env``, then ``~/.holodeck/.env``.
+
+    As the command loads them: each file with python-dotenv's ``load_dotenv(override=False)``
+    (its parser, its ``${NAME}`` and ``${NAME:-default}`` expansion, a variable already set
+    never overridden, the second file expanded with what the first set), and none at all
+    while ``PYTHON_DOTENV_DISABLED`` is true. Nothing is read into this process's own
+    environment. The working folder's ``.env`` is confined to ``folder``'s tree, the user's
+    own file only kept off ``/proc``, ``/sys`` and ``/dev``; either must be a regular file
+    of at most :data:`MAX_ENV_FILE` bytes, in UTF-8, or it is refused.
+    """
     found = dict(os.environ if environ is None else environ)
-    for file in ENV_FILES:
-        for name, value in _env_file(file.expanduser()).items():
+    refused: list[str] = []
+    for shown, path, tree in _env_files(folder):
+        if _dotenv_disabled(found):
+            break
+        values, why = _env_file(path, tree, found)
+        if why is not None:
+            refused.append(f"{shown} {why}")
+        for name, value in values.items():
             found.setdefault(name, value)
-    return found
+    return Environment(found, tuple(refused))
 
 
-def _env_file(path: Path) -> dict[str, str]:
-    """A ``.env`` file's variables (python-dotenv), if it is a regular file of bounded size."""
+def refused(text: str, env: Environment) -> list[Diagnostic]:
+    """One warning (HMT213) per ``.env`` file refused, at the first ``${NAME}`` of ``text``
+    (a text naming no variable does not depend on it); what it says is never the file's."""
+    if not env.refused:
+        return []
+    first = REFERENCE.search(text)
+    if first is None:
+        return []
+    from holodeck_mt.text import ranges
+
+    line, column = _position(ranges.line_starts(text), first.start())
+    found = [
+        make(
+            "HMT213",
+            f"{why}, so its variables are not used here: a variable set only there counts "
+            "as unset, though the `holodeck` command reads the file",
+            line,
+            column,
+            hint=f"make it a regular UTF-8 file of at most {MAX_ENV_FILE // 1024} KiB "
+            "(`.env`: inside the repository)",
+        )
+        for why in env.refused
+    ]
+    return ranges.with_ranges(text, found)
+
+
+def _env_files(folder: Path | None) -> list[tuple[str, Path, Path | None]]:
+    """Each ``.env`` file the command reads: its name as shown, its path, the tree it must
+    stay in (None: only the special roots are refused)."""
+    try:
+        here = Path(os.path.realpath(folder if folder is not None else Path.cwd()))
+    except (OSError, ValueError):  # a working directory removed meanwhile
+        here = None
+    try:
+        home = Path(os.path.expanduser(ENV_FILES[1]))
+    except (OSError, RuntimeError):  # no home to expand
+        home = None
+    files: list[tuple[str, Path, Path | None]] = []
+    if here is not None:
+        files.append((f"`{ENV_FILES[0]}`", here / ENV_FILES[0], here))
+    if home is not None and home.is_absolute():
+        files.append((f"`{ENV_FILES[1]}`", home, None))
+    return files
+
+
+def _dotenv_disabled(variables: Mapping[str, str]) -> bool:
+    """python-dotenv's own switch: ``load_dotenv`` reads nothing while it is true."""
+    return variables.get("PYTHON_DOTENV_DISABLED", "").casefold() in {"1", "true", "t", "yes", "y"}
+
+
+def _env_file(
+    path: Path, tree: Path | None, seen: Mapping[str, str]
+) -> tuple[dict[str, str], str | None]:
+    """The variables a ``.env`` file sets, expanded with those ``seen`` already, and why it
+    was refused (None: read, or absent as the command finds it absent)."""
+    import errno
+    import stat
+
     from holodeck_mt.read import confine
 
     try:
-        descriptor = confine.open_regular(path)
+        mode = os.stat(path).st_mode  # never blocks, even on a FIFO
+    except OSError as e:
+        if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG):
+            return {}, None  # the command sees no file there, and reads none
+        return {}, "cannot be read"
+    except ValueError:
+        return {}, None
+    if stat.S_ISDIR(mode):
+        return {}, None  # python-dotenv reads nothing from a folder
+    try:
+        why = confine.refusal(path, tree)
     except (OSError, ValueError):
-        return {}
-    with os.fdopen(descriptor, "rb") as stream:
-        raw = stream.read(MAX_ENV_FILE + 1)
+        why = "cannot be resolved"
+    if why is not None:
+        return {}, why
+    if not stat.S_ISREG(mode):
+        return {}, "is not a regular file"
+    try:
+        with os.fdopen(confine.open_regular(path), "rb") as stream:
+            raw = stream.read(MAX_ENV_FILE + 1)
+    except OSError:
+        return {}, "cannot be read"  # swapped for a FIFO since, or not readable
     if len(raw) > MAX_ENV_FILE:
-        return {}
+        return {}, f"is larger than {MAX_ENV_FILE // 1024} KiB"
+    try:
+        return _expanded(raw, seen), None
+    except UnicodeDecodeError:
+        return {}, "is not UTF-8 text (the `holodeck` command fails reading it)"
+    except _TooLarge:
+        return {}, f"is over {MAX_ENV_EXPANSION // 1024} KiB once its references are expanded"
+
+
+class _TooLarge(Exception):
+    """A ``.env`` file whose expansion would pass :data:`MAX_ENV_EXPANSION`."""
+
+
+def _expanded(raw: bytes, seen: Mapping[str, str]) -> dict[str, str]:
+    """``raw`` read by python-dotenv (as ``load_dotenv`` opens a file: UTF-8, universal
+    newlines), each value's references expanded as ``load_dotenv(override=False)`` does:
+    with the variables ``seen`` already, else those of the lines above.
+
+    Raises :class:`_TooLarge` before the expansion's work (its search for references, the
+    values it makes) passes :data:`MAX_ENV_EXPANSION` characters: a line can double the
+    line above, a run of unclosed ``${`` makes the search quadratic.
+    """
+    import collections
     import io
 
-    from dotenv import dotenv_values
+    from dotenv.parser import parse_stream
+    from dotenv.variables import parse_variables
 
-    text = raw.decode("utf-8", errors="replace")
-    values = dotenv_values(stream=io.StringIO(text), interpolate=False)
-    return {k: v for k, v in values.items() if v is not None}
+    above: dict[str, str | None] = {}
+    visible = collections.ChainMap(seen, above)  # type: ignore[arg-type]
+    work = 0
+    with io.TextIOWrapper(io.BytesIO(raw), encoding="utf-8") as stream:
+        for binding in parse_stream(stream):
+            if binding.key is None:
+                continue  # a line python-dotenv cannot parse: skipped, as it skips it
+            value = binding.value
+            if value is not None and "${" in value:
+                work += _search_cost(value)
+                if work > MAX_ENV_EXPANSION:
+                    raise _TooLarge
+                parts = [atom.resolve(visible) for atom in parse_variables(value)]
+                work += sum(map(len, parts))
+                if work > MAX_ENV_EXPANSION:
+                    raise _TooLarge
+                value = "".join(parts)
+            above[binding.key] = value
+    return {name: value for name, value in above.items() if value is not None}
+
+
+def _search_cost(value: str) -> int:
+    """At most how many characters python-dotenv's search for references reads in
+    ``value``: from each ``${`` to the ``}`` after it (or the end)."""
+    closing = [m.start() for m in re.finditer(r"\}", value)]
+    cost = 0
+    for match in re.finditer(r"\$\{", value):
+        i = bisect.bisect_left(closing, match.end())
+        cost += (closing[i] if i < len(closing) else len(value)) - match.start()
+    return cost
 
 
 def substitute(text: str, variables: Mapping[str, str]) -> Substituted:
@@ -107,6 +334,7 @@ def substitute(text: str, variables: Mapping[str, str]) -> Substituted:
     out: list[str] = []
     spans: list[tuple[int, int, int, int]] = []
     unset: list[tuple[int, int]] = []
+    used: dict[str, str] = {}
     written = 0  # length of the new text so far
     last = 0
     for match in REFERENCE.finditer(text):
@@ -117,40 +345,14 @@ def substitute(text: str, variables: Mapping[str, str]) -> Substituted:
         if value is None:
             value = "$_" + name + "_"  # parses as a plain scalar anywhere, keeps offsets
             unset.append((written, written + len(value)))
+        else:
+            used.setdefault(name, value)
         out.append(value)
         spans.append((written, written + len(value), match.start(), match.end()))
         written += len(value)
         last = match.end()
     out.append(text[last:])
-    return Substituted("".join(out), spans, unset)
-
-
-def restore(diagnostics: list[Diagnostic], sub: Substituted, original: str) -> list[Diagnostic]:
-    """``diagnostics`` found on ``sub.text``, placed in the file as written; those that
-    stand on an unset reference dropped (its value could be anything)."""
-    if not sub.changed:
-        return diagnostics
-    from holodeck_mt.text.ranges import line_starts
-
-    new_starts, old_starts = line_starts(sub.text), line_starts(original)
-    out = []
-    for d in diagnostics:
-        start = _offset(new_starts, d.line, d.column)
-        end = _offset(new_starts, d.end_line or d.line, d.end_column or d.column)
-        if sub.blames_unset(start, end):
-            continue
-        line, column = _position(old_starts, sub.original(start))
-        end_line, end_column = _position(old_starts, sub.original(max(end, start), end=True))
-        out.append(
-            dataclasses.replace(
-                d,
-                line=line,
-                column=column,
-                end_line=end_line if d.end_line is not None else None,
-                end_column=end_column if d.end_column is not None else None,
-            )
-        )
-    return out
+    return Substituted("".join(out), spans, unset, used)
 
 
 def _offset(starts: Sequence[int], line: int, column: int) -> int:

@@ -21,6 +21,7 @@ MODULES = {
     "github": "github",
     "sarif": "sarif",
     "junit": "junit",
+    "markdown": "markdown",
 }
 #: The ``--format`` names, in the order ``--help`` lists them.
 FORMATS = tuple(MODULES)

@@ -18,6 +18,8 @@ from holodeck_mt.text.safe_text import escape, guard_lines
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
+#: The code of the line that counts what a cap left out.
+CAPPED = "HMT220"
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 _MAX_SHOWN = 160
 
@@ -89,17 +91,32 @@ def summary(results: Sequence[FileResult]) -> str:
     errors = sum(r.errors for r in results)
     warnings = sum(r.warnings for r in results)
     invalid = sum(not r.valid for r in results)
-
-    def count(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
-
     if not files:
         return "No files validated."
     if invalid:
         strict = " (--strict: warnings fail)" if warnings and any(r.strict for r in results) else ""
+        errors, warnings, shown = _past_the_cap(results, errors, warnings)
         return (
-            f"Found {count(errors, 'error')} and {count(warnings, 'warning')} "
-            f"in {invalid} of {count(files, 'file')}{strict}."
+            f"Found {_count(errors, 'error')} and {_count(warnings, 'warning')} "
+            f"in {invalid} of {_count(files, 'file')}{shown}{strict}."
         )
-    tail = f" ({count(warnings, 'warning')})" if warnings else ""
-    return f"All {count(files, 'file')} valid{tail}."
+    tail = f" ({_count(warnings, 'warning')})" if warnings else ""
+    return f"All {_count(files, 'file')} valid{tail}."
+
+
+def _count(n: int, word: str) -> str:
+    return f"{n} {word}{'' if n == 1 else 's'}"
+
+
+def _past_the_cap(
+    results: Sequence[FileResult], errors: int, warnings: int
+) -> tuple[int, int, str]:
+    """The true totals where ``--max-diagnostics`` left diagnostics out, and what says so."""
+    hidden_errors = sum(r.not_shown[0] for r in results)
+    hidden_warnings = sum(r.not_shown[1] for r in results)
+    if hidden_errors or hidden_warnings:
+        total = errors + hidden_errors
+        return total, warnings + hidden_warnings, f" ({errors:,} of {total:,} errors shown)"
+    if any(d.code == CAPPED for r in results for d in r.diagnostics):
+        return errors, warnings, " (and more in test cases not examined)"
+    return errors, warnings, ""

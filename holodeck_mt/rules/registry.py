@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from holodeck_mt.rules import (
     Options,
+    axis_range,
     count_is_integer,
     duplicate_expected_tools,
     duplicate_names,
@@ -26,6 +27,7 @@ from holodeck_mt.rules import (
     graders_import,
     ineffective_flags,
     literal_like_matcher,
+    literal_reference,
     metric_settings_leak,
     non_finite_numbers,
     regex_compiles,
@@ -194,9 +196,10 @@ REGISTRY: list[Code] = [
         name="path-outside-tree",
         severity="error",
         description=(
-            "A `test_cases_file`, `files[*].path` (with --check-files), or a file given or "
-            "found (an agent.yaml that is a link) leaves the repository tree or names /proc, "
-            "/sys or /dev; it is never read."
+            "A `test_cases_file`, `files[*].path` (with --check-files), a subagent's "
+            "`prompt_file` (which the platform's model reads), or a file given or found (an "
+            "agent.yaml that is a link) leaves the repository tree or names /proc, /sys or "
+            "/dev; it is never read."
         ),
         stage="pipeline",
     ),
@@ -224,6 +227,8 @@ REGISTRY: list[Code] = [
         ),
         stage="schema",
     ),
+    axis_range.RULE,
+    literal_reference.RULE,
     # Warnings: valid for the platform, but almost certainly not what the author meant.
     ineffective_flags.RULE,
     duplicate_names.RULE,
@@ -284,6 +289,17 @@ REGISTRY: list[Code] = [
         stage="read",
     ),
     # About the report itself.
+    Code(
+        code="HMT216",
+        name="non-string-key",
+        severity="warning",
+        description=(
+            "A key that is not a string (`on`, `yes`, `1`) nested in a free-form value "
+            "(`turn_config`, `response_format`, a tool's `parameters`) below the keys the "
+            "platform checks: it loads, but nothing finds the key by the name written."
+        ),
+        stage="platform-reading",
+    ),
     Code(
         code="HMT220",
         name="diagnostics-capped",
@@ -350,7 +366,8 @@ REGISTRY: list[Code] = [
         severity="warning",
         description=(
             "The text names `${NAME}` (comments included) and the variable is not set: "
-            "the platform refuses to load the file unless it is set when it runs."
+            "the platform refuses to load the file unless it is set when it runs. A `.env` "
+            "refused (a link out of the tree, a FIFO, too large) is one more, saying why."
         ),
         stage="read",
     ),

@@ -11,6 +11,7 @@ from typing import Any
 
 from holodeck_mt.model import Quote, Unquote
 from holodeck_mt.read.loader import YamlScalar, clip
+from holodeck_mt.text import substituted
 
 _TYPE_NAMES = {
     "string": "a string",
@@ -62,8 +63,16 @@ def _plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
-def show(value: Any, limit: int = 40) -> str:
-    """A bounded rendering of a value, never the whole of a large instance."""
+def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
+    """A bounded rendering of a value, never the whole of a large instance; a value of the
+    input (``given``, not the schema's) that came from a ``${NAME}`` reference is named by
+    its reference, never shown."""
+    if given:
+        named = substituted.phrase(value)
+        if named is not None:
+            return named
+        if isinstance(value, str):
+            value = substituted.as_written(value)
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, (int, float)):
@@ -80,8 +89,18 @@ def show(value: Any, limit: int = 40) -> str:
     return type(value).__name__
 
 
+def key(name: str) -> str:
+    """A key of the input as a message quotes it: clipped, as written (``${NAME}``, not a
+    variable's value)."""
+    return clip(substituted.as_written(name))
+
+
 def got(value: Any) -> str:
-    """``integer 206588``, ``null``, ``a mapping of 2 keys``."""
+    """``integer 206588``, ``null``, ``a mapping of 2 keys``; ``the value of `${NAME}` (a
+    string)`` for a value that came whole from a reference."""
+    named = substituted.got(value)
+    if named is not None:
+        return named
     kind = kind_of(value)
     if isinstance(value, (dict, list)) or value is None:
         return show(value)
@@ -149,7 +168,12 @@ def safe(text: str, keep: str = "") -> str:
 
 
 def quote(text: str, limit: int = 60) -> str:
-    """A string as a JSON string literal, clipped to ``limit`` characters first."""
+    """A string as a JSON string literal, clipped to ``limit`` characters first; a value
+    from a ``${NAME}`` reference named by it."""
+    named = substituted.phrase(text)
+    if named is not None:
+        return named
+    text = substituted.as_written(text)
     return safe(json.dumps(clip(text, limit), ensure_ascii=False))
 
 
@@ -157,6 +181,9 @@ def literal(value: Any, limit: int = 60) -> str:
     """Any loaded value, written the way YAML/JSON would (``true``, ``null``, ``[1, 2]``)."""
     if isinstance(value, str):
         return quote(value, limit)
+    named = substituted.phrase(value)
+    if named is not None:
+        return named
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=True)
     except (TypeError, ValueError):

@@ -102,6 +102,7 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
         first.column,
         hint="--max-diagnostics 0 shows them all",
     )
+    more = dataclasses.replace(more, not_shown=(errors, len(rest) - errors))
     return [*kept[:cap], more, *counts]
 
 

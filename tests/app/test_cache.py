@@ -1,11 +1,13 @@
-"""The result cache: a second run prints the same bytes, and anything a result depends
-on, changed, makes the file validated afresh (holodeck_mt.app.cache)."""
+"""The cache: a second run prints the same bytes in every format and platform mode, and
+anything a result depends on, changed, makes the file validated afresh (holodeck_mt.app.cache)."""
 
 from __future__ import annotations
 
 import json
 import os
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -13,8 +15,10 @@ from typing import Any
 import pytest
 
 from holodeck_mt import pipeline
-from holodeck_mt.app import cache, tool_state
+from holodeck_mt.app import cache
 from holodeck_mt.app.cli import main
+from holodeck_mt.contract import platform_models, registry
+from tests.timeouts import scaled
 
 AGENT = """\
 name: cached
@@ -70,18 +74,78 @@ def run(capsys: pytest.CaptureFixture[str]) -> Run:
 
 def _entries() -> Iterator[Path]:
     root = Path(os.environ["HOLODECK_MT_CACHE_DIR"])
-    return root.rglob("*.json") if root.is_dir() else iter([])
+    return (p for p in root.rglob("*") if p.is_file()) if root.is_dir() else iter([])
 
 
+def _with_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    if platform_models.agent_model() is None:
+        pytest.skip("holodeck-ai is not importable here")
+
+
+def _without_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(platform_models._MODELS, "agent", None)
+
+
+MODES: dict[str, tuple[Callable[[pytest.MonkeyPatch], None], list[str]]] = {
+    "with the platform": (_with_platform, []),
+    "without the platform": (_without_platform, []),
+    "--platform off": (lambda _: None, ["--platform", "off"]),
+}
+
+
+@pytest.mark.parametrize("mode", list(MODES))
 @pytest.mark.parametrize("form", ["text", "json", "sarif", "github", "junit"])
 def test_a_second_run_prints_the_same_bytes_from_the_cache(
-    project: Path, validations: list[str], run: Run, form: str
+    project: Path,
+    validations: list[str],
+    run: Run,
+    monkeypatch: pytest.MonkeyPatch,
+    form: str,
+    mode: str,
 ) -> None:
-    first = run("--format", form)
-    second = run("--format", form)
+    prepare, args = MODES[mode]
+    prepare(monkeypatch)
+    first = run("--format", form, *args)
+    second = run("--format", form, *args)
     assert first == second
     assert first[0] == 1  # the number for a string is an error
     assert validations == ["agent.yaml"]  # the second run validated nothing
+    unchecked = mode != "with the platform"
+    if form == "text":
+        assert first[1].splitlines()[-1].startswith("Not checked: ") == unchecked
+    if form == "json":
+        sections = json.loads(first[1])["summary"]["unchecked_sections"]
+        assert sections == (["name", "model", "instructions"] if unchecked else [])
+
+
+def test_an_entry_written_without_the_platform_is_not_used_once_it_imports(
+    project: Path, validations: list[str], run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _with_platform(monkeypatch)
+    with monkeypatch.context() as patched:
+        _without_platform(patched)
+        assert "Not checked: " in run()[1]
+    assert "Not checked: " not in run()[1]
+    assert validations == ["agent.yaml", "agent.yaml"]
+
+
+def test_a_platform_that_no_longer_imports_is_another_entry(project: Path) -> None:
+    """In a process of its own, which has not imported the platform when it reads the
+    cache: a ``holodeck`` package that fails to import now shadows the platform's."""
+    if platform_models.agent_model() is None:
+        pytest.skip("holodeck-ai is not importable here")
+    root = Path(__file__).resolve().parents[2]
+    command = [sys.executable, "-m", "holodeck_mt", "validate", "agent.yaml", "--jobs", "1"]
+
+    def output() -> str:
+        env = {**os.environ, "PYTHONPATH": str(root)}
+        done = subprocess.run(command, env=env, capture_output=True, timeout=scaled(120))
+        return done.stdout.decode()
+
+    assert "Not checked: " not in output()
+    (project / "holodeck").mkdir()
+    (project / "holodeck" / "__init__.py").write_text("raise ImportError\n", encoding="utf-8")
+    assert output().splitlines()[-1].startswith("Not checked: name, model, instructions")
 
 
 def test_strict_applies_to_a_cached_result(project: Path, validations: list[str], run: Run) -> None:
@@ -112,6 +176,15 @@ def _write_a_dotenv(project: Path) -> None:
     (project / ".env").write_text("GREETING=hi\n", encoding="utf-8")
 
 
+def _write_the_users_dotenv(project: Path) -> None:
+    (Path(os.environ["HOME"]) / ".holodeck").mkdir()
+    (Path(os.environ["HOME"]) / ".holodeck" / ".env").write_text("X=1\n", encoding="utf-8")
+
+
+def _write_a_configuration(project: Path) -> None:
+    (project / ".holodeck-mt.toml").write_text("strict = false\n", encoding="utf-8")
+
+
 def _link_the_test_cases_file_elsewhere(project: Path) -> None:
     (project / "other.yaml").write_text(CASES, encoding="utf-8")
     (project / "cases.yaml").unlink()
@@ -122,24 +195,22 @@ def _bump_the_version(project: Path) -> None:
     import holodeck_mt
 
     holodeck_mt.__version__ += ".post1"
-    tool_state.forget()
 
 
 def _another_platform(project: Path) -> None:
-    installed = tool_state.distributions()
-    tool_state.distributions = lambda: [*installed, "holodeck_ai-99.0.dist-info"]
-    tool_state.forget()
+    installed = project.parent / f"{project.name}-site"
+    (installed / "holodeck_ai-99.0.dist-info").mkdir(parents=True)
+    sys.path.append(str(installed))
 
 
 def _edit_a_schema_file(project: Path) -> None:
     copy = project.parent / f"{project.name}-schema"
-    shutil.copytree(tool_state.schema_dir(), copy)
+    shutil.copytree(registry.schema_dir(), copy)
     target = next(iter(sorted(copy.glob("*.schema.json"))))
     document = json.loads(target.read_text(encoding="utf-8"))
     document["description"] = "edited"
     target.write_text(json.dumps(document), encoding="utf-8")
-    tool_state.schema_dir = lambda: str(copy)
-    tool_state.forget()
+    registry.schema_dir = lambda: copy
 
 
 CHANGES: dict[str, Callable[[Path], None]] = {
@@ -148,6 +219,8 @@ CHANGES: dict[str, Callable[[Path], None]] = {
     "a ${NAME} variable's value": _change_a_variable,
     "a ${NAME} variable unset": _unset_a_variable,
     "a .env beside it": _write_a_dotenv,
+    "the user's .env the platform reads": _write_the_users_dotenv,
+    "a configuration file": _write_a_configuration,
     "where the test_cases_file leads": _link_the_test_cases_file_elsewhere,
     "the validator's version": _bump_the_version,
     "the platform's version": _another_platform,
@@ -161,25 +234,60 @@ def test_changing_a_dependency_validates_the_file_afresh(
     validations: list[str],
     run: Run,
     monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
     change: str,
 ) -> None:
     import holodeck_mt
 
     monkeypatch.setattr(holodeck_mt, "__version__", holodeck_mt.__version__)
-    monkeypatch.setattr(tool_state, "schema_dir", tool_state.schema_dir)
-    monkeypatch.setattr(tool_state, "distributions", tool_state.distributions)
+    monkeypatch.setattr(registry, "schema_dir", registry.schema_dir)
+    monkeypatch.setattr(sys, "path", list(sys.path))
+    monkeypatch.setenv("HOME", str(tmp_path_factory.mktemp("home")))
     monkeypatch.setenv("GREETING", "hello")
+    cache._tool_state.cache_clear()
     run()
     CHANGES[change](project)
+    cache._tool_state.cache_clear()
     run()
-    tool_state.forget()
+    cache._tool_state.cache_clear()
     assert validations == ["agent.yaml", "agent.yaml"], change
 
 
-def test_the_schema_files_keyed_are_the_ones_the_validator_reads() -> None:
-    from holodeck_mt.contract import registry
+def test_a_variable_a_dotenv_value_expands_is_a_dependency_too(
+    project: Path, validations: list[str], run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GREETING")
+    (project / ".env").write_text("GREETING=${HMT_CACHE_BASE} there\n", encoding="utf-8")
+    monkeypatch.setenv("HMT_CACHE_BASE", "hello")
+    run()
+    run()
+    monkeypatch.setenv("HMT_CACHE_BASE", "good morning")
+    run()
+    assert validations == ["agent.yaml", "agent.yaml"]
 
-    assert Path(tool_state.schema_dir()) == registry.schema_dir()
+
+def test_turning_the_dotenv_files_off_is_a_dependency_too(
+    project: Path, validations: list[str], run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.delenv("GREETING")
+    (project / ".env").write_text("GREETING=hi\n", encoding="utf-8")
+    run()
+    monkeypatch.setenv("PYTHON_DOTENV_DISABLED", "1")
+    run()
+    assert validations == ["agent.yaml", "agent.yaml"]
+
+
+def test_the_schema_files_keyed_are_the_ones_the_validator_reads(
+    project: Path, validations: list[str], run: Run, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The key reads the registry's own folder: no second copy of where schemas live."""
+    run()
+    _edit_a_schema_file(project)
+    monkeypatch.setattr(registry, "schema_dir", registry.schema_dir)
+    cache._tool_state.cache_clear()
+    run()
+    cache._tool_state.cache_clear()
+    assert validations == ["agent.yaml", "agent.yaml"]
 
 
 @pytest.mark.parametrize(
@@ -205,18 +313,18 @@ def test_runs_that_cannot_be_cached_store_nothing(
     assert list(_entries()) == []
 
 
+def _flip(data: bytes, at: int) -> bytes:
+    return data[:at] + bytes([data[at] ^ 1]) + data[at + 1 :]
+
+
 CORRUPTIONS: dict[str, Callable[[bytes], bytes]] = {
     "truncated": lambda data: data[: len(data) // 2],
     "not JSON": lambda data: b"\x80\x81 garbage",
     "empty": lambda data: b"",
-    "another key": lambda data: data.replace(b'"key":"', b'"key":"0'),
-    "another format": lambda data: data.replace(b'"format":1', b'"format":0'),
-    "a control character": lambda data: data.replace(b"HMT203", b"HMT203\\u001b[2J"),
-    "a diagnostic of the wrong shape": lambda data: data.replace(b'"line":', b'"lines":'),
-    "a pickle": lambda data: b"\x80\x04\x95\x10\x00\x00\x00\x00\x00\x00\x00.",
+    "a byte of the MAC changed": lambda data: _flip(data, 3),
+    "a byte of the content changed": lambda data: _flip(data, len(data) - 3),
     "oversized": lambda data: data + b" " * (cache.MAX_ENTRY_BYTES + 1),
     "nested too deep": lambda data: b"[" * 100_000 + b"]" * 100_000,
-    "a result of the wrong shape": lambda data: data.replace(b'"stats":{', b'"stats":{"x":[],'),
 }
 
 
@@ -253,14 +361,15 @@ def test_the_default_cache_folder_is_never_inside_the_repository(
     monkeypatch.delenv("HOLODECK_MT_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / ".cache"))
     monkeypatch.setenv("HOME", str(project))
-    assert cache.folder() is None
+    assert cache.user_folder() is None and cache.secret() is None
     run()
     assert not (project / ".cache").exists()
     outside = project.parent / f"{project.name}-user-cache"
     monkeypatch.setenv("XDG_CACHE_HOME", str(outside))
-    assert cache.folder() == outside / "holodeck-mt"
+    assert cache.user_folder() == str(outside / "holodeck-mt")
     run()
-    assert list(outside.rglob("*.json"))
+    assert [p.name for p in outside.rglob("*") if p.is_file()].count(cache.SECRET) == 1
+    assert len([p for p in outside.rglob("*") if p.is_file()]) == 2  # the key, an entry
     assert sorted(p.name for p in project.iterdir()) == [".git", "agent.yaml", "cases.yaml"]
 
 
@@ -269,7 +378,7 @@ def test_the_cache_folder_is_the_one_asked_for(
 ) -> None:
     monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(project / "my-cache"))
     run()
-    assert list((project / "my-cache").rglob("*.json"))
+    assert [p for p in (project / "my-cache").rglob("*") if p.is_file()] != []
 
 
 def test_a_file_name_that_is_not_utf8_is_cached_too(

@@ -20,6 +20,7 @@ import pytest
 
 from holodeck_mt.app import discovery
 from holodeck_mt.app.cli import main
+from holodeck_mt.render import FORMATS
 from tests.conftest import ROOT, SAMPLES, RunJson
 
 NOT_HOLODECK = ROOT / "tests" / "not_holodeck"
@@ -252,7 +253,7 @@ def test_a_link_out_of_the_folder_is_not_read_by_the_search(
     assert [Path(f["path"]).name for f in document["files"]] == ["cases.yaml"]
 
 
-@pytest.mark.parametrize("fmt", ["text", "json", "github", "sarif", "junit"])
+@pytest.mark.parametrize("fmt", FORMATS)
 def test_each_fault_appears_once_in_every_format(tmp_path: Path, fmt: str) -> None:
     root = make_repository(tmp_path / "repo")
     named = [str(root / f) for f in HOLODECK_FILES]
@@ -283,6 +284,8 @@ def test_each_fault_appears_once_in_every_format(tmp_path: Path, fmt: str) -> No
                 and r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"].endswith(name)
                 for r in json.loads(out)["runs"][0]["results"]
             )
+        elif fmt == "markdown":
+            hits = out.count(f"| {path}\\:{line}\\:")
         else:
             hits = out.count(f"{path}:{line}:")
         assert hits == 1, (fmt, path, line, out[-4000:])
@@ -307,3 +310,59 @@ def test_the_command_line_default_is_still_agent_yaml(
     monkeypatch.chdir(tmp_path)
     assert main(["validate"]) == 2
     assert "cannot read 'agent.yaml'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    ("text", "holds"),
+    [
+        ("- name: a\n  inptu: hi\n- name: b\n  inptu: ho\n", True),
+        ("- turn:\n    - input: x\n", True),
+        ("- inptu: hi\n", True),
+        ("- name: a\n  imput: hi\n  runs-on: x\n", False),  # a key no test case has
+        ("- name: a\n  inputs: hi\n", False),  # another word, not a misspelling
+        ("- name: a\n  image: x\n", False),
+        ("- inp: hi\n", False),  # too short to be a misspelling
+    ],
+)
+def test_a_list_of_cases_misspelling_input_is_a_test_cases_file(
+    tmp_path: Path, text: str, holds: bool
+) -> None:
+    (tmp_path / "cases.yaml").write_text(text, encoding="utf-8")
+    assert discovery.holds_test_cases(tmp_path / "cases.yaml") is holds
+
+
+def test_a_folder_of_cases_misspelling_input_is_validated_with_did_you_mean(
+    tmp_path: Path, run_json: RunJson
+) -> None:
+    (tmp_path / "cases.yaml").write_text("- name: a\n  inptu: hi\n", encoding="utf-8")
+    code, document = run_json(str(tmp_path), "--no-cache")
+    assert code == 1
+    (found,) = document["files"]
+    (d,) = found["diagnostics"]
+    assert (d["code"], d["line"], d["test_case"], d["hint"]) == (
+        "HMT100",
+        2,
+        "a",
+        "did you mean 'input'?",
+    )
+
+
+@pytest.mark.parametrize(
+    ("written", "follows"),
+    [
+        ("test_cases:\n", True),
+        ("test_cases: null\n", True),
+        ("test_cases: ~\n", True),
+        ("test_cases: []\n", False),
+        ('test_cases: ""\n', False),
+        ("test_cases: [{input: hi}]\n", False),
+    ],
+)
+def test_a_null_test_cases_beside_the_file_is_none_written(
+    tmp_path: Path, written: str, follows: bool
+) -> None:
+    """As the platform: `test_cases: null` is no test cases, and the file is followed."""
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(f"name: a\n{written}test_cases_file: cases.yaml\n", encoding="utf-8")
+    target = discovery.agent_target(agent)
+    assert (target == tmp_path / "cases.yaml") if follows else target is None

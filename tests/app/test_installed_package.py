@@ -136,6 +136,22 @@ def test_installed_validator_finds_its_schema_outside_the_checkout(
     assert "error[HMT105] test case 'a' (#0) turns" in done.stdout
 
 
+def test_installed_rule_command_reads_the_packages_own_copy_of_the_docs(
+    built: Built, tmp_path: Path
+) -> None:
+    done = _ok(_run(built.python, "-m", "holodeck_mt", "rule", "HMT102", cwd=tmp_path))
+    assert done.stdout.startswith("## HMT102\n")
+    assert '  hint: quote it: ground_truth: "25587"' in done.stdout.splitlines()
+    where = _run(
+        built.python,
+        "-c",
+        "from holodeck_mt.app import rule_docs; print(rule_docs.page_path())",
+        cwd=tmp_path,
+    )
+    page = Path(_ok(where).stdout.strip())
+    assert ROOT not in page.parents, "the installed package read the checkout's docs"
+
+
 def test_installed_console_script_validates_an_example(built: Built, tmp_path: Path) -> None:
     shutil.copytree(ROOT / "examples" / "convfinqa", tmp_path / "convfinqa")
     script = built.python.parent / ("holodeck-mt.exe" if os.name == "nt" else "holodeck-mt")

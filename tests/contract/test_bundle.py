@@ -15,6 +15,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
+from holodeck_mt.contract.keywords import extended
 from holodeck_mt.contract.registry import DOCUMENT, validator
 from holodeck_mt.read.loader import load
 
@@ -83,7 +84,9 @@ def _bundle_validator() -> Draft202012Validator:
     registry: Registry[Any] = Registry(retrieve=_refuse).with_resource(  # type: ignore[call-arg]
         schema["$id"], resource
     )
-    return Draft202012Validator(schema, registry=registry)
+    # The keywords the validator applies (a pattern's `$` is the end of the text): the
+    # bundle is compared with the schema files, not one engine with another.
+    return extended(Draft202012Validator)(schema, registry=registry)  # type: ignore[return-value]
 
 
 def _error_paths(checker: Draft202012Validator, data: Any) -> set[tuple[str | int, ...]]:

@@ -20,6 +20,7 @@ import pytest
 
 from holodeck_mt.app.cli import main
 from holodeck_mt.lsp.sharing import SHOWN_BY_YAML_SERVER
+from holodeck_mt.urls import REPOSITORY
 
 from .lsp_client import LspClient
 
@@ -177,10 +178,16 @@ def cli_diagnostics(text: str, folder: Path, encoding: str) -> list[tuple[Any, .
             d["code"],
             position(d["line"], d["column"]),
             position(d["end_line"], d["end_column"]),
-            d["message"],
+            shown(d),
         )
         for d in json.loads(out.getvalue())["files"][0]["diagnostics"]
     )
+
+
+def shown(d: dict[str, Any]) -> str:
+    """A CLI diagnostic's message as the editor shows it: its hint on a second line."""
+    message = str(d["message"])
+    return message + (f"\nhint: {d['hint']}" if d.get("hint") else "")
 
 
 def published(diagnostics: list[dict[str, Any]]) -> list[tuple[Any, ...]]:
@@ -298,7 +305,7 @@ def test_the_test_cases_file_an_agent_names_is_validated_as_such(
     out = _cli_json(folder / "agent.yaml")
     followed = next(f for f in out["files"] if f["path"].endswith("cases.yaml"))
     assert [(d["code"], d["message"]) for d in diagnostics] == [
-        (d["code"], d["message"]) for d in followed["diagnostics"]
+        (d["code"], shown(d)) for d in followed["diagnostics"]
     ]
 
 
@@ -502,3 +509,26 @@ def test_the_validation_at_start_up_publishes_nothing(editor: Editor) -> None:
         p["uri"] for p in editor.client.notifications("textDocument/publishDiagnostics")
     }
     assert published_for == {uri}
+
+
+def test_the_hint_is_on_screen_and_each_code_links_its_documentation(editor: Editor) -> None:
+    """Editors show ``message`` and link ``codeDescription``; few show ``data``."""
+    _, diagnostics = editor.open("- input: q\n  ground_truth: 25587\n", name="cases.yaml")
+    (diagnostic,) = diagnostics
+    assert diagnostic["code"] == "HMT102"
+    assert diagnostic["message"] == (
+        '`ground_truth` must be a string, got integer 25587\nhint: quote it: ground_truth: "25587"'
+    )
+    href = diagnostic["codeDescription"]["href"]
+    assert href == f"{REPOSITORY}/blob/main/docs/diagnostics.md#hmt102"
+    # The anchor is the heading docs/diagnostics.md gives the code.
+    docs = (Path(__file__).parents[2] / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    assert "\n## HMT102\n" in docs
+
+
+def test_a_diagnostic_without_a_hint_is_its_message_alone(editor: Editor) -> None:
+    _, diagnostics = editor.open("- input: q\n  ground_truth: '1'\n  turns: []\n", name="c.yaml")
+    assert diagnostics
+    for d in diagnostics:
+        assert d["message"].count("\n") == (1 if d["data"]["hint"] else 0), d
+        assert d["codeDescription"]["href"].endswith("#" + d["code"].lower())

@@ -90,13 +90,20 @@ vim.cmd("qall!")
 """
 
 
-def readme_neovim_config() -> str:
-    """The README's Neovim snippet, exactly as written there."""
+def readme_neovim_blocks() -> list[str]:
+    """The README's Neovim snippets, exactly as written there: holodeck-mt's, then
+    yaml-language-server's."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    section = readme[readme.index("**Neovim**") :]
-    match = re.search(r"```lua\n(.*?)```", section, re.DOTALL)
-    assert match, "README.md has no lua block after **Neovim**"
-    return match.group(1)
+    start = readme.index("**Neovim**")
+    section = readme[start : readme.index("**Helix**", start)]
+    blocks = re.findall(r"```lua\n(.*?)```", section, re.DOTALL)
+    assert len(blocks) == 2, "README.md's Neovim section should hold two lua blocks"
+    return blocks
+
+
+def readme_neovim_config() -> str:
+    """The README's Neovim snippet without yaml-language-server."""
+    return readme_neovim_blocks()[0]
 
 
 def _nvim() -> Path:
@@ -112,12 +119,21 @@ def _nvim() -> Path:
 
 
 def _run(tmp_path: Path) -> dict[str, Any]:
-    nvim = _nvim()
-    (tmp_path / "init.lua").write_text(readme_neovim_config(), encoding="utf-8")
-    (tmp_path / "driver.lua").write_text(DRIVER, encoding="utf-8")
     project = tmp_path / "project"
     project.mkdir()
     shutil.copy(FIXTURE, project / "agent.yaml")
+    return _nvim_on(tmp_path, readme_neovim_config(), DRIVER, project / "agent.yaml")
+
+
+def _nvim_on(
+    tmp_path: Path, config: str, driver: str, file: Path, runtime: Path | None = None
+) -> dict[str, Any]:
+    """Neovim started with ``config`` as its init.lua (and ``runtime`` first on its
+    runtimepath), ``driver`` run on ``file``: the driver's JSON report."""
+    nvim = _nvim()
+    project = file.parent
+    (tmp_path / "init.lua").write_text(config, encoding="utf-8")
+    (tmp_path / "driver.lua").write_text(driver, encoding="utf-8")
     out = tmp_path / "report.json"
     wait = scaled(LSP_ANSWER)
     env = {
@@ -129,11 +145,14 @@ def _run(tmp_path: Path) -> dict[str, Any]:
         "XDG_DATA_HOME": str(tmp_path / "data"),
         "XDG_STATE_HOME": str(tmp_path / "state"),
         "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "HOLODECK_MT_NVIM_FILE": str(project / "agent.yaml"),
+        "HOLODECK_MT_NVIM_FILE": str(file),
         "HOLODECK_MT_NVIM_OUT": str(out),
         "HOLODECK_MT_NVIM_TIMEOUT": str(int(wait * 1000)),
     }
-    argv = [str(nvim), "--headless", "--clean", "-u", str(tmp_path / "init.lua")]
+    argv = [str(nvim), "--headless", "--clean"]
+    if runtime is not None:
+        argv += ["--cmd", f"set runtimepath^={runtime}"]
+    argv += ["-u", str(tmp_path / "init.lua")]
     argv += ["-c", f"luafile {tmp_path / 'driver.lua'}"]
     completed = subprocess.run(
         argv,
@@ -179,3 +198,142 @@ def test_neovim_with_the_readme_config_shows_every_fault_and_applies_a_quick_fix
         == report["after_text"]
     )
     assert [(d["code"], d["lnum"] + 1) for d in report["after"]] == [("HMT104", 14)]
+
+
+#: Opens the file, waits until holodeck-mt has published its three diagnostics (and, when
+#: HOLODECK_MT_NVIM_YAMLLS is set, yaml-language-server some), reports every diagnostic.
+DRIVER_DIAGNOSTICS = r"""
+local out, timeout = vim.env.HOLODECK_MT_NVIM_OUT, tonumber(vim.env.HOLODECK_MT_NVIM_TIMEOUT)
+local want_yamlls = vim.env.HOLODECK_MT_NVIM_YAMLLS == "1"
+local report = {}
+local function count(buf, ours)
+  local n = 0
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    if (d.source == "holodeck-mt") == ours then n = n + 1 end
+  end
+  return n
+end
+local ok, err = pcall(function()
+  vim.cmd.edit(vim.fn.fnameescape(vim.env.HOLODECK_MT_NVIM_FILE))
+  local buf = vim.api.nvim_get_current_buf()
+  vim.wait(timeout, function()
+    return count(buf, true) >= 3 and (not want_yamlls or count(buf, false) >= 3)
+  end, 50)
+  report.clients = vim.tbl_map(function(c) return c.name end, vim.lsp.get_clients({ bufnr = buf }))
+  report.diagnostics = {}
+  for _, d in ipairs(vim.diagnostic.get(buf)) do
+    table.insert(report.diagnostics, {
+      code = d.code and tostring(d.code) or vim.NIL, lnum = d.lnum, source = d.source or vim.NIL,
+      message = d.message,
+    })
+  end
+  table.sort(report.diagnostics, function(a, b) return a.lnum < b.lnum end)
+end)
+report.error = (not ok) and tostring(err) or nil
+local file = assert(io.open(out, "w"))
+file:write(vim.json.encode(report))
+file:close()
+vim.cmd("qall!")
+"""
+
+#: data/convfinqa.yaml with three faults the schema states (so yaml-language-server
+#: reports them too): what the README's set-ups hid before.
+CONVFINQA = """test_cases:
+  - name: convfinqa-0
+    turns:
+      - input: "what is the net cash from operating activities in 2009?"
+        ground_truth: 206588
+      - input: "and the difference from 2008?"
+        ground_truht: "25587"
+        expected_tools:
+          - name: subtract
+            args:
+              b: { fuzzy: "181001", regex: "^181001$" }
+"""
+
+#: What holodeck-mt shows: (code, 1-based line, the message's two lines).
+THREE_FAULTS = [
+    (
+        "HMT102",
+        5,
+        "`ground_truth` must be a string, got integer 206588",
+        'hint: quote it: ground_truth: "206588"',
+    ),
+    (
+        "HMT100",
+        7,
+        "unknown key 'ground_truht' in turn",
+        "hint: did you mean 'ground_truth'?",
+    ),
+    (
+        "HMT106",
+        11,
+        "an argument matcher holds both `fuzzy` and `regex`; a matcher is one or the other",
+        "hint: keep `fuzzy` or `regex`, not both",
+    ),
+]
+
+#: What nvim-lspconfig (the plugin the README's `yamlls` comes from) provides as
+#: lsp/yamlls.lua, with the pinned yaml-language-server as its command.
+LSPCONFIG_YAMLLS = """return {
+  cmd = { %s, "--stdio" },
+  filetypes = { "yaml", "yaml.docker-compose", "yaml.gitlab", "yaml.helm-values" },
+  root_markers = { ".git" },
+  settings = { redhat = { telemetry = { enabled = false } } },
+}
+"""
+
+
+def _convfinqa_project(tmp_path: Path) -> Path:
+    project = tmp_path / "project"
+    (project / "data").mkdir(parents=True)
+    (project / ".git").mkdir()  # the repository's root, as a clone has it
+    (project / "data" / "convfinqa.yaml").write_text(CONVFINQA, encoding="utf-8")
+    return project / "data" / "convfinqa.yaml"
+
+
+def _ours(report: dict[str, Any]) -> list[tuple[str, int, str, str]]:
+    return [
+        (d["code"], d["lnum"] + 1, *d["message"].split("\n"))
+        for d in report["diagnostics"]
+        if d["source"] == "holodeck-mt"
+    ]
+
+
+def test_neovim_without_the_yaml_server_shows_all_three_faults_with_their_hints(
+    tmp_path: Path,
+) -> None:
+    file = _convfinqa_project(tmp_path)
+    report = _nvim_on(tmp_path, readme_neovim_blocks()[0], DRIVER_DIAGNOSTICS, file)
+    assert report.get("error") is None, report
+    assert report["clients"] == ["holodeck_mt"], report
+    assert _ours(report) == THREE_FAULTS, report
+
+
+def test_neovim_with_the_yaml_server_as_the_readme_sets_it_up_shows_every_fault(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from holodeck_mt.app.cli import main
+
+    from .test_language_server import SERVER, _require_server
+
+    _require_server()
+    file = _convfinqa_project(tmp_path)
+    project = file.parent.parent
+    assert main(["init-editor", str(project)]) == 0  # as the README says, first
+    runtime = tmp_path / "lspconfig"
+    (runtime / "lsp").mkdir(parents=True)
+    (runtime / "lsp" / "yamlls.lua").write_text(
+        LSPCONFIG_YAMLLS % json.dumps(str(SERVER)), encoding="utf-8"
+    )
+    monkeypatch.setenv("HOLODECK_MT_NVIM_YAMLLS", "1")
+    config = "\n".join(readme_neovim_blocks())
+    report = _nvim_on(tmp_path, config, DRIVER_DIAGNOSTICS, file, runtime)
+    assert report.get("error") is None, report
+    assert sorted(report["clients"]) == ["holodeck_mt", "yamlls"], report
+    # holodeck-mt shows all three, each with its hint: nothing is left to the other server.
+    assert _ours(report) == THREE_FAULTS, report
+    # yaml-language-server loaded the schema init-editor bound, and reports the same lines.
+    theirs = [d for d in report["diagnostics"] if d["source"] != "holodeck-mt"]
+    assert not [d for d in theirs if "Unable to load schema" in d["message"]], theirs
+    assert sorted({d["lnum"] + 1 for d in theirs}) == [5, 7, 11], theirs

@@ -40,6 +40,14 @@ EXAMPLES: list[tuple[str, type[Intent], Role, str, str, str]] = [
     ("HMT102", Quote, "document", CASE + "  ground_truth: 14.10\n", "14.10", '"14.10"'),
     ("HMT103", Quote, "document", METRIC + "      metric: 12\n", "12", '"12"'),
     ("HMT003", Quote, "document", CASE + "  1: x\n", "1:", '"1":'),
+    (
+        "HMT216",
+        Quote,
+        "document",
+        "- turns:\n    - input: q\n      turn_config: {program: {on: x}}\n",
+        "on:",
+        '"on":',
+    ),
     ("HMT007", Quote, "document", CASE + "  ground_truth: =\n", "=", '"="'),
     (
         "HMT102",

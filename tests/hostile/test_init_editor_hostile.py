@@ -136,3 +136,42 @@ def test_a_full_disk_leaves_the_settings_as_they_were(
     assert "No space left on device" in err
     assert settings.read_text() == '{"editor.tabSize": 2}'
     assert sorted(p.name for p in (repo / ".vscode").iterdir()) == ["settings.json"]
+
+
+AGENT_SCHEMA = '{"properties": {"model": {}, "instructions": {}, "test_cases": {}}, "x": %s}'
+
+
+@pytest.mark.parametrize(
+    ("name", "content"),
+    [
+        ("schemas/agent.schema.json", AGENT_SCHEMA % "1e400"),
+        ("schemas/agent.schema.json", AGENT_SCHEMA % ("9" * 5000)),
+        ("schemas/agent.schema.json", AGENT_SCHEMA % "NaN"),
+        ("schemas/agent.schema.json", AGENT_SCHEMA % ("[" * 100_000 + "]" * 100_000)),
+        ("schemas/agent.schema.json", "\xff not JSON"),
+        ("/etc/passwd", None),
+        ("../outside.schema.json", AGENT_SCHEMA % "1"),
+        ("schemas/link.schema.json", "link"),
+    ],
+    ids=["1e400", "huge-integer", "nan", "deep", "not-json", "absolute", "dot-dot", "link-out"],
+)
+def test_a_bound_schema_it_cannot_compose_is_left_bound_as_it_was(
+    repo: Path, capsys: pytest.CaptureFixture[str], name: str, content: str | None
+) -> None:
+    """HoloDeck's agent schema is composed with ours only when it is a JSON file of the
+    repository that it can write back whole; any other binding stays as it is."""
+    outside = repo.parent / "outside.schema.json"
+    outside.write_text(AGENT_SCHEMA % "1", encoding="utf-8")
+    if content == "link":
+        (repo / "schemas").mkdir()
+        (repo / name).symlink_to(outside)
+    elif content is not None and not name.startswith(".."):
+        (repo / name).parent.mkdir(parents=True, exist_ok=True)
+        (repo / name).write_text(content, encoding="utf-8")
+    settings = {"yaml.schemas": {name: ["**/agent.yaml"]}}
+    (repo / ".vscode" / "settings.json").write_text(json.dumps(settings), encoding="utf-8")
+    code, _, err = _run(repo, capsys)
+    assert (code, err) == (0, "")
+    written = json.loads((repo / ".vscode" / "settings.json").read_text(encoding="utf-8"))
+    assert written["yaml.schemas"][name] == ["**/agent.yaml"]
+    assert not (repo / ".vscode" / "holodeck-agent.schema.json").exists()

@@ -3,8 +3,16 @@
 The platform (``holodeck-ai``, see ``tests/platform_oracle.py``) judges every
 fixture, example, real sample and every document of ``scripts/platform_corpus.py``;
 the validator must call a document valid (no error) exactly when the platform
-loads it, except where the README's deviations table says otherwise. The
-agreement figure is printed, whatever pytest captures.
+loads it, except where the README's deviations table says otherwise (``deviation``
+names which) or where a known cause is not mended yet (``KNOWN_DISAGREEMENTS``).
+The agreement figures are printed, whatever pytest captures.
+
+The whole agent.yaml documents are each a run of `holodeck test`: staged in a
+folder of their own (the working folder and its ``.env``, the agent's folder and
+its files, an empty home), the platform loads each as its command does
+(``platform_oracle.judge_run``) and the validator judges it from the same working
+folder with the same environment; the process's own environment, working
+directory and ``sys.path`` are restored after each.
 
 ``response_path`` is validated by the platform's ``holodeck.lib.evaluators.response_path``,
 whose package ``__init__`` imports deepeval (not installed): the oracle loads that
@@ -13,11 +21,15 @@ subpackage without running its ``__init__`` (``platform_oracle._evaluators_witho
 
 from __future__ import annotations
 
+import fnmatch
+import functools
+import importlib.util
 import math
 import os
 import re
 import sys
 import tempfile
+import warnings
 from collections import Counter
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
@@ -109,6 +121,8 @@ def _deviation_of(error: Diagnostic, data: Any) -> str | None:
         return ".nan / .inf"
     if error.code == "HMT003" and "/args" in pointer:
         return "non-string args key"
+    if error.code in ("HMT120", "HMT004") and pointer.endswith("/prompt_file"):
+        return "prompt_file not read"
     if isinstance(value, (bytes, set)):
         return "!!binary / !!set value"
     if value == "" and re.search(r"/expected_tools/\d+$", pointer):
@@ -155,11 +169,22 @@ def deviation(
 
 # --- the corpus ---------------------------------------------------------------
 
+#: `make platform-verdicts` judges every document of both corpora; `make test` a slice
+#: of each (every n-th document), so that its share of the suite stays a few seconds.
+_FULL = os.environ.get("HOLODECK_MT_PLATFORM_VERDICTS") == "all"
+_FIELD_SLICE = 1 if _FULL else 4
+_SLICE = 1 if _FULL else 6
+
+
+@functools.cache
+def _agent_corpus() -> list[Any]:
+    return list(corpus.agent_corpus())
+
 
 def _judge_all() -> tuple[Counter[str], list[str]]:
     tally: Counter[str] = Counter()
     disagreements: list[str] = []
-    for variant in corpus.corpus():
+    for variant in corpus.corpus()[::_FIELD_SLICE]:
         if variant.environ or "${" in variant.text:
             with _environment(variant.environ) as environ:
                 verdict = oracle.judge(variant.text, referenced=variant.referenced, environ=environ)
@@ -200,7 +225,8 @@ def test_validator_agrees_with_the_platform_on_the_corpus(
     agreed = total - tally["disagree"]
     with capsys.disabled():
         print(
-            f"\nplatform verdicts (holodeck-ai {oracle.PLATFORM_VERSION}): {total} documents, "
+            f"\nplatform verdicts (holodeck-ai {oracle.PLATFORM_VERSION}): {total} documents"
+            f"{'' if _FULL else ' (a slice)'}, "
             f"{tally['agree']} the same verdict, "
             f"{agreed - tally['agree']} documented deviations, {tally['disagree']} disagreements "
             f"({100 * agreed / total:.2f}% agreement)"
@@ -291,77 +317,225 @@ def test_a_real_sample_loads_through_the_platforms_own_entry_point_as_the_oracle
     assert not _errors(validate_file(path))
 
 
-# --- whole agent.yaml documents: the platform's own sections --------------------
+# --- whole agent.yaml documents, loaded as `holodeck test` loads them -------------
 
-#: `make platform-verdicts` judges every whole-agent document; `make test` a slice.
-_FULL = os.environ.get("HOLODECK_MT_PLATFORM_VERDICTS") == "all"
-_SLICE = 1 if _FULL else 4
+#: Where both refuse, the least share of documents whose first error (the first a user
+#: reads) is on the platform's field, its parent or child, or a field its error lists.
+SAME_FIELD_TARGET = 0.97
+
+#: Disagreements whose cause is known and not yet mended, by cause: the ids (exact, or
+#: ``fnmatch`` patterns) of the whole-agent documents the validator judges otherwise
+#: than the platform. Each cause's documents are also a test of their own, expected to
+#: fail; when the mend lands, that test passes (strict), and the cause's entry goes.
+KNOWN_DISAGREEMENTS: dict[str, tuple[str, ...]] = {}
+
+
+def _matches(variant_id: str, pattern: str) -> bool:
+    return variant_id == pattern or fnmatch.fnmatchcase(variant_id, pattern)
+
+
+def _known(variant_id: str) -> str | None:
+    for cause, patterns in KNOWN_DISAGREEMENTS.items():
+        if any(_matches(variant_id, pattern) for pattern in patterns):
+            return cause
+    return None
+
+
+def _run_environ(variant: Any) -> dict[str, str]:
+    """The environment a run starts with: this process's without the corpus's own
+    variables, plus the document's."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("HMT_ORACLE_")}
+    return {**base, **variant.environ}
+
+
+def _judge_run(variant: Any) -> tuple[oracle.Verdict, list[FileResult]]:
+    """The platform's verdict and the validator's results, each from the working folder
+    of the run with its environment (`.env` files, an empty home), nothing filled in."""
+    variables = _run_environ(variant)
+    with oracle.staged(
+        variant.text, referenced=variant.referenced, working=variant.working
+    ) as agent:
+        verdict = oracle.judge_run(agent, variables)
+        # Warnings as the command line leaves them (this suite makes them errors): a
+        # warning the platform's models give while judging its sections is not a refusal.
+        with oracle.run_environment(agent, variables), warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            results = validate_file(agent)
+    return verdict, results
+
+
+def _first_error(results: list[FileResult]) -> tuple[Any, ...] | None:
+    """Where the first error a user reads stands, from the agent's root (an error of the
+    test-cases file it names stands under ``test_cases``)."""
+    for result in results:
+        errors = [d for d in result.diagnostics if d.severity == "error"]
+        if errors:
+            parts = tuple(min(errors, key=Diagnostic.sort_key).pointer_parts)
+            named = result is not results[0] and (not parts or parts[0] != "test_cases")
+            return ("test_cases", *parts) if named else parts
+    return None
 
 
 def _field_of(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
-    """The data path of the platform's first error (its ``loc`` without branch names)."""
+    """The data path of one of the platform's errors (its ``loc`` without branch names)."""
     from holodeck_mt.contract import platform_models
 
     parts, _ = platform_models._located(loc, data)
     return parts
 
 
-def _judge_whole() -> tuple[Counter[str], list[str], list[str]]:
+def _related(ours: tuple[Any, ...], theirs: tuple[Any, ...]) -> bool:
+    """The same field, or one the other's parent."""
+    shorter = min(len(ours), len(theirs))
+    return ours[:shorter] == theirs[:shorter]
+
+
+def _describe(variant: Any, verdict: oracle.Verdict, errors: list[Diagnostic]) -> str:
+    ours = "; ".join(f"{d.code} {d.path} {d.message}" for d in errors)
+    return (
+        f"{variant.id}: platform {'loads' if verdict.loads else 'fails'} ({verdict.reason}); "
+        f"validator {'valid' if not errors else ours[:300]}"
+    )
+
+
+def _judge_whole(variants: list[Any]) -> tuple[Counter[str], dict[str, list[str]], list[str]]:
+    """The tally, the disagreements by known cause ("" for none known), and the documents
+    both refuse where the first error is not on a field the platform's error names."""
     tally: Counter[str] = Counter()
-    disagreements: list[str] = []
+    disagreements: dict[str, list[str]] = {}
     misplaced: list[str] = []
-    for variant in corpus.agent_corpus()[::_SLICE]:
-        with _environment(variant.environ) as environ:
-            verdict = oracle.judge(variant.text, environ=environ, whole=True)
-            results = _ours(variant.text, variant.referenced)
+    for variant in variants:
+        verdict, results = _judge_run(variant)
         errors = _errors(results)
         if (not errors) == verdict.loads:
             tally["agree"] += 1
-        elif deviation(variant.text, variant.referenced, verdict, results) is not None:
+        elif (why := deviation(variant.text, variant.referenced, verdict, results)) is not None:
             tally["deviation"] += 1
+            tally[f"deviation: {why}"] += 1
         else:
-            tally["disagree"] += 1
-            ours = "; ".join(f"{d.code} {d.path} {d.message}" for d in errors)
-            disagreements.append(
-                f"{variant.id}: platform {'loads' if verdict.loads else 'fails'}"
-                f" ({verdict.reason}); validator {'valid' if not errors else ours[:300]}"
-            )
-        if errors and not verdict.loads and verdict.loc:
-            tally["both refuse, located"] += 1
-            try:
-                data = yaml.safe_load(_substituted(variant.text, environ))
-            except yaml.YAMLError:
-                data = None
-            theirs = _field_of(verdict.loc, data)
-            first = min(errors, key=Diagnostic.sort_key).pointer_parts
-            if first == theirs or theirs[: len(first)] == first or first[: len(theirs)] == theirs:
-                tally["same field"] += 1
-            else:
-                misplaced.append(f"{variant.id}: ours {first}, the platform's {theirs}")
+            cause = _known(variant.id) or ""
+            tally[f"known: {cause}" if cause else "disagree"] += 1
+            disagreements.setdefault(cause, []).append(_describe(variant, verdict, errors))
+        first = _first_error(results)
+        if first is None or verdict.loads or not verdict.locs:
+            continue
+        tally["both refuse, located"] += 1
+        theirs = [_field_of(loc, verdict.data) for loc in verdict.locs]
+        if any(_related(first, field) for field in theirs):
+            tally["same field"] += 1
+        else:
+            misplaced.append(f"{variant.id}: ours {first}, the platform's {theirs[:4]}")
     return tally, disagreements, misplaced
-
-
-def _substituted(text: str, environ: Mapping[str, str]) -> str:
-    return _ENV_VAR.sub(lambda m: environ.get(m.group(1), m.group(0)), text)
 
 
 def test_validator_agrees_with_the_platform_on_whole_agent_documents(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
-    """Each platform-owned section mutated, the platform loading the document as it is:
-    the same verdict, and where both refuse, the same field first (or its parent)."""
+    """Whole agent.yaml files, each loaded as `holodeck test` loads it (its `.env` files,
+    its own sections, its test-cases file): the same verdict, and where both refuse, the
+    first error on a field the platform's error names (or its parent or child)."""
     _require_platform()
-    tally, disagreements, misplaced = _judge_whole()
-    total = tally["agree"] + tally["deviation"] + tally["disagree"]
-    located = tally["both refuse, located"]
-    same = tally["same field"]
+    tally, by_cause, misplaced = _judge_whole(_agent_corpus()[::_SLICE])
+    disagreements = by_cause.get("", [])
+    known = {k: n for k, n in tally.items() if k.startswith("known: ")}
+    named = {k: n for k, n in tally.items() if k.startswith(("known: ", "deviation: "))}
+    total = tally["agree"] + tally["deviation"] + tally["disagree"] + sum(known.values())
+    agreed = tally["agree"] + tally["deviation"]
+    located, same = tally["both refuse, located"], tally["same field"]
     with capsys.disabled():
         print(
             f"\nwhole agent.yaml verdicts (holodeck-ai {oracle.PLATFORM_VERSION}): {total} "
             f"documents{'' if _FULL else ' (a slice)'}, {tally['agree']} the same verdict, "
-            f"{tally['deviation']} documented deviations, {tally['disagree']} disagreements; "
-            f"first error on the platform's field on {same} of {located} "
-            f"({100 * same / max(located, 1):.1f}%)"
+            f"{tally['deviation']} documented deviations, {sum(known.values())} known "
+            f"disagreements, {tally['disagree']} others "
+            f"({100 * agreed / max(total, 1):.2f}% agreement); first error on the "
+            f"platform's field on {same} of {located} ({100 * same / max(located, 1):.1f}%)"
         )
+        for key, count in sorted(named.items()):
+            print(f"  {key}: {count}")
     assert not disagreements, "\n".join(disagreements[:60]) + f"\n({len(disagreements)} in all)"
-    assert same >= 0.95 * located, "\n".join(misplaced[:40])
+    assert same >= SAME_FIELD_TARGET * located, "\n".join(misplaced[:40])
+
+
+def test_every_known_disagreement_names_documents_of_the_corpus() -> None:
+    ids = [v.id for v in _agent_corpus()]
+    for cause, patterns in KNOWN_DISAGREEMENTS.items():
+        for pattern in patterns:
+            assert any(_matches(i, pattern) for i in ids), (cause, pattern)
+
+
+@pytest.mark.parametrize(
+    "cause",
+    [
+        pytest.param(cause, marks=pytest.mark.xfail(strict=True, reason=cause))
+        for cause in KNOWN_DISAGREEMENTS
+    ],
+)
+def test_a_known_disagreement_is_not_mended_yet(cause: str) -> None:
+    """The documents of a known cause (all of them, whatever the slice): expected to
+    fail until the cause is mended, then to pass, and the entry to go."""
+    _require_platform()
+    variants = [v for v in _agent_corpus() if _known(v.id) == cause]
+    _, by_cause, _ = _judge_whole(variants)
+    assert not by_cause, "\n".join(by_cause.get(cause, [])[:20])
+
+
+def test_a_run_leaves_the_process_as_it_found_it() -> None:
+    """A run's `.env` reaches the platform's load and the validator's reading, and
+    nothing of it stays: not the variable, the working directory nor ``sys.path``."""
+    _require_platform()
+    variant = corpus.Variant(
+        "isolation",
+        "name: a\ninstructions: {inline: x}\nmodel: {provider: openai, name: g}\n"
+        "test_cases:\n  - input: q\n    evaluations:\n      - metric: numeric\n"
+        "        threshold: ${HMT_ORACLE_ISOLATION}\n",
+        whole=True,
+        working={".env": "HMT_ORACLE_ISOLATION=hot\n"},
+    )
+    environ, cwd, path = dict(os.environ), os.getcwd(), list(sys.path)
+    verdict, results = _judge_run(variant)
+    assert not verdict.loads
+    assert verdict.reason.startswith("ConfigError: test_cases.0.evaluations.0")
+    assert [(d.code, d.path, d.line) for d in _errors(results)] == [
+        ("HMT102", "evaluations[0].threshold", 8)
+    ]
+    assert (dict(os.environ), os.getcwd(), sys.path) == (environ, cwd, path)
+
+
+def test_a_whole_document_is_written_out_as_the_run_it_stands_for(tmp_path: Path) -> None:
+    """`platform_corpus.py --whole --out DIR`: the working folder and its `.env`, the
+    agent's folder with its files, the variables, the id."""
+    variant = next(v for v in _agent_corpus() if v.id == "whole.dotenv.cases-file=chain")
+    corpus._write_run(tmp_path / "00000", variant)
+    written = {
+        p.relative_to(tmp_path).as_posix(): p.read_text(encoding="utf-8")
+        for p in tmp_path.rglob("*")
+        if p.is_file()
+    }
+    assert written == {
+        "00000/id.txt": "whole.dotenv.cases-file=chain\n",
+        "00000/environ.json": "{}\n",
+        "00000/.env": "HMT_ORACLE_B=0.5\nHMT_ORACLE_A=${HMT_ORACLE_B}\n",
+        "00000/agent/cases.yaml": variant.referenced["cases.yaml"],
+        "00000/agent/agent.yaml": variant.text,
+    }
+
+
+def test_the_runs_read_dotenv_files_as_the_platforms_command_does() -> None:
+    """``platform_oracle.judge_run`` makes the two ``load_dotenv`` calls of the platform's
+    ``holodeck/cli/main.py`` (a module that cannot be imported here): the working
+    folder's ``.env``, then ``~/.holodeck/.env``, neither overriding a set variable."""
+    _require_platform()
+    spec = importlib.util.find_spec("holodeck")
+    assert spec is not None and spec.submodule_search_locations is not None
+    main = Path(next(iter(spec.submodule_search_locations))) / "cli" / "main.py"
+    source = main.read_text(encoding="utf-8")
+    calls = [
+        'project_env = Path.cwd() / ".env"',
+        "load_dotenv(project_env, override=False)",
+        'user_env = Path.home() / ".holodeck" / ".env"',
+        "load_dotenv(user_env, override=False)",
+        "\n_load_dotenv_files()\n",
+    ]
+    found = [source.find(call) for call in calls]
+    assert -1 not in found and found == sorted(found), dict(zip(calls, found, strict=True))

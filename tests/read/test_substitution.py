@@ -71,7 +71,7 @@ def test_a_variable_set_to_a_word_is_the_type_error_at_its_reference(
         18,
         "evaluations.metrics[0].threshold",
     )
-    assert d.message == "`threshold` must be a number, got string 'hot'"
+    assert d.message == "`threshold` must be a number, got the value of `${HMT_T}` (a string)"
 
 
 def test_an_unset_reference_in_a_flow_mapping_loads(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -121,14 +121,14 @@ def test_the_users_holodeck_env_counts_after_the_working_folders(tmp_path: Path)
     assert _seen(METRIC) == []
 
 
-def test_a_dot_env_that_is_a_folder_or_too_large_is_passed_over(tmp_path: Path) -> None:
+def test_a_dot_env_that_is_a_folder_is_passed_over_too_large_refused(tmp_path: Path) -> None:
     (tmp_path / ".env").mkdir()
     assert _seen(METRIC) == [("HMT213", 8, 18)]
     (tmp_path / ".env").rmdir()
     (tmp_path / ".env").write_text(
         "HMT_T=0.7\n" + "#" * substitution.MAX_ENV_FILE, encoding="utf-8"
     )
-    assert _seen(METRIC) == [("HMT213", 8, 18)]
+    assert _seen(METRIC) == [("HMT213", 8, 18), ("HMT213", 8, 18)]  # the refusal, the unset
 
 
 def test_offsets_map_back_around_each_replaced_reference() -> None:

@@ -1,14 +1,19 @@
-"""One rule at a time: its fixture run with only its codes selected (``--select``).
+"""One rule at a time: its fixtures run with only its codes selected (``--select``).
 
-A fixture names what it must report (``# expect:`` lines, as the fixture corpus reads
-them); run with ``--select`` of the rule's codes (and the option of an opt-in rule), it
-reports exactly the expected diagnostics of those codes and nothing else, whatever other
-rules might say about the same file. A near miss (``tests/fixtures/near-misses/<name>.yaml``,
-named after the rule) reports nothing.
+A rule's fixtures are found by its code, so that a new rule's fixtures are all its tests
+need: a fixture that fires it is any fixture of ``tests/fixtures/invalid`` or
+``tests/fixtures/warnings`` whose ``# expect:`` lines (as the fixture corpus reads them)
+name one of its codes; its near misses are the files of ``tests/fixtures/near-misses``
+whose first line is ``# near miss of <CODE>`` (the file named after the rule).
+
+Run with ``--select`` of the rule's codes (and the option of an opt-in rule), a fixture
+reports exactly its expected diagnostics of those codes and nothing else, whatever other
+rules might say about the same file; a near miss reports nothing.
 """
 
 from __future__ import annotations
 
+import re
 from collections import Counter
 from pathlib import Path
 from typing import Any
@@ -17,6 +22,42 @@ from holodeck_mt.rules.rule import Rule
 from tests.conftest import FIXTURES, ROOT, RunJson, fixture_header
 
 NEAR_MISSES = FIXTURES / "near-misses"
+#: The folders whose fixtures declare what they report (``# expect:`` lines).
+FIRING = (FIXTURES / "invalid", FIXTURES / "warnings")
+#: An option whose output depends on every code's diagnostics (the cap counts them all):
+#: a fixture run with it is the report's, not one rule's.
+_NOT_ALONE = ("--max-diagnostics",)
+#: A near miss's first line names the code it must not fire.
+_NEAR_MISS_OF = re.compile(r"# near miss of (HMT\d{3})\b")
+
+
+def _text(path: Path) -> str:
+    return path.read_text(encoding="utf-8", errors="replace")
+
+
+def fixtures_that_fire(rule: Rule) -> list[Path]:
+    """The fixtures whose expected diagnostics include one of the rule's codes, sorted
+    (but those run with an option that caps the output)."""
+    found = []
+    for path in (p for folder in FIRING for p in folder.rglob("*.yaml")):
+        options, expected = fixture_header(path)
+        if any(item["code"] in rule.codes for item in expected) and not any(
+            option.split("=", 1)[0] in _NOT_ALONE for option in options
+        ):
+            found.append(path)
+    return sorted(found)
+
+
+def near_miss_code(path: Path) -> str | None:
+    """The code a near miss says it must not fire (its first line), if it says one."""
+    first = _text(path).partition("\n")[0]
+    found = _NEAR_MISS_OF.match(first)
+    return found.group(1) if found else None
+
+
+def near_misses(rule: Rule) -> list[Path]:
+    """The near misses of the rule's code, sorted."""
+    return sorted(p for p in NEAR_MISSES.glob("*.yaml") if near_miss_code(p) in rule.codes)
 
 
 def run_alone(rule: Rule, fixture: Path, run_json: RunJson) -> tuple[int, list[dict[str, Any]]]:
@@ -54,8 +95,7 @@ def assert_fires(rule: Rule, fixture: Path, run_json: RunJson) -> None:
     assert code == (1 if rule.severity == "error" else 0)
 
 
-def assert_silent(rule: Rule, run_json: RunJson) -> None:
-    """The rule's near miss reports nothing with the rule selected, and exits 0."""
-    near_miss = NEAR_MISSES / f"{rule.name}.yaml"
+def assert_silent(rule: Rule, near_miss: Path, run_json: RunJson) -> None:
+    """The near miss reports nothing with the rule selected, and exits 0."""
     code, found = run_alone(rule, near_miss, run_json)
     assert (code, found) == (0, [])

@@ -1,0 +1,64 @@
+"""``holodeck-mt rule CODE``: a code's documentation, offline, as ``ruff rule`` prints it.
+
+The text is the code's section of docs/diagnostics.md, which ``make docs`` generates from
+the registry (:mod:`holodeck_mt.rules.registry`: name, severity, meaning), the code's
+example (``docs/examples/<CODE>.yaml``) and what the validator prints for it; for a rule
+of :mod:`holodeck_mt.rules`, its module's documentation follows, then the page's link.
+An installed package carries the page as ``holodeck_mt/docs/diagnostics.md`` (the
+wheel's ``force-include``); a checkout reads ``docs/`` itself. Nothing is written twice.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from holodeck_mt.rules.registry import REGISTRY, Code, Rule
+from holodeck_mt.urls import code_docs
+
+PAGE = "diagnostics.md"
+
+
+class UnknownCode(Exception):
+    """A code (or rule name) the registry does not hold."""
+
+
+def page_path() -> Path:
+    """docs/diagnostics.md: the installed copy first, else the checkout's."""
+    package = Path(__file__).resolve().parent.parent
+    for folder in (package / "docs", package.parent / "docs"):
+        if (folder / PAGE).is_file():
+            return folder / PAGE
+    raise FileNotFoundError(f"{PAGE} is installed neither in {package / 'docs'} nor beside it")
+
+
+def entry(name: str) -> Code:
+    """The registry's entry for a code (``HMT102``, ``hmt102``) or a rule name (``wrong-type``)."""
+    wanted = name.strip()
+    for code in REGISTRY:
+        if wanted.upper() == code.code or wanted.lower() == code.name:
+            return code
+    raise UnknownCode(wanted)
+
+
+def section(page: str, code: str) -> str:
+    """The part of the page under ``## CODE``, up to the next heading of its level."""
+    start = page.find(f"\n## {code}\n")
+    if start < 0:
+        raise UnknownCode(code)
+    start += 1
+    end = page.find("\n## ", start)
+    return page[start : end if end >= 0 else len(page)].strip("\n")
+
+
+def documentation(code: Code, page: str) -> str:
+    """What ``holodeck-mt rule CODE`` prints for one code."""
+    parts = [section(page, code.code)]
+    if isinstance(code, Rule) and code.documentation:
+        parts.append(code.documentation)
+    parts.append(f"Documentation: {code_docs(code.code)}")
+    return "\n\n".join(parts) + "\n"
+
+
+def every_code(page: str) -> str:
+    """What ``holodeck-mt rule --all`` prints: every code, in the registry's order."""
+    return "\n".join(documentation(code, page) for code in REGISTRY)

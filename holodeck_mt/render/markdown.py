@@ -1,0 +1,84 @@
+"""``--format markdown``: a report for a GitHub job's step summary or a pull request comment.
+
+A heading with the verdict, a line of counts (files, errors, warnings), then a table of
+the first diagnostics: where, level, code, test case and field path, message. GitHub
+shows only the first 10 error and 10 warning annotations of a step; past either, a line
+says so, so that a pull request with a thousand faults does not look like it has ten.
+
+Every piece of text that comes from a file is escaped for Markdown (each character
+Markdown reads as markup behind a backslash, control characters written as escapes), so
+a message cannot close the table, start a link, mention someone or run HTML.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TextIO
+
+from holodeck_mt.codes import CODES
+from holodeck_mt.contract import unchecked
+from holodeck_mt.render.text import summary
+from holodeck_mt.text.safe_text import clip, escape
+
+if TYPE_CHECKING:
+    from holodeck_mt.model import Diagnostic, FileResult
+
+#: The rows of the table; the rest are counted under it.
+MAX_ROWS = 50
+#: How many annotations of each level GitHub shows for one step.
+ANNOTATIONS_SHOWN = 10
+
+#: What Markdown (GitHub's) reads as markup in a table cell: emphasis, code, links, HTML,
+#: entities, mentions, the cell separator, and the colon of an autolinked address.
+_MARKUP = re.compile(r"([\\`*_\[\]<>|~&@!#:])")
+
+
+def text(value: str, width: int = 300) -> str:
+    """``value`` as inert Markdown on one line: clipped, escaped, its markup backslashed."""
+    return _MARKUP.sub(r"\\\1", escape(clip(value, width)))
+
+
+def _row(path: str, d: Diagnostic, level: str) -> str:
+    rule = CODES.get(d.code)
+    code = f"{d.code} {rule.name}" if rule else d.code
+    where = ", ".join(part for part in (d.in_test_case, d.path) if part)
+    said = d.message + (f" (hint: {d.hint})" if d.hint else "")
+    cells = (f"{path}:{d.line}:{d.column}", level, code, where, said)
+    return "| " + " | ".join(text(cell) for cell in cells) + " |"
+
+
+def _capped(errors: int, warnings: int) -> str | None:
+    over = [
+        f"{n:,} {word}s"
+        for n, word in ((errors, "error"), (warnings, "warning"))
+        if n > ANNOTATIONS_SHOWN
+    ]
+    if not over:
+        return None
+    return (
+        f"GitHub shows the first {ANNOTATIONS_SHOWN} errors and {ANNOTATIONS_SHOWN} warnings "
+        f"of a step as annotations: this run has {' and '.join(over)}, all in the job's log."
+    )
+
+
+def render(results: Sequence[FileResult], out: TextIO) -> None:
+    failed = any(not r.valid for r in results)
+    out.write(f"### holodeck-mt: {'failed' if failed else 'passed'}\n\n")
+    out.write(text(summary(results), 1000) + "\n")
+    rows = [(result.path, d, result.level(d)) for result in results for d in result.diagnostics]
+    errors = sum(level == "error" for _, _, level in rows)
+    warnings = sum(level == "warning" for _, _, level in rows)
+    capped = _capped(errors, warnings)
+    if capped is not None:
+        out.write("\n" + capped + "\n")
+    if rows:
+        out.write("\n| Where | Level | Code | Test case, field | Message |\n")
+        out.write("| --- | --- | --- | --- | --- |\n")
+        for path, d, level in rows[:MAX_ROWS]:
+            out.write(_row(path, d, level) + "\n")
+        if len(rows) > MAX_ROWS:
+            out.write(f"\n{len(rows) - MAX_ROWS:,} more not listed here.\n")
+    note = unchecked.sections_note(results)
+    if note is not None:
+        out.write("\n" + text(note, 1000) + "\n")

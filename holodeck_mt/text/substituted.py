@@ -1,0 +1,243 @@
+"""Values that came from a ``${NAME}`` reference: never shown, always named by their reference.
+
+The platform replaces each ``${NAME}`` of a file by the variable's value before it
+parses it (:mod:`holodeck_mt.read.substitution`), and the validator reads the file
+the same way. Those values are often secrets (``api_key: ${OPENAI_API_KEY}``), and
+a report runs in CI logs, editors and caches: no message, hint, test-case name or
+field path ever shows one. While a file is judged, :func:`judging` makes its
+:class:`Values` known to whatever words a fault, so that the message names the
+reference from the start: "got the value of `${OPENAI_API_KEY}` (a string)", a test
+case named ``${KEY}`` as written. :meth:`Values.diagnostic`, the last step before a
+result leaves the pipeline, replaces any value of meaningful length still present
+(whole, or any stretch of :data:`SLICE` of its characters: a clipped value) by its
+reference.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
+from contextvars import ContextVar
+from typing import Any
+
+from holodeck_mt.model import Diagnostic, Intent
+
+#: A value this long is replaced wherever it stands in a text, not only where it is
+#: the whole value (a shorter one would match common words and numbers).
+WHOLE = 4
+#: A value's first characters, this many or more, are replaced too: a value clipped
+#: (``'sk-abc…'``) is still a secret.
+SLICE = 8
+#: Any stretch of this many characters of a value is replaced, wherever in the value it
+#: starts (longer than :data:`SLICE`: eight characters of a value are often a word).
+STRETCH = 16
+#: The most stretches of values indexed (memory); the values past it are replaced whole.
+MOST_SLICES = 262_144
+
+_TYPE_NAMES = (
+    (bool, "a boolean"),
+    (int, "an integer"),
+    (float, "a number"),
+    (str, "a string"),
+)
+
+
+def reference(name: str) -> str:
+    """How a reference is written: ``${NAME}``."""
+    return "${" + name + "}"
+
+
+class Values:
+    """The values of the set references of one text, each with the name it came from."""
+
+    def __init__(self, used: Mapping[str, str], readings: Mapping[str, Any] | None = None) -> None:
+        """``used``: each referenced variable that is set, with its value; ``readings``:
+        what YAML reads a value as when it is not a string (``0.7`` a number)."""
+        self._by_value: dict[str, str] = {}
+        for name, value in used.items():
+            if value:
+                self._by_value.setdefault(value, name)
+        self._readings: dict[tuple[type, Any], str] = {}
+        for name, read in (readings or {}).items():
+            if isinstance(read, (bool, int, float)) and not isinstance(read, str):
+                self._readings.setdefault((type(read), read), name)
+        # Longest first: a value holding another is replaced whole.
+        self._long = sorted(
+            ((v, n) for v, n in self._by_value.items() if len(v) >= WHOLE),
+            key=lambda pair: -len(pair[0]),
+        )
+        self._heads: dict[str, list[tuple[str, str]]] = {}
+        self._stretches: dict[str, str] = {}
+        room = MOST_SLICES
+        for value, name in self._long:
+            if len(value) < SLICE:
+                continue
+            self._heads.setdefault(value[:SLICE], []).append((value, name))
+            for i in range(min(len(value) - STRETCH + 1, room)):
+                self._stretches.setdefault(value[i : i + STRETCH], name)
+            room -= max(len(value) - STRETCH + 1, 0)
+
+    def __bool__(self) -> bool:
+        return bool(self._by_value) or bool(self._readings)
+
+    def name_of(self, value: Any) -> str | None:
+        """The variable ``value`` is the whole value of, if any."""
+        if isinstance(value, str):
+            return self._by_value.get(value)
+        if isinstance(value, (bool, int, float)):
+            return self._readings.get((type(value), value))
+        return None
+
+    def as_written(self, text: str) -> str:
+        """``text`` with each value of meaningful length (or the whole of ``text``, when it
+        is a value) written as its reference: a test case named ``${KEY}`` is ``${KEY}``."""
+        whole = self._by_value.get(text)
+        if whole is not None:
+            return reference(whole)
+        for value, name in self._long:
+            if value in text:
+                text = text.replace(value, reference(name))
+        return text
+
+    def hidden(self, text: str) -> str:
+        """``text`` with every value of meaningful length, every start of one of
+        :data:`SLICE` characters or more, and every stretch of :data:`STRETCH` characters of
+        one replaced by its reference."""
+        text = self.as_written(text)
+        if not self._heads or len(text) < SLICE:
+            return text
+        marked: list[str | None] = [None] * len(text)
+        found = False
+        covered = 0  # every character from the start of the run holding i to here is marked
+        for i in range(len(text) - SLICE + 1):
+            # A value's start inside a run marked already is (nearly always) part of it.
+            heads = self._heads.get(text[i : i + SLICE], ()) if i >= covered else ()
+            for value, name in heads:
+                found = True
+                covered = _mark(marked, max(i, covered), i + _common(value, text, i), name)
+            stretch = (
+                self._stretches.get(text[i : i + STRETCH])
+                if self._stretches and i + STRETCH > covered
+                else None
+            )
+            if stretch is not None:
+                found = True
+                covered = _mark(marked, max(i, covered), i + STRETCH, stretch)
+        if not found:
+            return text
+        out: list[str] = []
+        i = 0
+        while i < len(text):
+            by = marked[i]
+            if by is None:
+                out.append(text[i])
+                i += 1
+                continue
+            while i < len(text) and marked[i] is not None:
+                i += 1
+            out.append(reference(by))
+        return "".join(out)
+
+    def diagnostic(self, d: Diagnostic) -> Diagnostic:
+        """``d`` holding no value: its message, hint, test case and path hidden; its fix
+        dropped when it would write a value."""
+        message, hint = self.hidden(d.message), self.hidden(d.hint) if d.hint else d.hint
+        test_case = self.as_written(d.test_case) if d.test_case else d.test_case
+        test_case = self.hidden(test_case) if test_case else test_case
+        parts = tuple(self.hidden(p) if isinstance(p, str) else p for p in d.pointer_parts)
+        path = self.hidden(d.path)
+        fix = d.fix if d.fix is None or not self._in_intent(d.fix) else None
+        if (
+            message == d.message
+            and hint == d.hint
+            and test_case == d.test_case
+            and parts == d.pointer_parts
+            and path == d.path
+            and fix is d.fix
+        ):
+            return d
+        return dataclasses.replace(
+            d,
+            message=message,
+            hint=hint,
+            test_case=test_case,
+            pointer_parts=parts,
+            path=path,
+            fix=fix,
+        )
+
+    def _in_intent(self, intent: Intent) -> bool:
+        """Whether a fix would write (or its hint show) a value."""
+        for f in dataclasses.fields(intent):
+            field = getattr(intent, f.name)
+            if isinstance(field, str) and self.hidden(field) != field:
+                return True
+        return False
+
+
+def _mark(marked: list[str | None], start: int, end: int, name: str) -> int:
+    """Mark ``[start, end)`` as ``name``'s (each character once over a text); the end of the
+    run marked."""
+    for j in range(start, end):
+        marked[j] = name
+    return max(start, end)
+
+
+def _common(value: str, text: str, at: int) -> int:
+    """How many characters of ``text`` from ``at`` are ``value``'s first ones (at least
+    :data:`SLICE`), found by halves, each comparison a slice's."""
+    low, high = SLICE, min(len(value), len(text) - at)
+    while low < high:
+        middle = (low + high + 1) // 2
+        if text[at : at + middle] == value[:middle]:
+            low = middle
+        else:
+            high = middle - 1
+    return low
+
+
+_JUDGING: ContextVar[Values | None] = ContextVar("holodeck_mt_substituted", default=None)
+
+
+@contextmanager
+def judging(values: Values | None) -> Iterator[None]:
+    """Make ``values`` the ones every fault made meanwhile names by their reference."""
+    token = _JUDGING.set(values if values else None)
+    try:
+        yield
+    finally:
+        _JUDGING.reset(token)
+
+
+def current() -> Values | None:
+    """The values of the text being judged, if it has any."""
+    return _JUDGING.get()
+
+
+def name_of(value: Any) -> str | None:
+    """The variable ``value`` of the text being judged is the value of, if any."""
+    values = _JUDGING.get()
+    return values.name_of(value) if values is not None else None
+
+
+def as_written(text: str) -> str:
+    """``text`` (a name, a key) as written in the text being judged: values as references."""
+    values = _JUDGING.get()
+    return values.as_written(text) if values is not None else text
+
+
+def phrase(value: Any) -> str | None:
+    """``the value of `${NAME}` ``, for a value that came whole from a reference."""
+    name = name_of(value)
+    return None if name is None else f"the value of `{reference(name)}`"
+
+
+def got(value: Any) -> str | None:
+    """``the value of `${NAME}` (a string)``: what a message says it got instead of a value
+    that came whole from a reference."""
+    shown = phrase(value)
+    if shown is None:
+        return None
+    kind = next((k for t, k in _TYPE_NAMES if isinstance(value, t)), "a value")
+    return f"{shown} ({kind})"
