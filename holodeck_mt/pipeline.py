@@ -191,11 +191,9 @@ def _judged(
     finally:
         if spared:
             gc.unfreeze()
-    result = FileResult(
-        path, found, stats, text=text, test_cases=names, strict=options.strict, screen=screen
-    )
+    result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
-    result.reads = list(checked.reads)
+    result.reads, result.strict = list(checked.reads), options.strict
     return result, doc
 
 
@@ -347,12 +345,10 @@ def _validate_document(
     workdir: Path | None = None,
     options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
-    """The document, then the test-cases file its `test_cases_file` names (if any), that
-    one judged with ``options_of`` its path when given: a file's settings are its own,
-    whichever document leads to it.
-
-    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
-    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
+    """The document, then the test-cases file its `test_cases_file` names (if any), judged
+    with ``options_of`` its path when given (its own settings). The platform takes
+    `test_cases: null` (or an empty `test_cases:`) as no test cases written and loads the
+    file; any other `test_cases` beside it is refused (HMT110)."""
     tree = tree if tree is not None else confine.tree_of(path)
     result, doc, written = _validate_text(
         text, display, "document", base_dir, options, limits, tree, workdir=workdir
@@ -379,8 +375,7 @@ def _validate_document(
         located = report.with_fault([], doc, found.fault, limits, written.keep_found)
         result.diagnostics = report.finish([*result.diagnostics, *written.settle(located)], limits)
         return [result]
-    if options_of is not None:
-        options = options_of(os.path.abspath(base_dir / target))
+    options = options_of(os.path.abspath(base_dir / target)) if options_of else options
     if found.text is None:
         problems = [found.problem] if found.problem else []
         return [result, _screened(found.shown, problems, options, limits)]
