@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import gc
 import os
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -30,6 +31,9 @@ from holodeck_mt.rules import Options, cascade, running
 from holodeck_mt.suppressions import Screen
 from holodeck_mt.text import report, substituted
 from holodeck_mt.text.safe_text import clip, display_path
+
+#: The options a file is judged with, by its path.
+OptionsOf = Callable[[str], Options]
 
 __all__ = [
     "FileResult",
@@ -158,7 +162,7 @@ def _judged(
     doc = document.read(text, limits)
     if not doc.loaded:
         found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits, keep)
-        return FileResult(path, found, text=text, screen=screen), None
+        return FileResult(path, found, text=text, strict=options.strict, screen=screen), None
     # A document is a million containers and no cycles: the collections its checks set off
     # would walk all of it again, for nothing. What exists once it is read is set apart
     # while it is checked and handed back afterwards; what the checks make is collected as
@@ -189,7 +193,7 @@ def _judged(
             gc.unfreeze()
     result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
-    result.reads = list(checked.reads)
+    result.reads, result.strict = list(checked.reads), options.strict
     return result, doc
 
 
@@ -213,7 +217,8 @@ def _set_apart_before() -> bool:
 def _screened(path: str, found: list[Diagnostic], options: Options, limits: Limits) -> FileResult:
     """The result of a file that is not read as text: its diagnostics as selected."""
     screen = Screen.of("", path, options)
-    return FileResult(path, report.finish(found, limits, screen.keep if screen else None))
+    found = report.finish(found, limits, screen.keep if screen else None)
+    return FileResult(path, found, strict=options.strict)
 
 
 def validate_text(
@@ -263,10 +268,13 @@ def validate_file(
     display: str | None = None,
     options: Options | None = None,
     limits: Limits | None = None,
+    options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
     """Validate a file, and the test-cases file it names; one result per file.
 
     The test-cases file must lie in the agent.yaml's tree (see :mod:`holodeck_mt.read.confine`).
+    ``options_of``: the options of the test-cases file, by its path (its own folder's
+    configuration, say); by default those of the file that names it.
     Raises :class:`OSError` when the file cannot be read (the CLI's exit 2), a path
     holding a NUL character included.
     """
@@ -279,11 +287,13 @@ def validate_file(
         path, confine.tree_of(path), allow_outside=options.allow_outside_paths
     )
     if refused is not None:
-        return [FileResult(display, [files.refused(refused)])]
+        return [FileResult(display, [files.refused(refused)], strict=options.strict)]
     text, problem = files.read_text(path, limits)
     if text is None:
         return [_screened(display, [problem] if problem else [], options, limits)]
-    results = _validate_document(text, display, path, path.parent, options, limits)
+    results = _validate_document(
+        text, display, path, path.parent, options, limits, options_of=options_of
+    )
     results[0].source = os.path.realpath(path)
     return suppressions.close(results, options)
 
@@ -298,6 +308,7 @@ def validate_document_text(
     followed_text: str | None = None,
     tree: Path | None = None,
     workdir: Path | None = None,
+    options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
     """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
     the document, then the test-cases file it names, read from ``base_dir`` unless
@@ -308,7 +319,16 @@ def validate_document_text(
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
     found = _validate_document(
-        text, display, Path(path), base_dir, options, limits, followed_text, tree, workdir
+        text,
+        display,
+        Path(path),
+        base_dir,
+        options,
+        limits,
+        followed_text,
+        tree,
+        workdir,
+        options_of,
     )
     return suppressions.close(found, options)
 
@@ -323,11 +343,12 @@ def _validate_document(
     followed_text: str | None = None,
     tree: Path | None = None,
     workdir: Path | None = None,
+    options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
-    """The document, then the test-cases file its `test_cases_file` names (if any).
-
-    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
-    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
+    """The document, then the test-cases file its `test_cases_file` names (if any), judged
+    with ``options_of`` its path when given (its own settings). The platform takes
+    `test_cases: null` (or an empty `test_cases:`) as no test cases written and loads the
+    file; any other `test_cases` beside it is refused (HMT110)."""
     tree = tree if tree is not None else confine.tree_of(path)
     result, doc, written = _validate_text(
         text, display, "document", base_dir, options, limits, tree, workdir=workdir
@@ -354,6 +375,7 @@ def _validate_document(
         located = report.with_fault([], doc, found.fault, limits, written.keep_found)
         result.diagnostics = report.finish([*result.diagnostics, *written.settle(located)], limits)
         return [result]
+    options = options_of(os.path.abspath(base_dir / target)) if options_of else options
     if found.text is None:
         problems = [found.problem] if found.problem else []
         return [result, _screened(found.shown, problems, options, limits)]

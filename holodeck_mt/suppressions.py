@@ -7,9 +7,10 @@ code. A YAML syntax error (HMT001) is silenced only by ``ignore-file``: the comm
 its line may be part of what failed to parse. ``--report-unused-ignores`` reports each
 code of a suppression that silenced nothing (HMT221).
 
-The comments are found by scanning the text, and only when it holds ``holodeck-mt:``:
-a clean file pays one substring search. A directive inside a quoted string counts
-too (it is the file's author who wrote it).
+The directives are found by scanning the text, and only when it holds ``holodeck-mt:``:
+a clean file pays one substring search. Only a directive in a comment counts, as
+ruff's ``# noqa``: one inside a quoted or block scalar (a prompt, an expected answer)
+is the test's data (:mod:`holodeck_mt.read.comments` asks the YAML scanner).
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ from holodeck_mt.selection import Selection
 MARK = "holodeck-mt:"
 #: The most suppressions read from one file: a hostile file cannot make the list grow.
 MOST_SUPPRESSIONS = 1_000
+#: The most directives looked at, in comments or not (a scalar may be full of them).
+MOST_WRITTEN = 10 * MOST_SUPPRESSIONS
 _DIRECTIVE = re.compile(
     r"#[ \t]*holodeck-mt:[ \t]*(ignore-file|ignore)(?![-\w])(?:\[([^\]\n]{0,400})\])?"
 )
@@ -61,12 +64,19 @@ class Suppression:
 
 
 def read(text: str) -> list[Suppression]:
-    """The suppressions written in ``text``, in order (at most :data:`MOST_SUPPRESSIONS`)."""
+    """The suppressions written in ``text``'s comments, in order (at most
+    :data:`MOST_SUPPRESSIONS`)."""
     if MARK not in text:
         return []
+    written = list(itertools.islice(_DIRECTIVE.finditer(text), MOST_WRITTEN))
+    if not written:
+        return []
+    from holodeck_mt.read.comments import in_comments
+
+    commented = in_comments(text, [match.start() for match in written])
     found: list[Suppression] = []
     line, position, line_start = 1, 0, 0
-    for match in _DIRECTIVE.finditer(text):
+    for match in itertools.compress(written, commented):
         for brk in _BREAKS.finditer(text, position, match.start()):
             line, line_start = line + 1, brk.end()
         position = match.start()

@@ -189,7 +189,9 @@ class Entry:
     def __init__(self, path: str, options: Options, limits: Limits, root: str, config: str | None):
         self.path, self.root, self.key = path, root, secret()
         self.limit = min(limits.max_bytes, MAX_FILE_BYTES)
-        asked = [sorted(vars(options).items()), sorted(vars(limits).items()), config, FORMAT]
+        # Strictness changes no diagnostic: whoever reads the entry sets it again.
+        chosen = sorted((k, v) for k, v in vars(options).items() if k != "strict")
+        asked = [chosen, sorted(vars(limits).items()), config, FORMAT]
         described = json.dumps([path, os.getcwd(), *asked], default=str)
         settings = _state(self.key, config) if self.key and config is not None else ""
         self.described = [described.encode("utf-8", "surrogatepass"), settings.encode()]
@@ -257,6 +259,7 @@ class Entry:
         env = [os.path.join(os.path.dirname(self.path), ".env"), *map(str, ENV_FILES)]
         texts = [raw, *(_content(file) or b"" for file in [*followed, *env])]
         reads = [read for result in results for read in result.reads]
+        reads += _configurations(followed)
         names = {m[1] for t in texts for m in REFERENCE.finditer(t.decode("utf-8", "replace"))}
         return {
             "files": [[f, _state(key, f)] for f in sorted({*followed, *env, *reads})],
@@ -265,6 +268,14 @@ class Entry:
             "platform": _platform_known(),
             "results": [_as_json(result) for result in results],
         }
+
+
+def _configurations(followed: list[str]) -> list[str]:
+    """The configuration files that could apply to each test-cases file a document named:
+    each was judged with its own folder's."""
+    from holodeck_mt.app.config import looked_for
+
+    return [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
 
 
 def _store(at: int, name: str, content: bytes) -> None:

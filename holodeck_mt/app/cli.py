@@ -39,6 +39,13 @@ if TYPE_CHECKING:
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
 EXIT_INTERRUPTED = 130
+#: The shell's code for a run ended by SIGTERM (128 + SIGTERM): ``timeout``, ``kill``, a
+#: cancelled CI job.
+EXIT_TERMINATED = 143
+
+
+class _Terminated(BaseException):
+    """SIGTERM during ``validate``: the run unwinds as on Ctrl-C, its processes ended first."""
 
 
 def _formats() -> list[str]:
@@ -430,9 +437,9 @@ def build_parser() -> argparse.ArgumentParser:
 class _Job:
     path: str
     options: Options
-    #: Warnings fail the file too (``--strict`` or the configuration's ``strict``).
-    strict: bool
     limits: Limits
+    #: The options of the test-cases file the document names: its own.
+    options_of: Callable[[str], Options] | None = None
     #: The cache's folder (None: no cache).
     cache: str | None = None
     #: The configuration file the options were read from (None: none).
@@ -448,15 +455,21 @@ def _run(job: _Job) -> Outcome:
         entry = cache.Entry(job.path, job.options, job.limits, job.cache, job.config)
         cached = entry.read()
         if cached is not None:
-            for result in cached:
-                result.strict = job.strict
+            for i, result in enumerate(cached):  # strict as the settings are today
+                result.strict = (_followed(job, result.path) if i else job.options).strict
             return list(cached), None
+    from holodeck_mt.app.config import ConfigError
     from holodeck_mt.pipeline import validate_file
+    from holodeck_mt.selection import SelectionError
 
     try:
-        results = validate_file(job.path, options=job.options, limits=job.limits)
+        results = validate_file(
+            job.path, options=job.options, limits=job.limits, options_of=job.options_of
+        )
     except OSError as e:
         return [], f"cannot read '{job.path}': {e.strerror or e}"
+    except (ConfigError, SelectionError) as e:  # the test-cases file's own configuration
+        return [], str(e)
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
         if os.environ.get("HOLODECK_MT_DEBUG"):
             raise
@@ -467,10 +480,14 @@ def _run(job: _Job) -> Outcome:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
         result.keep_quoted_lines()
-        result.strict = job.strict  # a warning fails its file in every format's verdict
     if entry is not None:
         entry.write(results)
     return list(results), None
+
+
+def _followed(job: _Job, path: str) -> Options:
+    """The options of ``path``, the test-cases file the file of ``job`` names."""
+    return job.options if job.options_of is None else job.options_of(os.path.abspath(path))
 
 
 #: A file's results and the problem met reading it.
@@ -488,13 +505,17 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
     return [_run(job) for job in jobs]
 
 
-def _ignore_interrupt() -> None:
-    """In a worker: Ctrl-C is the parent's to handle (no traceback from each worker), and
-    ``terminate()`` ends it, whatever the process it was forked from does on SIGTERM."""
+def _start_worker(parent: int) -> None:
+    """In a worker: Ctrl-C is the parent's to handle (no traceback from each worker);
+    ``terminate()`` ends it, whatever the process it was forked from does on SIGTERM; and
+    so does the death of ``parent``, the process that forked it."""
     import signal
+
+    from holodeck_mt.app.pool_host import end_with
 
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    end_with(parent)
 
 
 def _prepare(models: bool) -> None:
@@ -530,12 +551,14 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     import gc
     import multiprocessing
 
+    from holodeck_mt.app import pool_host
     from holodeck_mt.rules.registry import rules_to_run
 
     # Forked workers inherit the imported modules (checks included) and the
     # compiled validators built here, instead of each paying for them; frozen,
     # the parent's objects are not walked, nor copied, by a worker's collector.
     _prepare(_FORK and any(map(_judges_platform, jobs)))
+    pool_host.ready()
     rules_to_run(jobs[0].options)
     context = multiprocessing.get_context("fork" if _FORK else None)
     size = max(1, len(jobs) // (4 * workers))
@@ -567,7 +590,8 @@ def _pool_run(
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
-        initializer=_ignore_interrupt,
+        initializer=_start_worker,
+        initargs=(os.getpid(),),
     )
     try:
         futures = {pool.submit(_run_chunk, [jobs[i] for i in chunk]): chunk for chunk in chunks}
@@ -577,7 +601,7 @@ def _pool_run(
             if future.exception() is None:
                 for i, outcome in zip(chunk, future.result(), strict=False):
                     outcomes[i] = outcome
-    except BaseException:  # Ctrl-C: stop the workers now rather than wait for them
+    except BaseException:  # Ctrl-C, SIGTERM: stop the workers now rather than wait for them
         for process in list(getattr(pool, "_processes", {}).values()):
             process.terminate()
         pool.shutdown(wait=False, cancel_futures=True)
@@ -639,6 +663,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _main(argv)
     except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
         return EXIT_INTERRUPTED
+    except _Terminated:  # SIGTERM: likewise, once the worker processes are ended
+        return EXIT_TERMINATED
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -646,7 +672,40 @@ def _main(argv: Sequence[str] | None) -> int:
     streams.guard_pipe()
     args = build_parser().parse_args(argv)
     command = _COMMANDS.get(args.command)
-    return command(args) if command is not None else _validate(args)
+    if command is not None:
+        return command(args)
+    with _terminable():
+        return _validate(args)
+
+
+@contextlib.contextmanager
+def _terminable() -> Iterator[None]:
+    """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED` and no report: at
+    once when every process it forked ends with it (on Linux, each asked the kernel),
+    else by :class:`_Terminated`, so that its pool ends them first. At once, too, in a
+    process forked meanwhile that has not chosen its own way yet."""
+    import signal
+    import threading
+
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    owner = os.getpid()
+
+    def terminated(signum: int, frame: object) -> None:
+        if os.getpid() != owner:
+            os._exit(128 + signum)
+        forks = sys.modules.get("holodeck_mt.app.pool_host")
+        if forks is None or forks.children_end_with_us():
+            os._exit(EXIT_TERMINATED)  # an exception could land where it is swallowed
+        raise _Terminated
+
+    previous = signal.signal(signal.SIGTERM, terminated)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def _fix(args: argparse.Namespace) -> int:
@@ -665,7 +724,7 @@ def _fix(args: argparse.Namespace) -> int:
 
     def options_of(file: str) -> Options:
         try:
-            return jobs.of(file)[0]
+            return jobs.of(file)
         except (ConfigError, SelectionError) as e:
             raise fix_command.SettingsError(str(e)) from None
 
@@ -727,7 +786,7 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judge
         try:
             jobs = settings.JobSettings(args, options)
             files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
-            rounds = _rounds(files, lambda f: _Job(f, *jobs.of(f), limits=limits))
+            rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
         except (ConfigError, SelectionError) as e:
             _say(f"holodeck-mt: error: {e}")
             return EXIT_USAGE
@@ -798,10 +857,13 @@ def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
     else:
         text = raw.decode("utf-8-sig")
         results = validate_document_text(
-            text, path=shown, base_dir=folder, options=job.options, limits=job.limits
+            text,
+            path=shown,
+            base_dir=folder,
+            options=job.options,
+            limits=job.limits,
+            options_of=job.options_of,
         )
-    for result in results:
-        result.strict = job.strict
     return results
 
 
@@ -871,16 +933,18 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
     return [[cached(job) for job in batch] for batch in rounds]
 
 
-def _rounds(files: list[str], job: Callable[[str], _Job]) -> list[list[_Job]]:
+def _rounds(
+    files: list[str], job: Callable[[str], _Job], settings: Callable[[str], object]
+) -> list[list[_Job]]:
     """The files in two rounds: a file an agent.yaml of this run names is validated
-    through it (as the platform reads it), and on its own only if that did not happen."""
+    through it (as the platform reads it), and on its own only if that did not happen.
+    The ``settings`` of each file named are read now, before any file is validated."""
     from holodeck_mt.app import discovery
 
-    followed = {
-        discovery.same_file_key(target)
-        for target in map(discovery.agent_target, map(Path, files))
-        if target is not None
-    }
+    targets = [t for t in map(discovery.agent_target, map(Path, files)) if t is not None]
+    for target in targets:
+        settings(os.path.abspath(target))
+    followed = {discovery.same_file_key(target) for target in targets}
     later = [f for f in files if discovery.same_file_key(f) in followed]
     first = [job(f) for f in files if f not in later]
     return [first, [job(f) for f in later]]

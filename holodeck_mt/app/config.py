@@ -1,6 +1,7 @@
 """The configuration file: ``.holodeck-mt.toml``, or ``[tool.holodeck-mt]`` in ``pyproject.toml``.
 
-Found from a validated file's folder upward, as ruff and yamllint find theirs: in each
+Found from a validated file's folder upward, as ruff and yamllint find theirs (a
+test-cases file named by an agent.yaml elsewhere too: its settings are its own): in each
 folder ``.holodeck-mt.toml`` first, then a ``pyproject.toml`` that has the table; the
 search stops at the repository's root (the folder holding ``.git``), or, outside a
 repository, at the working directory. A file found by the search must lie in that
@@ -238,6 +239,13 @@ def find(start: Path, *, top: Path | None = None) -> Path | None:
             if name == FILE_NAME or _has_table(candidate):
                 return candidate
     return None
+
+
+def looked_for(folder: Path | str) -> list[Path]:
+    """Every path whose presence or content decides the settings of a file in ``folder``
+    (what a stored result of that file depends on)."""
+    folders = _folders(Path(os.path.abspath(folder)), None)
+    return [f / name for f in folders for name in (FILE_NAME, PYPROJECT)]
 
 
 class Finder:

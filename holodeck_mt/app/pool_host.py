@@ -8,10 +8,15 @@ while the parent works; handed the jobs, it forks the workers from itself, so th
 share what it imported, and sends their outcomes back. The parent imports none of it.
 
 Fork only: a process started otherwise inherits nothing of the parent's.
+
+Nothing outlives the run: the host and every worker ask the kernel (Linux's
+``PR_SET_PDEATHSIG``) for a SIGTERM when the process that forked them dies, however it
+dies (SIGKILL included), and end at once if it is already gone (:func:`end_with`).
 """
 
 from __future__ import annotations
 
+import os
 import signal
 import sys
 from collections.abc import Callable
@@ -48,13 +53,14 @@ class PoolHost(Generic[Job, Outcome]):
             except (OSError, ValueError):
                 pass
         context = multiprocessing.get_context("fork")
+        ready()  # before the fork: the host inherits it
         self._conn, theirs = context.Pipe()
         #: Prepared and waiting for jobs (told once: the ready message is read once).
         self._ready = False
         #: Handed a batch whose outcomes are not back yet.
         self._busy = False
         self._process: BaseProcess | None = context.Process(
-            target=_serve, args=(theirs, self._conn, prepare, run), daemon=False
+            target=_serve, args=(theirs, self._conn, os.getpid(), prepare, run), daemon=False
         )
         self._process.start()
         theirs.close()
@@ -123,16 +129,20 @@ class PoolHost(Generic[Job, Outcome]):
 def _serve(
     conn: Connection,
     parents: Connection,
+    parent: int,
     prepare: Callable[[], None],
     run: Callable[[list[Any], int], list[Any]],
 ) -> None:
     """The host: prepared, then each batch's outcomes, until told to stop (or the parent is
     gone). Anything that goes wrong ends it quietly: the parent then runs the batch."""
     parents.close()  # the parent's end: once the parent is gone, no one holds it open
-    # Ctrl-C is the parent's to handle; the parent's terminate() unwinds the host, whose
-    # pool then ends its workers.
+    # Ctrl-C is the parent's to handle. SIGTERM (the parent's terminate(), or its death)
+    # ends the host at once: its workers, told of its death, end with it; where they cannot
+    # be told, it unwinds instead, so that its pool stops them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, _unwind)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    if not end_with(parent):
+        signal.signal(signal.SIGTERM, _unwind)
     try:
         prepare()
         conn.send(_READY)
@@ -146,3 +156,43 @@ def _serve(
 def _unwind(signum: int, frame: object) -> None:
     """SIGTERM in the host: leave by an exception, so that its pool stops its workers."""
     sys.exit(128 + signum)
+
+
+#: Linux's ``prctl`` option: the signal a process gets when its parent dies.
+_PR_SET_PDEATHSIG = 1
+#: libc's ``prctl`` once looked up (None: not to be had); empty: not looked up.
+_PRCTL: list[Callable[..., int] | None] = []
+
+
+def ready() -> None:
+    """Look up what :func:`end_with` needs, in a process about to fork: each child then
+    inherits it instead of loading it."""
+    if _PRCTL:
+        return
+    prctl = None
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            prctl = ctypes.CDLL(None, use_errno=True).prctl
+        except (ImportError, OSError, AttributeError):
+            prctl = None
+    _PRCTL.append(prctl)
+
+
+def children_end_with_us() -> bool:
+    """Whether every process this one forked for a run ends when this one dies: none was
+    forked (:func:`ready` was never called), or each asked the kernel to be told."""
+    return not _PRCTL or _PRCTL[0] is not None
+
+
+def end_with(parent: int) -> bool:
+    """End this forked process with SIGTERM when ``parent`` (the pid that forked it) dies,
+    and at once should it be gone already (it died before the kernel was asked); whether
+    the kernel will tell it (Linux only). Call it with SIGTERM's action set."""
+    ready()
+    prctl = _PRCTL[0]
+    told = prctl is not None and prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0
+    if os.getppid() != parent:
+        os.kill(os.getpid(), signal.SIGTERM)
+    return told

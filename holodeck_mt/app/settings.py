@@ -13,7 +13,10 @@ from holodeck_mt.selection import Selection, matches
 
 
 class JobSettings:
-    """The options and the strictness of each file of a run, from ``validate``'s arguments.
+    """The options of each file of a run, from ``validate``'s arguments and the file's own
+    configuration (found from its folder upward), however the file is reached: named,
+    found in a folder, or named by an agent.yaml elsewhere (:meth:`of` is the validator's
+    ``options_of``). Sent to the worker processes with their jobs.
 
     Raises :class:`~holodeck_mt.app.config.ConfigError` or
     :class:`~holodeck_mt.selection.SelectionError` for a configuration or a code that
@@ -29,26 +32,26 @@ class JobSettings:
         self._options = options
         self._finder = Finder(config=args.config, isolated=args.isolated)
         Settings().selection(self._select, self._ignore)  # the command line's codes, checked
-        self._made: dict[int, tuple[Settings, Options]] = {}
+        self._made: dict[Settings, Options] = {}
 
     def settings(self, file: str) -> Settings:
         return self._finder.settings(Path(file))
 
-    def of(self, file: str) -> tuple[Options, bool]:
-        """The options a file is validated with, and whether warnings fail it."""
+    def of(self, file: str) -> Options:
+        """The options ``file`` is validated with (its strictness among them)."""
         found = self.settings(file)
-        made = self._made.get(id(found))
+        made = self._made.get(found)
         if made is None:
             selection: Selection = found.selection(self._select, self._ignore)
-            options = dataclasses.replace(
+            made = dataclasses.replace(
                 self._options,
                 selection=selection,
                 platform=self._platform or found.platform,
                 cache_dir=found.cache_dir,
+                strict=self._strict or found.strict,
             )
-            made = (found, options)
-            self._made[id(found)] = made
-        return made[1], self._strict or found.strict
+            self._made[found] = made
+        return made
 
     def kept(
         self, files: list[str], named: list[str], passed: list[tuple[str, str]] | None = None

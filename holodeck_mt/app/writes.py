@@ -9,8 +9,10 @@ editor or another run may be writing them too. So a write here:
 - is refused when the file changed since it was read (its size, ``mtime_ns`` or
   content hash differs from the :class:`Snapshot` taken then), or has no write bit;
 - writes a temporary file in the same folder, flushes it to disk and ``os.replace``-s
-  it over the target, with the target's mode: a full disk or a permission error
-  half-way leaves the original as it was, and the temporary file is removed.
+  it over the target, with the target's mode, and its owner and group where this
+  process may give them (root may; others keep the group if they are in it): a full
+  disk or a permission error half-way leaves the original as it was, and the temporary
+  file is removed.
 
 Every failure is a :class:`WriteError` whose message is one line naming the file.
 """
@@ -47,6 +49,8 @@ class Snapshot:
     mtime_ns: int
     digest: str
     mode: int
+    #: The owner's user and group ids.
+    owner: tuple[int, int] = (-1, -1)
 
 
 def shown(path: Path | str) -> str:
@@ -90,7 +94,10 @@ def read(
 
 def _snapshot(status: os.stat_result, raw: bytes) -> Snapshot:
     digest = hashlib.sha256(raw).hexdigest()
-    return Snapshot(status.st_size, status.st_mtime_ns, digest, stat.S_IMODE(status.st_mode))
+    mode = stat.S_IMODE(status.st_mode)
+    return Snapshot(
+        status.st_size, status.st_mtime_ns, digest, mode, (status.st_uid, status.st_gid)
+    )
 
 
 def _reason(e: BaseException) -> str:
@@ -108,7 +115,7 @@ def replace(
     """
     real = real_target(path, tree, name)
     called = shown(name if name is not None else path)
-    mode = _check_unchanged(called, real, expected)
+    mode, owner = _check_unchanged(called, real, expected)
     try:
         descriptor, temporary = tempfile.mkstemp(
             dir=real.parent, prefix=f".{real.name[:40]}.", suffix=".tmp"
@@ -118,6 +125,7 @@ def replace(
     try:
         try:
             _write_all(descriptor, data)
+            _give(descriptor, owner)  # before the mode: a change of owner clears set-id bits
             os.fchmod(descriptor, mode)
             os.fsync(descriptor)
         finally:
@@ -128,14 +136,17 @@ def replace(
         raise WriteError(f"cannot write '{called}': {_reason(e)}; it is unchanged") from None
 
 
-def _check_unchanged(called: str, real: Path, expected: Snapshot | None) -> int:
-    """The mode to write with; :class:`WriteError` when the file is not as it was read."""
+def _check_unchanged(
+    called: str, real: Path, expected: Snapshot | None
+) -> tuple[int, tuple[int, int] | None]:
+    """The mode and owner to write with (None: this process's); :class:`WriteError` when the
+    file is not as it was read."""
     if expected is None:
         if os.path.lexists(real):
             raise WriteError(f"'{called}' appeared meanwhile: it is left alone")
         umask = os.umask(0o022)
         os.umask(umask)
-        return 0o644 & ~umask
+        return 0o644 & ~umask, None
     try:
         raw, now = read(real, real.parent)
     except WriteError:
@@ -145,7 +156,24 @@ def _check_unchanged(called: str, real: Path, expected: Snapshot | None) -> int:
         raise WriteError(f"'{called}' changed since it was read: it is left alone")
     if not now.mode & 0o222 or not os.access(real, os.W_OK):
         raise WriteError(f"cannot write '{called}': it is read-only; it is unchanged")
-    return now.mode
+    return now.mode, now.owner
+
+
+def _give(descriptor: int, owner: tuple[int, int] | None) -> None:
+    """Give the temporary file the original's owner and group, as far as allowed: root
+    gives both; another user, its group if a member of it (else the file is its own, as
+    any editor's rewrite would leave it)."""
+    if owner is None or not hasattr(os, "fchown"):  # Windows: no owner ids to give
+        return
+    status = os.fstat(descriptor)
+    uid, gid = owner
+    if (status.st_uid, status.st_gid) == (uid, gid):
+        return
+    try:
+        os.fchown(descriptor, uid, gid)
+    except PermissionError:
+        with contextlib.suppress(OSError):
+            os.fchown(descriptor, -1, gid)
 
 
 def _write_all(descriptor: int, data: bytes) -> None:

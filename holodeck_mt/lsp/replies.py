@@ -5,14 +5,17 @@ raised while the message is read: the request is logged and never answered, and 
 client waits for ever. Here such a request is answered with ``Invalid Params``
 (``-32602``), its id echoed when it is one JSON-RPC allows. A command's arguments
 that are not what the command takes raise :func:`invalid` for the same answer,
-without the server's traceback in it.
+without the server's traceback in it. After ``shutdown``, pygls drops every message
+but ``exit``; here a request is answered ``Invalid Request`` (``-32600``), as LSP asks,
+and a notification is still dropped.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams
+from lsprotocol.types import EXIT
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.protocol import LanguageServerProtocol
 
 from holodeck_mt.text.safe_text import clip, escape
@@ -27,8 +30,24 @@ class AnsweringProtocol(LanguageServerProtocol):
         except JsonRpcException as error:
             request_id = data.get("id")
             if "method" in data and isinstance(request_id, (int, str)) and request_id is not True:
-                self._send_response(request_id, error=error.to_response_error())
+                answer = _shut_down() if self._after_shutdown(data.get("method")) else error
+                self._send_response(request_id, error=answer.to_response_error())
             raise
+
+    def handle_message(self, message: Any) -> None:
+        method, request_id = getattr(message, "method", None), getattr(message, "id", None)
+        if self._after_shutdown(method) and request_id is not None:
+            self._send_response(request_id, error=_shut_down().to_response_error())
+            return
+        super().handle_message(message)
+
+    def _after_shutdown(self, method: object) -> bool:
+        """Whether a message of ``method`` comes after ``shutdown``, and is not ``exit``."""
+        return bool(self._shutdown) and isinstance(method, str) and method != EXIT
+
+
+def _shut_down() -> JsonRpcInvalidRequest:
+    return JsonRpcInvalidRequest("Invalid Request: the server is shut down")
 
 
 def invalid(why: str) -> JsonRpcInvalidParams:

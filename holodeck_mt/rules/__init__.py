@@ -43,6 +43,8 @@ class Options:
     platform: str = "auto"
     #: The configuration's ``cache-dir``: where the result cache is kept.
     cache_dir: str | None = None
+    #: Warnings fail the file too (``--strict``, or the configuration's ``strict``).
+    strict: bool = False
 
 
 @dataclass

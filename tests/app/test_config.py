@@ -163,6 +163,6 @@ def test_platform_and_cache_dir_are_passed_on_to_the_options(repo: Path) -> None
         'platform = "required"\ncache-dir = ".cache"\nstrict = true\n', encoding="utf-8"
     )
     args = build_parser().parse_args(["validate", "sub/cases.yaml"])
-    options, strict = JobSettings(args, Options()).of("sub/cases.yaml")
+    options = JobSettings(args, Options()).of("sub/cases.yaml")
     cache_dir = os.path.join(os.path.realpath(repo), ".cache")  # relative to the file's folder
-    assert (options.platform, options.cache_dir, strict) == ("required", cache_dir, True)
+    assert (options.platform, options.cache_dir, options.strict) == ("required", cache_dir, True)

@@ -8,10 +8,12 @@ naming the file (exit 2), the original intact.
 
 from __future__ import annotations
 
+import dataclasses
 import errno
 import os
 import stat
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -146,6 +148,50 @@ def test_the_mode_of_a_fixed_file_is_kept(repo: Path) -> None:
     assert target.read_text() == FIXED
     assert stat.S_IMODE(target.stat().st_mode) == 0o640
     assert _leftovers(repo) == []
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() != 0, reason="needs root")
+def test_a_file_fixed_as_root_keeps_its_owner_and_group(repo: Path) -> None:
+    target = repo / "cases.yaml"
+    target.write_text(FIXABLE)
+    os.chown(target, 12345, 23456)
+    target.chmod(0o2640)  # set-group-id too: a change of owner would clear it
+    assert main(["fix", "cases.yaml"]) == 0
+    assert target.read_text() == FIXED
+    status = target.stat()
+    assert (status.st_uid, status.st_gid) == (12345, 23456)
+    assert stat.S_IMODE(status.st_mode) == 0o2640
+    assert _leftovers(repo) == []
+
+
+def test_a_user_who_may_not_give_the_file_away_keeps_its_group(
+    repo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    target = repo / "cases.yaml"
+    target.write_text(FIXABLE)
+    status = target.stat()
+    given: list[tuple[int, int]] = []
+
+    def fchown(descriptor: int, uid: int, gid: int) -> None:
+        given.append((uid, gid))
+        if uid != -1:
+            raise PermissionError(errno.EPERM, "Operation not permitted")
+
+    monkeypatch.setattr(writes, "_snapshot", _owned_by(writes._snapshot, status.st_uid + 1))
+    monkeypatch.setattr(os, "fchown", fchown, raising=False)
+    assert main(["fix", "cases.yaml"]) == 0
+    assert target.read_text() == FIXED
+    assert given == [(status.st_uid + 1, status.st_gid), (-1, status.st_gid)]
+
+
+def _owned_by(snapshot: Callable[..., writes.Snapshot], uid: int) -> Callable[..., object]:
+    """``_snapshot`` as if the file belonged to another user."""
+
+    def changed(*args: object) -> writes.Snapshot:
+        found = snapshot(*args)
+        return dataclasses.replace(found, owner=(uid, found.owner[1]))
+
+    return changed
 
 
 def test_a_file_with_an_undecodable_name_is_fixed_under_its_real_name(
