@@ -47,6 +47,8 @@ def test_a_file_name_that_is_not_utf8_is_reported_in_every_format(
     if fmt in ("json", "sarif"):
         out = json.dumps(json.loads(out))  # one level of escaping, as in the other formats
         out = out.replace("\\\\", "\\")
+    if fmt == "markdown":
+        out = out.replace("\\\\", "\\")  # Markdown's backslash before a backslash
     assert ("caf%5Cxe9%5Cxff" if fmt == "sarif" else "caf\\xe9\\xff") in out
 
 
