@@ -6,9 +6,9 @@ repeated (median, min-max), with the child's peak resident memory taken from
 C safe-load of the file and nothing else. Rows run in interleaved rounds, so that
 a change of load on the machine touches every row alike.
 
-    python scripts/bench.py                       # full run, table on stdout
-    python scripts/bench.py --quick               # smoke run: small corpora, 2 repetitions
-    python scripts/bench.py --write docs/performance.md --check
+    python -m scripts.bench                       # full run, table on stdout
+    python -m scripts.bench --quick               # smoke run: small corpora, 2 repetitions
+    python -m scripts.bench --write docs/performance.md --check
 
 Inputs are generated (deterministically) into ``bench-data/`` by
 ``scripts/generate_corpus.py`` and reused while the generator and sizes are the
@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repo import ROOT
+from scripts.repo import ROOT
 
 REPO = ROOT
 SCRIPTS = REPO / "scripts"
@@ -153,7 +153,6 @@ def _write(path: Path, text: str) -> None:
 def _bundle(data_dir: Path) -> tuple[Path, str]:
     if BUNDLE.is_file():
         return BUNDLE, f"`--schemafile {BUNDLE.relative_to(REPO)}` (the bundled schema)"
-    sys.path.insert(0, str(REPO))
     from holodeck_mt.contract import registry as schemas
 
     files = schemas.schema_files()
@@ -216,7 +215,7 @@ def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
         and all(p.is_file() for p in [*paths, *inputs.agent_files])
     ):
         return inputs
-    import generate_corpus as gen  # a sibling script: scripts/ is on sys.path
+    from scripts import generate_corpus as gen
 
     for files, count, errors in [
         (inputs.full, n, 0),
@@ -813,7 +812,7 @@ def report(
     lines = [
         "# Performance",
         "",
-        "Measured by `make bench` (`python scripts/bench.py --write docs/performance.md`): every "
+        "Measured by `make bench` (`python -m scripts.bench --write docs/performance.md`): every "
         "figure is a whole process, started fresh, timed by wall clock; "
         f"{args.repeat} repetitions after {args.warmup} warm-up run(s), interleaved; median and "
         "min-max. *x floor* compares with ruamel.yaml's C safe-load of the same input "
@@ -872,7 +871,7 @@ def report(
         "## Notes",
         "",
         "- Run it: `make bench` (full, rewrites this file), `make bench BENCH_ARGS=--quick` "
-        "(smoke run), `python scripts/bench.py --only floor,ours` (some rows), `--check` (exit 1 "
+        "(smoke run), `python -m scripts.bench --only floor,ours` (some rows), `--check` (exit 1 "
         "on a missed target), `--help` for the rest.",
         "- check-jsonschema offline: given a schema whose `$ref`s name other files by their "
         "absolute `https://` `$id`, it tries to download them and fails without a "

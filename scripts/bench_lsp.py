@@ -15,9 +15,9 @@ suite's LSP client (tests/editor/lsp_client.py). The file is opened, then:
 - burst: 20 edits 50 ms apart (one second), then the validations the server ran for them,
   from its log (``window/logMessage``); target: at most 2.
 
-    python scripts/bench_lsp.py                      # print the figures
-    python scripts/bench_lsp.py --file bench-data/authors-3500-one-file.yaml
-    python scripts/bench_lsp.py --write docs/performance.md   # and replace its section
+    python -m scripts.bench_lsp                      # print the figures
+    python -m scripts.bench_lsp --file bench-data/authors-3500-one-file.yaml
+    python -m scripts.bench_lsp --write docs/performance.md   # and replace its section
 
 ``make bench`` runs it after scripts/bench.py, which rewrites docs/performance.md first.
 """
@@ -34,9 +34,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-import generate_corpus
-from bench import compile_bytecode
-from repo import ROOT, import_from_root, replace_section
+from scripts import generate_corpus
+from scripts.bench import compile_bytecode
+from scripts.repo import ROOT, replace_section
+from tests.editor import lsp_client
 
 DATA = ROOT / "bench-data"
 CONVERSATIONS = 3500
@@ -65,7 +66,6 @@ class Session:
     """One server with the corpus open."""
 
     def __init__(self, path: Path) -> None:
-        lsp_client = import_from_root("tests.editor.lsp_client")
         self.client = lsp_client.LspClient(
             [sys.executable, "-m", "holodeck_mt", "lsp"],
             settings=lambda section: None,
@@ -223,7 +223,7 @@ def report(figures: dict[str, Any]) -> str:
             BEGIN,
             "## Language server (`holodeck-mt lsp`)",
             "",
-            "Measured by `make bench` (`python scripts/bench_lsp.py --write docs/performance.md`): "
+            "Measured by `make bench` (`python -m scripts.bench_lsp --write docs/performance.md`): "
             "the server runs as a process on stdio, driven by the test suite's LSP client, with "
             f"`{figures['name']}` open ({figures['size_mb']:.1f} MB). Each pair of edits takes "
             "the next ground truth written as a quoted number: the first unquotes it (an "

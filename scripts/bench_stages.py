@@ -9,8 +9,8 @@ data and its positions), *schema*, *rules* (the semantic checks and run-time lin
 (every fault placed and ranged, the quoted values as written) and *render* (the JSON
 report). The median of ``--repetitions`` runs; figures are CPU seconds.
 
-    python scripts/bench_stages.py                             # print the table
-    python scripts/bench_stages.py --write docs/performance.md  # and replace its section
+    python -m scripts.bench_stages                             # print the table
+    python -m scripts.bench_stages --write docs/performance.md  # and replace its section
 
 ``make bench`` runs it after scripts/bench.py, whose inputs (bench-data/) it reads.
 """
@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import io
 import statistics
 import sys
@@ -27,7 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from repo import ROOT, import_from_root, replace_section
+from scripts.repo import ROOT, replace_section
 
 DATA = ROOT / "bench-data"
 BEGIN, END = "<!-- stages-bench: begin -->", "<!-- stages-bench: end -->"
@@ -58,7 +59,7 @@ def _read_seconds(texts: list[str], compiled: bool) -> float:
 
 def builder() -> str:
     """Which builder the validator uses here."""
-    compiled = import_from_root("holodeck_mt.read.compiled")
+    compiled = importlib.import_module("holodeck_mt.read.compiled")
     return "compiled" if compiled.AVAILABLE else "pure-Python"
 
 
@@ -76,11 +77,11 @@ def _timed(totals: dict[str, float], label: str, work: Callable[..., Any]) -> Ca
 
 def once(paths: list[Path]) -> dict[str, float]:
     """One validation of ``paths``: CPU seconds by stage."""
-    pipeline = import_from_root("holodeck_mt.pipeline")
+    pipeline = importlib.import_module("holodeck_mt.pipeline")
     from holodeck_mt.render import renderer
 
     totals: dict[str, float] = {}
-    modules = {name: import_from_root(name) for name, _, _ in _WRAPPED}
+    modules = {name: importlib.import_module(name) for name, _, _ in _WRAPPED}
     originals = {(name, attr): getattr(modules[name], attr) for name, attr, _ in _WRAPPED}
     try:
         for name, attr, label in _WRAPPED:
@@ -131,7 +132,7 @@ def report(rows: list[tuple[str, dict[str, float]]], repetitions: int) -> str:
         BEGIN,
         "## Where the time goes",
         "",
-        "Measured by `make bench` (`python scripts/bench_stages.py --write docs/performance.md`): "
+        "Measured by `make bench` (`python -m scripts.bench_stages --write docs/performance.md`): "
         "each corpus validated in one process, the pipeline's stages timed in CPU seconds "
         f"(median of {repetitions}), with the {builder()} builder. *read* is libyaml's parse "
         "alone on the same texts (with no Python object for the compiled builder, as Python "

@@ -1,6 +1,6 @@
 """Fuzz the loader and the validator with arbitrary bytes for a given time.
 
-    python scripts/fuzz.py --seconds 1800
+    python -m scripts.fuzz --seconds 1800
 
 Each input is decoded, loaded, validated (as an agent.yaml and as a test-cases
 file) and rendered in every output format, exactly as the CLI would; then, as the
@@ -37,7 +37,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from repo import ROOT
+from scripts.repo import ROOT
 
 REGRESSIONS = ROOT / "tests" / "hostile" / "regressions"
 WORK = ROOT / "build" / "fuzz"

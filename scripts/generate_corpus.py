@@ -11,10 +11,10 @@ The same arguments always give the same bytes. Planted faults (``--errors K``)
 never change the rest of the file: the corpus with K faults differs from the
 clean one only in the K faulty test cases.
 
-    python scripts/generate_corpus.py --conversations 3500 --out corpus.yaml
-    python scripts/generate_corpus.py --conversations 3500 --errors 35 --out bad.yaml
-    python scripts/generate_corpus.py --agent-yaml --conversations 10 --out agent.yaml
-    python scripts/generate_corpus.py --style authors --agent-yaml --conversations 875 --out a.yaml
+    python -m scripts.generate_corpus --conversations 3500 --out corpus.yaml
+    python -m scripts.generate_corpus --conversations 3500 --errors 35 --out bad.yaml
+    python -m scripts.generate_corpus --agent-yaml --conversations 10 --out agent.yaml
+    python -m scripts.generate_corpus --style authors --agent-yaml --conversations 875 --out a.yaml
 
 ``--style authors`` writes the file as people write it by hand, warnings and all:
 multi-line inputs as ``|`` block scalars, per-turn ``numeric`` overrides whose

@@ -1,32 +1,17 @@
-"""What the scripts share: where the repository is, its modules, and the CLI run in it.
-
-Every script is a thin command line over functions that the tests import as well
-(``tests/conftest.py``'s ``load_script``); a script reaches this module as a sibling,
-since running ``python scripts/NAME.py`` puts scripts/ on ``sys.path``.
-"""
+"""What the chores, the benchmarks and the test support share: where the repository is,
+and the CLI run in it (``scripts.repo``, imported from the repository's root)."""
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import os
-import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from types import ModuleType
 
 from holodeck_mt.app import cli
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def import_from_root(name: str) -> ModuleType:
-    """Import the module ``name`` (``tests.editor.lsp_client``) as the test suite does:
-    from the repository's root, put first on ``sys.path``."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    return importlib.import_module(name)
 
 
 @contextlib.contextmanager

@@ -7,8 +7,8 @@ urls.py gives now, in one pass over every text file of the repository (links are
 followed; CHANGELOG.md keeps its history).
 ``make schema`` runs this first, then rebuilds the bundle, the SchemaStore kit and the docs.
 
-    python scripts/stamp_urls.py            # rewrite the files that name an old URL
-    python scripts/stamp_urls.py --check    # exit 1 when a file still names one
+    python -m scripts.stamp_urls            # rewrite the files that name an old URL
+    python -m scripts.stamp_urls --check    # exit 1 when a file still names one
 """
 
 from __future__ import annotations
@@ -22,9 +22,8 @@ import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from repo import ROOT
-
 from holodeck_mt import urls
+from scripts.repo import ROOT
 
 #: Folders that are not the project's text: tools' caches, builds, installed packages.
 SKIPPED_DIRS = frozenset(

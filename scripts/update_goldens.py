@@ -6,8 +6,8 @@ the CLI run in-process from the repository's root with relative paths, so the
 outputs do not depend on the machine. Review the diff by hand before committing:
 a changed golden is a changed user-visible output.
 
-    python scripts/update_goldens.py          # rewrite the goldens
-    python scripts/update_goldens.py --check  # exit 1 when one is stale
+    python -m scripts.update_goldens          # rewrite the goldens
+    python -m scripts.update_goldens --check  # exit 1 when one is stale
 
 tests/render/test_golden.py compares with the same functions.
 """
@@ -20,9 +20,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from repo import ROOT, run_cli
-
 from holodeck_mt import render
+from scripts.repo import ROOT, run_cli
 
 GOLDEN = Path("tests/golden")
 INPUTS = GOLDEN / "inputs"

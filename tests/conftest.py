@@ -21,7 +21,6 @@ from holodeck_mt.app.cli import main
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
-SCRIPTS = ROOT / "scripts"
 #: Where the real samples are, when they are not beside the checkout.
 SAMPLES_VARIABLE = "HOLODECK_MT_SAMPLES"
 #: Set to 1 (CI does), a missing samples folder fails the tests that read it.
@@ -142,14 +141,8 @@ def samples() -> Path:
 
 
 def load_script(name: str) -> ModuleType:
-    """Import ``scripts/<name>.py`` as the module ``name``, as running it would.
-
-    The one way tests (and scripts) reach a script: scripts/ goes on ``sys.path``, where
-    a script run from the command line finds its siblings too.
-    """
-    if str(SCRIPTS) not in sys.path:
-        sys.path.insert(0, str(SCRIPTS))
-    return importlib.import_module(name)
+    """The module ``scripts.<name>``, imported from the repository's root as any other."""
+    return importlib.import_module(f"scripts.{name}")
 
 
 def copy_checkout(destination: Path) -> Path:
