@@ -110,16 +110,16 @@ FUZZ_SECONDS ?= 1800
 ## crashing or slow inputs land in tests/hostile/regressions/. Not part of CI.
 fuzz: $(STAMP)
 	-$(PY) -m pip install --quiet atheris
-	$(PY) -m scripts.fuzz --seconds $(FUZZ_SECONDS)
+	$(PY) -m bench.fuzz --seconds $(FUZZ_SECONDS)
 
 ## Run each hostile case (alias bomb, deep nesting, oversized file, long regex, aliased
 ## names and values, a million faulty test cases, control characters) as a process: time
 ## (2 s for the limit cases), peak memory (300 MB + 20x the size), output (4 MB, every format).
 bench-limits: $(STAMP)
-	$(PY) -m scripts.bench_limits
+	$(PY) -m bench.limits
 # --- end hostile input -------------------------------------------------------------
 
-# --- speed benchmark: scripts/bench.py --------------------------------------------
+# --- speed benchmark: bench/speed.py --------------------------------------------
 # check-jsonschema is the peer we compare with: installed into the venv here, never a
 # runtime dependency. Generated inputs go to bench-data/ (git-ignored). `make bench`
 # rewrites docs/performance.md; BENCH_ARGS="--quick" for a smoke run, "--check" to fail
@@ -134,14 +134,14 @@ $(BENCH_STAMP): $(STAMP)
 	touch $(BENCH_STAMP)
 
 ## Time the validator against ruamel's C safe-load and check-jsonschema (whole processes),
-## where its time goes by stage (scripts/bench_stages.py), then the language server on the
-## same file (scripts/bench_lsp.py); each of the two adds its own section.
+## where its time goes by stage (bench/stages.py), then the language server on the
+## same file (bench/lsp.py); each of the two adds its own section.
 LSP_BENCH_ARGS ?= --write docs/performance.md
 STAGES_BENCH_ARGS ?= --write docs/performance.md
 bench: $(BENCH_STAMP)
-	$(PY) -m scripts.bench $(BENCH_ARGS)
-	$(PY) -m scripts.bench_stages $(STAGES_BENCH_ARGS)
-	$(PY) -m scripts.bench_lsp $(LSP_BENCH_ARGS)
+	$(PY) -m bench.speed $(BENCH_ARGS)
+	$(PY) -m bench.stages $(STAGES_BENCH_ARGS)
+	$(PY) -m bench.lsp $(LSP_BENCH_ARGS)
 # --- end speed benchmark ------------------------------------------------------------
 
 # --- reference docs and goldens: scripts/gen_docs.py, scripts/update_goldens.py ---

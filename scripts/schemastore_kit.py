@@ -27,8 +27,7 @@ from jsonschema import Draft202012Validator
 
 from holodeck_mt import urls
 from scripts.bundle_schema import BUNDLE_PATH
-from scripts.repo import ROOT
-from scripts.stamp_urls import write_atomically
+from scripts.repo import ROOT, write_atomically
 
 KIT = ROOT / "schemastore"
 NAME = "holodeck-mt"

@@ -8,12 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import load_script
+from bench import speed as bench
 
 ROOT = Path(__file__).resolve().parent.parent
 
-
-bench = load_script("bench")
 
 MEASURED = ["floor", "ours", "pass", "imports", "floor_tiny", "ours_tiny"]
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt import urls
+from scripts import stamp_urls
 from tests.conftest import ROOT, copy_checkout
 
 #: What `make schema` runs, in order (the Makefile's `schema` target).
@@ -98,11 +99,9 @@ def test_a_new_owner_reaches_every_id_the_kit_the_readme_and_sarif(restamped: Pa
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-def test_the_committed_files_name_the_urls_of_the_constant() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "stamp_urls.py"), "--check"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert (done.returncode, done.stdout) == (0, ""), done.stdout + done.stderr
+def test_the_committed_files_name_the_urls_of_the_constant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = stamp_urls.main(["--check"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (0, ""), out + err

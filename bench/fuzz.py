@@ -1,6 +1,6 @@
 """Fuzz the loader and the validator with arbitrary bytes for a given time.
 
-    python -m scripts.fuzz --seconds 1800
+    python -m bench.fuzz --seconds 1800
 
 Each input is decoded, loaded, validated (as an agent.yaml and as a test-cases
 file) and rendered in every output format, exactly as the CLI would; then, as the
@@ -433,7 +433,8 @@ def supervise(seconds: int, engine: str, slow: float, timeout: int) -> dict[str,
         stats.unlink(missing_ok=True)
         command = [
             sys.executable,
-            __file__,
+            "-m",
+            "bench.fuzz",
             "--worker",
             "--engine",
             engine,

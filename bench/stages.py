@@ -9,10 +9,10 @@ data and its positions), *schema*, *rules* (the semantic checks and run-time lin
 (every fault placed and ranged, the quoted values as written) and *render* (the JSON
 report). The median of ``--repetitions`` runs; figures are CPU seconds.
 
-    python -m scripts.bench_stages                             # print the table
-    python -m scripts.bench_stages --write docs/performance.md  # and replace its section
+    python -m bench.stages                             # print the table
+    python -m bench.stages --write docs/performance.md  # and replace its section
 
-``make bench`` runs it after scripts/bench.py, whose inputs (bench-data/) it reads.
+``make bench`` runs it after bench/speed.py, whose inputs (bench-data/) it reads.
 """
 
 from __future__ import annotations
@@ -28,7 +28,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from scripts.repo import ROOT, replace_section
+from bench import replace_section
+from scripts.repo import ROOT
 
 DATA = ROOT / "bench-data"
 BEGIN, END = "<!-- stages-bench: begin -->", "<!-- stages-bench: end -->"
@@ -132,7 +133,7 @@ def report(rows: list[tuple[str, dict[str, float]]], repetitions: int) -> str:
         BEGIN,
         "## Where the time goes",
         "",
-        "Measured by `make bench` (`python -m scripts.bench_stages --write docs/performance.md`): "
+        "Measured by `make bench` (`python -m bench.stages --write docs/performance.md`): "
         "each corpus validated in one process, the pipeline's stages timed in CPU seconds "
         f"(median of {repetitions}), with the {builder()} builder. *read* is libyaml's parse "
         "alone on the same texts (with no Python object for the compiled builder, as Python "
@@ -168,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     rows = measure(args.repetitions)
     if not rows:
-        print("no inputs in bench-data/: run scripts/bench.py first", file=sys.stderr)
+        print("no inputs in bench-data/: run bench/speed.py first", file=sys.stderr)
         return 1
     section = report(rows, args.repetitions)
     print(section)

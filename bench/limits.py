@@ -1,6 +1,6 @@
 """Run each hostile case as a whole validator process, against its budgets.
 
-    python -m scripts.bench_limits [--budget 2.0] [--repeat 3] [--write FILE]
+    python -m bench.limits [--budget 2.0] [--repeat 3] [--write FILE]
 
 Each case is a file the validator must reject (or accept) without expanding,
 walking, compiling, storing or printing more than its limits allow. For each:
@@ -38,7 +38,7 @@ from typing import IO
 
 from holodeck_mt import render
 from holodeck_mt.limits import MAX_FILE_BYTES
-from scripts.repo import ROOT
+from scripts.repo import ROOT, write_atomically
 from tests.hostile import cases as hostile
 
 
@@ -296,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = f"{len(CASES) - failed} of {len(CASES)} cases within every budget"
     print(summary)
     if args.write:
-        args.write.write_text("\n".join([*lines, "", summary]) + "\n")
+        write_atomically(args.write, "\n".join([*lines, "", summary]) + "\n")
     return 1 if failed else 0
 
 

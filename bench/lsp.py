@@ -15,11 +15,11 @@ suite's LSP client (tests/editor/lsp_client.py). The file is opened, then:
 - burst: 20 edits 50 ms apart (one second), then the validations the server ran for them,
   from its log (``window/logMessage``); target: at most 2.
 
-    python -m scripts.bench_lsp                      # print the figures
-    python -m scripts.bench_lsp --file bench-data/authors-3500-one-file.yaml
-    python -m scripts.bench_lsp --write docs/performance.md   # and replace its section
+    python -m bench.lsp                      # print the figures
+    python -m bench.lsp --file bench-data/authors-3500-one-file.yaml
+    python -m bench.lsp --write docs/performance.md   # and replace its section
 
-``make bench`` runs it after scripts/bench.py, which rewrites docs/performance.md first.
+``make bench`` runs it after bench/speed.py, which rewrites docs/performance.md first.
 """
 
 from __future__ import annotations
@@ -34,9 +34,10 @@ import time
 from pathlib import Path
 from typing import Any
 
+from bench import replace_section
+from bench.speed import compile_bytecode
 from scripts import generate_corpus
-from scripts.bench import compile_bytecode
-from scripts.repo import ROOT, replace_section
+from scripts.repo import ROOT
 from tests.editor import lsp_client
 
 DATA = ROOT / "bench-data"
@@ -52,7 +53,7 @@ _QUOTED_NUMBER = re.compile(r"ground_truth: '(-?[0-9][0-9.]*)'")
 
 
 def corpus() -> Path:
-    """The generated 3,500-conversation file (made once, as scripts/bench.py makes it)."""
+    """The generated 3,500-conversation file (made once, as bench/speed.py makes it)."""
     path = DATA / f"corpus-{CONVERSATIONS}.yaml"
     if not path.exists():
         DATA.mkdir(exist_ok=True)
@@ -223,7 +224,7 @@ def report(figures: dict[str, Any]) -> str:
             BEGIN,
             "## Language server (`holodeck-mt lsp`)",
             "",
-            "Measured by `make bench` (`python -m scripts.bench_lsp --write docs/performance.md`): "
+            "Measured by `make bench` (`python -m bench.lsp --write docs/performance.md`): "
             "the server runs as a process on stdio, driven by the test suite's LSP client, with "
             f"`{figures['name']}` open ({figures['size_mb']:.1f} MB). Each pair of edits takes "
             "the next ground truth written as a quoted number: the first unquotes it (an "

@@ -6,9 +6,9 @@ repeated (median, min-max), with the child's peak resident memory taken from
 C safe-load of the file and nothing else. Rows run in interleaved rounds, so that
 a change of load on the machine touches every row alike.
 
-    python -m scripts.bench                       # full run, table on stdout
-    python -m scripts.bench --quick               # smoke run: small corpora, 2 repetitions
-    python -m scripts.bench --write docs/performance.md --check
+    python -m bench.speed                       # full run, table on stdout
+    python -m bench.speed --quick               # smoke run: small corpora, 2 repetitions
+    python -m bench.speed --write docs/performance.md --check
 
 Inputs are generated (deterministically) into ``bench-data/`` by
 ``scripts/generate_corpus.py`` and reused while the generator and sizes are the
@@ -44,7 +44,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from scripts.repo import ROOT
+from scripts.repo import ROOT, write_atomically
 
 REPO = ROOT
 SCRIPTS = REPO / "scripts"
@@ -147,7 +147,7 @@ class Inputs:
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8", newline="\n")
+    write_atomically(path, text)
 
 
 def _bundle(data_dir: Path) -> tuple[Path, str]:
@@ -812,7 +812,7 @@ def report(
     lines = [
         "# Performance",
         "",
-        "Measured by `make bench` (`python -m scripts.bench --write docs/performance.md`): every "
+        "Measured by `make bench` (`python -m bench.speed --write docs/performance.md`): every "
         "figure is a whole process, started fresh, timed by wall clock; "
         f"{args.repeat} repetitions after {args.warmup} warm-up run(s), interleaved; median and "
         "min-max. *x floor* compares with ruamel.yaml's C safe-load of the same input "
@@ -871,7 +871,7 @@ def report(
         "## Notes",
         "",
         "- Run it: `make bench` (full, rewrites this file), `make bench BENCH_ARGS=--quick` "
-        "(smoke run), `python -m scripts.bench --only floor,ours` (some rows), `--check` (exit 1 "
+        "(smoke run), `python -m bench.speed --only floor,ours` (some rows), `--check` (exit 1 "
         "on a missed target), `--help` for the rest.",
         "- check-jsonschema offline: given a schema whose `$ref`s name other files by their "
         "absolute `https://` `$id`, it tries to download them and fails without a "
