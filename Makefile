@@ -144,7 +144,7 @@ bench: $(BENCH_STAMP)
 	$(PY) -m bench.lsp $(LSP_BENCH_ARGS)
 # --- end speed benchmark ------------------------------------------------------------
 
-# --- reference docs and goldens: scripts/gen_docs.py, scripts/update_goldens.py ---
+# --- reference docs and goldens: scripts/gen_docs.py, tests/support/update_goldens.py ---
 .PHONY: docs docs-check goldens
 
 ## Regenerate docs/reference.md (from schema/) and docs/diagnostics.md (from codes.py and
@@ -158,8 +158,8 @@ docs-check: $(STAMP)
 
 ## Regenerate the golden outputs of every --format and of `fix` (review the diff by hand).
 goldens: $(STAMP)
-	$(PY) -m scripts.update_goldens
-	$(PY) -m scripts.update_fix_goldens
+	$(PY) -m tests.support.update_goldens
+	$(PY) -m tests.support.update_fix_goldens
 	HOLODECK_MT_UPDATE_GOLDENS=1 $(PY) -m pytest -q tests/explain/test_explain.py -k golden
 # --- end reference docs and goldens ---------------------------------------------------
 

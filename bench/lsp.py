@@ -36,9 +36,9 @@ from typing import Any
 
 from bench import replace_section
 from bench.speed import compile_bytecode
-from scripts import generate_corpus
 from scripts.repo import ROOT
 from tests.editor import lsp_client
+from tests.support import corpus as generator
 
 DATA = ROOT / "bench-data"
 CONVERSATIONS = 3500
@@ -57,9 +57,7 @@ def corpus() -> Path:
     path = DATA / f"corpus-{CONVERSATIONS}.yaml"
     if not path.exists():
         DATA.mkdir(exist_ok=True)
-        generate_corpus.main(
-            ["--conversations", str(CONVERSATIONS), "--seed", "0", "--out", str(path)]
-        )
+        generator.main(["--conversations", str(CONVERSATIONS), "--seed", "0", "--out", str(path)])
     return path
 
 

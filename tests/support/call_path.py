@@ -15,9 +15,9 @@ For each: stops (how many times the path enters a module), modules (how many it
 enters), returns (stops at a module the path had already left), and entries by
 module, most first.
 
-    python -m scripts.call_path            # the figures
-    python -m scripts.call_path --path     # and the path, one stop a line
-    python -m scripts.call_path FILE.yaml  # another document
+    python -m tests.support.call_path            # the figures
+    python -m tests.support.call_path --path     # and the path, one stop a line
+    python -m tests.support.call_path FILE.yaml  # another document
 """
 
 from __future__ import annotations
