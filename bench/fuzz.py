@@ -38,12 +38,13 @@ from pathlib import Path
 from typing import Any
 
 from scripts.repo import ROOT
+from tests.support.samples import samples_folder
 
 REGRESSIONS = ROOT / "tests" / "hostile" / "regressions"
 WORK = ROOT / "build" / "fuzz"
 CORPUS = WORK / "corpus"
 STATS = WORK / "stats.json"
-SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
+SAMPLES = samples_folder()
 MAX_LEN = 16384
 
 #: Tokens the mutators splice in, and the libFuzzer dictionary.

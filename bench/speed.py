@@ -45,14 +45,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from scripts.repo import ROOT, write_atomically
+from tests.support.samples import samples_folder
 
 REPO = ROOT
 #: The generator of the inputs: a change to it makes them again.
 GENERATOR = REPO / "tests" / "support" / "corpus.py"
-REAL_SAMPLE = (
-    REPO.parent
-    / "shared/data/holodeck-samples/financial-assistant/claude/data/convfinqa_subset.yaml"
-)
+REAL_SAMPLE = samples_folder() / "financial-assistant/claude/data/convfinqa_subset.yaml"
 BUNDLE = REPO / "schema/bundle/holodeck-mt.schema.json"
 
 #: Loads each file named on the command line with ruamel.yaml's C safe loader, and

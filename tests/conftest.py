@@ -18,23 +18,12 @@ from typing import Any, NoReturn
 import pytest
 
 from holodeck_mt.app.cli import main
+from tests.support.samples import SAMPLES_VARIABLE, samples_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
-#: Where the real samples are, when they are not beside the checkout.
-SAMPLES_VARIABLE = "HOLODECK_MT_SAMPLES"
 #: Set to 1 (CI does), a missing samples folder fails the tests that read it.
 REQUIRE_SAMPLES_VARIABLE = "HOLODECK_MT_REQUIRE_SAMPLES"
-
-
-def samples_folder() -> Path:
-    """The real samples' folder: ``$HOLODECK_MT_SAMPLES``, else
-    ``../shared/data/holodeck-samples`` beside the repository. The one place tests
-    (and the scripts they load) learn where the samples are; it may not exist."""
-    named = os.environ.get(SAMPLES_VARIABLE, "").strip()
-    if named:
-        return Path(named).expanduser().resolve()
-    return ROOT.parent / "shared" / "data" / "holodeck-samples"
 
 
 SAMPLES = samples_folder()
