@@ -27,7 +27,7 @@ from urllib.parse import urldefrag, urljoin
 
 from holodeck_mt.contract.registry import BASE_URI, DOCUMENT, schema_files
 from holodeck_mt.contract.walker import HOLODECK_KEYWORDS, rebuild
-from scripts.repo import ROOT
+from scripts.repo import ROOT, write_atomically
 
 BUNDLE_ID = BASE_URI + "holodeck-mt.schema.json"
 BUNDLE_PATH = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
@@ -162,7 +162,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{output} is up to date")
         return 0
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    write_atomically(output, text)
     print(f"wrote {output}")
     return 0
 

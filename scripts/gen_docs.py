@@ -28,7 +28,7 @@ from holodeck_mt.contract.registry import BASE_URI, schema_files, source_files
 from holodeck_mt.contract.walker import ANNOTATIONS, subschemas
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
 from holodeck_mt.rules.registry import REGISTRY, Code, Rule
-from scripts.repo import ROOT, run_cli
+from scripts.repo import ROOT, run_cli, write_atomically
 
 DOCS = ROOT / "docs"
 REFERENCE = DOCS / "reference.md"
@@ -494,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale.append(path)
         if not args.check:
-            path.write_text(text, encoding="utf-8", newline="\n")
+            write_atomically(path, text)
     names = ", ".join(str(p.relative_to(ROOT)) for p in stale)
     if args.check:
         if stale:
