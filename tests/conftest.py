@@ -44,6 +44,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.slow)
 
 
+#: What a test that is not marked slow may not do, and the way each is started.
+_PROCESS_STARTS = ((subprocess.Popen, "_execute_child"), (os, "fork"), (os, "posix_spawn"))
+
+
+@pytest.fixture(autouse=True)
+def _fast_tests_start_no_process(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test that starts a process (a child, a fork, a worker pool) is marked slow, so
+    that ``make test-fast`` stays in seconds; one that is not fails where it starts it."""
+    if request.node.get_closest_marker("slow") is not None:
+        return
+
+    def refuse(*args: object, **kwargs: object) -> NoReturn:
+        pytest.fail("this test starts a process: mark it @pytest.mark.slow", pytrace=False)
+
+    for owner, name in _PROCESS_STARTS:
+        if hasattr(owner, name):
+            monkeypatch.setattr(owner, name, refuse)
+
+
 def fixture_header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
     """A fixture's ``# options:`` (the command-line options it is validated with) and its
     ``# expect:`` lines (each diagnostic it must produce, as JSON)."""

@@ -16,6 +16,7 @@ ROOT = Path(__file__).resolve().parent.parent
 MEASURED = ["floor", "ours", "pass", "imports", "floor_tiny", "ours_tiny"]
 
 
+@pytest.mark.slow
 def test_a_quick_run_prints_the_table_and_a_verdict_per_target(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -46,6 +47,7 @@ def test_every_row_can_be_chosen_with_only(tmp_path: Path) -> None:
     assert [row.key for row in bench.build_rows(inputs, sizes)] == bench.ROW_KEYS
 
 
+@pytest.mark.slow
 def test_a_failing_command_is_reported_in_its_row_not_raised() -> None:
     row = bench.Row("x", "group", "broken", [sys.executable, "-c", "raise SystemExit('boom')"])
     bench.measure([row], repeat=1, warmup=0, progress=False)
@@ -54,6 +56,7 @@ def test_a_failing_command_is_reported_in_its_row_not_raised() -> None:
     assert "error: exit 1, expected 0: boom" in "\n".join(bench.table([row]))
 
 
+@pytest.mark.slow
 def test_an_unsupported_jobs_option_makes_the_row_not_applicable() -> None:
     code = "import sys; print('error: unrecognized arguments: --jobs 1'); sys.exit(2)"
     row = bench.Row("x", "group", "jobs", [sys.executable, "-c", code, "--jobs", "1"])
@@ -82,6 +85,7 @@ def test_the_validators_rows_name_their_builder_and_the_pure_one_is_forced(
     assert "does not import here" in bench.builders_note(None)
 
 
+@pytest.mark.slow
 def test_a_row_runs_with_its_own_environment_and_the_default_builder_otherwise(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

@@ -339,6 +339,7 @@ def test_a_corrupt_entry_is_ignored(
     assert validations == ["agent.yaml", "agent.yaml"], corruption
 
 
+@pytest.mark.slow
 def test_concurrent_runs_share_the_cache(
     project: Path, validations: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

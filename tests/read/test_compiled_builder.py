@@ -217,6 +217,7 @@ def _modules_after_validate(path: Path) -> set[str]:
     return set(done.stderr.decode().split())
 
 
+@pytest.mark.slow
 def test_a_file_the_compiled_builder_reads_never_imports_pyyaml(tmp_path: Path) -> None:
     clean = tmp_path / "cases.yaml"
     clean.write_text("- name: greeting\n  input: hello\n  ground_truth: hi there\n")
