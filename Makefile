@@ -135,9 +135,11 @@ $(BENCH_STAMP): $(STAMP)
 
 ## Time the validator against ruamel's C safe-load and check-jsonschema (whole processes),
 ## where its time goes by stage (bench/stages.py), then the language server on the
-## same file (bench/lsp.py); each of the two adds its own section.
-LSP_BENCH_ARGS ?= --write docs/performance.md
-STAGES_BENCH_ARGS ?= --write docs/performance.md
+## same file (bench/lsp.py); each of the two adds its own section. With --quick in
+## BENCH_ARGS the two run on the smoke run's corpus too, and rewrite nothing.
+QUICK_BENCH = $(filter --quick,$(BENCH_ARGS))
+LSP_BENCH_ARGS ?= $(if $(QUICK_BENCH),--quick,--write docs/performance.md)
+STAGES_BENCH_ARGS ?= $(if $(QUICK_BENCH),--quick,--write docs/performance.md)
 bench: $(BENCH_STAMP)
 	$(PY) -m bench.speed $(BENCH_ARGS)
 	$(PY) -m bench.stages $(STAGES_BENCH_ARGS)

@@ -103,6 +103,10 @@ PURE_BUILDER = "HOLODECK_MT_PURE_BUILDER"
 #: The platform reads at most this many test cases per agent: a larger corpus is
 #: written as several test-cases files, each read (and timed) in one process.
 MAX_CASES_PER_FILE = 1000
+#: Conversations in the large corpus: a full run's, and a smoke run's (``--quick``).
+CONVERSATIONS, QUICK_CONVERSATIONS = 3500, 350
+#: Where the inputs are generated (git-ignored).
+DATA = REPO / "bench-data"
 
 
 # --- inputs ---------------------------------------------------------------------
@@ -170,16 +174,22 @@ def _bundle(data_dir: Path) -> tuple[Path, str]:
     return path, note
 
 
+def corpus_files(data_dir: Path, stem: str, conversations: int) -> list[Path]:
+    """The files a corpus of ``conversations`` is written as: ``STEM.yaml``, or parts of at
+    most MAX_CASES_PER_FILE test cases (``STEM.part1of4.yaml``, ...)."""
+    parts = -(-conversations // MAX_CASES_PER_FILE)
+    if parts == 1:
+        return [data_dir / f"{stem}.yaml"]
+    return [data_dir / f"{stem}.part{i + 1}of{parts}.yaml" for i in range(parts)]
+
+
 def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
     """Generate the inputs into ``data_dir``, unless the same ones are already there."""
     data_dir.mkdir(parents=True, exist_ok=True)
     n = sizes.conversations
-    parts = -(-n // MAX_CASES_PER_FILE)
 
     def split(stem: str) -> list[Path]:
-        if parts == 1:
-            return [data_dir / f"{stem}.yaml"]
-        return [data_dir / f"{stem}.part{i + 1}of{parts}.yaml" for i in range(parts)]
+        return corpus_files(data_dir, stem, n)
 
     inputs = Inputs(
         full=split(f"corpus-{n}"),
@@ -937,7 +947,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=None, help="repetitions (default 5; 2 quick)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")
     parser.add_argument(
-        "--conversations", type=int, default=None, help="corpus size (default 3500; 350 quick)"
+        "--conversations",
+        type=int,
+        default=None,
+        help=f"corpus size (default {CONVERSATIONS}; {QUICK_CONVERSATIONS} quick)",
     )
     parser.add_argument(
         "--agents", type=int, default=None, help="agent.yaml files (default 200; 20 quick)"
@@ -946,9 +959,7 @@ def main(argv: list[str] | None = None) -> int:
         "--agent-conversations", type=int, default=10, help="conversations per agent.yaml"
     )
     parser.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
-    parser.add_argument(
-        "--data-dir", type=Path, default=REPO / "bench-data", help="where inputs are generated"
-    )
+    parser.add_argument("--data-dir", type=Path, default=DATA, help="where inputs are generated")
     parser.add_argument(
         "--real", type=Path, default=REAL_SAMPLE, help="the real ConvFinQA test-cases file"
     )
@@ -965,7 +976,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1 or args.warmup < 0:
         parser.error("--repeat must be >= 1 and --warmup >= 0")
     sizes = Sizes(
-        conversations=args.conversations or (350 if args.quick else 3500),
+        conversations=args.conversations or (QUICK_CONVERSATIONS if args.quick else CONVERSATIONS),
         agents=args.agents or (20 if args.quick else 200),
         agent_conversations=args.agent_conversations,
         seed=args.seed,

@@ -11,6 +11,7 @@ report). The median of ``--repetitions`` runs; figures are CPU seconds.
 
     python -m bench.stages                             # print the table
     python -m bench.stages --write docs/performance.md  # and replace its section
+    python -m bench.stages --quick                     # the smoke run's corpora, once
 
 ``make bench`` runs it after bench/speed.py, whose inputs (bench-data/) it reads.
 """
@@ -29,17 +30,31 @@ from pathlib import Path
 from typing import Any
 
 from bench import replace_section
-from scripts.repo import ROOT
+from bench.speed import CONVERSATIONS, DATA, QUICK_CONVERSATIONS, corpus_files
 
-DATA = ROOT / "bench-data"
 BEGIN, END = "<!-- stages-bench: begin -->", "<!-- stages-bench: end -->"
 STAGES = ["read", "build", "schema", "rules", "locate", "render"]
-#: Each corpus: its title and the glob of bench-data/ files it is made of.
+#: Each corpus: its title and the stem of the bench-data/ files bench.speed writes it as
+#: (``{n}``: the conversations), and whether it is split as the platform's limit asks.
 CORPORA = [
-    ("3,500 conversations, valid (4 files)", "corpus-3500.part*of4.yaml"),
-    ("3,500 conversations as authors write them (4 files)", "authors-3500.part*of4.yaml"),
-    ("3,500 conversations in one file", "authors-3500-one-file.yaml"),
+    ("{n:,} conversations, valid", "corpus-{n}", True),
+    ("{n:,} conversations as authors write them", "authors-{n}", True),
+    ("{n:,} conversations in one file", "authors-{n}-one-file", False),
 ]
+
+
+def corpora(data_dir: Path, conversations: int) -> list[tuple[str, list[Path]]]:
+    """Each corpus of ``conversations`` written in ``data_dir``: its title and its files."""
+    found = []
+    for title, stem, split in CORPORA:
+        name = stem.format(n=conversations)
+        paths = [data_dir / f"{name}.yaml"]
+        if split:
+            paths = corpus_files(data_dir, name, conversations)
+        if all(path.is_file() for path in paths):
+            files = f" ({len(paths)} files)" if len(paths) > 1 else ""
+            found.append((title.format(n=conversations) + files, paths))
+    return found
 
 
 def _read_seconds(texts: list[str], compiled: bool) -> float:
@@ -115,12 +130,11 @@ _WRAPPED = [
 ]
 
 
-def measure(repetitions: int) -> list[tuple[str, dict[str, float]]]:
+def measure(
+    repetitions: int, conversations: int = CONVERSATIONS, data_dir: Path = DATA
+) -> list[tuple[str, dict[str, float]]]:
     rows = []
-    for title, pattern in CORPORA:
-        paths = sorted(DATA.glob(pattern))
-        if not paths:
-            continue
+    for title, paths in corpora(data_dir, conversations):
         runs = [once(paths) for _ in range(repetitions)]
         rows.append((title, {k: statistics.median(r.get(k, 0.0) for r in runs) for k in runs[0]}))
     return rows
@@ -165,13 +179,19 @@ def write(document: Path, section: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="replace the section of this Markdown file")
-    parser.add_argument("--repetitions", type=int, default=3, help="runs per corpus")
+    parser.add_argument("--repetitions", type=int, default=None, help="runs per corpus (3)")
+    parser.add_argument(
+        "--quick", action="store_true", help="the corpora of bench.speed --quick, one run each"
+    )
     args = parser.parse_args(argv)
-    rows = measure(args.repetitions)
+    repetitions = args.repetitions or (1 if args.quick else 3)
+    conversations = QUICK_CONVERSATIONS if args.quick else CONVERSATIONS
+    rows = measure(repetitions, conversations)
     if not rows:
-        print("no inputs in bench-data/: run bench/speed.py first", file=sys.stderr)
+        quick = " --quick" if args.quick else ""
+        print(f"no inputs in bench-data/: run python -m bench.speed{quick} first", file=sys.stderr)
         return 1
-    section = report(rows, args.repetitions)
+    section = report(rows, repetitions)
     print(section)
     if args.write:
         write(args.write, section)

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from bench import speed as bench
+from bench import stages
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -45,6 +46,27 @@ def test_every_row_can_be_chosen_with_only(tmp_path: Path) -> None:
     sizes = bench.Sizes(conversations=10, agents=1, agent_conversations=1, seed=0)
     inputs = bench.prepare(tmp_path, sizes, None)
     assert [row.key for row in bench.build_rows(inputs, sizes)] == bench.ROW_KEYS
+
+
+def test_the_stages_are_measured_on_the_corpora_the_speed_run_wrote(tmp_path: Path) -> None:
+    assert stages.corpora(tmp_path, 10) == []
+    sizes = bench.Sizes(conversations=10, agents=1, agent_conversations=1, seed=0)
+    bench.prepare(tmp_path, sizes, None)
+    found = stages.corpora(tmp_path, 10)
+    assert [(title, [p.name for p in paths]) for title, paths in found] == [
+        ("10 conversations, valid", ["corpus-10.yaml"]),
+        ("10 conversations as authors write them", ["authors-10.yaml"]),
+        ("10 conversations in one file", ["authors-10-one-file.yaml"]),
+    ]
+    (title, figures), *_ = stages.measure(1, 10, tmp_path)
+    assert title == "10 conversations, valid"
+    assert {*stages.STAGES, "total"} <= set(figures)
+
+
+def test_a_corpus_over_the_platforms_limit_is_read_from_its_parts() -> None:
+    files = bench.corpus_files(Path("data"), "corpus-3500", 3500)
+    assert [p.name for p in files] == [f"corpus-3500.part{i}of4.yaml" for i in range(1, 5)]
+    assert stages.corpora(Path("no-such-folder"), 3500) == []
 
 
 @pytest.mark.slow
