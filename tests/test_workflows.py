@@ -21,6 +21,7 @@ from ruamel.yaml import YAML
 
 from holodeck_mt import urls
 from scripts import build_site as site
+from scripts import bundle_schema
 from tests.conftest import ROOT, unavailable
 
 if sys.version_info >= (3, 11):
@@ -130,7 +131,7 @@ def test_pages_serves_every_schema_file_where_its_id_says(tmp_path: Path) -> Non
     assert uploaded[0]["with"]["path"] == "site/"
     assert site.main(["--output", str(tmp_path / "site")]) == 0
     # The per-concept files are served expanded, as the validator reads them; the bundle as it is.
-    expanded = load_script("bundle_schema").expanded_files()
+    expanded = bundle_schema.expanded_files()
     for path in sorted((ROOT / "schema").rglob("*.schema.json")):
         schema_id = json.loads(path.read_text(encoding="utf-8"))["$id"]
         served = tmp_path / "site" / schema_id.removeprefix(urls.PAGES)
