@@ -12,7 +12,6 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NoReturn
 
 import pytest
@@ -148,11 +147,6 @@ def sample_files(pattern: str) -> list[Path]:
 def samples() -> Path:
     """The real samples' folder (see :func:`need_samples`)."""
     return need_samples()
-
-
-def load_script(name: str) -> ModuleType:
-    """The module ``scripts.<name>``, imported from the repository's root as any other."""
-    return importlib.import_module(f"scripts.{name}")
 
 
 def copy_checkout(destination: Path) -> Path:
