@@ -42,12 +42,12 @@ import yaml
 from holodeck_mt import validate_file, validate_text
 from holodeck_mt.model import Diagnostic, FileResult
 from tests import platform_oracle as oracle
-from tests.conftest import FIXTURES, ROOT, load_script, sample_files, unavailable
+from tests.conftest import FIXTURES, ROOT, sample_files, unavailable
+from tests.support import platform_corpus as corpus
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
 
-corpus = load_script("platform_corpus")
 
 _ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
