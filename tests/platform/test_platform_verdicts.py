@@ -1,7 +1,7 @@
 """Differential test: the validator's verdict is the platform's, except the documented deviations.
 
 The platform (``holodeck-ai``, see ``tests/platform_oracle.py``) judges every
-fixture, example, real sample and every document of ``scripts/platform_corpus.py``;
+fixture, example, real sample and every document of ``tests/support/platform_corpus.py``;
 the validator must call a document valid (no error) exactly when the platform
 loads it, except where the README's deviations table says otherwise (``deviation``
 names which) or where a known cause is not mended yet (``KNOWN_DISAGREEMENTS``).
