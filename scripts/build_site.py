@@ -6,8 +6,8 @@ relative ``$ref``s resolve where they are served; a per-concept file is served e
 the validator reads it (scripts/bundle_schema.py's ``expanded_files``). The generated docs
 (docs/*.md) and the changelog are copied beside them, with an index page linking everything.
 
-    python scripts/build_site.py              # write site/
-    python scripts/build_site.py --output DIR
+    python -m scripts.build_site              # write site/
+    python -m scripts.build_site --output DIR
 """
 
 from __future__ import annotations
@@ -19,10 +19,9 @@ import shutil
 import sys
 from pathlib import Path
 
-from bundle_schema import expanded_files
-from repo import ROOT
-
 from holodeck_mt import urls
+from scripts.bundle_schema import expanded_files
+from scripts.repo import ROOT
 
 SITE = ROOT / "site"
 

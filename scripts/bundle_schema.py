@@ -11,8 +11,8 @@ bundle is plain JSON Schema plus the keywords editors read. The files are read e
 (holodeck_mt/contract/expansion.py), as the validator reads them: a turn's fields, written
 once, are in each definition that takes them, each closed by ``additionalProperties``.
 
-    python scripts/bundle_schema.py           # write schema/bundle/holodeck-mt.schema.json
-    python scripts/bundle_schema.py --check   # exit 1 when the committed bundle is stale
+    python -m scripts.bundle_schema           # write schema/bundle/holodeck-mt.schema.json
+    python -m scripts.bundle_schema --check   # exit 1 when the committed bundle is stale
 """
 
 from __future__ import annotations
@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-from repo import ROOT
-
 from holodeck_mt.contract.registry import BASE_URI, DOCUMENT, schema_files
 from holodeck_mt.contract.walker import HOLODECK_KEYWORDS, rebuild
+from scripts.repo import ROOT, write_atomically
 
 BUNDLE_ID = BASE_URI + "holodeck-mt.schema.json"
 BUNDLE_PATH = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
@@ -156,14 +155,14 @@ def main(argv: list[str] | None = None) -> int:
         current = output.read_text(encoding="utf-8") if output.is_file() else None
         if current != text:
             print(
-                f"{output} is stale: run `python scripts/bundle_schema.py` and commit it",
+                f"{output} is stale: run `python -m scripts.bundle_schema` and commit it",
                 file=sys.stderr,
             )
             return 1
         print(f"{output} is up to date")
         return 0
     output.parent.mkdir(parents=True, exist_ok=True)
-    output.write_text(text, encoding="utf-8")
+    write_atomically(output, text)
     print(f"wrote {output}")
     return 0
 

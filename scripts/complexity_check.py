@@ -5,7 +5,7 @@ cyclomatic complexity of at most 15, as radon measures it, and at most 60 lines,
 from its ``def`` to its last line. One past the ceiling asks for a table instead
 of an if-chain, or a well-named helper per idea; `make lint` runs this.
 
-    python scripts/complexity_check.py [PATH ...]    # files or folders; holodeck_mt by default
+    python -m scripts.complexity_check [PATH ...]    # files or folders; holodeck_mt by default
 """
 
 from __future__ import annotations

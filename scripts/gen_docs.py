@@ -9,8 +9,8 @@
   and the exact text the validator prints for it. Generation fails when an example does not produce
   its code.
 
-    python scripts/gen_docs.py          # write both files (make docs)
-    python scripts/gen_docs.py --check  # exit 1 when either is stale (make docs-check)
+    python -m scripts.gen_docs          # write both files (make docs)
+    python -m scripts.gen_docs --check  # exit 1 when either is stale (make docs-check)
 """
 
 from __future__ import annotations
@@ -24,12 +24,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from repo import ROOT, run_cli
-
 from holodeck_mt.contract.registry import BASE_URI, schema_files, source_files
 from holodeck_mt.contract.walker import ANNOTATIONS, subschemas
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
 from holodeck_mt.rules.registry import REGISTRY, Code, Rule
+from scripts.repo import ROOT, run_cli, write_atomically
 
 DOCS = ROOT / "docs"
 REFERENCE = DOCS / "reference.md"
@@ -495,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
             continue
         stale.append(path)
         if not args.check:
-            path.write_text(text, encoding="utf-8", newline="\n")
+            write_atomically(path, text)
     names = ", ".join(str(p.relative_to(ROOT)) for p in stale)
     if args.check:
         if stale:

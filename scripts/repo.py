@@ -1,32 +1,19 @@
-"""What the scripts share: where the repository is, its modules, and the CLI run in it.
-
-Every script is a thin command line over functions that the tests import as well
-(``tests/conftest.py``'s ``load_script``); a script reaches this module as a sibling,
-since running ``python scripts/NAME.py`` puts scripts/ on ``sys.path``.
-"""
+"""What the chores, the benchmarks and the test support share: where the repository is,
+and the CLI run in it, and writing a file atomically (``scripts.repo``, imported from the
+repository's root)."""
 
 from __future__ import annotations
 
 import contextlib
-import importlib
 import io
 import os
-import sys
+import tempfile
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from types import ModuleType
 
 from holodeck_mt.app import cli
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-def import_from_root(name: str) -> ModuleType:
-    """Import the module ``name`` (``tests.editor.lsp_client``) as the test suite does:
-    from the repository's root, put first on ``sys.path``."""
-    if str(ROOT) not in sys.path:
-        sys.path.insert(0, str(ROOT))
-    return importlib.import_module(name)
 
 
 @contextlib.contextmanager
@@ -49,20 +36,14 @@ def run_cli(argv: Sequence[str], folder: Path = ROOT) -> tuple[int, str]:
     return code, out.getvalue()
 
 
-def replace_section(
-    document: Path, section: str, begin: str, end: str, before: str | None = None
-) -> None:
-    """Write ``section`` (which opens with ``begin`` and closes with ``end``) into the
-    Markdown ``document``: over the part between those markers, else just before the
-    marker ``before`` where the document holds it, else at its end."""
-    text = document.read_text(encoding="utf-8") if document.exists() else "# Performance\n"
-    if begin in text and end in text:
-        head, rest = text.split(begin, 1)
-        _, tail = rest.split(end, 1)
-        text = head + section + tail
-    elif before is not None and before in text:
-        head, tail = text.split(before, 1)
-        text = head + section + "\n\n" + before + tail
-    else:
-        text = text.rstrip("\n") + "\n\n" + section + "\n"
-    document.write_text(text, encoding="utf-8")
+def write_atomically(path: Path, text: str) -> None:
+    """Replace ``path``'s content with ``text``: a reader sees the old file or the new one."""
+    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
+            out.write(text)
+        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
+        os.replace(temporary, path)
+    except BaseException:
+        Path(temporary).unlink(missing_ok=True)
+        raise

@@ -40,7 +40,6 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import SchemaError, best_match
 from referencing import Registry
 from referencing.exceptions import Unresolvable
-from repo import ROOT
 from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
@@ -48,6 +47,7 @@ from holodeck_mt.contract import registry as schemas
 from holodeck_mt.contract.expansion import ExpansionError, expand, repeated_yaml
 from holodeck_mt.contract.walker import YAML as YAML_EXAMPLE
 from holodeck_mt.contract.walker import subschemas
+from scripts.repo import ROOT
 
 REPO = ROOT
 CONTRACT_EXAMPLES_DIR = REPO / "examples" / "contract"

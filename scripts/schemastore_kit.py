@@ -10,8 +10,8 @@ examples/contract; tests/fixtures/invalid/schema); one whose verdict the bundle 
 not give (a fault only the validator's own rules find) is left out, since SchemaStore's
 checks run the schema alone.
 
-    python scripts/schemastore_kit.py           # rewrite the kit
-    python scripts/schemastore_kit.py --check   # exit 1 when the committed kit is stale
+    python -m scripts.schemastore_kit           # rewrite the kit
+    python -m scripts.schemastore_kit --check   # exit 1 when the committed kit is stale
 """
 
 from __future__ import annotations
@@ -23,12 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from bundle_schema import BUNDLE_PATH
 from jsonschema import Draft202012Validator
-from repo import ROOT
-from stamp_urls import write_atomically
 
 from holodeck_mt import urls
+from scripts.bundle_schema import BUNDLE_PATH
+from scripts.repo import ROOT, write_atomically
 
 KIT = ROOT / "schemastore"
 NAME = "holodeck-mt"

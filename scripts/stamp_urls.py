@@ -7,8 +7,8 @@ urls.py gives now, in one pass over every text file of the repository (links are
 followed; CHANGELOG.md keeps its history).
 ``make schema`` runs this first, then rebuilds the bundle, the SchemaStore kit and the docs.
 
-    python scripts/stamp_urls.py            # rewrite the files that name an old URL
-    python scripts/stamp_urls.py --check    # exit 1 when a file still names one
+    python -m scripts.stamp_urls            # rewrite the files that name an old URL
+    python -m scripts.stamp_urls --check    # exit 1 when a file still names one
 """
 
 from __future__ import annotations
@@ -18,13 +18,11 @@ import json
 import os
 import re
 import sys
-import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
-from repo import ROOT
-
 from holodeck_mt import urls
+from scripts.repo import ROOT, write_atomically
 
 #: Folders that are not the project's text: tools' caches, builds, installed packages.
 SKIPPED_DIRS = frozenset(
@@ -95,19 +93,6 @@ def text_files(root: Path) -> Iterator[Path]:
             if path.is_symlink() or not path.is_file() or path.stat().st_size > MAX_BYTES:
                 continue
             yield path
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Replace ``path``'s content with ``text``: a reader sees the old file or the new one."""
-    fd, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="") as out:
-            out.write(text)
-        os.chmod(temporary, path.stat().st_mode & 0o777 if path.exists() else 0o644)
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
 
 
 def stamp(root: Path, *, check: bool = False) -> list[Path]:

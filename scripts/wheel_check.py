@@ -1,7 +1,7 @@
 """The Linux wheel as a release builds it, without cibuildwheel's containers (``make wheel-check``).
 
-    python scripts/wheel_check.py                  # this checkout, into build/wheel-check/
-    python scripts/wheel_check.py --project DIR --out DIR
+    python -m scripts.wheel_check                  # this checkout, into build/wheel-check/
+    python -m scripts.wheel_check --project DIR --out DIR
 
 1. ``pip wheel --no-deps --no-build-isolation``, with ``HOLODECK_MT_REQUIRE_COMPILED=1``:
    the wheel must carry the compiled builder (the build backend comes with '.[dev]', so

@@ -21,6 +21,7 @@ MODULE = "holodeck_mt.read._fastbuild"
 BUILD_INPUTS = [
     "holodeck_mt",
     "schema",
+    "docs/diagnostics.md",
     "README.md",
     "CHANGELOG.md",
     "pyproject.toml",
@@ -36,6 +37,7 @@ def project_copy(destination: Path) -> Path:
         if source.is_dir():
             shutil.copytree(source, destination / name, ignore=skip)
         else:
+            (destination / name).parent.mkdir(parents=True, exist_ok=True)
             shutil.copy2(source, destination / name)
     return destination
 

@@ -12,30 +12,17 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import Any, NoReturn
 
 import pytest
 
 from holodeck_mt.app.cli import main
+from tests.support.samples import SAMPLES_VARIABLE, samples_folder
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "tests" / "fixtures"
-SCRIPTS = ROOT / "scripts"
-#: Where the real samples are, when they are not beside the checkout.
-SAMPLES_VARIABLE = "HOLODECK_MT_SAMPLES"
 #: Set to 1 (CI does), a missing samples folder fails the tests that read it.
 REQUIRE_SAMPLES_VARIABLE = "HOLODECK_MT_REQUIRE_SAMPLES"
-
-
-def samples_folder() -> Path:
-    """The real samples' folder: ``$HOLODECK_MT_SAMPLES``, else
-    ``../shared/data/holodeck-samples`` beside the repository. The one place tests
-    (and the scripts they load) learn where the samples are; it may not exist."""
-    named = os.environ.get(SAMPLES_VARIABLE, "").strip()
-    if named:
-        return Path(named).expanduser().resolve()
-    return ROOT.parent / "shared" / "data" / "holodeck-samples"
 
 
 SAMPLES = samples_folder()
@@ -54,6 +41,27 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         relative = item.path.resolve().relative_to(tests)
         if relative.parts[0] in SLOW_FOLDERS:
             item.add_marker(pytest.mark.slow)
+
+
+#: What a test that is not marked slow may not do, and the way each is started.
+_PROCESS_STARTS = ((subprocess.Popen, "_execute_child"), (os, "fork"), (os, "posix_spawn"))
+
+
+@pytest.fixture(autouse=True)
+def _fast_tests_start_no_process(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A test that starts a process (a child, a fork, a worker pool) is marked slow, so
+    that ``make test-fast`` stays in seconds; one that is not fails where it starts it."""
+    if request.node.get_closest_marker("slow") is not None:
+        return
+
+    def refuse(*args: object, **kwargs: object) -> NoReturn:
+        pytest.fail("this test starts a process: mark it @pytest.mark.slow", pytrace=False)
+
+    for owner, name in _PROCESS_STARTS:
+        if hasattr(owner, name):
+            monkeypatch.setattr(owner, name, refuse)
 
 
 def fixture_header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
@@ -139,17 +147,6 @@ def sample_files(pattern: str) -> list[Path]:
 def samples() -> Path:
     """The real samples' folder (see :func:`need_samples`)."""
     return need_samples()
-
-
-def load_script(name: str) -> ModuleType:
-    """Import ``scripts/<name>.py`` as the module ``name``, as running it would.
-
-    The one way tests (and scripts) reach a script: scripts/ goes on ``sys.path``, where
-    a script run from the command line finds its siblings too.
-    """
-    if str(SCRIPTS) not in sys.path:
-        sys.path.insert(0, str(SCRIPTS))
-    return importlib.import_module(name)
 
 
 def copy_checkout(destination: Path) -> Path:

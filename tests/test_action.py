@@ -294,6 +294,7 @@ def test_the_platform_version_is_the_one_the_verdicts_are_checked_against() -> N
     ("platform", "installed"),
     [("false", None), ("true", "holodeck-ai==0.7.1"), ("0.7.0", "holodeck-ai==0.7.0")],
 )
+@pytest.mark.slow
 def test_the_platform_input_installs_holodeck_ai_without_its_runtime(
     tmp_path: Path, platform: str, installed: str | None
 ) -> None:
@@ -308,6 +309,7 @@ def test_the_platform_input_installs_holodeck_ai_without_its_runtime(
         assert f"--no-deps -- {installed}\n" in asked
 
 
+@pytest.mark.slow
 def test_a_platform_input_that_is_no_version_stops_the_install(tmp_path: Path) -> None:
     runner = _runner(tmp_path, {}, platform="0.7.1; rm -rf /")
     log = _stub_install(runner)
@@ -317,6 +319,7 @@ def test_a_platform_input_that_is_no_version_stops_the_install(tmp_path: Path) -
     assert "holodeck-ai" not in log.read_text(encoding="utf-8")
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("context", ["owner/holodeck-mt", ""])
 def test_the_version_input_names_the_actions_repository_even_without_the_context(
     tmp_path: Path, context: str

@@ -8,16 +8,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import load_script
+from bench import speed as bench
+from bench import stages
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-bench = load_script("bench")
-
 MEASURED = ["floor", "ours", "pass", "imports", "floor_tiny", "ours_tiny"]
 
 
+@pytest.mark.slow
 def test_a_quick_run_prints_the_table_and_a_verdict_per_target(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -48,6 +48,28 @@ def test_every_row_can_be_chosen_with_only(tmp_path: Path) -> None:
     assert [row.key for row in bench.build_rows(inputs, sizes)] == bench.ROW_KEYS
 
 
+def test_the_stages_are_measured_on_the_corpora_the_speed_run_wrote(tmp_path: Path) -> None:
+    assert stages.corpora(tmp_path, 10) == []
+    sizes = bench.Sizes(conversations=10, agents=1, agent_conversations=1, seed=0)
+    bench.prepare(tmp_path, sizes, None)
+    found = stages.corpora(tmp_path, 10)
+    assert [(title, [p.name for p in paths]) for title, paths in found] == [
+        ("10 conversations, valid", ["corpus-10.yaml"]),
+        ("10 conversations as authors write them", ["authors-10.yaml"]),
+        ("10 conversations in one file", ["authors-10-one-file.yaml"]),
+    ]
+    (title, figures), *_ = stages.measure(1, 10, tmp_path)
+    assert title == "10 conversations, valid"
+    assert {*stages.STAGES, "total"} <= set(figures)
+
+
+def test_a_corpus_over_the_platforms_limit_is_read_from_its_parts() -> None:
+    files = bench.corpus_files(Path("data"), "corpus-3500", 3500)
+    assert [p.name for p in files] == [f"corpus-3500.part{i}of4.yaml" for i in range(1, 5)]
+    assert stages.corpora(Path("no-such-folder"), 3500) == []
+
+
+@pytest.mark.slow
 def test_a_failing_command_is_reported_in_its_row_not_raised() -> None:
     row = bench.Row("x", "group", "broken", [sys.executable, "-c", "raise SystemExit('boom')"])
     bench.measure([row], repeat=1, warmup=0, progress=False)
@@ -56,6 +78,7 @@ def test_a_failing_command_is_reported_in_its_row_not_raised() -> None:
     assert "error: exit 1, expected 0: boom" in "\n".join(bench.table([row]))
 
 
+@pytest.mark.slow
 def test_an_unsupported_jobs_option_makes_the_row_not_applicable() -> None:
     code = "import sys; print('error: unrecognized arguments: --jobs 1'); sys.exit(2)"
     row = bench.Row("x", "group", "jobs", [sys.executable, "-c", code, "--jobs", "1"])
@@ -84,6 +107,7 @@ def test_the_validators_rows_name_their_builder_and_the_pure_one_is_forced(
     assert "does not import here" in bench.builders_note(None)
 
 
+@pytest.mark.slow
 def test_a_row_runs_with_its_own_environment_and_the_default_builder_otherwise(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

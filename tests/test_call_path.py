@@ -1,6 +1,6 @@
 """The pipeline says the whole path: each stage entered once, in order, none climbing back.
 
-``scripts/call_path.py`` follows a document with one fault through ``validate_text``
+``tests/support/call_path.py`` follows a document with one fault through ``validate_text``
 and the text renderer; its spine is what a reader of ``pipeline.py`` follows.
 """
 
@@ -8,9 +8,7 @@ from __future__ import annotations
 
 import sys
 
-from tests.conftest import load_script
-
-call_path = load_script("call_path")
+from tests.support import call_path
 
 STAGES = ["read.document", "contract.verdict", "rules.running", "text.report"]
 

@@ -15,7 +15,7 @@ import pytest
 from jsonschema import Draft4Validator
 from ruamel.yaml import YAML
 
-from tests.conftest import load_script
+from scripts import schemastore_kit as kit
 
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "schemastore" / "catalog-entry.json"
@@ -88,7 +88,6 @@ def test_kit_schema_is_the_published_bundle_but_for_its_id() -> None:
 
 
 def test_kit_is_up_to_date_and_holds_positive_and_negative_files() -> None:
-    kit = load_script("schemastore_kit")
     assert kit.main(["--check"]) == 0
     for folder in ("test", "negative_test"):
         names = sorted((ROOT / "schemastore" / "src" / folder / "holodeck-mt").glob("*.yaml"))

@@ -8,7 +8,7 @@ it an error. An editable install builds the module in place.
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 import os
 import sys
 import sysconfig
@@ -131,12 +131,10 @@ def test_the_sdist_carries_the_c_source_and_the_build_hook(tmp_path: Path) -> No
 
 def _editable(project: Path, scratch: Path) -> dict[str, object]:
     """Run the build hook as ``pip install -e`` does (hatchling's editable wheel)."""
-    sys.path.insert(0, str(project))
-    try:
-        hook_module = importlib.import_module("hatch_build")
-    finally:
-        sys.path.remove(str(project))
-        sys.modules.pop("hatch_build", None)
+    spec = importlib.util.spec_from_file_location("hatch_build", project / "hatch_build.py")
+    assert spec is not None and spec.loader is not None
+    hook_module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(hook_module)
     hook = hook_module.CompiledBuilderHook(str(project), {}, None, None, str(scratch), "wheel")
     build_data: dict[str, object] = {"force_include": {}, "pure_python": True}
     hook.initialize("editable", build_data)

@@ -6,9 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import load_script
-
-cc = load_script("complexity_check")
+from scripts import complexity_check as cc
 
 
 def _branches(name: str, count: int) -> str:

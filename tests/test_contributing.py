@@ -19,7 +19,7 @@ GUIDE = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
 
 def test_every_file_and_folder_the_guide_names_exists() -> None:
-    named = re.findall(r"`((?:holodeck_mt|tests|schema|scripts|docs)/[^`<>*\s]*)`", GUIDE)
+    named = re.findall(r"`((?:holodeck_mt|tests|schema|scripts|bench|docs)/[^`<>*\s]*)`", GUIDE)
     assert named
     assert [name for name in named if not (ROOT / name).exists()] == []
 

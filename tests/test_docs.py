@@ -9,13 +9,10 @@ import pytest
 
 from holodeck_mt.codes import CODES
 from holodeck_mt.contract.registry import schema_files
-from tests.conftest import load_script
+from scripts import gen_docs
 from tests.docs_pages import pages
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-gen_docs = load_script("gen_docs")
 
 
 LIVE = [code for code, c in CODES.items() if not c.retired]

@@ -15,15 +15,12 @@ from ruamel.yaml import YAML
 from holodeck_mt import pipeline as validate
 from holodeck_mt.contract import registry as schemas
 from holodeck_mt.read import loader
-from tests.conftest import load_script
+from tests.support import corpus as gen
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
-
-
-gen = load_script("generate_corpus")
 
 
 def _generate(tmp_path: Path, *args: str) -> bytes:

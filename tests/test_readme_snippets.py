@@ -113,6 +113,7 @@ def test_the_pre_commit_snippet_names_this_repository() -> None:
     assert "rev: v0.1.0" in page("docs/ci.md")  # how to pin a tag once released
 
 
+@pytest.mark.slow
 def test_every_pin_is_one_commit_of_this_repository_with_the_action_and_the_hook() -> None:
     (pin,) = _pins()
     assert re.fullmatch(r"[0-9a-f]{40}", pin), pin

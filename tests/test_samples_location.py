@@ -7,16 +7,17 @@ from pathlib import Path
 import pytest
 
 from tests import conftest
+from tests.support import samples
 
 
 def test_the_samples_folder_is_the_one_the_environment_names(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:
-    monkeypatch.setenv(conftest.SAMPLES_VARIABLE, str(tmp_path))
-    assert conftest.samples_folder() == tmp_path.resolve()
-    monkeypatch.delenv(conftest.SAMPLES_VARIABLE)
+    monkeypatch.setenv(samples.SAMPLES_VARIABLE, str(tmp_path))
+    assert samples.samples_folder() == tmp_path.resolve()
+    monkeypatch.delenv(samples.SAMPLES_VARIABLE)
     expected = conftest.ROOT.parent / "shared" / "data" / "holodeck-samples"
-    assert conftest.samples_folder() == expected
+    assert samples.samples_folder() == expected
 
 
 def test_missing_samples_skip_with_where_they_were_looked_for(

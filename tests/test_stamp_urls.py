@@ -17,10 +17,11 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt import urls
+from scripts import stamp_urls
 from tests.conftest import ROOT, copy_checkout
 
 #: What `make schema` runs, in order (the Makefile's `schema` target).
-SCHEMA_TARGET = ["stamp_urls.py", "bundle_schema.py", "schemastore_kit.py", "gen_docs.py"]
+SCHEMA_TARGET = ["stamp_urls", "bundle_schema", "schemastore_kit", "gen_docs"]
 OLD_HOST = f"{urls.OWNER}.github.io"
 NEW_OWNER = "acme-labs"
 
@@ -40,7 +41,7 @@ def restamped(tmp_path_factory: pytest.TempPathFactory) -> Path:
     assert text.count(f'OWNER = "{urls.OWNER}"') == 1
     constants.write_text(text.replace(f'OWNER = "{urls.OWNER}"', f'OWNER = "{NEW_OWNER}"'))
     for script in SCHEMA_TARGET:
-        done = _python(copy, f"scripts/{script}")
+        done = _python(copy, "-m", f"scripts.{script}")
         assert done.returncode == 0, f"{script}:\n{done.stdout}\n{done.stderr}"
     return copy
 
@@ -49,7 +50,7 @@ def test_the_makefiles_schema_target_runs_these_scripts_in_this_order() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = re.search(r"^schema: .*\n((?:\t.*\n)+)", makefile, re.M)
     assert target is not None
-    assert re.findall(r"scripts/(\S+\.py)", target.group(1)) == SCHEMA_TARGET
+    assert re.findall(r"-m scripts\.(\w+)", target.group(1)) == SCHEMA_TARGET
 
 
 def test_the_owner_placeholder_is_written_once_in_the_source() -> None:
@@ -94,15 +95,13 @@ def test_a_new_owner_reaches_every_id_the_kit_the_readme_and_sarif(restamped: Pa
     assert done.returncode == 0, done.stderr
     driver = json.loads(done.stdout)["runs"][0]["tool"]["driver"]
     assert driver["informationUri"] == f"https://github.com/{NEW_OWNER}/holodeck-mt"
-    checked = _python(restamped, "scripts/stamp_urls.py", "--check")
+    checked = _python(restamped, "-m", "scripts.stamp_urls", "--check")
     assert checked.returncode == 0, checked.stdout + checked.stderr
 
 
-def test_the_committed_files_name_the_urls_of_the_constant() -> None:
-    done = subprocess.run(
-        [sys.executable, str(ROOT / "scripts" / "stamp_urls.py"), "--check"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    assert (done.returncode, done.stdout) == (0, ""), done.stdout + done.stderr
+def test_the_committed_files_name_the_urls_of_the_constant(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = stamp_urls.main(["--check"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (0, ""), out + err

@@ -15,13 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from scripts import wheel_check, wheel_smoke
 from tests.build_copy import project_copy
-from tests.conftest import ROOT, load_script, unavailable
+from tests.conftest import ROOT, unavailable
 
 linux = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="auditwheel is Linux's")
-
-wheel_check = load_script("wheel_check")
-wheel_smoke = load_script("wheel_smoke")
 
 
 def _libyaml_headers() -> bool:

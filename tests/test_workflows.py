@@ -20,7 +20,9 @@ import pytest
 from ruamel.yaml import YAML
 
 from holodeck_mt import urls
-from tests.conftest import ROOT, load_script, unavailable
+from scripts import build_site as site
+from scripts import bundle_schema
+from tests.conftest import ROOT, unavailable
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -127,10 +129,9 @@ def test_pages_serves_every_schema_file_where_its_id_says(tmp_path: Path) -> Non
     assert any(step.get("run") == "make site" for step in _steps(pages))
     uploaded = [s for s in _steps(pages) if "upload-pages-artifact" in s.get("uses", "")]
     assert uploaded[0]["with"]["path"] == "site/"
-    site = load_script("build_site")
     assert site.main(["--output", str(tmp_path / "site")]) == 0
     # The per-concept files are served expanded, as the validator reads them; the bundle as it is.
-    expanded = load_script("bundle_schema").expanded_files()
+    expanded = bundle_schema.expanded_files()
     for path in sorted((ROOT / "schema").rglob("*.schema.json")):
         schema_id = json.loads(path.read_text(encoding="utf-8"))["$id"]
         served = tmp_path / "site" / schema_id.removeprefix(urls.PAGES)
@@ -141,7 +142,6 @@ def test_pages_serves_every_schema_file_where_its_id_says(tmp_path: Path) -> Non
 
 
 def test_the_site_builder_replaces_only_a_site_it_built(tmp_path: Path) -> None:
-    site = load_script("build_site")
     (tmp_path / "keep.txt").write_text("mine", encoding="utf-8")
     assert site.main(["--output", str(tmp_path)]) == 2
     assert (tmp_path / "keep.txt").read_text(encoding="utf-8") == "mine"

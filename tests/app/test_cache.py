@@ -129,6 +129,7 @@ def test_an_entry_written_without_the_platform_is_not_used_once_it_imports(
     assert validations == ["agent.yaml", "agent.yaml"]
 
 
+@pytest.mark.slow
 def test_a_platform_that_no_longer_imports_is_another_entry(project: Path) -> None:
     """In a process of its own, which has not imported the platform when it reads the
     cache: a ``holodeck`` package that fails to import now shadows the platform's."""
@@ -200,7 +201,7 @@ def _bump_the_version(project: Path) -> None:
 def _another_platform(project: Path) -> None:
     installed = project.parent / f"{project.name}-site"
     (installed / "holodeck_ai-99.0.dist-info").mkdir(parents=True)
-    sys.path.append(str(installed))
+    sys.path.append(str(installed))  # sys.path under test
 
 
 def _edit_a_schema_file(project: Path) -> None:
@@ -339,6 +340,7 @@ def test_a_corrupt_entry_is_ignored(
     assert validations == ["agent.yaml", "agent.yaml"], corruption
 
 
+@pytest.mark.slow
 def test_concurrent_runs_share_the_cache(
     project: Path, validations: list[str], capsys: pytest.CaptureFixture[str]
 ) -> None:

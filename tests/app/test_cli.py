@@ -79,6 +79,7 @@ def test_exit_2_for_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_version_prints_the_version_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     from holodeck_mt import __version__
 
@@ -201,6 +202,7 @@ def test_no_colour_when_no_color_is_set_even_on_a_terminal(
     assert not use_colour(Terminal())  # type: ignore[arg-type]
 
 
+@pytest.mark.slow
 def test_module_entry_point_runs_without_traceback(tmp_path: Path) -> None:
     path = _write(tmp_path, "agent.yaml", INVALID)
     done = subprocess.run(

@@ -129,6 +129,7 @@ def test_statistics_in_another_format_is_a_usage_error(capsys: pytest.CaptureFix
 # --- the files a search takes -----------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_show_files_lists_what_is_validated_and_what_is_passed_over_and_why(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

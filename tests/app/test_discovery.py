@@ -253,6 +253,7 @@ def test_a_link_out_of_the_folder_is_not_read_by_the_search(
     assert [Path(f["path"]).name for f in document["files"]] == ["cases.yaml"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_each_fault_appears_once_in_every_format(tmp_path: Path, fmt: str) -> None:
     root = make_repository(tmp_path / "repo")

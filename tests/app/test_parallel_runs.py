@@ -43,6 +43,7 @@ def _validate(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str,
     return code, captured.out, captured.err
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_a_folder_validated_on_several_processes_reports_as_on_one(
     fmt: str, folder: Path, capsys: pytest.CaptureFixture[str]
@@ -53,6 +54,7 @@ def test_a_folder_validated_on_several_processes_reports_as_on_one(
     assert _validate(capsys, str(folder), "--format", fmt, "--jobs", "3") == one
 
 
+@pytest.mark.slow
 def test_a_host_that_dies_before_its_workers_start_costs_no_file(
     folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -69,6 +71,7 @@ def test_a_host_that_dies_before_its_workers_start_costs_no_file(
     assert _validate(capsys, str(folder), "--format", "json", "--jobs", "2") == one
 
 
+@pytest.mark.slow
 def test_a_host_that_is_never_handed_a_file_changes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -98,6 +101,7 @@ def _group(pgid: int) -> list[tuple[int, float]]:
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="needs Linux's /proc")
 def test_ctrl_c_on_a_parallel_run_ends_quietly_and_leaves_no_process(tmp_path: Path) -> None:
     for i in range(6):

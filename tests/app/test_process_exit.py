@@ -44,6 +44,7 @@ def test_an_output_that_does_not_flush_gets_the_ordinary_exit(
     assert exited.value.code == 1 and ended == []
 
 
+@pytest.mark.slow
 def test_a_large_report_reaches_a_pipe_whole(tmp_path: Path) -> None:
     cases = "".join(
         f"- name: case-{i}\n  input: q\n  ground_truth: a\n  expected_tools: [t, t]\n"

@@ -34,6 +34,7 @@ def test_schema_path_prints_an_absolute_path_to_the_same_schema(
     )
 
 
+@pytest.mark.slow
 def test_schema_path_works_from_another_folder_as_a_module(tmp_path: Path) -> None:
     done = subprocess.run(
         [sys.executable, "-m", "holodeck_mt", "schema", "--path"],

@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import json
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -18,10 +16,10 @@ from referencing.jsonschema import DRAFT202012
 from holodeck_mt.contract.keywords import extended
 from holodeck_mt.contract.registry import DOCUMENT, validator
 from holodeck_mt.read.loader import load
+from scripts import bundle_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
-BUNDLE_SCRIPT = ROOT / "scripts" / "bundle_schema.py"
 
 #: Small documents, valid and not, so the comparison never runs on an empty corpus.
 INLINE: dict[str, str] = {
@@ -93,15 +91,11 @@ def _error_paths(checker: Draft202012Validator, data: Any) -> set[tuple[str | in
     return {tuple(error.absolute_path) for error in checker.iter_errors(data)}
 
 
-def test_the_bundle_is_up_to_date_with_the_schema_files() -> None:
-    result = subprocess.run(
-        [sys.executable, str(BUNDLE_SCRIPT), "--check"],
-        capture_output=True,
-        text=True,
-        check=False,
-        cwd=ROOT,
-    )
-    assert result.returncode == 0, result.stderr
+def test_the_bundle_is_up_to_date_with_the_schema_files(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    code = bundle_schema.main(["--check"])
+    assert code == 0, capsys.readouterr().err
 
 
 def test_the_bundle_refers_only_to_its_own_definitions() -> None:

@@ -28,16 +28,14 @@ from holodeck_mt.app.cli import main
 from holodeck_mt.codes import runtime_lint
 from holodeck_mt.contract import compiled as fast_path
 from holodeck_mt.pipeline import validate_text
-from tests.conftest import SAMPLES, load_script
+from tests.conftest import SAMPLES
+from tests.support import corpus as gen
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDERS = (ROOT / "tests" / "fixtures", ROOT / "tests" / "hostile", ROOT / "examples", SAMPLES)
-
-
-gen = load_script("generate_corpus")
 
 
 def _yaml_files() -> list[Path]:

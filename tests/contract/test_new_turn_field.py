@@ -83,7 +83,7 @@ def copy(tmp_path_factory: pytest.TempPathFactory) -> Path:
     where = _run(copy, "-c", "import holodeck_mt; print(holodeck_mt.__file__)").stdout
     assert Path(where.strip()).is_relative_to(copy), where  # the copy's code, not ours
     recipe = _schema_recipe()
-    assert ["scripts/bundle_schema.py"] in recipe and ["scripts/gen_docs.py"] in recipe
+    assert ["-m", "scripts.bundle_schema"] in recipe and ["-m", "scripts.gen_docs"] in recipe
     for command in recipe:
         done = _run(copy, *command)
         assert done.returncode == 0, done.stdout + done.stderr

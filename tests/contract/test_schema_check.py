@@ -9,12 +9,9 @@ from typing import Any
 import pytest
 
 from holodeck_mt.contract import registry as schemas
-from tests.conftest import load_script
+from scripts import schema_check as sc
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-sc = load_script("schema_check")
 
 
 def _files() -> dict[str, dict[str, Any]]:

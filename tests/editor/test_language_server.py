@@ -27,7 +27,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import load_script, unavailable
+from scripts import bundle_schema
+from tests.conftest import unavailable
 
 from .lsp_client import LspClient, LspError
 
@@ -40,7 +41,7 @@ def _served_schema_files() -> Path:
     them), written once for this run into a folder removed at exit."""
     folder = Path(tempfile.mkdtemp(prefix="holodeck-mt-schema-files-"))
     atexit.register(shutil.rmtree, folder, True)
-    for name, text in load_script("bundle_schema").expanded_files().items():
+    for name, text in bundle_schema.expanded_files().items():
         (folder / name).write_text(text, encoding="utf-8")
     return folder
 

@@ -15,9 +15,9 @@ import pytest
 from holodeck_mt import validate_text
 from holodeck_mt.app.cli import main
 from holodeck_mt.fix import engine as fixes
-from tests.conftest import SAMPLES, load_script
+from tests.conftest import SAMPLES
+from tests.support import update_fix_goldens as goldens
 
-goldens = load_script("update_fix_goldens")
 CASES = goldens.cases()
 
 

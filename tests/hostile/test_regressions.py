@@ -11,11 +11,11 @@ from pathlib import Path
 
 import pytest
 
+from bench import fuzz
 from holodeck_mt.model import FileResult
 from holodeck_mt.pipeline import validate_text
 from holodeck_mt.read import loader
 from holodeck_mt.render import FORMATS, renderer
-from tests.conftest import load_script
 
 REGRESSIONS = Path(__file__).resolve().parent / "regressions"
 SAVED = sorted(p for p in REGRESSIONS.iterdir() if p.is_file()) if REGRESSIONS.is_dir() else []
@@ -36,7 +36,6 @@ def test_a_saved_fuzzer_input_validates_into_diagnostics(path: Path) -> None:
         for d in result.diagnostics:
             assert d.line >= 1
             assert d.column >= 1
-    fuzz = load_script("fuzz")
     for name in FORMATS:
         out = io.StringIO()
         renderer(name)(results, out)

@@ -10,7 +10,9 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+import types
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -120,23 +122,33 @@ def test_an_unknown_top_level_key_is_told_once_by_the_schema() -> None:
     assert codes == ["HMT100"]
 
 
-def test_a_code_metric_grader_is_never_imported_while_the_models_judge(tmp_path: Path) -> None:
-    marker = tmp_path / "imported"
-    (tmp_path / "grader_mod.py").write_text(
-        f"open({str(marker)!r}, 'w').close()\ndef grade(*a): return 1.0\n", encoding="utf-8"
-    )
+class _Grader(types.ModuleType):
+    """A grader module already imported: each name looked up on it is recorded, as the
+    platform's resolver looks up the grader's function once it imported the module."""
+
+    def __init__(self) -> None:
+        super().__init__("grader_mod")
+        self.looked_up: list[str] = []
+
+    def __getattr__(self, name: str) -> Any:
+        if not name.startswith("__"):
+            self.looked_up.append(name)
+        raise AttributeError(name)
+
+
+def test_a_code_metric_grader_is_never_imported_while_the_models_judge(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    grader = _Grader()
+    monkeypatch.setitem(sys.modules, "grader_mod", grader)
     text = (
         "name: a\nmodel: {provider: openai, name: gpt-4o}\ninstructions: {inline: x}\n"
         "test_cases:\n  - input: hi\n"
         "evaluations:\n  metrics:\n    - type: code\n      grader: grader_mod:grade\n"
     )
-    sys.path.insert(0, str(tmp_path))
-    try:
-        result = validate_text(text, path="agent.yaml", base_dir=tmp_path)
-    finally:
-        sys.path.remove(str(tmp_path))
+    result = validate_text(text, path="agent.yaml", base_dir=tmp_path)
     assert [d.code for d in result.diagnostics if d.severity == "error"] == []
-    assert not marker.exists()
+    assert grader.looked_up == []
 
 
 @pytest.mark.slow

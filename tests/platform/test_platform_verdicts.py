@@ -1,7 +1,7 @@
 """Differential test: the validator's verdict is the platform's, except the documented deviations.
 
 The platform (``holodeck-ai``, see ``tests/platform_oracle.py``) judges every
-fixture, example, real sample and every document of ``scripts/platform_corpus.py``;
+fixture, example, real sample and every document of ``tests/support/platform_corpus.py``;
 the validator must call a document valid (no error) exactly when the platform
 loads it, except where docs/verdict.md's deviations table says otherwise (``deviation``
 names which) or where a known cause is not mended yet (``KNOWN_DISAGREEMENTS``).
@@ -42,12 +42,12 @@ import yaml
 from holodeck_mt import validate_file, validate_text
 from holodeck_mt.model import Diagnostic, FileResult
 from tests import platform_oracle as oracle
-from tests.conftest import FIXTURES, ROOT, load_script, sample_files, unavailable
+from tests.conftest import FIXTURES, ROOT, sample_files, unavailable
+from tests.support import platform_corpus as corpus
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
 
-corpus = load_script("platform_corpus")
 
 _ENV_VAR = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 

@@ -25,14 +25,14 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.read import compiled, parsers
 from holodeck_mt.read.builder import Builder
 from holodeck_mt.text.locate import same
-from tests.conftest import ROOT, load_script, sample_files
+from tests.conftest import ROOT, sample_files
 from tests.strategies import documents, emit
+from tests.support import corpus as gen
 
 pytestmark = pytest.mark.skipif(
     not compiled.AVAILABLE, reason="the compiled builder is not built here"
 )
 
-gen = load_script("generate_corpus")
 
 DEPTHS = {"none": None, "top": 1, "all": sys.maxsize}
 
@@ -217,6 +217,7 @@ def _modules_after_validate(path: Path) -> set[str]:
     return set(done.stderr.decode().split())
 
 
+@pytest.mark.slow
 def test_a_file_the_compiled_builder_reads_never_imports_pyyaml(tmp_path: Path) -> None:
     clean = tmp_path / "cases.yaml"
     clean.write_text("- name: greeting\n  input: hello\n  ground_truth: hi there\n")

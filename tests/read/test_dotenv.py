@@ -104,6 +104,7 @@ def _as_the_command_loads(work: Path, home: Path, environ: dict[str, str]) -> di
     return loaded
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", list(CASES))
 def test_the_variables_are_those_python_dotenv_sets(
     name: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch

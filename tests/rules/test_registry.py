@@ -18,6 +18,8 @@ import sys
 from collections import defaultdict
 from pathlib import Path
 
+import pytest
+
 from holodeck_mt import codes
 from holodeck_mt.contract.registry import schema_files
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
@@ -136,6 +138,7 @@ RULE = Rule(
 '''
 
 
+@pytest.mark.slow
 def test_a_scratch_rule_is_one_module_and_one_registry_line(tmp_path: Path) -> None:
     shutil.copytree(PACKAGE, tmp_path / "holodeck_mt", ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copytree(ROOT / "schema", tmp_path / "schema")

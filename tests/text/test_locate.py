@@ -22,10 +22,9 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.read import loader
 from holodeck_mt.text import locate, ranges
-from tests.conftest import ROOT, load_script, need_samples, sample_files
+from tests.conftest import ROOT, need_samples, sample_files
 from tests.strategies import documents, emit
-
-gen = load_script("generate_corpus")
+from tests.support import corpus as gen
 
 FILES = sorted(
     p

@@ -15,12 +15,12 @@ import pytest
 from holodeck_mt import walk
 from holodeck_mt.read import loader
 from holodeck_mt.text import ranges, source
-from tests.conftest import ROOT, load_script, sample_files
+from tests.conftest import ROOT, sample_files
+from tests.support import corpus as gen
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
 
-gen = load_script("generate_corpus")
 
 FILES = sorted(
     p

@@ -5,10 +5,10 @@ Each input of tests/fix/inputs/ is copied, fixed by the CLI (``safe``: the defau
 ``unsafe``: ``--unsafe-fixes``) and the fixed bytes are written beside the others.
 Review the diff by hand before committing: a changed golden is a changed fix.
 
-    python scripts/update_fix_goldens.py          # rewrite the goldens
-    python scripts/update_fix_goldens.py --check  # exit 1 when one is stale
+    python -m tests.support.update_fix_goldens          # rewrite the goldens
+    python -m tests.support.update_fix_goldens --check  # exit 1 when one is stale
 
-tests/test_fix_goldens.py compares with the same function.
+tests/fix/test_fix.py compares with the same function.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-from repo import ROOT, run_cli
+from scripts.repo import ROOT, run_cli
 
 INPUTS = ROOT / "tests" / "fix" / "inputs"
 EXPECTED = ROOT / "tests" / "fix" / "expected"

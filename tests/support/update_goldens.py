@@ -6,8 +6,8 @@ the CLI run in-process from the repository's root with relative paths, so the
 outputs do not depend on the machine. Review the diff by hand before committing:
 a changed golden is a changed user-visible output.
 
-    python scripts/update_goldens.py          # rewrite the goldens
-    python scripts/update_goldens.py --check  # exit 1 when one is stale
+    python -m tests.support.update_goldens          # rewrite the goldens
+    python -m tests.support.update_goldens --check  # exit 1 when one is stale
 
 tests/render/test_golden.py compares with the same functions.
 """
@@ -20,9 +20,8 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
-from repo import ROOT, run_cli
-
 from holodeck_mt import render
+from scripts.repo import ROOT, run_cli, write_atomically
 
 GOLDEN = Path("tests/golden")
 INPUTS = GOLDEN / "inputs"
@@ -92,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"stale: {target.relative_to(ROOT)}", file=sys.stderr)
             else:
                 target.parent.mkdir(parents=True, exist_ok=True)
-                target.write_text(output, encoding="utf-8", newline="\n")
+                write_atomically(target, output)
                 print(f"wrote {target.relative_to(ROOT)}")
     if args.check:
         return 1 if stale or wrong_exit else 0

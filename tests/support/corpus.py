@@ -11,10 +11,10 @@ The same arguments always give the same bytes. Planted faults (``--errors K``)
 never change the rest of the file: the corpus with K faults differs from the
 clean one only in the K faulty test cases.
 
-    python scripts/generate_corpus.py --conversations 3500 --out corpus.yaml
-    python scripts/generate_corpus.py --conversations 3500 --errors 35 --out bad.yaml
-    python scripts/generate_corpus.py --agent-yaml --conversations 10 --out agent.yaml
-    python scripts/generate_corpus.py --style authors --agent-yaml --conversations 875 --out a.yaml
+    python -m tests.support.corpus --conversations 3500 --out corpus.yaml
+    python -m tests.support.corpus --conversations 3500 --errors 35 --out bad.yaml
+    python -m tests.support.corpus --agent-yaml --conversations 10 --out agent.yaml
+    python -m tests.support.corpus --style authors --agent-yaml --conversations 875 --out a.yaml
 
 ``--style authors`` writes the file as people write it by hand, warnings and all:
 multi-line inputs as ``|`` block scalars, per-turn ``numeric`` overrides whose
@@ -34,7 +34,10 @@ import random
 import re
 import sys
 from collections.abc import Callable, Iterator
+from pathlib import Path
 from typing import Any
+
+from scripts.repo import write_atomically
 
 __all__ = [
     "FAULT_KINDS",
@@ -889,8 +892,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.out == "-":
         sys.stdout.write(text)
     else:
-        with open(args.out, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        write_atomically(Path(args.out), text)
     return 0
 
 

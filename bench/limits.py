@@ -1,6 +1,6 @@
 """Run each hostile case as a whole validator process, against its budgets.
 
-    python scripts/bench_limits.py [--budget 2.0] [--repeat 3] [--write FILE]
+    python -m bench.limits [--budget 2.0] [--repeat 3] [--write FILE]
 
 Each case is a file the validator must reject (or accept) without expanding,
 walking, compiling, storing or printing more than its limits allow. For each:
@@ -36,12 +36,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import IO
 
-from repo import ROOT, import_from_root
-
 from holodeck_mt import render
 from holodeck_mt.limits import MAX_FILE_BYTES
-
-hostile = import_from_root("tests.hostile.cases")
+from scripts.repo import ROOT, write_atomically
+from tests.hostile import cases as hostile
 
 
 def _over_size(path: Path) -> None:
@@ -298,7 +296,7 @@ def main(argv: list[str] | None = None) -> int:
     summary = f"{len(CASES) - failed} of {len(CASES)} cases within every budget"
     print(summary)
     if args.write:
-        args.write.write_text("\n".join([*lines, "", summary]) + "\n")
+        write_atomically(args.write, "\n".join([*lines, "", summary]) + "\n")
     return 1 if failed else 0
 
 

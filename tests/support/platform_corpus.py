@@ -20,9 +20,9 @@ platform's own sections included, each a run of `holodeck test`: with the files 
 the agent's folder (a test-cases file, a prompt, a ``.env``), the files of the
 folder the run starts in (its ``.env``) and the environment it starts with.
 
-    python scripts/platform_corpus.py --out DIR          # one file per document
-    python scripts/platform_corpus.py --count            # how many there are
-    python scripts/platform_corpus.py --whole --out DIR  # DIR/NNNNN/agent/agent.yaml, ...
+    python -m tests.support.platform_corpus --out DIR  # one file per document
+    python -m tests.support.platform_corpus --count  # how many there are
+    python -m tests.support.platform_corpus --whole --out DIR # DIR/NNNNN/agent/agent.yaml, ...
 """
 
 from __future__ import annotations

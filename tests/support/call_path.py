@@ -15,9 +15,9 @@ For each: stops (how many times the path enters a module), modules (how many it
 enters), returns (stops at a module the path had already left), and entries by
 module, most first.
 
-    python scripts/call_path.py            # the figures
-    python scripts/call_path.py --path     # and the path, one stop a line
-    python scripts/call_path.py FILE.yaml  # another document
+    python -m tests.support.call_path            # the figures
+    python -m tests.support.call_path --path     # and the path, one stop a line
+    python -m tests.support.call_path FILE.yaml  # another document
 """
 
 from __future__ import annotations
@@ -29,8 +29,6 @@ from collections import Counter
 from pathlib import Path
 from types import FrameType
 from typing import Any
-
-from repo import ROOT
 
 import holodeck_mt
 from holodeck_mt.pipeline import validate_text
@@ -137,5 +135,4 @@ def main(argv: list[str] | None = None) -> int:
 
 
 if __name__ == "__main__":
-    sys.path.insert(0, str(ROOT))
     sys.exit(main())

@@ -9,16 +9,18 @@ data and its positions), *schema*, *rules* (the semantic checks and run-time lin
 (every fault placed and ranged, the quoted values as written) and *render* (the JSON
 report). The median of ``--repetitions`` runs; figures are CPU seconds.
 
-    python scripts/bench_stages.py                             # print the table
-    python scripts/bench_stages.py --write docs/performance.md  # and replace its section
+    python -m bench.stages                             # print the table
+    python -m bench.stages --write docs/performance.md  # and replace its section
+    python -m bench.stages --quick                     # the smoke run's corpora, once
 
-``make bench`` runs it after scripts/bench.py, whose inputs (bench-data/) it reads.
+``make bench`` runs it after bench/speed.py, whose inputs (bench-data/) it reads.
 """
 
 from __future__ import annotations
 
 import argparse
 import functools
+import importlib
 import io
 import statistics
 import sys
@@ -27,17 +29,32 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from repo import ROOT, import_from_root, replace_section
+from bench import replace_section
+from bench.speed import CONVERSATIONS, DATA, QUICK_CONVERSATIONS, corpus_files
 
-DATA = ROOT / "bench-data"
 BEGIN, END = "<!-- stages-bench: begin -->", "<!-- stages-bench: end -->"
 STAGES = ["read", "build", "schema", "rules", "locate", "render"]
-#: Each corpus: its title and the glob of bench-data/ files it is made of.
+#: Each corpus: its title and the stem of the bench-data/ files bench.speed writes it as
+#: (``{n}``: the conversations), and whether it is split as the platform's limit asks.
 CORPORA = [
-    ("3,500 conversations, valid (4 files)", "corpus-3500.part*of4.yaml"),
-    ("3,500 conversations as authors write them (4 files)", "authors-3500.part*of4.yaml"),
-    ("3,500 conversations in one file", "authors-3500-one-file.yaml"),
+    ("{n:,} conversations, valid", "corpus-{n}", True),
+    ("{n:,} conversations as authors write them", "authors-{n}", True),
+    ("{n:,} conversations in one file", "authors-{n}-one-file", False),
 ]
+
+
+def corpora(data_dir: Path, conversations: int) -> list[tuple[str, list[Path]]]:
+    """Each corpus of ``conversations`` written in ``data_dir``: its title and its files."""
+    found = []
+    for title, stem, split in CORPORA:
+        name = stem.format(n=conversations)
+        paths = [data_dir / f"{name}.yaml"]
+        if split:
+            paths = corpus_files(data_dir, name, conversations)
+        if all(path.is_file() for path in paths):
+            files = f" ({len(paths)} files)" if len(paths) > 1 else ""
+            found.append((title.format(n=conversations) + files, paths))
+    return found
 
 
 def _read_seconds(texts: list[str], compiled: bool) -> float:
@@ -58,7 +75,7 @@ def _read_seconds(texts: list[str], compiled: bool) -> float:
 
 def builder() -> str:
     """Which builder the validator uses here."""
-    compiled = import_from_root("holodeck_mt.read.compiled")
+    compiled = importlib.import_module("holodeck_mt.read.compiled")
     return "compiled" if compiled.AVAILABLE else "pure-Python"
 
 
@@ -76,11 +93,11 @@ def _timed(totals: dict[str, float], label: str, work: Callable[..., Any]) -> Ca
 
 def once(paths: list[Path]) -> dict[str, float]:
     """One validation of ``paths``: CPU seconds by stage."""
-    pipeline = import_from_root("holodeck_mt.pipeline")
+    pipeline = importlib.import_module("holodeck_mt.pipeline")
     from holodeck_mt.render import renderer
 
     totals: dict[str, float] = {}
-    modules = {name: import_from_root(name) for name, _, _ in _WRAPPED}
+    modules = {name: importlib.import_module(name) for name, _, _ in _WRAPPED}
     originals = {(name, attr): getattr(modules[name], attr) for name, attr, _ in _WRAPPED}
     try:
         for name, attr, label in _WRAPPED:
@@ -113,12 +130,11 @@ _WRAPPED = [
 ]
 
 
-def measure(repetitions: int) -> list[tuple[str, dict[str, float]]]:
+def measure(
+    repetitions: int, conversations: int = CONVERSATIONS, data_dir: Path = DATA
+) -> list[tuple[str, dict[str, float]]]:
     rows = []
-    for title, pattern in CORPORA:
-        paths = sorted(DATA.glob(pattern))
-        if not paths:
-            continue
+    for title, paths in corpora(data_dir, conversations):
         runs = [once(paths) for _ in range(repetitions)]
         rows.append((title, {k: statistics.median(r.get(k, 0.0) for r in runs) for k in runs[0]}))
     return rows
@@ -131,7 +147,7 @@ def report(rows: list[tuple[str, dict[str, float]]], repetitions: int) -> str:
         BEGIN,
         "## Where the time goes",
         "",
-        "Measured by `make bench` (`python scripts/bench_stages.py --write docs/performance.md`): "
+        "Measured by `make bench` (`python -m bench.stages --write docs/performance.md`): "
         "each corpus validated in one process, the pipeline's stages timed in CPU seconds "
         f"(median of {repetitions}), with the {builder()} builder. *read* is libyaml's parse "
         "alone on the same texts (with no Python object for the compiled builder, as Python "
@@ -163,13 +179,19 @@ def write(document: Path, section: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="replace the section of this Markdown file")
-    parser.add_argument("--repetitions", type=int, default=3, help="runs per corpus")
+    parser.add_argument("--repetitions", type=int, default=None, help="runs per corpus (3)")
+    parser.add_argument(
+        "--quick", action="store_true", help="the corpora of bench.speed --quick, one run each"
+    )
     args = parser.parse_args(argv)
-    rows = measure(args.repetitions)
+    repetitions = args.repetitions or (1 if args.quick else 3)
+    conversations = QUICK_CONVERSATIONS if args.quick else CONVERSATIONS
+    rows = measure(repetitions, conversations)
     if not rows:
-        print("no inputs in bench-data/: run scripts/bench.py first", file=sys.stderr)
+        quick = " --quick" if args.quick else ""
+        print(f"no inputs in bench-data/: run python -m bench.speed{quick} first", file=sys.stderr)
         return 1
-    section = report(rows, args.repetitions)
+    section = report(rows, repetitions)
     print(section)
     if args.write:
         write(args.write, section)

@@ -15,11 +15,12 @@ suite's LSP client (tests/editor/lsp_client.py). The file is opened, then:
 - burst: 20 edits 50 ms apart (one second), then the validations the server ran for them,
   from its log (``window/logMessage``); target: at most 2.
 
-    python scripts/bench_lsp.py                      # print the figures
-    python scripts/bench_lsp.py --file bench-data/authors-3500-one-file.yaml
-    python scripts/bench_lsp.py --write docs/performance.md   # and replace its section
+    python -m bench.lsp                      # print the figures
+    python -m bench.lsp --file bench-data/authors-3500-one-file.yaml
+    python -m bench.lsp --write docs/performance.md   # and replace its section
+    python -m bench.lsp --quick                      # a smoke run on the 350 conversations
 
-``make bench`` runs it after scripts/bench.py, which rewrites docs/performance.md first.
+``make bench`` runs it after bench/speed.py, which rewrites docs/performance.md first.
 """
 
 from __future__ import annotations
@@ -34,12 +35,11 @@ import time
 from pathlib import Path
 from typing import Any
 
-import generate_corpus
-from bench import compile_bytecode
-from repo import ROOT, import_from_root, replace_section
+from bench import replace_section
+from bench.speed import CONVERSATIONS, DATA, QUICK_CONVERSATIONS, compile_bytecode
+from tests.editor import lsp_client
+from tests.support import corpus as generator
 
-DATA = ROOT / "bench-data"
-CONVERSATIONS = 3500
 LATENCY_LIMIT = 1.0
 OPEN_LIMIT = 2.0
 BURST_EDITS, BURST_SECONDS, BURST_LIMIT = 20, 1.0, 2
@@ -50,14 +50,12 @@ _CPU = re.compile(r"^published .*\(CPU (\d+) ms\)")
 _QUOTED_NUMBER = re.compile(r"ground_truth: '(-?[0-9][0-9.]*)'")
 
 
-def corpus() -> Path:
-    """The generated 3,500-conversation file (made once, as scripts/bench.py makes it)."""
-    path = DATA / f"corpus-{CONVERSATIONS}.yaml"
+def corpus(conversations: int = CONVERSATIONS) -> Path:
+    """The generated corpus in one file (made once, as bench/speed.py makes it)."""
+    path = DATA / f"corpus-{conversations}.yaml"
     if not path.exists():
         DATA.mkdir(exist_ok=True)
-        generate_corpus.main(
-            ["--conversations", str(CONVERSATIONS), "--seed", "0", "--out", str(path)]
-        )
+        generator.main(["--conversations", str(conversations), "--seed", "0", "--out", str(path)])
     return path
 
 
@@ -65,7 +63,6 @@ class Session:
     """One server with the corpus open."""
 
     def __init__(self, path: Path) -> None:
-        lsp_client = import_from_root("tests.editor.lsp_client")
         self.client = lsp_client.LspClient(
             [sys.executable, "-m", "holodeck_mt", "lsp"],
             settings=lambda section: None,
@@ -223,7 +220,7 @@ def report(figures: dict[str, Any]) -> str:
             BEGIN,
             "## Language server (`holodeck-mt lsp`)",
             "",
-            "Measured by `make bench` (`python scripts/bench_lsp.py --write docs/performance.md`): "
+            "Measured by `make bench` (`python -m bench.lsp --write docs/performance.md`): "
             "the server runs as a process on stdio, driven by the test suite's LSP client, with "
             f"`{figures['name']}` open ({figures['size_mb']:.1f} MB). Each pair of edits takes "
             "the next ground truth written as a quoted number: the first unquotes it (an "
@@ -265,13 +262,21 @@ def write(document: Path, section: str) -> None:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="replace the section of this Markdown file")
-    parser.add_argument("--repetitions", type=int, default=5, help="timed edit pairs")
+    parser.add_argument("--repetitions", type=int, default=None, help="timed edit pairs (5)")
     parser.add_argument(
         "--file", type=Path, help="the file to open (default: the generated 3,500 conversations)"
     )
+    parser.add_argument(
+        "--quick", action="store_true", help="the 350 conversations, 2 timed edit pairs"
+    )
     args = parser.parse_args(argv)
+    repetitions = args.repetitions or (2 if args.quick else 5)
     compile_bytecode()
-    figures = measure(args.file.resolve() if args.file else corpus(), args.repetitions)
+    if args.file:
+        opened = args.file.resolve()
+    else:
+        opened = corpus(QUICK_CONVERSATIONS if args.quick else CONVERSATIONS)
+    figures = measure(opened, repetitions)
     section = report(figures)
     print(section)
     shown = " ".join(f"{seconds:.2f}" for seconds in figures["latencies"])

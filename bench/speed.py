@@ -6,12 +6,12 @@ repeated (median, min-max), with the child's peak resident memory taken from
 C safe-load of the file and nothing else. Rows run in interleaved rounds, so that
 a change of load on the machine touches every row alike.
 
-    python scripts/bench.py                       # full run, table on stdout
-    python scripts/bench.py --quick               # smoke run: small corpora, 2 repetitions
-    python scripts/bench.py --write docs/performance.md --check
+    python -m bench.speed                       # full run, table on stdout
+    python -m bench.speed --quick               # smoke run: small corpora, 2 repetitions
+    python -m bench.speed --write docs/performance.md --check
 
 Inputs are generated (deterministically) into ``bench-data/`` by
-``scripts/generate_corpus.py`` and reused while the generator and sizes are the
+``tests/support/corpus.py`` and reused while the generator and sizes are the
 same. The validator's default builder (the compiled one, when it imports) is measured
 beside the pure-Python builder (``HOLODECK_MT_PURE_BUILDER=1``) on the valid corpus and
 the authors' corpus; the report names each row's builder. check-jsonschema is run against
@@ -44,14 +44,13 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from repo import ROOT
+from scripts.repo import ROOT, write_atomically
+from tests.support.samples import samples_folder
 
 REPO = ROOT
-SCRIPTS = REPO / "scripts"
-REAL_SAMPLE = (
-    REPO.parent
-    / "shared/data/holodeck-samples/financial-assistant/claude/data/convfinqa_subset.yaml"
-)
+#: The generator of the inputs: a change to it makes them again.
+GENERATOR = REPO / "tests" / "support" / "corpus.py"
+REAL_SAMPLE = samples_folder() / "financial-assistant/claude/data/convfinqa_subset.yaml"
 BUNDLE = REPO / "schema/bundle/holodeck-mt.schema.json"
 
 #: Loads each file named on the command line with ruamel.yaml's C safe loader, and
@@ -104,6 +103,10 @@ PURE_BUILDER = "HOLODECK_MT_PURE_BUILDER"
 #: The platform reads at most this many test cases per agent: a larger corpus is
 #: written as several test-cases files, each read (and timed) in one process.
 MAX_CASES_PER_FILE = 1000
+#: Conversations in the large corpus: a full run's, and a smoke run's (``--quick``).
+CONVERSATIONS, QUICK_CONVERSATIONS = 3500, 350
+#: Where the inputs are generated (git-ignored).
+DATA = REPO / "bench-data"
 
 
 # --- inputs ---------------------------------------------------------------------
@@ -147,13 +150,12 @@ class Inputs:
 
 def _write(path: Path, text: str) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8", newline="\n")
+    write_atomically(path, text)
 
 
 def _bundle(data_dir: Path) -> tuple[Path, str]:
     if BUNDLE.is_file():
         return BUNDLE, f"`--schemafile {BUNDLE.relative_to(REPO)}` (the bundled schema)"
-    sys.path.insert(0, str(REPO))
     from holodeck_mt.contract import registry as schemas
 
     files = schemas.schema_files()
@@ -172,16 +174,22 @@ def _bundle(data_dir: Path) -> tuple[Path, str]:
     return path, note
 
 
+def corpus_files(data_dir: Path, stem: str, conversations: int) -> list[Path]:
+    """The files a corpus of ``conversations`` is written as: ``STEM.yaml``, or parts of at
+    most MAX_CASES_PER_FILE test cases (``STEM.part1of4.yaml``, ...)."""
+    parts = -(-conversations // MAX_CASES_PER_FILE)
+    if parts == 1:
+        return [data_dir / f"{stem}.yaml"]
+    return [data_dir / f"{stem}.part{i + 1}of{parts}.yaml" for i in range(parts)]
+
+
 def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
     """Generate the inputs into ``data_dir``, unless the same ones are already there."""
     data_dir.mkdir(parents=True, exist_ok=True)
     n = sizes.conversations
-    parts = -(-n // MAX_CASES_PER_FILE)
 
     def split(stem: str) -> list[Path]:
-        if parts == 1:
-            return [data_dir / f"{stem}.yaml"]
-        return [data_dir / f"{stem}.part{i + 1}of{parts}.yaml" for i in range(parts)]
+        return corpus_files(data_dir, stem, n)
 
     inputs = Inputs(
         full=split(f"corpus-{n}"),
@@ -201,7 +209,7 @@ def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
         schema_note="",
     )
     inputs.schema, inputs.schema_note = _bundle(data_dir)
-    source = (SCRIPTS / "generate_corpus.py").read_bytes()
+    source = GENERATOR.read_bytes()
     stamp = {
         "generator": hashlib.sha256(source).hexdigest(),
         "sizes": [n, sizes.agents, sizes.agent_conversations, sizes.seed],
@@ -216,7 +224,7 @@ def prepare(data_dir: Path, sizes: Sizes, real: Path | None) -> Inputs:
         and all(p.is_file() for p in [*paths, *inputs.agent_files])
     ):
         return inputs
-    import generate_corpus as gen  # a sibling script: scripts/ is on sys.path
+    from tests.support import corpus as gen
 
     for files, count, errors in [
         (inputs.full, n, 0),
@@ -813,7 +821,7 @@ def report(
     lines = [
         "# Performance",
         "",
-        "Measured by `make bench` (`python scripts/bench.py --write docs/performance.md`): every "
+        "Measured by `make bench` (`python -m bench.speed --write docs/performance.md`): every "
         "figure is a whole process, started fresh, timed by wall clock; "
         f"{args.repeat} repetitions after {args.warmup} warm-up run(s), interleaved; median and "
         "min-max. *x floor* compares with ruamel.yaml's C safe-load of the same input "
@@ -829,13 +837,13 @@ def report(
         "",
         f"- {sizes.conversations:,} conversations: {named} ({size(*full)}), "
         f"the same with 1 fault, and with {sizes.one_percent} faulty test case(s) "
-        f"(generated by `scripts/generate_corpus.py --seed {sizes.seed}`); the platform "
+        f"(generated by `tests/support/corpus.py --seed {sizes.seed}`); the platform "
         f"reads at most {MAX_CASES_PER_FILE:,} test cases per agent, so the corpus is split "
         "into files of at most that many, each command reading them all in one process "
         "(the validator with `--jobs 1`)",
         f"- as authors write them: {len(inputs.authors)} agent.yaml files "
         f"`{inputs.authors[0].name}`... ({size(*inputs.authors)}) with the conversations "
-        "inline (`generate_corpus.py --style authors --agent-yaml`): `|` block scalars, "
+        "inline (`tests/support/corpus.py --style authors --agent-yaml`): `|` block scalars, "
         "per-turn `numeric` overrides whose settings leak, turns without `ground_truth`, a "
         "tool listed twice; warnings only",
         f"- one file: `{inputs.one_file.name}` ({size(inputs.one_file)}), every conversation "
@@ -872,7 +880,7 @@ def report(
         "## Notes",
         "",
         "- Run it: `make bench` (full, rewrites this file), `make bench BENCH_ARGS=--quick` "
-        "(smoke run), `python scripts/bench.py --only floor,ours` (some rows), `--check` (exit 1 "
+        "(smoke run), `python -m bench.speed --only floor,ours` (some rows), `--check` (exit 1 "
         "on a missed target), `--help` for the rest.",
         "- check-jsonschema offline: given a schema whose `$ref`s name other files by their "
         "absolute `https://` `$id`, it tries to download them and fails without a "
@@ -939,7 +947,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=None, help="repetitions (default 5; 2 quick)")
     parser.add_argument("--warmup", type=int, default=1, help="untimed runs first (default 1)")
     parser.add_argument(
-        "--conversations", type=int, default=None, help="corpus size (default 3500; 350 quick)"
+        "--conversations",
+        type=int,
+        default=None,
+        help=f"corpus size (default {CONVERSATIONS}; {QUICK_CONVERSATIONS} quick)",
     )
     parser.add_argument(
         "--agents", type=int, default=None, help="agent.yaml files (default 200; 20 quick)"
@@ -948,9 +959,7 @@ def main(argv: list[str] | None = None) -> int:
         "--agent-conversations", type=int, default=10, help="conversations per agent.yaml"
     )
     parser.add_argument("--seed", type=int, default=0, help="corpus seed (default 0)")
-    parser.add_argument(
-        "--data-dir", type=Path, default=REPO / "bench-data", help="where inputs are generated"
-    )
+    parser.add_argument("--data-dir", type=Path, default=DATA, help="where inputs are generated")
     parser.add_argument(
         "--real", type=Path, default=REAL_SAMPLE, help="the real ConvFinQA test-cases file"
     )
@@ -967,7 +976,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.repeat < 1 or args.warmup < 0:
         parser.error("--repeat must be >= 1 and --warmup >= 0")
     sizes = Sizes(
-        conversations=args.conversations or (350 if args.quick else 3500),
+        conversations=args.conversations or (QUICK_CONVERSATIONS if args.quick else CONVERSATIONS),
         agents=args.agents or (20 if args.quick else 200),
         agent_conversations=args.agent_conversations,
         seed=args.seed,

@@ -1,6 +1,6 @@
 """Fuzz the loader and the validator with arbitrary bytes for a given time.
 
-    python scripts/fuzz.py --seconds 1800
+    python -m bench.fuzz --seconds 1800
 
 Each input is decoded, loaded, validated (as an agent.yaml and as a test-cases
 file) and rendered in every output format, exactly as the CLI would; then, as the
@@ -37,13 +37,14 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-from repo import ROOT
+from scripts.repo import ROOT
+from tests.support.samples import samples_folder
 
 REGRESSIONS = ROOT / "tests" / "hostile" / "regressions"
 WORK = ROOT / "build" / "fuzz"
 CORPUS = WORK / "corpus"
 STATS = WORK / "stats.json"
-SAMPLES = ROOT.parent / "shared" / "data" / "holodeck-samples"
+SAMPLES = samples_folder()
 MAX_LEN = 16384
 
 #: Tokens the mutators splice in, and the libFuzzer dictionary.
@@ -433,7 +434,8 @@ def supervise(seconds: int, engine: str, slow: float, timeout: int) -> dict[str,
         stats.unlink(missing_ok=True)
         command = [
             sys.executable,
-            __file__,
+            "-m",
+            "bench.fuzz",
             "--worker",
             "--engine",
             engine,
