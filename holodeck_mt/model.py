@@ -41,7 +41,7 @@ class Intent:
 
     #: Applied unasked, or only when asked.
     applicability: ClassVar[Applicability]
-    #: What the fix writes, as the README's table of fixes says it.
+    #: What the fix writes, as the table of fixes in docs/fix.md says it.
     does: ClassVar[str]
 
     def hint(self) -> str:
@@ -136,7 +136,7 @@ class Count(Intent):
         )
 
 
-#: Every kind of fix, in the order the README's table lists them.
+#: Every kind of fix, in the order the table of docs/fix.md lists them.
 INTENTS: tuple[type[Intent], ...] = (Quote, Unquote, Rewrite, Rename, Remove, Count)
 
 

@@ -330,7 +330,7 @@ def reference() -> str:
         "Every key of every definition of the holodeck-mt schema (`schema/*.schema.json`, "
         "draft 2020-12): its type, whether it is required, its default, the allowed values "
         "and bounds, what it does, and an example. Editors show the same descriptions on "
-        "hover; see the README's *Editor setup*.",
+        "hover; see docs/editors.md.",
         "",
         "## Contents",
         "",

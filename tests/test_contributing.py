@@ -35,14 +35,15 @@ def test_each_output_format_is_one_module_of_the_render_folder() -> None:
     assert [m for m in MODULES.values() if not (render / f"{m}.py").is_file()] == []
 
 
-def test_the_platform_version_is_the_same_in_the_makefile_the_oracle_and_the_readme() -> None:
+def test_the_platform_version_is_the_same_in_the_makefile_the_oracle_and_the_docs() -> None:
     makefile = re.search(r"^PLATFORM_VERSION := (\S+)$", (ROOT / "Makefile").read_text(), re.M)
     oracle = re.search(
         r'^PLATFORM_VERSION = "([^"]+)"$', (ROOT / "tests" / "platform_oracle.py").read_text(), re.M
     )
-    readme = re.search(r"\*\*holodeck-ai ([0-9.]+)\*\*", (ROOT / "README.md").read_text())
-    assert makefile and oracle and readme
-    assert makefile.group(1) == oracle.group(1) == readme.group(1)
+    page = (ROOT / "docs" / "verdict.md").read_text()
+    verdict = re.search(r"\*\*holodeck-ai ([0-9.]+)\*\*", page)
+    assert makefile and oracle and verdict
+    assert makefile.group(1) == oracle.group(1) == verdict.group(1)
 
 
 # --- the recipes, followed in a scratch copy of the checkout ----------------------------

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -9,6 +10,7 @@ import pytest
 from holodeck_mt.codes import CODES
 from holodeck_mt.contract.registry import schema_files
 from scripts import gen_docs
+from tests.docs_pages import pages
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -63,3 +65,54 @@ def test_generated_docs_are_up_to_date() -> None:
         assert path.read_text(encoding="utf-8") == text, (
             f"{path.relative_to(ROOT)} is stale: run `make docs` and commit the result"
         )
+
+
+# --- links between the pages ------------------------------------------------------------------
+
+_LINK = re.compile(r"\]\(([^)\s]+)\)")
+
+
+def _anchor(heading: str) -> str:
+    """GitHub's anchor for a heading: lower case, punctuation dropped, spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+def _anchors(text: str) -> set[str]:
+    prose = re.sub(r"```.*?```", "", text, flags=re.S)
+    return {_anchor(h) for h in re.findall(r"^#+ (.*)$", prose, re.M)}
+
+
+def _targets() -> list[tuple[str, str]]:
+    return [
+        (name, target)
+        for name, text in pages().items()
+        for target in _LINK.findall(re.sub(r"```.*?```", "", text, flags=re.S))
+        if not re.match(r"[a-z]+:", target)
+    ]
+
+
+def test_every_link_between_the_pages_leads_to_a_file_and_a_heading_of_it() -> None:
+    broken = []
+    for name, target in _targets():
+        path, _, anchor = target.partition("#")
+        file = (ROOT / name).parent / path if path else ROOT / name
+        found = file.exists() and (
+            not anchor or anchor in _anchors(file.read_text(encoding="utf-8"))
+        )
+        if not found:
+            broken.append((name, target))
+    assert _targets() and broken == []
+
+
+def test_the_anchor_of_a_heading_is_githubs() -> None:
+    assert _anchor("`holodeck-mt lsp`: the validator in the editor") == (
+        "holodeck-mt-lsp-the-validator-in-the-editor"
+    )
+    assert _anchors("# Install\n```sh\n# not a heading\n```\n## Tests\n") == {"install", "tests"}
+
+
+def test_the_readme_is_a_first_screen_and_links_every_page() -> None:
+    readme = pages()["README.md"]
+    assert len(readme.splitlines()) <= 200
+    linked = {target.split("#")[0] for name, target in _targets() if name == "README.md"}
+    assert {f"docs/{p.name}" for p in (ROOT / "docs").glob("*.md")} <= linked

@@ -1,4 +1,5 @@
-"""The README's setup snippets are consistent with what the repository ships."""
+"""The set-up snippets of the README and docs/ are consistent with what the repository ships,
+and the README's sample output is what the command line prints."""
 
 from __future__ import annotations
 
@@ -11,18 +12,22 @@ from typing import Any
 import pytest
 from ruamel.yaml import YAML
 
+from holodeck_mt.app.cli import main
 from holodeck_mt.render import renderers
 from holodeck_mt.urls import BUNDLE_URL, RELEASE_BUNDLE_URL, REPOSITORY, SCHEMA_BASE, SLUG
+from tests.docs_pages import block as one_block
+from tests.docs_pages import blocks, page, pages, section
 
 ROOT = Path(__file__).resolve().parent.parent
-README = (ROOT / "README.md").read_text(encoding="utf-8")
+#: Every hand-written page, as one text: where a fact is looked for whichever page holds it.
+DOCS = "\n".join(pages().values())
 BUNDLE_ID = json.loads(
     (ROOT / "schema" / "bundle" / "holodeck-mt.schema.json").read_text(encoding="utf-8")
 )["$id"]
 
 
 def _blocks(language: str) -> list[str]:
-    return re.findall(rf"```{language}\n(.*?)```", README, re.S)
+    return blocks(language)
 
 
 def _yaml(text: str) -> Any:
@@ -38,10 +43,10 @@ def test_vscode_settings_snippet_is_the_example_file_and_covers_the_catalog_glob
     assert set(catalog["fileMatch"]) <= set(globs)
 
 
-def test_every_schema_url_in_the_readme_is_the_bundles_id() -> None:
-    urls = set(re.findall(re.escape(SCHEMA_BASE) + r"\S+?\.schema\.json", README))
+def test_every_schema_url_in_the_docs_is_the_bundles_id() -> None:
+    urls = set(re.findall(re.escape(SCHEMA_BASE) + r"\S+?\.schema\.json", DOCS))
     assert urls == {BUNDLE_ID}
-    assert f"# yaml-language-server: $schema={BUNDLE_ID}" in README
+    assert f"# yaml-language-server: $schema={BUNDLE_ID}" in page("docs/editors.md")
 
 
 def test_pre_commit_snippet_uses_the_hook_this_repository_ships() -> None:
@@ -73,7 +78,7 @@ def test_workflow_snippets_use_the_action_with_its_inputs_or_a_registered_format
 
 
 def _pins() -> set[str]:
-    """Every commit the README pins: pre-commit's rev, the action's ref, pip's git ref."""
+    """Every commit the docs pin: pre-commit's rev, the action's ref, pip's git ref."""
     (config,) = [_yaml(b) for b in _blocks("yaml") if "repos:" in b]
     pins = {str(repo["rev"]) for repo in config["repos"]}
     pins |= {
@@ -81,28 +86,31 @@ def _pins() -> set[str]:
         for s in _workflow_steps()
         if "@" in s.get("uses", "") and str(s["uses"]).startswith(SLUG + "@")
     }
-    pins |= set(re.findall(re.escape(f"git+{REPOSITORY}@") + r"([0-9a-f]+)", README))
+    pins |= set(re.findall(re.escape(f"git+{REPOSITORY}@") + r"([0-9a-f]+)", DOCS))
     return pins
 
 
 def test_the_install_section_names_the_release_urls_and_says_none_exists_yet() -> None:
-    section = README[README.index("## Install\n") : README.index("## Usage\n")]
-    assert "**Nothing is published yet.**" in section
+    readme = section("README.md", "## Install\n", "\n## ")
+    assert "**Nothing is published yet**" in readme
+    assert f'pip install "holodeck-mt @ git+{REPOSITORY}@' in readme
+    assert "(docs/install.md)" in readme
+    install = page("docs/install.md")  # where each thing will be published
+    assert "**Nothing is published yet.**" in install
     for url in (
         REPOSITORY,
         BUNDLE_URL,
         RELEASE_BUNDLE_URL,
         "https://pypi.org/project/holodeck-mt/",
     ):
-        assert url in section, url
-    assert f'pip install "holodeck-mt @ git+{REPOSITORY}@' in section
-    assert "`holodeck_mt/urls.py`" in section
+        assert url in install, url
+    assert "`holodeck_mt/urls.py`" in install
 
 
 def test_the_pre_commit_snippet_names_this_repository() -> None:
     (config,) = [_yaml(b) for b in _blocks("yaml") if "repos:" in b]
     assert [repo["repo"] for repo in config["repos"]] == [REPOSITORY]
-    assert "rev: v0.1.0" in README  # how to pin a tag once released
+    assert "rev: v0.1.0" in page("docs/ci.md")  # how to pin a tag once released
 
 
 @pytest.mark.slow
@@ -118,15 +126,14 @@ def test_every_pin_is_one_commit_of_this_repository_with_the_action_and_the_hook
     if git("cat-file", "-e", f"{pin}^{{commit}}").returncode != 0:
         if git("rev-parse", "--is-shallow-repository").stdout.strip() == "true":
             pytest.skip(f"a shallow clone does not hold the pinned commit {pin}")
-        pytest.fail(f"the README pins {pin}, which is not a commit of this repository")
+        pytest.fail(f"the docs pin {pin}, which is not a commit of this repository")
     assert git("merge-base", "--is-ancestor", pin, "HEAD").returncode == 0
     for name in ("action.yml", ".pre-commit-hooks.yaml", "pyproject.toml"):
         assert git("cat-file", "-e", f"{pin}:{name}").returncode == 0, name
 
 
 def _one_block(language: str, marker: str) -> str:
-    (block,) = [b for b in _blocks(language) if marker in b]
-    return block
+    return one_block(language, marker)
 
 
 def test_helix_snippet_runs_both_servers_and_hides_no_fault() -> None:
@@ -138,9 +145,8 @@ def test_helix_snippet_runs_both_servers_and_hides_no_fault() -> None:
     # The schema is bound in each file by `init-editor --modeline`, not by a URL not served.
     yaml_server = config["language-server"]["yaml-language-server"]["config"]["yaml"]
     assert yaml_server == {"yamlVersion": "1.1"}
-    start = README.index("**Helix**")
-    section = README[start : README.index("```toml", start)]
-    assert "`holodeck-mt init-editor --modeline`" in section
+    helix = section("docs/editors.md", "**Helix**", "```toml")
+    assert "`holodeck-mt init-editor --modeline`" in helix
     (language,) = config["language"]
     assert language["name"] == "yaml"
     assert language["language-servers"] == ["yaml-language-server", "holodeck-mt"]
@@ -207,3 +213,25 @@ def test_no_editor_snippet_hides_the_schemas_faults_by_default() -> None:
     for block in _blocks("lua") + _blocks("toml") + _blocks("elisp"):
         assert "schemaDiagnostics = false" not in block
         assert "schemaDiagnostics false" not in block
+
+
+# --- the README's sample output ---------------------------------------------------------------
+
+SAMPLE = Path("docs", "examples", "readme", "agent.yaml")
+
+
+def test_the_readme_sample_output_is_what_the_command_line_prints_today(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    readme = page("README.md")
+    assert f"]({SAMPLE.as_posix()})" in readme  # the README links the file it validates
+    (sample,) = [b for b in blocks("text", readme) if b.startswith("$ holodeck-mt validate")]
+    command, printed = sample.split("\n", 1)
+    program, *args = command.removeprefix("$ ").split()
+    assert program == "holodeck-mt"
+    monkeypatch.chdir(ROOT / SAMPLE.parent)
+    code = main(args)
+    out, err = capsys.readouterr()
+    assert (code, err) == (1, "")
+    assert out == printed
+    assert "[HMT102]" in out and "[HMT106]" in out

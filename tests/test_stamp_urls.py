@@ -86,9 +86,9 @@ def test_a_new_owner_reaches_every_id_the_kit_the_readme_and_sarif(restamped: Pa
     entry = json.loads((restamped / "schemastore/catalog-entry.json").read_text("utf-8"))
     assert entry["versions"] == {"1": bundle["$id"]}
     readme = (restamped / "README.md").read_text(encoding="utf-8")
-    assert f"$schema={bundle['$id']}" in readme
+    assert f"$schema={bundle['$id']}" in (restamped / "docs" / "editors.md").read_text("utf-8")
     assert f'pip install "holodeck-mt @ git+https://github.com/{NEW_OWNER}/holodeck-mt@' in readme
-    assert f"uses: {NEW_OWNER}/holodeck-mt@" in readme
+    assert f"uses: {NEW_OWNER}/holodeck-mt@" in (restamped / "docs" / "ci.md").read_text("utf-8")
     done = _python(
         restamped, "-m", "holodeck_mt", "validate", "examples/convfinqa", "--format", "sarif"
     )

@@ -307,7 +307,7 @@ def _read_settings(root: Path) -> tuple[dict[str, Any], tuple[bytes, writes.Snap
         raise SetupError(
             f"{SETTINGS.as_posix()} is not plain JSON ({e.msg} at line {e.lineno}); it may "
             "hold comments, which rewriting would lose: add the binding by hand "
-            "(see the README's editor section)"
+            "(see docs/editors.md)"
         ) from None
     except (ValueError, RecursionError) as e:
         raise SetupError(f"{SETTINGS.as_posix()} is not rewritten: {e}") from None

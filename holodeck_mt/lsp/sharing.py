@@ -6,7 +6,7 @@ syntax says. By default the server publishes every diagnostic all the same, as
 ``holodeck-mt validate`` reports them (Neovim, Helix or Emacs may run no YAML language
 server, and a YAML server sees only the files bound to the schema). With the setting
 ``holodeck-mt.schemaDiagnostics: false`` (:mod:`holodeck_mt.lsp.settings`, which no
-set-up of the README turns on) those are left to it: the server publishes only what
+set-up of docs/editors.md turns on) those are left to it: the server publishes only what
 the schema cannot say (a regex that does not compile, a flag with no effect, a
 duplicate name, a missing test-cases file, a non-finite number, YAML the platform
 reads differently, every run-time lint) — every code outside the set below. Quick

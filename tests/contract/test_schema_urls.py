@@ -2,7 +2,7 @@
 
 Their ``$ref``s to one another are relative, so they resolve against each file's ``$id``
 host: served from any other place, an editor cannot load them. Where users are told what
-to bind (the README, the SchemaStore catalog entry, the example settings, modelines in the
+to bind (the README and docs/, the SchemaStore catalog entry, the example settings, modelines in the
 examples) only the bundle's URL appears.
 """
 
@@ -14,6 +14,7 @@ from pathlib import Path
 
 from holodeck_mt.urls import SCHEMA_BASE
 from tests.conftest import ROOT
+from tests.docs_pages import pages
 
 BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
 _URL = re.compile(re.escape(SCHEMA_BASE) + r"[^\s\"'`)<>]*\.json")
@@ -26,6 +27,7 @@ def _bundle_id() -> str:
 
 def _advertised() -> dict[str, set[str]]:
     places = [ROOT / "README.md", ROOT / "schemastore" / "catalog-entry.json"]
+    places += [ROOT / name for name in pages() if name != "README.md"]
     places += sorted((ROOT / "examples").rglob("*.json"))
     places += sorted((ROOT / "examples").rglob("*.yaml"))
     return {
@@ -36,13 +38,13 @@ def _advertised() -> dict[str, set[str]]:
 
 def test_the_only_schema_url_users_are_given_is_the_bundles() -> None:
     found = {place: urls for place, urls in _advertised().items() if urls}
-    assert found, "the README names the bundle's URL"
+    assert found, "the docs name the bundle's URL"
     assert {url for urls in found.values() for url in urls} == {_bundle_id()}
 
 
-def test_the_readme_says_the_per_concept_files_are_not_urls_to_bind() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    assert "not URLs to bind" in readme
+def test_the_editor_page_says_the_per_concept_files_are_not_urls_to_bind() -> None:
+    editors = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    assert "not URLs to bind" in editors
 
 
 def test_the_bundle_needs_nothing_from_elsewhere() -> None:

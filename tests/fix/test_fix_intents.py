@@ -4,7 +4,7 @@ Each intent is pinned on the smallest file that shows it: the diagnostic's code,
 intent it carries, its hint (the intent's own words), the edit the engine makes and
 whether it is applied unasked. Removing or renaming what the author wrote is never safe:
 ``metric: numerical`` (misspelt) with ``absolute_tolerance: 0.5`` keeps its tolerance
-under every fix, safe or not. The README's table of fixes is checked against the intents.
+under every fix, safe or not. The table of fixes in docs/fix.md is checked against the intents.
 """
 
 from __future__ import annotations
@@ -233,7 +233,7 @@ def test_the_fix_engine_never_reads_a_message_or_a_hint(module: str) -> None:
     assert not [w for w in words if re.search(r"did you mean|quote it|write it|remove it", w)]
 
 
-# --- the README's table ---------------------------------------------------------------------
+# --- the table of fixes (docs/fix.md) -------------------------------------------------------------
 
 
 def _table_row(intent: type[Intent]) -> str:
@@ -243,9 +243,9 @@ def _table_row(intent: type[Intent]) -> str:
     return f"| {intent.__name__.lower()} | {intent.does} | {safe} | {listed} |"
 
 
-def test_the_readme_table_of_fixes_is_the_intents() -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+def test_the_docs_table_of_fixes_is_the_intents() -> None:
+    page = (ROOT / "docs" / "fix.md").read_text(encoding="utf-8")
     header = "| fix | what it writes | safe | codes |\n|---|---|---|---|\n"
-    assert header in readme
-    rows = readme.split(header, 1)[1].split("\n\n", 1)[0].splitlines()
+    assert header in page
+    rows = page.split(header, 1)[1].split("\n\n", 1)[0].splitlines()
     assert rows == [_table_row(intent) for intent in INTENTS]

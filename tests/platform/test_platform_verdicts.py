@@ -3,7 +3,7 @@
 The platform (``holodeck-ai``, see ``tests/platform_oracle.py``) judges every
 fixture, example, real sample and every document of ``tests/support/platform_corpus.py``;
 the validator must call a document valid (no error) exactly when the platform
-loads it, except where the README's deviations table says otherwise (``deviation``
+loads it, except where docs/verdict.md's deviations table says otherwise (``deviation``
 names which) or where a known cause is not mended yet (``KNOWN_DISAGREEMENTS``).
 The agreement figures are printed, whatever pytest captures.
 
@@ -91,7 +91,7 @@ def _ours(text: str, referenced: Mapping[str, str]) -> list[FileResult]:
         return validate_file(agent)
 
 
-# --- the documented deviations (README, "What the verdict means") -------------
+# --- the documented deviations (docs/verdict.md) --------------------------------
 
 
 def _at(data: Any, pointer: str) -> Any:
