@@ -1,4 +1,5 @@
-"""Stamp the public URLs of holodeck_mt/urls.py into every file that names them.
+"""Stamp the public URLs of holodeck_mt/urls.py into every file that names them, and the
+checkout's version into the pages' release pins (``holodeck-mt@v0.1.0``, ``rev: v0.1.0``).
 
 The URLs last stamped are read back from the repository itself: the schema folder from the
 committed bundle's ``$id``, the repository (and its ``owner/name``, as ``uses:`` names it)
@@ -82,6 +83,15 @@ def replacements(root: Path) -> dict[str, str]:
     return {old: wanted[name] for name, old in stamped(root).items() if old != wanted[name]}
 
 
+def version(root: Path) -> str:
+    """The checkout's version, as ``holodeck_mt/__init__.py`` writes it."""
+    init = (root / "holodeck_mt" / "__init__.py").read_text(encoding="utf-8")
+    found = re.search(r'^__version__ = "([^"]+)"$', init, re.M)
+    if found is None:
+        raise SystemExit("holodeck_mt/__init__.py names no __version__")
+    return found.group(1)
+
+
 def text_files(root: Path) -> Iterator[Path]:
     """Every regular file under ``root`` outside the skipped folders, links left alone."""
     for folder, dirs, files in os.walk(root, followlinks=False):
@@ -95,20 +105,34 @@ def text_files(root: Path) -> Iterator[Path]:
             yield path
 
 
+#: A pin of a release in the hand-written pages: ``holodeck-mt@v0.1.0`` (the action,
+#: pip's git URL) and pre-commit's ``rev: v0.1.0``.
+PIN = re.compile(r"(?<=holodeck-mt@v)\d+\.\d+\.\d+\b|(?<=\brev: v)\d+\.\d+\.\d+\b")
+
+
+def pinned_pages(root: Path) -> set[Path]:
+    """The pages whose pins name the version of the checkout: the README and docs/."""
+    return {root / "README.md", *(root / "docs").glob("*.md")}
+
+
 def stamp(root: Path, *, check: bool = False) -> list[Path]:
-    """Rewrite (or with ``check`` only list) the files of ``root`` that name an old URL."""
+    """Rewrite (or with ``check`` only list) the files of ``root`` that name an old URL,
+    or, in the pages, pin a release other than the checkout's version."""
     table = replacements(root)
-    if not table:
-        return []
     # One pass, longest first: a new URL that contains an old one is never replaced again.
     pattern = re.compile("|".join(re.escape(old) for old in sorted(table, key=len, reverse=True)))
+    pages = pinned_pages(root)
     changed: list[Path] = []
     for path in text_files(root):
+        if not table and path not in pages:
+            continue
         try:
             text = path.read_bytes().decode("utf-8")
         except UnicodeDecodeError:
             continue
-        new = pattern.sub(lambda m: table[m.group(0)], text)
+        new = pattern.sub(lambda m: table[m.group(0)], text) if table else text
+        if path in pages:
+            new = PIN.sub(version(root), new)
         if new != text:
             changed.append(path)
             if not check:
@@ -124,7 +148,7 @@ def main(argv: list[str] | None = None) -> int:
     root: Path = args.root
     changed = stamp(root, check=args.check)
     for path in changed:
-        verb = "names an old URL" if args.check else "stamped"
+        verb = "names an old URL or pin" if args.check else "stamped"
         print(f"{path.relative_to(root).as_posix()}: {verb}")
     if args.check and changed:
         print("run `make schema` and commit what it rewrites", file=sys.stderr)

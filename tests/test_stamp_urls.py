@@ -105,3 +105,47 @@ def test_the_committed_files_name_the_urls_of_the_constant(
     code = stamp_urls.main(["--check"])
     out, err = capsys.readouterr()
     assert (code, out) == (0, ""), out + err
+
+
+def _pages(root: Path, readme: str, ci: str, init_version: str) -> None:
+    (root / "docs").mkdir(parents=True)
+    (root / "pyproject.toml").write_text("[project]\n", encoding="utf-8")
+    (root / "holodeck_mt").mkdir()
+    (root / "holodeck_mt" / "__init__.py").write_text(
+        f'__version__ = "{init_version}"\n', encoding="utf-8"
+    )
+    (root / "README.md").write_text(readme, encoding="utf-8")
+    (root / "docs" / "ci.md").write_text(ci, encoding="utf-8")
+    (root / "tests").mkdir()
+    (root / "tests" / "test_x.py").write_text('PIN = "rev: v0.0.1"\n', encoding="utf-8")
+
+
+def test_a_new_version_is_stamped_into_every_pin_of_the_pages(tmp_path: Path) -> None:
+    readme = 'pip install "holodeck-mt @ git+https://x/holodeck-mt@v0.1.0"\n'
+    ci = "    rev: v0.1.0\n      - uses: o/holodeck-mt@v0.1.0   # the tag\nv0.1.0 is the first\n"
+    _pages(tmp_path, readme, ci, "0.2.0")
+    assert stamp_urls.stamp(tmp_path, check=True) == [
+        tmp_path / "README.md",
+        tmp_path / "docs" / "ci.md",
+    ]
+    stamp_urls.stamp(tmp_path)
+    assert (tmp_path / "README.md").read_text(encoding="utf-8") == readme.replace(
+        "v0.1.0", "v0.2.0"
+    )
+    stamped = (tmp_path / "docs" / "ci.md").read_text(encoding="utf-8")
+    assert (
+        stamped
+        == "    rev: v0.2.0\n      - uses: o/holodeck-mt@v0.2.0   # the tag\nv0.1.0 is the first\n"
+    )
+    assert (tmp_path / "tests" / "test_x.py").read_text(encoding="utf-8") == 'PIN = "rev: v0.0.1"\n'
+    assert stamp_urls.stamp(tmp_path, check=True) == []
+
+
+def test_the_release_checks_the_pins_name_its_version() -> None:
+    """A release tag must be the package's version, and make schema-check (which the release
+    runs) fails on a pin of another version: a released page pins what it installs."""
+    release = (ROOT / ".github" / "workflows" / "release.yml").read_text(encoding="utf-8")
+    assert 'if [ "v$version" != "$TAG" ]' in release and "run: make schema-check" in release
+    makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
+    target = makefile[makefile.index("\nschema-check:") :].split("\n\n", 1)[0]
+    assert "-m scripts.stamp_urls --check" in target
