@@ -34,7 +34,16 @@ from holodeck_mt import suppressions, walk
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role
-from holodeck_mt.read import confine, document, env_vars, files, follow, loader, substitution
+from holodeck_mt.read import (
+    confine,
+    dialect,
+    document,
+    env_vars,
+    files,
+    follow,
+    loader,
+    substitution,
+)
 from holodeck_mt.rules import Options, cascade, running
 from holodeck_mt.suppressions import Screen
 from holodeck_mt.text import report, substituted
@@ -158,26 +167,17 @@ def _validate_text(
         doc = document.read(written.text, limits)
         followed = _follow(doc, base_dir, tree, limits, following)
         if doc.loaded:
+            read = _Read(doc, followed, dialect.warnings(doc.dialect, set()))
             located, result = _judged(
-                doc,
-                path,
-                role,
-                base_dir,
-                options,
-                limits,
-                tree,
-                agent,
-                agent_clean,
-                workdir,
-                followed,
+                read, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
             )
         else:
             located = report.unloaded(verdict.unloaded(doc.diagnostics, role), doc.text)
             result = FileResult(path)
-    if written.placer is not None:
-        located = [d for d in map(written.placer.place, located) if d is not None]
-    keep = screen.keep if screen is not None else None
-    result.diagnostics = report.finish([*located, *written.found], limits, keep)
+        if written.placer is not None:
+            located = [d for d in map(written.placer.place, located) if d is not None]
+        keep = screen.keep if screen is not None else None
+        result.diagnostics = report.finish([*located, *written.found], limits, keep)
     result.text, result.screen = text, screen
     if written.values:
         result.test_cases = [written.values.hidden(n) if n else n for n in result.test_cases]
@@ -235,8 +235,19 @@ def _may_reference(text: str) -> bool:
     return at >= 0 and text.find("${", at - 1) >= 0
 
 
+@dataclass(frozen=True)
+class _Read:
+    """What the reading found: the document (loaded), the test-cases file it names (whose
+    fault, when it is not followed, is located with the rest), and the warnings on plain
+    scalars the platform and editors read differently (``read/dialect``)."""
+
+    doc: loader.Document
+    followed: follow.Followed | None
+    dialect: list[Diagnostic]
+
+
 def _judged(
-    doc: loader.Document,
+    read: _Read,
     path: str,
     role: Role,
     base_dir: Path,
@@ -246,11 +257,10 @@ def _judged(
     agent: Any,
     agent_clean: bool,
     workdir: Path | None,
-    followed: follow.Followed | None,
 ) -> tuple[list[Diagnostic], FileResult]:
     """Contract (the platform's models on an agent's own sections too), rules, locate, on
-    a document that loaded; its diagnostics (not yet placed, kept, capped) and its result.
-    ``followed``: its test-cases file, whose fault (not followed) is located with the rest."""
+    a document that loaded; its diagnostics (not yet placed, kept, capped) and its result."""
+    doc, followed = read.doc, read.followed
     spared = not _set_apart_before()
     # A document is a million containers and no cycles: the collections its checks set off
     # would walk all of it again, for nothing. What exists once it is read is set apart
@@ -276,8 +286,8 @@ def _judged(
                 agent_clean=agent_clean,
             )
         beside = [followed.fault] if followed is not None and followed.fault is not None else []
-        located = report.diagnostics(cascade.pruned(faults), doc, limits, beside)
         stats, names = walk.stats(doc.data), walk.names(doc.data)
+        located = report.diagnostics(cascade.pruned(faults), doc, limits, beside, read.dialect)
     finally:
         if spared:
             gc.unfreeze()

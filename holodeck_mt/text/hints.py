@@ -10,8 +10,9 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from holodeck_mt.model import Quote, Unquote
-from holodeck_mt.read.loader import YamlScalar, clip
+from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text import substituted
+from holodeck_mt.text.safe_text import clip
 
 _TYPE_NAMES = {
     "string": "a string",

@@ -15,8 +15,8 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, make
-from holodeck_mt.read import dialect, loader
+from holodeck_mt.model import Diagnostic, Fault, make, under
+from holodeck_mt.read import loader
 from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import MESSAGE, clip
 
@@ -25,15 +25,19 @@ Keep = Callable[[Diagnostic], bool] | None
 
 
 def diagnostics(
-    faults: list[Fault], doc: loader.Document, limits: Limits, beside: Iterable[Fault] = ()
+    faults: list[Fault],
+    doc: loader.Document,
+    limits: Limits,
+    beside: Iterable[Fault] = (),
+    dialect: Iterable[Diagnostic] = (),
 ) -> list[Diagnostic]:
-    """Every fault of ``doc`` located, with the reader's diagnostics and the dialect warnings
-    where no fault covers the node, and the faults ``beside`` them (its `test_cases_file`
-    not followed): each made with its final words and holding no variable's value
-    (:func:`shown`), for :func:`finish` to keep and cap."""
+    """Every fault of ``doc`` located, with the reader's diagnostics and the ``dialect``
+    warnings where no fault covers the node, and the faults ``beside`` them (its
+    `test_cases_file` not followed): each made with its final words and holding no
+    variable's value (:func:`shown`), for :func:`finish` to keep and cap."""
     beside = list(beside)
     faulted = doc.reported | {f.parts for f in faults}
-    warned = dialect.warnings(doc.dialect, faulted)
+    warned = [d for d in dialect if not under(d.pointer_parts, faulted)]
     if not faults and not beside and not doc.diagnostics and not warned:
         return []
     from holodeck_mt.text import locate, ranges  # a clean file gets none (start-up)
