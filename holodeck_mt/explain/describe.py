@@ -60,14 +60,20 @@ def as_written(node: Any, values: Sequence[Values], valued: bool = False) -> Any
     if isinstance(node, list):
         return [as_written(item, values, valued) for item in node]
     if isinstance(node, str) or (valued and isinstance(node, (bool, int, float))):
-        for net in values:
-            name = net.name_of(node)
-            if name is not None:
-                return Reference(reference(name))
-        if isinstance(node, str):
-            for net in values:
-                node = net.hidden(node)
+        return _scalar(node, values)
     return node
+
+
+def _scalar(value: Any, values: Sequence[Values]) -> Any:
+    """One scalar of the document as written: its reference, or its text hiding values."""
+    for net in values:
+        name = net.name_of(value)
+        if name is not None:
+            return Reference(reference(name))
+    if isinstance(value, str):
+        for net in values:
+            value = net.hidden(value)
+    return value
 
 
 def label(name: str) -> str:
