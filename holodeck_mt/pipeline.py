@@ -1,15 +1,22 @@
 """Validate one document: read, contract, rules, locate, result.
 
 This is the Python API: :func:`validate_text` for YAML text, :func:`validate_file`
-for a path (following `test_cases_file`), both returning :class:`FileResult`.
-Every stage is a leaf this module calls in turn; the whole path is
-:func:`_validate_text`:
+for a path (following `test_cases_file`), both returning :class:`FileResult`;
+:func:`check_file` and :func:`check_document_text` return a :class:`Checked` per file,
+the result with what it was judged on, for the commands that need more than its
+diagnostics (``explain``, ``fix``, the language server): this module is the only one
+that reads a file and follows a `test_cases_file`. Every stage is a leaf this module
+calls in turn, once each; the whole path is :func:`_validate_text`:
 
-1. read (``read/document``): the YAML as the platform's loader reads it;
+1. read (``read/``): the text with its ``${NAME}`` references substituted as the platform
+   does (``read/substitution``), the YAML as the platform's loader reads it
+   (``read/document``), the test-cases file it names (``read/follow``);
 2. contract (``contract/verdict``): the schema's faults, read as the platform reads;
 3. rules (``rules/running``): the semantic checks, then the run-time lints;
-4. locate (``text/report``): each fault at its line, worded as written, capped, less
-   what the selection of codes and the file's suppressions leave out (``suppressions``);
+4. locate (``text/report``): each fault at its line, made with its final words (values
+   as written, none a variable's), then placed in the file as written and finished
+   once: kept as the selection of codes and the file's suppressions say
+   (``suppressions``), clipped, sorted, capped;
 5. result (``model.FileResult``): the diagnostics, the counts, the test cases' names.
 """
 
@@ -19,29 +26,110 @@ import errno
 import gc
 import os
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import suppressions, walk
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, FileResult, Role
-from holodeck_mt.read import confine, document, env_vars, files, follow, loader, substitution
+from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role
+from holodeck_mt.read import (
+    confine,
+    dialect,
+    document,
+    env_vars,
+    files,
+    follow,
+    loader,
+    substitution,
+)
 from holodeck_mt.rules import Options, cascade, running
 from holodeck_mt.suppressions import Screen
 from holodeck_mt.text import report, substituted
 from holodeck_mt.text.safe_text import clip, display_path
 
+if TYPE_CHECKING:
+    from holodeck_mt.text.locate import Locator
+
 #: The options a file is judged with, by its path.
 OptionsOf = Callable[[str], Options]
 
 __all__ = [
+    "Checked",
     "FileResult",
     "Role",
+    "check_document_text",
+    "check_file",
+    "read_saved",
     "validate_document_text",
     "validate_file",
     "validate_text",
 ]
+
+
+@dataclass
+class Checked:
+    """One file's result and what it was judged on, handed to the commands that need more
+    than its diagnostics, so that none reads or follows a file again."""
+
+    result: FileResult
+    #: The reading judged: the text with its references substituted, as the platform
+    #: reads it (None: not read as YAML).
+    document: loader.Document | None = None
+    #: The values substituted for its ``${NAME}`` references: never shown (None: none).
+    values: substituted.Values | None = None
+    #: The same validation of another text in this file's place (None: not read as text).
+    again: Callable[[str], FileResult] | None = field(default=None, repr=False)
+    _locator: Locator | None = field(default=None, repr=False)
+
+    def line(self, parts: JsonPath, limits: Limits) -> int:
+        """The line the value at ``parts`` of :attr:`document` stands on (1 when unknown):
+        from the reading's index, its test case's lines read again when it holds no more."""
+        if self.document is None or self.document.positions is None:
+            return 1
+        if self._locator is None:
+            from holodeck_mt.text.locate import Locator
+
+            self._locator = Locator(self.document, limits)
+        return self._locator.position(parts)[0]
+
+    def shown(self, text: str) -> str:
+        """``text`` (a name, a value) holding no substituted value: each as its reference."""
+        return self.values.hidden(text) if self.values else text
+
+
+@dataclass(frozen=True)
+class _Following:
+    """How a document follows the `test_cases_file` it names: the path it is shown by,
+    whether the file may lie outside its tree, and that file's text when an editor holds it."""
+
+    display: str
+    allow_outside: bool
+    given: str | None = None
+
+
+@dataclass(frozen=True)
+class _Written:
+    """The text read for a text as written: its references substituted, the values (None:
+    none), where each position of the one stands in the other (None: the same text), and
+    what the reading finds on the text as written (unset references, refused ``.env``)."""
+
+    text: str
+    values: substituted.Values | None = None
+    placer: substitution.Placer | None = None
+    found: tuple[Diagnostic, ...] = ()
+
+
+def _substituted(text: str, workdir: Path | None) -> _Written:
+    """``text`` as the platform parses it: each ``${NAME}`` replaced by the variable a
+    ``holodeck`` command run in ``workdir`` sees (``read/substitution``)."""
+    if not _may_reference(text):
+        return _Written(text)
+    env = substitution.environment(workdir)
+    sub = substitution.substitute(text, env.variables)
+    found = (*env_vars.unset(text, env.variables), *substitution.refused(text, env))
+    return _Written(sub.text, sub.values(), sub.placer(text), found)
 
 
 def _validate_text(
@@ -55,62 +143,77 @@ def _validate_text(
     agent: Any = None,
     agent_clean: bool = True,
     workdir: Path | None = None,
-) -> tuple[FileResult, loader.Document | None, _AsWritten | None]:
-    """The whole path of one document, its ``${NAME}`` references substituted first as the
-    platform does (``read/substitution``) with the variables a ``holodeck`` command run in
-    ``workdir`` sees, every position then placed in ``text`` and every message naming a
-    variable's value by its reference (``text/substituted``); what places more of its
-    diagnostics the same way (None: they stand as found)."""
+    following: _Following | None = None,
+) -> tuple[Checked, follow.Followed | None]:
+    """The whole path of one document, and the test-cases file it names (``following``).
+
+    Its ``${NAME}`` references are substituted first as the platform does, with the
+    variables a ``holodeck`` command run in ``workdir`` sees; every fault is made with its
+    final words while its values are known (``text/substituted``), then placed in the text
+    as written, where its suppression comments are matched, and the list finished once.
+    ``agent``: the data of the agent.yaml naming this test-cases file, for the run-time
+    lints (which run only when neither has an error)."""
+
+    def again(candidate: str) -> FileResult:
+        checked, _ = _validate_text(
+            candidate, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
+        )
+        found = checked.result
+        return found if found.screen is None else suppressions.close([found], options)[0]
+
     if len(text) > limits.max_bytes:
         found = _screened(path, [files.too_large(len(text), limits)], options, limits)
-        return found, None, None
-    # What ``_judged`` is given whatever the text: ``placer`` and ``workdir`` follow.
-    given = (path, role, base_dir, options, limits, tree, agent, agent_clean, text)
-    if not _may_reference(text):
-        result, doc = _judged(text, *given, None, workdir)
-        return result, doc, None
-    env = substitution.environment(workdir)
-    variables = env.variables
-    sub = substitution.substitute(text, variables)
-    values = sub.values()
-    placer = sub.placer(text)
-    with substituted.judging(values):
-        result, doc = _judged(sub.text, *given, placer, workdir)
-    written = _AsWritten(result.screen, placer, values)
-    kept = [
-        d
-        for d in [*env_vars.unset(text, variables), *substitution.refused(text, env)]
-        if written.keep is None or written.keep(d)
-    ]
-    result.diagnostics = report.finish([*written.settle(result.diagnostics), *kept], limits)
-    result.test_cases = [values.hidden(n) if n is not None else None for n in result.test_cases]
-    result.text = text
-    return result, doc, written
+        return Checked(found, again=again), None
+    screen = Screen.of(text, path, options)
+    written = _substituted(text, workdir)
+    with substituted.judging(written.values):
+        doc = document.read(written.text, limits)
+        followed = _follow(doc, base_dir, tree, limits, following)
+        if doc.loaded:
+            read = _Read(doc, followed, dialect.warnings(doc.dialect, set()))
+            located, result = _judged(
+                read, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
+            )
+        else:
+            located = report.unloaded(verdict.unloaded(doc.diagnostics, role), doc.text)
+            result = FileResult(path)
+        if written.placer is not None:
+            located = [d for d in map(written.placer.place, located) if d is not None]
+        keep = screen.keep if screen is not None else None
+        result.diagnostics = report.finish([*located, *written.found], limits, keep)
+    result.text, result.screen, result.strict = text, screen, options.strict
+    if written.values:
+        result.test_cases = [written.values.hidden(n) if n else n for n in result.test_cases]
+    checked = Checked(result, doc if doc.loaded else None, written.values or None, again)
+    return checked, followed
 
 
-class _AsWritten:
-    """How a text's diagnostics found on its substituted reading reach its report: each
-    placed in the file as written (where its suppression comments are matched), then
-    holding no variable's value (``substituted.Values.diagnostic``), the last step before
-    a result leaves the pipeline."""
+def _follow(
+    doc: loader.Document,
+    base_dir: Path,
+    tree: Path | None,
+    limits: Limits,
+    following: _Following | None,
+) -> follow.Followed | None:
+    """The test-cases file ``doc`` names, read (None: it names none, or is not followed).
 
-    def __init__(
-        self,
-        screen: Screen | None,
-        placer: substitution.Placer,
-        values: substituted.Values,
-    ) -> None:
-        self.placer, self.values = placer, values
-        #: Which diagnostics the file reports, asked at their place in the file as written.
-        self.keep: report.Keep = screen.keep if screen is not None else None
-        #: The same, asked of a diagnostic found on the substituted text.
-        self.keep_found: report.Keep = placer.screen(self.keep)
-
-    def settle(self, found: list[Diagnostic]) -> list[Diagnostic]:
-        """``found`` (on the substituted text, screened) placed and holding no value."""
-        placed = [p for p in map(self.placer.place, found) if p is not None]
-        values = self.values
-        return placed if not values else [values.diagnostic(d) for d in placed]
+    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
+    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
+    data = doc.data
+    if following is None or not isinstance(data, dict) or data.get("test_cases") is not None:
+        return None
+    target = data.get("test_cases_file")
+    if not isinstance(target, str) or not target:
+        return None
+    return follow.follow(
+        target,
+        base_dir=base_dir,
+        display=following.display,
+        tree=tree if tree is not None else confine.tree_of(base_dir / "_"),
+        allow_outside=following.allow_outside,
+        limits=limits,
+        given=following.given,
+    )
 
 
 #: The braces of a text looked at one by one before it is searched for ``${`` whole.
@@ -135,8 +238,19 @@ def _may_reference(text: str) -> bool:
     return at >= 0 and text.find("${", at - 1) >= 0
 
 
+@dataclass(frozen=True)
+class _Read:
+    """What the reading found: the document (loaded), the test-cases file it names (whose
+    fault, when it is not followed, is located with the rest), and the warnings on plain
+    scalars the platform and editors read differently (``read/dialect``)."""
+
+    doc: loader.Document
+    followed: follow.Followed | None
+    dialect: list[Diagnostic]
+
+
 def _judged(
-    text: str,
+    read: _Read,
     path: str,
     role: Role,
     base_dir: Path,
@@ -145,24 +259,12 @@ def _judged(
     tree: Path | None,
     agent: Any,
     agent_clean: bool,
-    written: str,
-    placer: substitution.Placer | None = None,
-    workdir: Path | None = None,
-) -> tuple[FileResult, loader.Document | None]:
-    """Read, contract (the platform's models on an agent's own sections too), rules,
-    locate, result. ``agent``: the data of the agent.yaml naming this test-cases file,
-    for the run-time lints (which run only when neither has an error); ``written``: the
-    text as written, whose comments say what is suppressed; ``placer``: where each position
-    of ``text`` stands in ``written``, when they differ (a diagnostic is screened there)."""
+    workdir: Path | None,
+) -> tuple[list[Diagnostic], FileResult]:
+    """Contract (the platform's models on an agent's own sections too), rules, locate, on
+    a document that loaded; its diagnostics (not yet placed, kept, capped) and its result."""
+    doc, followed = read.doc, read.followed
     spared = not _set_apart_before()
-    screen = Screen.of(written, path, options)
-    keep: report.Keep = screen.keep if screen is not None else None
-    if placer is not None:
-        keep = placer.screen(keep)
-    doc = document.read(text, limits)
-    if not doc.loaded:
-        found = report.unloaded(verdict.unloaded(doc.diagnostics, role), text, limits, keep)
-        return FileResult(path, found, text=text, strict=options.strict, screen=screen), None
     # A document is a million containers and no cycles: the collections its checks set off
     # would walk all of it again, for nothing. What exists once it is read is set apart
     # while it is checked and handed back afterwards; what the checks make is collected as
@@ -186,15 +288,16 @@ def _judged(
                 agent=agent,
                 agent_clean=agent_clean,
             )
-        found = report.diagnostics(cascade.pruned(faults), doc, limits, keep)
+        beside = [followed.fault] if followed is not None and followed.fault is not None else []
         stats, names = walk.stats(doc.data), walk.names(doc.data)
+        located = report.diagnostics(cascade.pruned(faults), doc, limits, beside, read.dialect)
     finally:
         if spared:
             gc.unfreeze()
-    result = FileResult(path, found, stats, text=text, test_cases=names, screen=screen)
+    result = FileResult(path, [], stats, test_cases=names)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
-    result.reads, result.strict = list(checked.reads), options.strict
-    return result, doc
+    result.reads = list(checked.reads)
+    return located, result
 
 
 #: Whether this process held objects set apart from the collector before it validated
@@ -256,9 +359,10 @@ def validate_text(
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    result, _, _ = _validate_text(
+    checked, _ = _validate_text(
         text, display_path(path), role, folder, options, limits, tree, workdir=workdir
     )
+    result = checked.result
     return result if result.screen is None else suppressions.close([result], options)[0]
 
 
@@ -278,6 +382,21 @@ def validate_file(
     Raises :class:`OSError` when the file cannot be read (the CLI's exit 2), a path
     holding a NUL character included.
     """
+    checked = check_file(
+        path, display=display, options=options, limits=limits, options_of=options_of
+    )
+    return [c.result for c in checked]
+
+
+def check_file(
+    path: Path | str,
+    *,
+    display: str | None = None,
+    options: Options | None = None,
+    limits: Limits | None = None,
+    options_of: OptionsOf | None = None,
+) -> list[Checked]:
+    """As :func:`validate_file`, each result with what it was judged on (:class:`Checked`)."""
     if "\x00" in str(path):
         raise OSError(errno.EINVAL, "a file name cannot hold a NUL character", repr(path))
     path = Path(path)
@@ -287,15 +406,16 @@ def validate_file(
         path, confine.tree_of(path), allow_outside=options.allow_outside_paths
     )
     if refused is not None:
-        return [FileResult(display, [files.refused(refused)], strict=options.strict)]
+        return [Checked(FileResult(display, [files.refused(refused)], strict=options.strict))]
     text, problem = files.read_text(path, limits)
     if text is None:
-        return [_screened(display, [problem] if problem else [], options, limits)]
-    results = _validate_document(
+        return [Checked(_screened(display, [problem] if problem else [], options, limits))]
+    checked = _validate_document(
         text, display, path, path.parent, options, limits, options_of=options_of
     )
-    results[0].source = os.path.realpath(path)
-    return suppressions.close(results, options)
+    checked[0].result.source = os.path.realpath(path)
+    suppressions.close([c.result for c in checked], options)
+    return checked
 
 
 def validate_document_text(
@@ -316,9 +436,36 @@ def validate_document_text(
     folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`;
     ``workdir``: the folder ``holodeck`` runs in, whose ``.env`` is read (the editor's
     workspace folder), not the working directory."""
+    checked = check_document_text(
+        text,
+        path=path,
+        base_dir=base_dir,
+        options=options,
+        limits=limits,
+        followed_text=followed_text,
+        tree=tree,
+        workdir=workdir,
+        options_of=options_of,
+    )
+    return [c.result for c in checked]
+
+
+def check_document_text(
+    text: str,
+    *,
+    path: str,
+    base_dir: Path,
+    options: Options | None = None,
+    limits: Limits | None = None,
+    followed_text: str | None = None,
+    tree: Path | None = None,
+    workdir: Path | None = None,
+    options_of: OptionsOf | None = None,
+) -> list[Checked]:
+    """As :func:`validate_document_text`, each result with what it was judged on."""
     options, limits = options or Options(), limits or Limits()
     display = display_path(path)
-    found = _validate_document(
+    checked = _validate_document(
         text,
         display,
         Path(path),
@@ -330,7 +477,21 @@ def validate_document_text(
         workdir,
         options_of,
     )
-    return suppressions.close(found, options)
+    suppressions.close([c.result for c in checked], options)
+    return checked
+
+
+def read_saved(path: Path, tree: Path, limits: Limits) -> str:
+    """The saved text of a file read for context (the agent.yaml naming an open document),
+    read as a file given is: confined to ``tree``, a regular file within the size limit;
+    empty when it may not or cannot be read."""
+    try:
+        if confine.refusal(path, tree) is not None:
+            return ""
+        text, _ = files.read_text(path, limits)
+    except (OSError, ValueError):
+        return ""
+    return text or ""
 
 
 def _validate_document(
@@ -344,42 +505,32 @@ def _validate_document(
     tree: Path | None = None,
     workdir: Path | None = None,
     options_of: OptionsOf | None = None,
-) -> list[FileResult]:
+) -> list[Checked]:
     """The document, then the test-cases file its `test_cases_file` names (if any), judged
-    with ``options_of`` its path when given (its own settings). The platform takes
-    `test_cases: null` (or an empty `test_cases:`) as no test cases written and loads the
-    file; any other `test_cases` beside it is refused (HMT110)."""
+    with ``options_of`` its path when given (its own folder's settings)."""
     tree = tree if tree is not None else confine.tree_of(path)
-    result, doc, written = _validate_text(
-        text, display, "document", base_dir, options, limits, tree, workdir=workdir
+    following = _Following(display, options.allow_outside_paths, followed_text)
+    checked, found = _validate_text(
+        text,
+        display,
+        "document",
+        base_dir,
+        options,
+        limits,
+        tree,
+        workdir=workdir,
+        following=following,
     )
-    if doc is None or not isinstance(doc.data, dict) or doc.data.get("test_cases") is not None:
-        return [result]
-    target = doc.data.get("test_cases_file")
-    if not isinstance(target, str) or not target:
-        return [result]
-    found = follow.follow(
-        target,
-        base_dir=base_dir,
-        display=display,
-        tree=tree,
-        allow_outside=options.allow_outside_paths,
-        limits=limits,
-        given=followed_text,
-    )
-    if found.fault is not None and written is None:
-        keep = result.screen.keep if result.screen is not None else None
-        result.diagnostics = report.with_fault(result.diagnostics, doc, found.fault, limits, keep)
-        return [result]
-    if found.fault is not None and written is not None:  # located on the substituted text
-        located = report.with_fault([], doc, found.fault, limits, written.keep_found)
-        result.diagnostics = report.finish([*result.diagnostics, *written.settle(located)], limits)
-        return [result]
-    options = options_of(os.path.abspath(base_dir / target)) if options_of else options
+    if found is None or found.fault is not None:
+        return [checked]
+    if options_of is not None and checked.document is not None:
+        named = str(checked.document.data.get("test_cases_file"))
+        options = options_of(os.path.abspath(base_dir / named))
     if found.text is None:
         problems = [found.problem] if found.problem else []
-        return [result, _screened(found.shown, problems, options, limits)]
-    referenced, _, _ = _validate_text(
+        return [checked, Checked(_screened(found.shown, problems, options, limits))]
+    agent = checked.document.data if checked.document is not None else None
+    referenced, _ = _validate_text(
         found.text,
         found.shown,
         "test-cases-file",
@@ -387,9 +538,9 @@ def _validate_document(
         options,
         limits,
         tree,
-        agent=doc.data,
-        agent_clean=result.errors == 0,
+        agent=agent,
+        agent_clean=checked.result.errors == 0,
         workdir=workdir,
     )
-    referenced.source = found.source
-    return [result, referenced]
+    referenced.result.source = found.source
+    return [checked, referenced]

@@ -22,21 +22,17 @@ holding it (test case, turn, metric of each kind, LLM model, ...).
 
 from __future__ import annotations
 
-import dataclasses
 import math
 import re
 from collections.abc import Callable, Iterable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, make
 from holodeck_mt.read.loader import clip
-from holodeck_mt.text import hints, substituted
-
-if TYPE_CHECKING:
-    from holodeck_mt.text.ranges import Lines
+from holodeck_mt.text import hints
 
 #: The kind of the LLM model's mapping (its fields, like every kind's, are the schema's).
 MODEL = "model"
@@ -49,9 +45,6 @@ def _reading(kind: str, field: str | int) -> str | None:
 
 
 _CODES = {NUMBER: "HMT210", BOOLEAN: "HMT211", INTEGER: "HMT212", COUNT: "HMT212"}
-_WRITTEN = frozenset(_CODES.values())
-#: The longest value a message quotes as written; a longer one is shown clipped.
-_LONGEST = 60
 _TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
 _FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
 #: Conversions may reveal the test-case shape or metric kind the author meant, and
@@ -329,36 +322,8 @@ def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, F
     return parts, converted, _note(how, parts, value, converted)
 
 
-def _label(parts: JsonPath) -> str:
-    name = next((p for p in reversed(parts) if isinstance(p, str)), "")
-    return f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
-
-
-def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -> Diagnostic:
-    """A conversion warning quoting the value as its author wrote it (``"0.5"``, not 0.5);
-    read from the lines ``within`` when given (its test case's own)."""
-    if diagnostic.code not in _WRITTEN:
-        return diagnostic
-    from holodeck_mt.text.ranges import span_at  # a clean file never gets here (start-up)
-    from holodeck_mt.text.source import source_text
-
-    span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
-    if span is None:
-        return diagnostic
-    written = source_text(text, span)
-    if len(written) > _LONGEST or not written.isprintable() or substituted.name_of(written):
-        return diagnostic  # a variable's value is named by its reference, never shown
-    head, sep, tail = diagnostic.message.rpartition(" as ")
-    label = _label(diagnostic.pointer_parts)
-    if not sep or not head.startswith(f"the platform reads {label} "):
-        return diagnostic
-    message = f"the platform reads {label} {written} as {tail}"
-    return dataclasses.replace(diagnostic, message=message)
-
-
 def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
     name = next((p for p in reversed(parts) if isinstance(p, str)), "")
-    label = _label(parts)
     written = _written(converted)
     what = {
         NUMBER: f"the number {written}",
@@ -369,7 +334,7 @@ def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
     fix = Rewrite(written, key=None if isinstance(parts[-1], int) else name)
     return Fault(
         _CODES[how],
-        f"the platform reads {label} {hints.show(value)} as {what}; {fix.hint()}",
+        f"{hints.platform_reads(parts, hints.show(value))} as {what}; {fix.hint()}",
         parts,
         fix=fix,
     )

@@ -20,18 +20,21 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
 def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
-    """The explain document of ``path`` (raises :class:`OSError` when it cannot be read)."""
-    from holodeck_mt.explain import document, sources
-    from holodeck_mt.pipeline import validate_file
+    """The explain document of ``path`` (raises :class:`OSError` when it cannot be read),
+    judged on the documents the validator judged, and showing none of their substituted
+    values (:func:`describe.as_written`)."""
+    from holodeck_mt.explain import describe, document, sources
+    from holodeck_mt.pipeline import check_file
 
     limits = limits or Limits()
-    results = validate_file(path, limits=limits)
+    checked = check_file(path, limits=limits)
+    results = [c.result for c in checked]
     files = [r.to_json() for r in results]
     if any(r.errors for r in results):
         return document.refused(files), results
-    followed = results[1].path if len(results) > 1 else None
-    loaded = sources.load(Path(path), path, followed, limits)
-    return document.build(loaded, files, test_case), results
+    built = document.build(sources.of(checked, path, limits), files, test_case)
+    values = [c.values for c in checked if c.values is not None]
+    return describe.as_written(built, values), results
 
 
 def _through_agent(path: str) -> tuple[str, str | None]:

@@ -7,14 +7,73 @@ clipped, JSON-quoted, and with no control or bidirectional character left raw.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
 from holodeck_mt.semantics.matchers import Entry, classify
-from holodeck_mt.text.hints import literal as show
+from holodeck_mt.text.hints import literal
 from holodeck_mt.text.hints import quote as quote
 from holodeck_mt.text.hints import safe as safe
+from holodeck_mt.text.substituted import Values, reference
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
+
+#: The entries of the explain document that show a value of the file (not a count, a
+#: line or a name of the validator's own): one from a reference is shown as written.
+_VALUED = frozenset(
+    {
+        "settings",
+        "threshold",
+        "evaluator_threshold",
+        "ground_truth",
+        "value",
+        "own_settings_ignored",
+        "files",
+        "response_path",
+        "input",
+    }
+)
+
+
+class Reference(str):
+    """A value that came whole from a ``${NAME}`` reference: shown as its reference
+    (``${TOL}``, unquoted), never as the variable's value."""
+
+
+def show(value: Any) -> str:
+    """A value as the text output shows it: a reference as written, else its literal."""
+    return str(value) if isinstance(value, Reference) else literal(value)
+
+
+def as_written(node: Any, values: Sequence[Values], valued: bool = False) -> Any:
+    """The explain document ``node`` showing no substituted value: a value that came whole
+    from a reference as its :class:`Reference`, any other text with each value in it
+    replaced by its reference (``substituted.Values.hidden``). The validator's own
+    entries (``files``: its results, already as written) are left as they are."""
+    if not values:
+        return node
+    if isinstance(node, dict):
+        return {
+            k: v if k == "files" and not valued else as_written(v, values, valued or k in _VALUED)
+            for k, v in node.items()
+        }
+    if isinstance(node, list):
+        return [as_written(item, values, valued) for item in node]
+    if isinstance(node, str) or (valued and isinstance(node, (bool, int, float))):
+        return _scalar(node, values)
+    return node
+
+
+def _scalar(value: Any, values: Sequence[Values]) -> Any:
+    """One scalar of the document as written: its reference, or its text hiding values."""
+    for net in values:
+        name = net.name_of(value)
+        if name is not None:
+            return Reference(reference(name))
+    if isinstance(value, str):
+        for net in values:
+            value = net.hidden(value)
+    return value
 
 
 def label(name: str) -> str:

@@ -1,39 +1,37 @@
 """The documents explain reads: the file given, and the test-cases file it names.
 
-Only called once the validator found no error in either, so every shape is the
-schema's and the followed path is one the validator already accepted.
+Both as the validator read and judged them (``pipeline.check_file``: the text with its
+``${NAME}`` references substituted, as the platform reads it), handed over, never read
+or followed again here. Only called once the validator found no error in either, so
+every shape is the schema's.
 """
 
 from __future__ import annotations
 
-import os
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import JsonPath
-from holodeck_mt.read import loader
-from holodeck_mt.read.files import read_text
+from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics.precedence import Origin
 
 
 @dataclass(frozen=True)
 class Source:
-    """One loaded document, the path shown for it, and the positions of its nodes."""
+    """One document as the validator judged it, and the path shown for it."""
 
     display: str
-    document: loader.Document
+    checked: Checked
+    limits: Limits
 
     @property
     def data(self) -> Any:
-        return self.document.data
+        document = self.checked.document
+        return document.data if document is not None else None
 
     def line(self, parts: JsonPath) -> int:
-        positions = self.document.positions
-        if positions is None:
-            return 1
-        return positions.value(self.data, parts)[0]
+        return self.checked.line(parts, self.limits)
 
 
 @dataclass(frozen=True)
@@ -57,17 +55,14 @@ class Sources:
         return data if isinstance(data, list) else []
 
 
-def _load(path: Path, display: str, limits: Limits) -> Source | None:
-    text, _ = read_text(path, limits)
-    if text is None:
-        return None
-    document = loader.load(text, limits=limits)
-    return Source(display, document) if document.loaded else None
+def _source(checked: Checked, display: str, limits: Limits) -> Source | None:
+    return Source(display, checked, limits) if checked.document is not None else None
 
 
-def load(path: Path, display: str, followed: str | None, limits: Limits) -> Sources:
-    """The documents of ``path``; ``followed`` is the display path of its test-cases file."""
-    main = _load(path, display, limits)
+def of(checked: list[Checked], display: str, limits: Limits) -> Sources:
+    """The documents the validator judged (``checked``: the file given, shown as
+    ``display``, then the test-cases file it names, if it followed one)."""
+    main = _source(checked[0], display, limits)
     data = main.data if main is not None else None
     if isinstance(data, list):
         return Sources(None, main, (), "test-cases")
@@ -77,8 +72,8 @@ def load(path: Path, display: str, followed: str | None, limits: Limits) -> Sour
         return Sources(main, main, ("test_cases",), "agent")
     target = data.get("test_cases_file")
     if isinstance(target, str) and target:
-        shown = followed or os.path.normpath(os.path.join(os.path.dirname(display), target))
-        other = _load(path.parent / target, shown, limits)
+        followed = checked[1] if len(checked) > 1 else None
+        other = _source(followed, followed.result.path, limits) if followed else None
         inner = other.data if other is not None else None
         base: JsonPath = ("test_cases",) if isinstance(inner, dict) else ()
         return Sources(main, other, base, "test-cases")

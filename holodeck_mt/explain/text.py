@@ -5,9 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt.explain import summary
-from holodeck_mt.explain.describe import label, settings_text
+from holodeck_mt.explain.describe import label, settings_text, show
 from holodeck_mt.model import test_case_phrase
-from holodeck_mt.text.hints import literal as show
 from holodeck_mt.text.hints import quote, safe
 from holodeck_mt.text.safe_text import guard_lines
 

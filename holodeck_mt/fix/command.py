@@ -23,8 +23,8 @@ from typing import TextIO
 from holodeck_mt.app import discovery, writes
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, FileResult, Role
-from holodeck_mt.pipeline import validate_file, validate_text
+from holodeck_mt.model import Diagnostic, FileResult
+from holodeck_mt.pipeline import Checked, check_file
 from holodeck_mt.read import confine, loader
 from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import clip, display_path, escape
@@ -87,35 +87,33 @@ def run(
         options = options_of(path) if options_of is not None else Options()
         request = Request(unsafe, diff, limits, out, options)
         try:
-            results = validate_file(path, options=options, limits=limits)
+            checked = check_file(path, options=options, limits=limits)
             tree = confine.tree_of(Path(path))
         except (OSError, ValueError) as e:
             report.problems.append(
                 f"cannot read '{writes.shown(path)}': {getattr(e, 'strerror', None) or e}"
             )
             continue
-        base_dir = Path(path).parent
-        for index, result in enumerate(results):
+        for each in checked:
+            result = each.result
             key = discovery.same_file_key(result.source or result.path)
             if key in seen:
                 continue
             seen.add(key)
-            role: Role = "document" if index == 0 else "test-cases-file"
-            if result.text is None or result.source is None:
+            if result.text is None or result.source is None or each.again is None:
                 report.errors_left += result.errors
                 continue
             try:
-                _fix_result(result, role, base_dir, tree, request, report)
+                _fix_result(each, tree, request, report)
             except writes.WriteError as e:
                 report.problems.append(str(e))
     return report
 
 
-def _fix_result(
-    result: FileResult, role: Role, base_dir: Path, tree: Path, request: Request, report: Report
-) -> None:
+def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) -> None:
     """Fix the file a result was read from, if it is still the text that was validated."""
-    assert result.text is not None and result.source is not None
+    result, again = checked.result, checked.again
+    assert result.text is not None and result.source is not None and again is not None
     source, name = Path(result.source), result.path
     raw, snapshot = writes.read(source, tree, request.limits.max_bytes, name)
     text, _ = loader.decode(raw)
@@ -123,7 +121,7 @@ def _fix_result(
         changed = f"'{writes.shown(name)}' changed while it was read: it is left alone"
         raise writes.WriteError(changed)
     counted = report.applied, len(report.changed)
-    fixed = _fix_file(Path(name), result.text, role, base_dir, request, report)
+    fixed = _fix_file(Path(name), result.text, again, request, report)
     if fixed is None:
         return
     bom = _BOM if raw.startswith(_BOM) else b""
@@ -138,26 +136,18 @@ def _fix_result(
 def _fix_file(
     path: Path,
     text: str,
-    role: Role,
-    base_dir: Path,
+    again: Callable[[str], FileResult],
     request: Request,
     report: Report,
 ) -> str | None:
-    """The fixed text to write, None when nothing changed or only a diff is shown."""
+    """The fixed text to write, None when nothing changed or only a diff is shown.
+    ``again``: the file's validation of a candidate text in its place (as the pipeline
+    validated the file: its role, its tree, the agent.yaml naming it)."""
 
     def diagnose(candidate: str) -> list[Diagnostic]:
-        shown = str(path)
-        found = validate_text(
-            candidate,
-            path=shown,
-            role=role,
-            base_dir=base_dir,
-            options=request.options,
-            limits=limits,
-        )
-        return found.diagnostics
+        return again(candidate).diagnostics
 
-    limits, out = request.limits, request.out
+    out = request.out
     outcome = fixes.fix_all(text, diagnose, unsafe=request.unsafe)
     report.unsafe_left += len(outcome.unsafe_left)
     report.errors_left += sum(d.severity == "error" for d in diagnose(outcome.text))

@@ -19,9 +19,7 @@ from pathlib import Path
 from holodeck_mt.limits import Limits
 from holodeck_mt.lsp import roles
 from holodeck_mt.model import Diagnostic
-from holodeck_mt.pipeline import validate_document_text, validate_text
-from holodeck_mt.read import confine
-from holodeck_mt.read.files import read_text
+from holodeck_mt.pipeline import read_saved, validate_document_text, validate_text
 from holodeck_mt.rules import Options
 
 
@@ -106,11 +104,6 @@ def diagnose_as(
 
 
 def saved_text(agent: Path, tree: Path, limits: Limits) -> str:
-    """The saved text of a file read for context; empty when it may not or cannot be read."""
-    try:
-        if confine.refusal(agent, tree) is not None:
-            return ""
-        text, _ = read_text(agent, limits)
-    except (OSError, ValueError):
-        return ""
-    return text or ""
+    """The saved text of a file read for context; empty when it may not or cannot be read
+    (read by the pipeline, as every file is)."""
+    return read_saved(agent, tree, limits)

@@ -6,12 +6,13 @@ import json
 import math
 import re
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
 
 from holodeck_mt.model import Quote, Unquote
-from holodeck_mt.read.loader import YamlScalar, clip
+from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text import substituted
+from holodeck_mt.text.safe_text import clip
 
 _TYPE_NAMES = {
     "string": "a string",
@@ -87,6 +88,18 @@ def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
     if isinstance(value, YamlScalar):
         return value.text[:limit]
     return type(value).__name__
+
+
+def field_label(parts: Sequence[str | int]) -> str:
+    """The field at ``parts`` as a message names it: its key, with its index when the value
+    is an item of a list (``tools[2]``)."""
+    name = next((p for p in reversed(parts) if isinstance(p, str)), "")
+    return f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
+
+
+def platform_reads(parts: Sequence[str | int], shown: str) -> str:
+    """``the platform reads threshold "0.5"``: how a conversion warning starts."""
+    return f"the platform reads {field_label(parts)} {shown}"
 
 
 def key(name: str) -> str:

@@ -20,7 +20,7 @@ from holodeck_mt import walk
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
 from holodeck_mt.read import loader
-from holodeck_mt.text import ends, ranges
+from holodeck_mt.text import ends, quoting, ranges
 from holodeck_mt.text.positions import Position
 
 #: A path this long or shorter ends in a collection the "top" index holds.
@@ -57,21 +57,25 @@ class Locator:
         return [d for d in located if d is not None]
 
     def diagnostic(self, fault: Fault) -> Diagnostic:
-        """The fault as a diagnostic: located, ranged, and placed in its test case."""
+        """The fault as a diagnostic: located, worded as written (``text/quoting``), ranged,
+        and placed in its test case: made once, with its final words."""
         doc = self._doc
         key = fault.at == "key"
         reading, inner, first = self._reading(fault.parts)
         line, column = _at(reading, inner, key)
         line += first - 1
+        words = quoting.as_written(fault, doc.text, line, column, lambda: self.lines(fault.parts))
         located = make(
             fault.code,
-            fault.message,
+            words.message,
             line,
             column,
             pointer_parts=fault.parts,
-            hint=fault.hint,
-            fix=fault.fix,
+            hint=words.hint,
+            fix=words.fix,
         )
+        if located.hint != words.hint:  # a hint of its own beside its fix (an anchor's)
+            located = dataclasses.replace(located, hint=words.hint)
         noted = None
         if not key and reading.positions is not None:
             at = (line - first + 1, column)
@@ -84,6 +88,18 @@ class Locator:
         end_line = noted[0] + first - 1
         placed = _in_test_case(doc.data, fault.parts)
         return dataclasses.replace(located, end_line=end_line, end_column=noted[1], **placed)
+
+    def worded(self, found: Diagnostic) -> Diagnostic:
+        """A diagnostic the reading made at its line (a key that is no string), with the
+        words :meth:`diagnostic` gives a fault there."""
+        parts = found.pointer_parts
+        fault = Fault(found.code, found.message, parts, hint=found.hint, fix=found.fix)
+        words = quoting.as_written(
+            fault, self._doc.text, found.line, found.column, lambda: self.lines(parts)
+        )
+        if words == (found.message, found.hint, found.fix):
+            return found
+        return dataclasses.replace(found, message=words.message, hint=words.hint, fix=words.fix)
 
     def position(self, parts: JsonPath, *, key: bool = False) -> Position:
         """Where the value (or with ``key``, the key) at ``parts`` stands."""

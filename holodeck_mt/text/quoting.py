@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from typing import TYPE_CHECKING
+from collections.abc import Callable
+from typing import TYPE_CHECKING, NamedTuple
 
-from holodeck_mt.model import Diagnostic, Quote
+from holodeck_mt.model import Fault, Intent, Quote, Rewrite
+from holodeck_mt.text import hints, substituted
 
 if TYPE_CHECKING:
     from holodeck_mt.text.ranges import Lines
@@ -62,25 +64,53 @@ def _at_anchor(name: str, text: str, before: int) -> str:
     return f"the value comes from the anchor &{shown} (line {line}): quote it there"
 
 
-def as_written(diagnostic: Diagnostic, text: str, within: Lines | None = None) -> Diagnostic:
-    """``diagnostic`` with its quote fix (and so its hint) rebuilt from the source at its
-    position (read from the lines ``within`` when given: its test case's own)."""
-    fix = diagnostic.fix
-    if not isinstance(fix, Quote) or fix.shown is None or fix.condition:
-        return diagnostic
-    from holodeck_mt.text.ranges import span_at  # on a diagnostic only (start-up)
+class Worded(NamedTuple):
+    """A fault's final words: its message, its hint, and its fix."""
+
+    message: str
+    hint: str | None
+    fix: Intent | None
+
+
+def as_written(
+    fault: Fault, text: str, line: int, column: int, within: Callable[[], Lines | None]
+) -> Worded:
+    """``fault``'s words once its value is found at ``line``:``column`` of ``text``: a quote
+    fix (and so its hint) rebuilt from the characters written there, a conversion warning
+    quoting them (``"0.5"``, not 0.5). ``within``: the lines to read the value from (its
+    test case's own), asked only when a word depends on the value."""
+    fix = fault.fix
+    quote = isinstance(fix, Quote) and fix.shown is not None and not fix.condition
+    head = hints.platform_reads(fault.parts, "")
+    converted = isinstance(fix, Rewrite) and fault.message.startswith(head)
+    worded = Worded(fault.message, fault.hint, fix)
+    if not quote and not converted:
+        return worded
+    from holodeck_mt.text.ranges import span_at  # on a fault only (start-up)
     from holodeck_mt.text.source import source_text
 
-    span = span_at(text, diagnostic.line, diagnostic.column, innermost=True, within=within)
+    span = span_at(text, line, column, innermost=True, within=within())
     if span is None:
-        return diagnostic
+        return worded
     written = source_text(text, span)
+    if converted:
+        return _conversion(worded, head, written)
+    assert isinstance(fix, Quote)
     if written.startswith("*"):
-        return dataclasses.replace(
-            diagnostic, hint=_at_anchor(written[1:], text, span.start_offset)
-        )
-    quote = quoted(written)
-    if quote is None:
-        return diagnostic
-    rebuilt = dataclasses.replace(fix, shown=quote)
-    return dataclasses.replace(diagnostic, hint=rebuilt.hint(), fix=rebuilt)
+        return worded._replace(hint=_at_anchor(written[1:], text, span.start_offset))
+    quote_of = quoted(written)
+    if quote_of is None:
+        return worded
+    rebuilt = dataclasses.replace(fix, shown=quote_of)
+    return Worded(fault.message, rebuilt.hint(), rebuilt)
+
+
+def _conversion(worded: Worded, head: str, written: str) -> Worded:
+    """A conversion warning naming the value as written, when it shows it whole and holds
+    no variable's value (named by its reference, never shown)."""
+    if len(written) > _LONGEST or not written.isprintable() or substituted.name_of(written):
+        return worded
+    _, sep, tail = worded.message[len(head) :].rpartition(" as ")
+    if not sep:
+        return worded
+    return worded._replace(message=f"{head}{written} as {tail}")

@@ -1,11 +1,12 @@
 """Faults become the file's diagnostics: located, worded as written, clipped, capped.
 
-Each fault is placed at its line and column in its test case (``locate``), the
-reader's findings and dialect warnings join where no fault covers the node, and
-every value a message or hint shows is the one its author wrote (``"0.5"``, not
-0.5). Everything quoted from the input is clipped, the list sorted and
-deduplicated, and past ``--max-diagnostics`` one ``HMT220`` line counts the rest:
-a hostile file cannot make the output grow with its number of faults.
+Each fault is placed at its line and column in its test case (``locate``) and made
+with its final words there: every value a message or hint shows is the one its
+author wrote (``"0.5"``, not 0.5; ``text/quoting``), none a variable's value. The
+reader's findings and dialect warnings join where no fault covers the node. Then,
+once per file (:func:`finish`): everything quoted from the input is clipped, the list
+sorted and deduplicated, and past ``--max-diagnostics`` one ``HMT220`` line counts the
+rest: a hostile file cannot make the output grow with its number of faults.
 """
 
 from __future__ import annotations
@@ -14,8 +15,9 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, make
-from holodeck_mt.read import dialect, loader
+from holodeck_mt.model import Diagnostic, Fault, make, under
+from holodeck_mt.read import loader
+from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import MESSAGE, clip
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
@@ -23,46 +25,44 @@ Keep = Callable[[Diagnostic], bool] | None
 
 
 def diagnostics(
-    faults: list[Fault], doc: loader.Document, limits: Limits, keep: Keep = None
+    faults: list[Fault],
+    doc: loader.Document,
+    limits: Limits,
+    beside: Iterable[Fault] = (),
+    dialect: Iterable[Diagnostic] = (),
 ) -> list[Diagnostic]:
-    """Every fault of ``doc`` located, with the reader's diagnostics and the dialect warnings
-    where no fault covers the node; capped, each quoting its value as written."""
+    """Every fault of ``doc`` located, with the reader's diagnostics and the ``dialect``
+    warnings where no fault covers the node, and the faults ``beside`` them (its
+    `test_cases_file` not followed): each made with its final words and holding no
+    variable's value (:func:`shown`), for :func:`finish` to keep and cap."""
+    beside = list(beside)
     faulted = doc.reported | {f.parts for f in faults}
-    warned = dialect.warnings(doc.dialect, faulted)
-    if not faults and not doc.diagnostics and not warned:
+    warned = [d for d in dialect if not under(d.pointer_parts, faulted)]
+    if not faults and not beside and not doc.diagnostics and not warned:
         return []
-    from holodeck_mt.contract import platform_reading
-    from holodeck_mt.text import locate, quoting, ranges  # a clean file gets none (start-up)
+    from holodeck_mt.text import locate, ranges  # a clean file gets none (start-up)
 
     text, data = doc.text, doc.data
     locator = locate.Locator(doc, limits)
-    located = locator.diagnostics(faults)
-    located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, doc.diagnostics)]
-    located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, warned)]
-    written = []
-    for d in finish(located, limits, keep):
-        within = locator.lines(d.pointer_parts)
-        d = platform_reading.as_written(quoting.as_written(d, text, within), text, within)
-        written.append(_bounded(d))
-    return written
+    located = locator.diagnostics([*faults, *beside])
+    for found in (doc.diagnostics, warned):
+        worded = map(locator.worded, found)
+        located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, worded)]
+    return shown(located)
 
 
-def unloaded(
-    found: list[Diagnostic], text: str, limits: Limits, keep: Keep = None
-) -> list[Diagnostic]:
-    """The reader's diagnostics of a document that did not load, ranged and capped."""
+def unloaded(found: list[Diagnostic], text: str) -> list[Diagnostic]:
+    """The reader's diagnostics of a document that did not load, ranged."""
     from holodeck_mt.text import ranges
 
-    return finish(ranges.with_ranges(text, found), limits, keep)
+    return shown(ranges.with_ranges(text, found))
 
 
-def with_fault(
-    found: list[Diagnostic], doc: loader.Document, fault: Fault, limits: Limits, keep: Keep = None
-) -> list[Diagnostic]:
-    """``found``, and ``fault`` of ``doc`` located among them."""
-    from holodeck_mt.text import locate
-
-    return finish([*found, locate.Locator(doc, limits).diagnostic(fault)], limits, keep)
+def shown(found: list[Diagnostic]) -> list[Diagnostic]:
+    """``found`` holding no value of the text being judged (``substituted.Values.diagnostic``):
+    each named by its reference."""
+    values = substituted.current()
+    return found if values is None else [values.diagnostic(d) for d in found]
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:

@@ -249,3 +249,29 @@ def test_the_summary_counts_running_skipped_and_unread(
         "  turns with tool assertions: 1",
         "  turns with a turn_config: 2, read by nothing on 1 turn (no code metric runs there)",
     ]
+
+
+def test_explain_judges_the_substituted_document_and_shows_each_reference_as_written(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("HMT_TOL", "0.5")
+    monkeypatch.setenv("HMT_OFF", "false")
+    agent = tmp_path / "agent.yaml"
+    agent.write_text(
+        "name: a\nmodel: {provider: openai, name: gpt-4o}\ninstructions: {inline: Answer.}\n"
+        "evaluations:\n  metrics:\n"
+        "    - {type: standard, metric: numeric, absolute_tolerance: ${HMT_TOL}}\n"
+        "    - {type: code, grader: 'graders.g:exact', enabled: ${HMT_OFF}}\n"
+        "test_cases:\n  - name: net cash\n    input: q\n    ground_truth: '206588'\n",
+        encoding="utf-8",
+    )
+    [turn] = _document([str(agent)], capsys)["test_cases"][0]["turns"]
+    numeric, code = turn["metrics"]
+    # Judged as validate judges it: the variable's value, a boolean, turns the grader off.
+    assert code["status"] == "disabled"
+    assert numeric["settings"]["absolute_tolerance"] == "${HMT_TOL}"
+    assert main(["explain", str(agent)]) == 0
+    out = capsys.readouterr().out
+    assert "absolute_tolerance ${HMT_TOL}," in out
+    assert '"${HMT_TOL}"' not in out and "absolute_tolerance 0.5" not in out
