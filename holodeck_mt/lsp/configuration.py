@@ -3,7 +3,8 @@
 The same file ``holodeck-mt validate`` reads (``.holodeck-mt.toml``, or
 ``[tool.holodeck-mt]`` in ``pyproject.toml``, found from the document's folder up to
 the repository's root, never above the workspace folder) decides which codes are
-published: ``select``, ``ignore`` and ``per-file-ignores``; the document's own
+published: ``select``, ``ignore`` and ``per-file-ignores``, and whether the platform's
+models judge an agent.yaml's own sections (``platform``); the document's own
 ``# holodeck-mt: ignore[...]`` comments apply as on the command line. It is looked up
 again at each validation, so an edited configuration applies at the next change. A
 configuration that cannot be used is logged, and every code is published meanwhile.
@@ -25,6 +26,7 @@ def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
         found = find(path.parent, top=tree)
         if found is None:
             return Options(), None
-        return Options(selection=load(found).selection()), None
+        settings = load(found)
+        return Options(selection=settings.selection(), platform=settings.platform), None
     except (ConfigError, SelectionError, OSError, ValueError) as e:
         return Options(), f"configuration not used: {e}"

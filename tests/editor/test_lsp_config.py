@@ -68,3 +68,25 @@ def test_a_configuration_that_cannot_be_used_publishes_every_code(tmp_path: Path
         assert _codes(diagnostics) == ["HMT201", "HMT204"]
     finally:
         editor.client.close()
+
+
+@pytest.mark.slow
+def test_the_configurations_platform_setting_applies_in_the_editor(tmp_path: Path) -> None:
+    pytest.importorskip("holodeck.models.agent", reason="needs the platform's models")
+    agent = (
+        "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\n  temperature: hot\n"
+        "instructions:\n  inline: hi\ntest_cases:\n  - input: hi\n"
+    )
+    editor = _editor(tmp_path)
+    try:
+        _, diagnostics = editor.open(agent)
+        assert _codes(diagnostics) == ["HMT130"]
+    finally:
+        editor.client.close()
+    (tmp_path / ".holodeck-mt.toml").write_text('platform = "off"\n', encoding="utf-8")
+    editor = Editor(tmp_path, {"schemaDiagnostics": True}, ["utf-16"])
+    try:
+        _, diagnostics = editor.open(agent)
+        assert _codes(diagnostics) == []
+    finally:
+        editor.client.close()
