@@ -80,7 +80,7 @@ def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
         return _show_number(value)
     if isinstance(value, str):
         text = value if len(value) <= limit else value[: limit - 1] + "…"
-        return repr(text.replace("\n", "\\n"))
+        return repr(text)
     if isinstance(value, dict):
         return f"a mapping of {_plural(len(value), 'key')}"
     if isinstance(value, list):

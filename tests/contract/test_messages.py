@@ -168,7 +168,7 @@ def test_kind_of_names_a_value_as_a_yaml_author_would(value: object, kind: str) 
         (float("nan"), ".nan"),
         (float("inf"), ".inf"),
         (float("-inf"), "-.inf"),
-        ("a\nb", "'a\\\\nb'"),
+        ("a\nb", "'a\\nb'"),
         ("x" * 40, repr("x" * 40)),
         ("x" * 41, repr("x" * 39 + "…")),
         ({"a": 1}, "a mapping of 1 key"),
