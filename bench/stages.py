@@ -126,7 +126,7 @@ _WRAPPED = [
     ("holodeck_mt.read.document", "read", "load"),
     ("holodeck_mt.contract.verdict", "judge", "schema"),
     ("holodeck_mt.rules.running", "faults", "rules"),
-    ("holodeck_mt.text.report", "diagnostics", "locate"),
+    ("holodeck_mt.locate.report", "diagnostics", "locate"),
 ]
 
 

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal
 from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts
 
 if TYPE_CHECKING:
-    from holodeck_mt.suppressions import Screen
+    from holodeck_mt.locate.suppressions import Screen
 
 Severity = Literal["error", "warning"]
 

@@ -13,10 +13,10 @@ calls in turn, once each; the whole path is :func:`_validate_text`:
    (``read/document``), the test-cases file it names (``read/follow``);
 2. contract (``contract/verdict``): the schema's faults, read as the platform reads;
 3. rules (``rules/running``): the semantic checks, then the run-time lints;
-4. locate (``text/report``): each fault at its line, made with its final words (values
+4. locate (``locate/report``): each fault at its line, made with its final words (values
    as written, none a variable's), then placed in the file as written and finished
    once: kept as the selection of codes and the file's suppressions say
-   (``suppressions``), clipped, sorted, capped;
+   (``locate/suppressions``), clipped, sorted, capped;
 5. result (``model.FileResult``): the diagnostics, the counts, the test cases' names.
 """
 
@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from holodeck_mt import suppressions, walk
+from holodeck_mt import walk
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate import cascade, report, suppressions
+from holodeck_mt.locate.suppressions import Screen
 from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role
 from holodeck_mt.read import (
     confine,
@@ -44,13 +46,12 @@ from holodeck_mt.read import (
     loader,
     substitution,
 )
-from holodeck_mt.rules import Options, cascade, running
-from holodeck_mt.suppressions import Screen
-from holodeck_mt.text import report, substituted
+from holodeck_mt.rules import Options, running
+from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import clip, display_path
 
 if TYPE_CHECKING:
-    from holodeck_mt.text.locate import Locator
+    from holodeck_mt.locate.locate import Locator
 
 #: The options a file is judged with, by its path.
 OptionsOf = Callable[[str], Options]
@@ -89,7 +90,7 @@ class Checked:
         if self.document is None or self.document.positions is None:
             return 1
         if self._locator is None:
-            from holodeck_mt.text.locate import Locator
+            from holodeck_mt.locate.locate import Locator
 
             self._locator = Locator(self.document, limits)
         return self._locator.position(parts)[0]

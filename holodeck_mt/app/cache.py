@@ -273,7 +273,7 @@ class Entry:
 def _configurations(followed: list[str]) -> list[str]:
     """The configuration files that could apply to each test-cases file a document named:
     each was judged with its own folder's."""
-    from holodeck_mt.app.config import looked_for
+    from holodeck_mt.project.config import looked_for
 
     return [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
 

@@ -40,7 +40,8 @@ def diagnostics(
     warned = [d for d in dialect if not under(d.pointer_parts, faulted)]
     if not faults and not beside and not doc.diagnostics and not warned:
         return []
-    from holodeck_mt.text import locate, ranges  # a clean file gets none (start-up)
+    from holodeck_mt.locate import locate
+    from holodeck_mt.text import ranges  # a clean file gets none (start-up)
 
     text, data = doc.text, doc.data
     locator = locate.Locator(doc, limits)

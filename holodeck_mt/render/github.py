@@ -13,9 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from holodeck_mt.codes import CODES
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.render.text import summary
+from holodeck_mt.rules.codes import CODES
 from holodeck_mt.text.safe_text import escape
 
 if TYPE_CHECKING:

@@ -18,7 +18,7 @@ from holodeck_mt.model import Fault
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.text import hints
+from holodeck_mt.wording import hints
 
 #: The axis types whose `range` is `[low, high]`.
 _BOUNDED = ("float", "int")

@@ -15,7 +15,7 @@ from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import metrics, precedence
 from holodeck_mt.semantics.precedence import Definition
-from holodeck_mt.text.hints import quote
+from holodeck_mt.wording.hints import quote
 
 
 def check(context: Context) -> Iterator[Fault]:

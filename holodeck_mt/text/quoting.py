@@ -14,7 +14,8 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from holodeck_mt.model import Fault, Intent, Quote, Rewrite
-from holodeck_mt.text import hints, substituted
+from holodeck_mt.text import substituted
+from holodeck_mt.wording import hints
 
 if TYPE_CHECKING:
     from holodeck_mt.text.ranges import Lines

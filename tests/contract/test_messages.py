@@ -33,7 +33,7 @@ from holodeck_mt.rules import (
     ineffective_flags,
 )
 from holodeck_mt.rules.registry import rules_to_run
-from holodeck_mt.text import hints
+from holodeck_mt.wording import hints
 
 # --- paths and pointers -----------------------------------------------------------------
 

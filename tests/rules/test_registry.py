@@ -20,11 +20,11 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt import codes
 from holodeck_mt.contract.registry import schema_files
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
 from holodeck_mt.contract.walker import subschemas
 from holodeck_mt.model import severity
+from holodeck_mt.rules import codes
 from holodeck_mt.rules.registry import CODES, REGISTRY, RULES
 from holodeck_mt.rules.rule import Rule
 from tests.conftest import ROOT
@@ -33,7 +33,7 @@ PACKAGE = ROOT / "holodeck_mt"
 RULES_DIR = PACKAGE / "rules"
 #: The modules of rules/ that are no rule: the context, the record, the list, the runner,
 #: a shared plan.
-NOT_RULES = {"__init__", "rule", "registry", "running", "runtime_plan", "cascade"}
+NOT_RULES = {"__init__", "rule", "registry", "running", "runtime_plan", "codes"}
 _LITERAL = re.compile(r"""["'](HMT\d{3})["']""")
 _CODE = re.compile(r"HMT\d{3}")
 

@@ -142,7 +142,14 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules", ("rules",)),
     (
         "locate",
-        ("text.report", "text.locate", "text.quoting", "text.source", "text.ends", "locate"),
+        (
+            "locate.report",
+            "locate.locate",
+            "locate.cascade",
+            "text.quoting",
+            "text.source",
+            "text.ends",
+        ),
     ),
 )
 
@@ -151,13 +158,14 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
 BELOW: tuple[str, ...] = (
     "model",
     "limits",
-    "codes",
+    "selection",
+    "rules.codes",
     "walk",
     "text.safe_text",
     "text.lines",
     "text.positions",
     "text.ranges",
-    "text.hints",
+    "wording",
     "text.substituted",
     "primitives",
     "read.loader",
