@@ -82,6 +82,9 @@ class Checked:
     values: substituted.Values | None = None
     #: The same validation of another text in this file's place (None: not read as text).
     again: Callable[[str], FileResult] | None = field(default=None, repr=False)
+    #: What the file reports of its diagnostics (the codes selected, its suppressions),
+    #: until its unused suppressions are reported (None: it reports every one).
+    screen: Screen | None = field(default=None, repr=False)
     _locator: Locator | None = field(default=None, repr=False)
 
     def line(self, parts: JsonPath, limits: Limits) -> int:
@@ -160,7 +163,7 @@ def _validate_text(
             candidate, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
         )
         found = checked.result
-        return found if found.screen is None else suppressions.close([found], options)[0]
+        return found if checked.screen is None else _closed([checked], options)[0]
 
     if len(text) > limits.max_bytes:
         found = _screened(path, [files.too_large(len(text), limits)], options, limits)
@@ -182,10 +185,10 @@ def _validate_text(
             located = [d for d in map(written.placer.place, located) if d is not None]
         keep = screen.keep if screen is not None else None
         result.diagnostics = report.finish([*located, *written.found], limits, keep)
-    result.text, result.screen, result.strict = text, screen, options.strict
+    result.text, result.strict = text, options.strict
     if written.values:
         result.test_cases = [written.values.hidden(n) if n else n for n in result.test_cases]
-    checked = Checked(result, doc if doc.loaded else None, written.values or None, again)
+    checked = Checked(result, doc if doc.loaded else None, written.values or None, again, screen)
     return checked, followed
 
 
@@ -364,7 +367,7 @@ def validate_text(
         text, display_path(path), role, folder, options, limits, tree, workdir=workdir
     )
     result = checked.result
-    return result if result.screen is None else suppressions.close([result], options)[0]
+    return result if checked.screen is None else _closed([checked], options)[0]
 
 
 def validate_file(
@@ -415,7 +418,7 @@ def check_file(
         text, display, path, path.parent, options, limits, options_of=options_of
     )
     checked[0].result.source = os.path.realpath(path)
-    suppressions.close([c.result for c in checked], options)
+    _closed(checked, options)
     return checked
 
 
@@ -478,8 +481,17 @@ def check_document_text(
         workdir,
         options_of,
     )
-    suppressions.close([c.result for c in checked], options)
+    _closed(checked, options)
     return checked
+
+
+def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
+    """The results, each with its unused suppressions reported (when asked); the screens
+    dropped."""
+    closed = suppressions.close([(c.result, c.screen) for c in checked], options)
+    for c in checked:
+        c.screen = None
+    return closed
 
 
 def read_saved(path: Path, tree: Path, limits: Limits) -> str:

@@ -168,7 +168,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="{NEW_LINT_CODE}",
     name="{NEW_LINT_NAME}",
-    severity="warning",
     description="A test case's name in capitals only: every report shouts it.",
     check=check,
     runs="runtime",

@@ -461,6 +461,7 @@ def _run(job: _Job) -> Outcome:
     from holodeck_mt.pipeline import validate_file
     from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
+    from holodeck_mt.text import lines
 
     try:
         results = validate_file(
@@ -479,7 +480,7 @@ def _run(job: _Job) -> Outcome:
     for result in results:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
-        result.keep_quoted_lines()
+        lines.keep_quoted(result)
     if entry is not None:
         entry.write(results)
     return list(results), None
@@ -1002,7 +1003,9 @@ def _lsp() -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    server.serve()
+    from holodeck_mt import __version__
+
+    server.serve(__version__)
     return EXIT_OK
 
 

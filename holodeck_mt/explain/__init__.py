@@ -64,7 +64,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
 
     from holodeck_mt.explain import text
     from holodeck_mt.render import renderer
-    from holodeck_mt.text.safe_text import clip, escape
+    from holodeck_mt.text.safe_text import clip, escape, escape_as_json
     from holodeck_mt.wording import hints
 
     if not Path(path).is_file():
@@ -88,7 +88,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
         return EXIT_USAGE
     if fmt == "json":
         dumped = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
-        out.write(hints.safe(dumped, keep="\n") + "\n")
+        out.write(escape_as_json(dumped, keep="\n") + "\n")
     elif not doc["explained"]:
         renderer("text")(results, out)
     else:

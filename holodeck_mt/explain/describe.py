@@ -14,7 +14,6 @@ from holodeck_mt.semantics.matchers import Entry, classify
 from holodeck_mt.text.substituted import Values, reference
 from holodeck_mt.wording.hints import literal
 from holodeck_mt.wording.hints import quote as quote
-from holodeck_mt.wording.hints import safe as safe
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
 

@@ -359,9 +359,9 @@ def _tree_of(folder: Path) -> str | None:
     """The top of the tree ``folder`` (a real path) lies in: the nearest folder holding
     ``.git``, else the working directory when ``folder`` is inside it; None for a folder
     named outside both (the user's own choice: searched up to :data:`LEVELS_UP`)."""
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return str(candidate)
+    root = confine.repository_root(folder)
+    if root is not None:
+        return root
     here = Path(os.path.realpath(Path.cwd()))
     return str(here) if folder.is_relative_to(here) else None
 

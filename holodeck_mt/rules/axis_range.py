@@ -84,7 +84,6 @@ def _as_loaded(value: Any) -> Any:
 RULE = Rule(
     code="HMT115",
     name="axis-range",
-    severity="error",
     description=(
         "A float or int optimizer axis whose `range` bounds are not in order (`[1.0, 0.0]`, "
         '`[0.0, false]`) or cannot be compared (`[0.0, "1.0"]`): the platform refuses the '

@@ -51,7 +51,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT306",
     name="fuzzy-unnormalised-character",
-    severity="warning",
     description=(
         "A fuzzy pattern holds a currency sign or parentheses, which the fuzzy matcher "
         "does not normalise: it never matches the number it seems to say."

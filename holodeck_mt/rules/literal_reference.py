@@ -79,7 +79,6 @@ def _wanted(name: str) -> str:
 RULE = Rule(
     code="HMT116",
     name="literal-reference",
-    severity="error",
     description=(
         "An LLM model's `temperature`, `max_tokens` or `top_p` is `${NAME}`-shaped text once "
         'variables are substituted (an escaped `"\\x24{T}"`, or a variable holding `${...}`): '

@@ -83,7 +83,6 @@ def _fault(
 RULE = Rule(
     code="HMT300",
     name="metric-settings-leak",
-    severity="warning",
     description=(
         "A metric is defined at several levels with different settings: one evaluator "
         "per metric name serves the whole file, built from the last definition, so the "

@@ -60,7 +60,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT305",
     name="regex-misses-float-form",
-    severity="warning",
     description=(
         "A regex matcher matches an integer's digits but not its float form (`^\\d+$`): "
         "a number argument may arrive as a float, and `str(206588.0)` is `206588.0`."

@@ -71,7 +71,6 @@ def _location(context: Context, winner: Definition, first_turn: JsonPath) -> Jso
 RULE = Rule(
     code="HMT301",
     name="tolerance-dwarfs-ground-truth",
-    severity="warning",
     description=(
         "The `absolute_tolerance` of `numeric` is at least as large as a numeric ground"
         " truth it applies to: nearly any answer passes there."

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from holodeck_mt.model import Fault, Intent, Quote, Rewrite
 from holodeck_mt.text import substituted
+from holodeck_mt.text.lines import CR_LF
 from holodeck_mt.wording import hints
 
 if TYPE_CHECKING:
@@ -26,7 +27,7 @@ _LONGEST = 60
 # Node properties written before a scalar: an anchor (&name) or a tag (!tag, !!int, !<...>).
 _PROPERTIES = re.compile(r"(?:(?:&[^\s,\[\]{}]+|![^\s,\[\]{}]*)\s+)+")
 # A plain scalar's line break and the indentation around it: one space once folded.
-_FOLD = re.compile(r"[ \t]*(?:\r\n|\r|\n)[ \t]*")
+_FOLD = re.compile(rf"[ \t]*(?:{CR_LF})[ \t]*")
 
 
 def quoted(written: str) -> str | None:

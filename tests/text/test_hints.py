@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.wording.hints import literal, quote, safe
+from holodeck_mt.text.safe_text import escape_as_json as safe
+from holodeck_mt.wording.hints import literal, quote
 
 
 @pytest.mark.parametrize(
