@@ -29,10 +29,16 @@ def tree_of(file: Path, roots: Sequence[Path] | None = None) -> Path:
     the working directory does not take the tree with it.
     """
     folder = Path(os.path.realpath(Path(file).parent))
+    return holder(folder, roots) or folder
+
+
+def holder(folder: Path, roots: Sequence[Path] | None = None) -> Path | None:
+    """The innermost of ``roots`` (by default the working directory), resolved, that holds
+    ``folder`` (a real path); None when none does."""
     given = roots if roots is not None else [Path.cwd()]
     bases = [Path(os.path.realpath(root)) for root in given]
     holding = [root for root in bases if folder.is_relative_to(root)]
-    return max(holding, key=lambda root: len(root.parts)) if holding else folder
+    return max(holding, key=lambda root: len(root.parts)) if holding else None
 
 
 def repository_root(folder: str | os.PathLike[str]) -> str | None:
