@@ -177,9 +177,13 @@ def test_a_circle_is_found_through_every_kind_of_import(tmp_path: Path) -> None:
 def test_the_readme_draws_the_layers_in_their_order() -> None:
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     built = readme.split("## How it is built", 1)[1].split("\n## ", 1)[0]
-    drawing = built.split("```", 2)[1]
-    drawn = re.findall(r"^ *([a-z ]+?) +│", drawing, re.M)
-    assert drawn == [name for name, _ in reversed(LAYERS)]
+    drawing = next(block for block in built.split("```")[1::2] if "│" in block)
+    drawn = re.findall(r"^([a-z ]+?) +│ (.*)$", drawing, re.M)
+    assert [name for name, _ in drawn] == [name for name, _ in reversed(LAYERS)]
+    for (name, members), (_, line) in zip(reversed(LAYERS), drawn, strict=True):
+        named = {m for m in members if m and m != "__main__"}
+        paths = {f"{m}/" if (PACKAGE / m).is_dir() else f"{m}.py" for m in named}
+        assert set(re.findall(r"\b[a-z_]+(?:/|\.py\b)", line)) == paths, name
 
 
 def test_no_renderer_reaches_the_yaml_reader() -> None:
