@@ -2,7 +2,7 @@
 
 Each fault is placed at its line and column in its test case (``locate``) and made
 with its final words there: every value a message or hint shows is the one its
-author wrote (``"0.5"``, not 0.5; ``text/quoting``), none a variable's value. The
+author wrote (``"0.5"``, not 0.5; ``locate/worded``), none a variable's value. The
 reader's findings and dialect warnings join where no fault covers the node. Then,
 once per file (:func:`finish`): everything quoted from the input is clipped, the list
 sorted and deduplicated, and past ``--max-diagnostics`` one ``HMT220`` line counts the
