@@ -1,8 +1,10 @@
 """The records every stage shares: a fault found, the diagnostic it becomes, a file's result,
 and the fix either carries (an intent; placed in a text, edits and their safety).
 
-A leaf: the reader, the contract, the rules, the locator, the renderers, ``explain``
-and the language server all speak these types, and none of them imports the pipeline.
+The bottom layer, importing nothing of the package: the reader, the contract, the rules,
+the locator, the renderers, ``explain`` and the language server all speak these types,
+and what a run keeps while it validates a file (its screen of suppressions) stays in the
+pipeline.
 """
 
 from __future__ import annotations
@@ -268,9 +270,9 @@ def make(
 
 def severity(code: str) -> Severity:
     """A code's severity, told by its number: ``HMT0xx`` and ``HMT1xx`` are errors, ``HMT2xx``
-    and ``HMT3xx`` warnings. The registry (:mod:`holodeck_mt.rules.registry`) states each
-    code's severity too, and a test keeps the two in agreement; this way a diagnostic is
-    built without loading the rules."""
+    and ``HMT3xx`` warnings. Written here only: the registry's entries
+    (:mod:`holodeck_mt.rules.registry`) read it, and a diagnostic is built without loading
+    the rules."""
     return "error" if code[3:4] in ("0", "1") else "warning"
 
 
