@@ -149,7 +149,7 @@ bench: $(BENCH_STAMP)
 # --- reference docs and goldens: scripts/gen_docs.py, tests/support/update_goldens.py ---
 .PHONY: docs docs-check goldens
 
-## Regenerate docs/reference.md (from schema/) and docs/diagnostics.md (from codes.py and
+## Regenerate docs/reference.md (from schema/) and docs/diagnostics.md (from rules/registry.py and
 ## docs/examples/<CODE>.yaml, each run through the validator).
 docs: $(STAMP)
 	$(PY) -m scripts.gen_docs

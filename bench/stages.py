@@ -94,6 +94,7 @@ def _timed(totals: dict[str, float], label: str, work: Callable[..., Any]) -> Ca
 def once(paths: list[Path]) -> dict[str, float]:
     """One validation of ``paths``: CPU seconds by stage."""
     pipeline = importlib.import_module("holodeck_mt.pipeline")
+    lines = importlib.import_module("holodeck_mt.text.lines")
     from holodeck_mt.render import renderer
 
     totals: dict[str, float] = {}
@@ -107,7 +108,7 @@ def once(paths: list[Path]) -> dict[str, float]:
         for path in paths:
             results += pipeline.validate_file(path)
         for result in results:
-            result.keep_quoted_lines()
+            lines.keep_quoted(result)
         validated = time.process_time()
         renderer("json")(results, io.StringIO())
         totals["render"] = time.process_time() - validated
@@ -126,7 +127,7 @@ _WRAPPED = [
     ("holodeck_mt.read.document", "read", "load"),
     ("holodeck_mt.contract.verdict", "judge", "schema"),
     ("holodeck_mt.rules.running", "faults", "rules"),
-    ("holodeck_mt.text.report", "diagnostics", "locate"),
+    ("holodeck_mt.locate.report", "diagnostics", "locate"),
 ]
 
 

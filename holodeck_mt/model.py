@@ -1,26 +1,39 @@
 """The records every stage shares: a fault found, the diagnostic it becomes, a file's result,
 and the fix either carries (an intent; placed in a text, edits and their safety).
 
-A leaf: the reader, the contract, the rules, the locator, the renderers, ``explain``
-and the language server all speak these types, and none of them imports the pipeline.
+The bottom layer, importing nothing of the package: the reader, the contract, the rules,
+the locator, the renderers, ``explain`` and the language server all speak these types,
+and what a run keeps while it validates a file (its screen of suppressions) stays in the
+pipeline.
 """
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar, Literal
-
-from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts
-
-if TYPE_CHECKING:
-    from holodeck_mt.suppressions import Screen
+from typing import Any, ClassVar, Literal
 
 Severity = Literal["error", "warning"]
 
 #: A location inside a document: mapping keys and list indices from the root.
 JsonPath = tuple[str | int, ...]
+
+#: How much of one quoted input a message shows (a name, a key, a value).
+QUOTE = 60
+#: The longest message, hint, field path or pointer a diagnostic carries.
+MESSAGE = 400
+
+
+def clip(text: str, limit: int = QUOTE) -> str:
+    """At most ``limit`` characters of ``text``, ending in ``…`` when cut: anything a record
+    quotes from an input is clipped (every input is hostile: a name can be a megabyte)."""
+    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | int, ...]:
+    """A document path with each key clipped (for a field path or pointer shown to users)."""
+    return tuple(clip(p, limit) if isinstance(p, str) else p for p in parts)
+
 
 #: Whether a fix is applied unasked (``safe``) or only with ``--unsafe-fixes`` (``unsafe``).
 Applicability = Literal["safe", "unsafe"]
@@ -257,9 +270,9 @@ def make(
 
 def severity(code: str) -> Severity:
     """A code's severity, told by its number: ``HMT0xx`` and ``HMT1xx`` are errors, ``HMT2xx``
-    and ``HMT3xx`` warnings. The registry (:mod:`holodeck_mt.rules.registry`) states each
-    code's severity too, and a test keeps the two in agreement; this way a diagnostic is
-    built without loading the rules."""
+    and ``HMT3xx`` warnings. Written here only: the registry's entries
+    (:mod:`holodeck_mt.rules.registry`) read it, and a diagnostic is built without loading
+    the rules."""
     return "error" if code[3:4] in ("0", "1") else "warning"
 
 
@@ -272,9 +285,14 @@ def under(parts: JsonPath, reported: set[JsonPath]) -> bool:
     return bool(reported) and any(parts[:i] in reported for i in range(len(parts) + 1))
 
 
+def pointer_segment(name: str) -> str:
+    """A name as one segment of an RFC 6901 JSON pointer."""
+    return name.replace("~", "~0").replace("/", "~1")
+
+
 def to_pointer(parts: Sequence[str | int]) -> str:
     """RFC 6901 JSON pointer."""
-    return "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+    return "".join("/" + pointer_segment(str(p)) for p in parts)
 
 
 def format_path(parts: Sequence[str | int]) -> str:
@@ -337,9 +355,6 @@ class FileResult:
     unchecked: tuple[str, ...] = ()
     #: Why they were not checked: ``off`` (``--platform off``) or ``absent`` (not importable).
     unchecked_because: str = ""
-    #: What the file reports of its diagnostics (the codes selected, its suppressions),
-    #: while it is validated; dropped once its unused suppressions are reported.
-    screen: Screen | None = field(default=None, repr=False, compare=False)
     #: The real path of the file this text was read from (links resolved), None for a
     #: text given as such: what ``fix`` writes back, never the path as displayed.
     source: str | None = None
@@ -373,14 +388,6 @@ class FileResult:
         lines = self.text.splitlines() if self.text is not None else []
         return {d.line: lines[d.line - 1] for d in self.diagnostics if 1 <= d.line <= len(lines)}
 
-    def keep_quoted_lines(self) -> None:
-        """Keep only the lines the diagnostics quote, not the whole text (read once, up to
-        the last quoted line, with no list of every line)."""
-        if self.text is not None:
-            wanted = {d.line for d in self.diagnostics}
-            self.quoted = dict(_lines(self.text, wanted))
-            self.text = None
-
     def to_json(self) -> dict[str, Any]:
         """The file's entry of every JSON document (``--format json``, ``explain``)."""
         return {
@@ -397,65 +404,3 @@ class FileResult:
     def level(self, diagnostic: Diagnostic) -> Severity:
         """The level a report gives ``diagnostic``: ``error`` when it fails the file."""
         return "error" if self.fails(diagnostic) else diagnostic.severity
-
-
-#: Where ``str.splitlines`` breaks lines.
-_SPLITLINES = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-#: Those breaks but LF: a text holding none of them breaks its lines at LF alone.
-_NOT_LF = ("\r", "\v", "\f", "\x1c", "\x1d", "\x1e", "\x85", "\u2028", "\u2029")
-
-
-def _lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
-    if not wanted:
-        return
-    if not any(brk in text for brk in _NOT_LF):
-        yield from _lf_lines(text, wanted)
-        return
-    last, number, start = max(wanted), 1, 0
-    for found in _SPLITLINES.finditer(text):
-        if number in wanted:
-            yield number, text[start : found.start()]
-        number, start = number + 1, found.end()
-        if number > last:
-            return
-    if number in wanted and start < len(text):
-        yield number, text[start:]
-
-
-def _lf_lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """:func:`_lines` of a text whose lines break at LF alone: from where each line starts
-    when the locator found it, else from line to line up to the last one wanted."""
-    from holodeck_mt.text import lines  # quoting lines only (start-up)
-
-    starts = lines.found(text)
-    if starts is None:
-        yield from _lf_walk(text, sorted(wanted))
-        return
-    for number in sorted(wanted):
-        if not 1 <= number <= len(starts):
-            continue
-        start = starts[number - 1]
-        if number < len(starts):
-            yield number, text[start : starts[number] - 1]
-        elif start < len(text):
-            yield number, text[start:]
-
-
-def _lf_walk(text: str, wanted: list[int]) -> Iterator[tuple[int, str]]:
-    """The lines numbered in ``wanted`` (in order) of a text breaking at LF alone, found by
-    going from each line's LF to the next."""
-    number, start = 1, 0
-    for target in wanted:
-        while number < target:
-            at = text.find("\n", start)
-            if at < 0:
-                return
-            number, start = number + 1, at + 1
-        if number != target:
-            continue  # a line number below 1
-        end = text.find("\n", start)
-        if end >= 0:
-            yield number, text[start:end]
-        elif start < len(text):
-            yield number, text[start:]

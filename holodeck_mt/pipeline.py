@@ -13,10 +13,10 @@ calls in turn, once each; the whole path is :func:`_validate_text`:
    (``read/document``), the test-cases file it names (``read/follow``);
 2. contract (``contract/verdict``): the schema's faults, read as the platform reads;
 3. rules (``rules/running``): the semantic checks, then the run-time lints;
-4. locate (``text/report``): each fault at its line, made with its final words (values
+4. locate (``locate/report``): each fault at its line, made with its final words (values
    as written, none a variable's), then placed in the file as written and finished
    once: kept as the selection of codes and the file's suppressions say
-   (``suppressions``), clipped, sorted, capped;
+   (``locate/suppressions``), clipped, sorted, capped;
 5. result (``model.FileResult``): the diagnostics, the counts, the test cases' names.
 """
 
@@ -30,9 +30,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from holodeck_mt import suppressions, walk
+from holodeck_mt import walk
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate import cascade, report, suppressions
+from holodeck_mt.locate.suppressions import Screen
 from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role
 from holodeck_mt.read import (
     confine,
@@ -44,13 +46,12 @@ from holodeck_mt.read import (
     loader,
     substitution,
 )
-from holodeck_mt.rules import Options, cascade, running
-from holodeck_mt.suppressions import Screen
-from holodeck_mt.text import report, substituted
+from holodeck_mt.rules import Options, running
+from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import clip, display_path
 
 if TYPE_CHECKING:
-    from holodeck_mt.text.locate import Locator
+    from holodeck_mt.locate.locate import Locator
 
 #: The options a file is judged with, by its path.
 OptionsOf = Callable[[str], Options]
@@ -81,6 +82,9 @@ class Checked:
     values: substituted.Values | None = None
     #: The same validation of another text in this file's place (None: not read as text).
     again: Callable[[str], FileResult] | None = field(default=None, repr=False)
+    #: What the file reports of its diagnostics (the codes selected, its suppressions),
+    #: until its unused suppressions are reported (None: it reports every one).
+    screen: Screen | None = field(default=None, repr=False)
     _locator: Locator | None = field(default=None, repr=False)
 
     def line(self, parts: JsonPath, limits: Limits) -> int:
@@ -89,7 +93,7 @@ class Checked:
         if self.document is None or self.document.positions is None:
             return 1
         if self._locator is None:
-            from holodeck_mt.text.locate import Locator
+            from holodeck_mt.locate.locate import Locator
 
             self._locator = Locator(self.document, limits)
         return self._locator.position(parts)[0]
@@ -159,7 +163,7 @@ def _validate_text(
             candidate, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
         )
         found = checked.result
-        return found if found.screen is None else suppressions.close([found], options)[0]
+        return found if checked.screen is None else _closed([checked], options)[0]
 
     if len(text) > limits.max_bytes:
         found = _screened(path, [files.too_large(len(text), limits)], options, limits)
@@ -181,10 +185,10 @@ def _validate_text(
             located = [d for d in map(written.placer.place, located) if d is not None]
         keep = screen.keep if screen is not None else None
         result.diagnostics = report.finish([*located, *written.found], limits, keep)
-    result.text, result.screen, result.strict = text, screen, options.strict
+    result.text, result.strict = text, options.strict
     if written.values:
         result.test_cases = [written.values.hidden(n) if n else n for n in result.test_cases]
-    checked = Checked(result, doc if doc.loaded else None, written.values or None, again)
+    checked = Checked(result, doc if doc.loaded else None, written.values or None, again, screen)
     return checked, followed
 
 
@@ -363,7 +367,7 @@ def validate_text(
         text, display_path(path), role, folder, options, limits, tree, workdir=workdir
     )
     result = checked.result
-    return result if result.screen is None else suppressions.close([result], options)[0]
+    return result if checked.screen is None else _closed([checked], options)[0]
 
 
 def validate_file(
@@ -414,7 +418,7 @@ def check_file(
         text, display, path, path.parent, options, limits, options_of=options_of
     )
     checked[0].result.source = os.path.realpath(path)
-    suppressions.close([c.result for c in checked], options)
+    _closed(checked, options)
     return checked
 
 
@@ -477,8 +481,17 @@ def check_document_text(
         workdir,
         options_of,
     )
-    suppressions.close([c.result for c in checked], options)
+    _closed(checked, options)
     return checked
+
+
+def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
+    """The results, each with its unused suppressions reported (when asked); the screens
+    dropped."""
+    closed = suppressions.close([(c.result, c.screen) for c in checked], options)
+    for c in checked:
+        c.screen = None
+    return closed
 
 
 def read_saved(path: Path, tree: Path, limits: Limits) -> str:

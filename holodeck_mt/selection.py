@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 #: What a selector looks like before it is checked against the registry.
-_SELECTOR = re.compile(r"HMT\d{0,3}")
+SELECTOR = re.compile(r"HMT\d{0,3}")
 #: Every code.
 ALL = "HMT"
 
@@ -39,7 +39,7 @@ def parse(values: Iterable[str], known: Iterable[str], *, where: str) -> tuple[s
                 continue
             if selector == "ALL":
                 selector = ALL
-            if not _SELECTOR.fullmatch(selector) or not any(c.startswith(selector) for c in codes):
+            if not SELECTOR.fullmatch(selector) or not any(c.startswith(selector) for c in codes):
                 shown = part.strip()[:40]
                 raise SelectionError(
                     f"{where}: unknown code '{shown}' (a code like HMT213, or a prefix like HMT2; "

@@ -11,7 +11,7 @@ import sys
 
 from tests.support import call_path
 
-STAGES = ["read.document", "contract.verdict", "rules.running", "text.report"]
+STAGES = ["read.document", "contract.verdict", "rules.running", "locate.report"]
 
 
 def test_the_pipeline_enters_each_stage_once_in_order() -> None:
@@ -30,9 +30,9 @@ def test_every_call_enters_read_contract_rules_and_locate_once_in_that_order() -
 def test_a_stage_return_is_a_call_back_from_another_stage() -> None:
     stops = ["read.document", "contract.verdict", "contract.messages", "contract.verdict"]
     assert call_path.stage_returns(stops) == []  # the stage's own
-    stops += ["text.report", "read.dialect", "text.report"]
-    assert call_path.stage_returns(stops) == ["text.report"]  # back from a call into read
-    assert call_path.stage_returns([*stops, "read.document"]) == ["text.report", "read.document"]
+    stops += ["locate.report", "read.dialect", "locate.report"]
+    assert call_path.stage_returns(stops) == ["locate.report"]  # back from a call into read
+    assert call_path.stage_returns([*stops, "read.document"]) == ["locate.report", "read.document"]
     assert call_path.stages_entered(stops) == ["read", "contract", "locate", "read", "locate"]
     assert call_path.stage_of("text.ranges") is None  # a primitive every stage calls down into
     assert call_path.stage_of("read.loader") is None  # the reader, the lazy index's too
@@ -41,7 +41,7 @@ def test_a_stage_return_is_a_call_back_from_another_stage() -> None:
 def test_no_stage_climbs_back_into_the_pipeline() -> None:
     spine = call_path.path_of(call_path.FIXTURE)
     assert spine.count("pipeline") == 1  # validate_text, the whole path
-    assert spine.count("text.report") == 1  # located, then finished, in one go
+    assert spine.count("locate.report") == 1  # located, then finished, in one go
     assert sys.getprofile() is None
 
 

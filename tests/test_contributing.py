@@ -168,7 +168,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="{NEW_LINT_CODE}",
     name="{NEW_LINT_NAME}",
-    severity="warning",
     description="A test case's name in capitals only: every report shouts it.",
     check=check,
     runs="runtime",
@@ -235,7 +234,7 @@ def test_a_new_lint_is_its_module_a_registry_line_its_fixtures_and_its_example(
         "docs/diagnostics.md",  # written by `make docs`
     }
     reading = _tests_reading(
-        copy, r"rules\.registry|holodeck_mt\.codes|import codes|\bFIXTURES\b|fixture_header"
+        copy, r"rules\.registry|rules\.codes|import codes|\bFIXTURES\b|fixture_header"
     )
     assert "tests/rules/test_each_rule.py" in reading and "tests/test_docs.py" in reading
     out = _pytest(copy, tmp_path / "runs", "-m", "not slow", "-v", *reading)

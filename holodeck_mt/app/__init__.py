@@ -1,1 +1,1 @@
-"""The command line: arguments, discovery, the runner and its exit codes, editor set-up."""
+"""The command line: arguments, the runner and its exit codes, the cache, editor set-up."""

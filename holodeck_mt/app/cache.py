@@ -54,11 +54,11 @@ def user_folder() -> str | None:
     found = os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser(_HOME), "holodeck-mt")
     if not os.path.isabs(found):
         return None
-    here = os.path.realpath(os.getcwd())
-    while not os.path.exists(os.path.join(here, ".git")):
-        if os.path.dirname(here) == here:
-            return found
-        here = os.path.dirname(here)
+    from holodeck_mt.read.confine import repository_root
+
+    here = repository_root(os.path.realpath(os.getcwd()))
+    if here is None:
+        return found
     real = os.path.realpath(found)
     return None if real == here or real.startswith(here.rstrip(os.sep) + os.sep) else found
 
@@ -273,7 +273,7 @@ class Entry:
 def _configurations(followed: list[str]) -> list[str]:
     """The configuration files that could apply to each test-cases file a document named:
     each was judged with its own folder's."""
-    from holodeck_mt.app.config import looked_for
+    from holodeck_mt.project.config import looked_for
 
     return [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
 

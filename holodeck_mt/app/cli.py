@@ -32,9 +32,9 @@ from holodeck_mt.urls import BUNDLE_URL
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
-    from holodeck_mt.app import discovery
     from holodeck_mt.app.pool_host import PoolHost
     from holodeck_mt.model import FileResult
+    from holodeck_mt.project import discovery
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
@@ -458,9 +458,10 @@ def _run(job: _Job) -> Outcome:
             for i, result in enumerate(cached):  # strict as the settings are today
                 result.strict = (_followed(job, result.path) if i else job.options).strict
             return list(cached), None
-    from holodeck_mt.app.config import ConfigError
     from holodeck_mt.pipeline import validate_file
+    from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
+    from holodeck_mt.text import lines
 
     try:
         results = validate_file(
@@ -479,7 +480,7 @@ def _run(job: _Job) -> Outcome:
     for result in results:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
-        result.keep_quoted_lines()
+        lines.keep_quoted(result)
     if entry is not None:
         entry.write(results)
     return list(results), None
@@ -535,7 +536,7 @@ def _prepare(models: bool) -> None:
 def _judges_platform(job: _Job) -> bool:
     """Whether validating ``job`` asks for the platform's models: an agent.yaml, judged
     unless ``--platform off``."""
-    from holodeck_mt.app import discovery
+    from holodeck_mt.project import discovery
 
     return job.options.platform != "off" and discovery.is_agent_file(Path(job.path))
 
@@ -624,7 +625,7 @@ def _pool_host(
     platform's models will be wanted: an agent.yaml is among them and ``--platform`` is
     not ``off``. It imports them (and the validator's stages) on another core meanwhile,
     once for every worker. Without them, a host would save less than it costs."""
-    from holodeck_mt.app import discovery
+    from holodeck_mt.project import discovery
 
     if not (
         _FORK
@@ -710,9 +711,9 @@ def _terminable() -> Iterator[None]:
 
 def _fix(args: argparse.Namespace) -> int:
     """``fix``: each file's fixes as its configuration and its comments select them."""
-    from holodeck_mt.app import settings
-    from holodeck_mt.app.config import ConfigError
     from holodeck_mt.fix import command as fix_command
+    from holodeck_mt.project import settings
+    from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
 
     limits = Limits(max_bytes=args.max_file_size)
@@ -773,8 +774,8 @@ _Judged = tuple["list[FileResult]", list[str]]
 def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judged | int:
     """Find the files (or standard input), settle each one's settings, validate them; an
     exit code instead when the run ends before (a usage error, ``--show-files``)."""
-    from holodeck_mt.app import discovery, settings
-    from holodeck_mt.app.config import ConfigError
+    from holodeck_mt.project import discovery, settings
+    from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
 
     stdin = args.paths == ["-"]
@@ -891,7 +892,7 @@ def _write_output(path: Path, render: Callable[[TextIO], None]) -> bool:
     moved over it (a reader never sees half a report); an error said, not raised."""
     import io
 
-    from holodeck_mt.app import writes
+    from holodeck_mt.project import writes
 
     buffer = io.StringIO()
     render(buffer)
@@ -939,7 +940,7 @@ def _rounds(
     """The files in two rounds: a file an agent.yaml of this run names is validated
     through it (as the platform reads it), and on its own only if that did not happen.
     The ``settings`` of each file named are read now, before any file is validated."""
-    from holodeck_mt.app import discovery
+    from holodeck_mt.project import discovery
 
     targets = [t for t in map(discovery.agent_target, map(Path, files)) if t is not None]
     for target in targets:
@@ -957,8 +958,8 @@ def _validate_all(
     host: PoolHost[_Job, Outcome] | None = None,
 ) -> list[FileResult]:
     """Each file's results, once per run; what could not be read goes to ``problems``."""
-    from holodeck_mt.app import discovery
     from holodeck_mt.model import FileResult
+    from holodeck_mt.project import discovery
 
     results: list[FileResult] = []
     seen: set[str] = set()
@@ -1002,7 +1003,9 @@ def _lsp() -> int:
             file=sys.stderr,
         )
         return EXIT_USAGE
-    server.serve()
+    from holodeck_mt import __version__
+
+    server.serve(__version__)
     return EXIT_OK
 
 

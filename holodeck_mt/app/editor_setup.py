@@ -27,7 +27,7 @@ The schema is the bundle, copied to ``.vscode/holodeck-mt.schema.json`` (offline
 and versioned with the repository) unless ``--schema`` names a URL or a path.
 
 The repository may be hostile: every file is read and written through
-:mod:`holodeck_mt.app.writes` (inside the folder, never through a link out of it, never
+:mod:`holodeck_mt.project.writes` (inside the folder, never through a link out of it, never
 a FIFO or a device, atomically, left alone if it changed meanwhile); settings that
 could not be written back as the same JSON (a number too large for a float, ``NaN``,
 nesting past :data:`MAX_NESTING`) are refused; a file whose name a glob would read
@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.app import discovery, writes
+from holodeck_mt.project import discovery, writes
 
 SETTINGS = Path(".vscode") / "settings.json"
 SCHEMA_COPY = Path(".vscode") / "holodeck-mt.schema.json"

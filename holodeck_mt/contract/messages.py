@@ -33,7 +33,7 @@ from jsonschema.exceptions import ValidationError
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.contract.walker import CHOOSE, CODES, NAME, NOUN, SHAPE
 from holodeck_mt.model import Fault, Intent, JsonPath, Rename, under
-from holodeck_mt.text import hints
+from holodeck_mt.wording import hints
 
 Handler = Callable[[ValidationError], Iterator[Fault]]
 

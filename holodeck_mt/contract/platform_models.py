@@ -51,12 +51,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
 
-from holodeck_mt.codes import severity
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Fault, JsonPath, under
+from holodeck_mt.model import Fault, JsonPath, severity, under
 from holodeck_mt.read import confine, loader
-from holodeck_mt.text import hints, substituted
+from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import clip
+from holodeck_mt.wording import hints
 
 #: ``--platform``: judge with the models when importable, never, or insist on them.
 Mode = Literal["auto", "off", "required"]

@@ -31,8 +31,8 @@ from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, make
-from holodeck_mt.read.loader import clip
-from holodeck_mt.text import hints
+from holodeck_mt.text.safe_text import clip
+from holodeck_mt.wording import hints
 
 #: The kind of the LLM model's mapping (its fields, like every kind's, are the schema's).
 MODEL = "model"

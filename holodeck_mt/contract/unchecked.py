@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from holodeck_mt.text.safe_text import clip
 
 if TYPE_CHECKING:
-    from holodeck_mt.pipeline import FileResult
+    from holodeck_mt.model import FileResult
 
 #: How to get the models, as the summary says it.
 INSTALL = "pip install holodeck-ai"

@@ -17,7 +17,7 @@ from holodeck_mt.contract import platform_reading as lax
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, Role, under
 from holodeck_mt.read import loader
-from holodeck_mt.text import hints
+from holodeck_mt.wording import hints
 
 #: The root schema of each way a document is read.
 ROOTS: dict[Role, str] = {

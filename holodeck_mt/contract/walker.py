@@ -11,6 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from typing import Any
 
+from holodeck_mt.model import pointer_segment
+
 #: Keywords whose value is one subschema.
 ONE_SUBSCHEMA = (
     "items",
@@ -78,11 +80,6 @@ ANNOTATIONS = (
 DATA = frozenset({"const", "enum", "default", "examples"}) | EDITOR_KEYWORDS | HOLODECK_KEYWORDS
 
 
-def escape(name: str) -> str:
-    """A name as one JSON pointer segment."""
-    return name.replace("~", "~0").replace("/", "~1")
-
-
 def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
     """Every subschema of ``schema`` with its JSON pointer, keyword by keyword.
 
@@ -97,7 +94,7 @@ def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, 
             yield from subschemas(schema[keyword], f"{pointer}/{keyword}")
     for keyword in NAMED_SUBSCHEMAS:
         for name, sub in (schema.get(keyword) or {}).items():
-            yield from subschemas(sub, f"{pointer}/{keyword}/{escape(name)}")
+            yield from subschemas(sub, f"{pointer}/{keyword}/{pointer_segment(name)}")
     for keyword in LISTED_SUBSCHEMAS:
         for i, sub in enumerate(schema.get(keyword) or []):
             yield from subschemas(sub, f"{pointer}/{keyword}/{i}")

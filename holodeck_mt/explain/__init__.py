@@ -41,7 +41,7 @@ def _through_agent(path: str) -> tuple[str, str | None]:
     """The file to explain for ``path``: the agent.yaml naming it as its test-cases file
     (its metrics apply), else ``path``; and, for a list of test cases no agent.yaml
     names, a note that it is explained without any agent's metrics."""
-    from holodeck_mt.app import discovery
+    from holodeck_mt.project import discovery
     from holodeck_mt.text.safe_text import clip, escape
 
     file = Path(path)
@@ -64,8 +64,8 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
 
     from holodeck_mt.explain import text
     from holodeck_mt.render import renderer
-    from holodeck_mt.text import hints
-    from holodeck_mt.text.safe_text import clip, escape
+    from holodeck_mt.text.safe_text import clip, escape, escape_as_json
+    from holodeck_mt.wording import hints
 
     if not Path(path).is_file():
         print(
@@ -88,7 +88,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
         return EXIT_USAGE
     if fmt == "json":
         dumped = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
-        out.write(hints.safe(dumped, keep="\n") + "\n")
+        out.write(escape_as_json(dumped, keep="\n") + "\n")
     elif not doc["explained"]:
         renderer("text")(results, out)
     else:

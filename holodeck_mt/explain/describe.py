@@ -11,10 +11,9 @@ from collections.abc import Sequence
 from typing import Any
 
 from holodeck_mt.semantics.matchers import Entry, classify
-from holodeck_mt.text.hints import literal
-from holodeck_mt.text.hints import quote as quote
-from holodeck_mt.text.hints import safe as safe
 from holodeck_mt.text.substituted import Values, reference
+from holodeck_mt.wording.hints import literal
+from holodeck_mt.wording.hints import quote as quote
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
 

@@ -7,8 +7,9 @@ from typing import Any
 from holodeck_mt.explain import summary
 from holodeck_mt.explain.describe import label, settings_text, show
 from holodeck_mt.model import test_case_phrase
-from holodeck_mt.text.hints import quote, safe
+from holodeck_mt.text.safe_text import escape_as_json as safe
 from holodeck_mt.text.safe_text import guard_lines
+from holodeck_mt.wording.hints import quote
 
 _LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
 

@@ -8,7 +8,7 @@ change: the bytes it is written back with are its own, byte order mark included.
 
 The file written is the file read: its real path, as validating it resolved it (never
 the path as displayed), inside the tree validating it confines it to, and only while it
-is as it was read; the write is atomic (:mod:`holodeck_mt.app.writes`).
+is as it was read; the write is atomic (:mod:`holodeck_mt.project.writes`).
 """
 
 from __future__ import annotations
@@ -20,11 +20,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
-from holodeck_mt.app import discovery, writes
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, FileResult
 from holodeck_mt.pipeline import Checked, check_file
+from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, loader
 from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import clip, display_path, escape

@@ -40,6 +40,7 @@ from holodeck_mt.model import (
     Unquote,
 )
 from holodeck_mt.text import quoting
+from holodeck_mt.text.lines import CR_LF
 
 __all__ = ["Edit", "Fix", "Outcome", "apply", "fix_all", "fixable", "fixes"]
 
@@ -47,7 +48,7 @@ __all__ = ["Edit", "Fix", "Outcome", "apply", "fix_all", "fixable", "fixes"]
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
 #: A name a rename may write unquoted or in the quotes the old one had.
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_.-]*\Z")
-_LINE_END = re.compile(r"[ \t]*(?:#[^\r\n]*)?(?:\r\n|\r|\n|\Z)")
+_LINE_END = re.compile(rf"[ \t]*(?:#[^\r\n]*)?(?:{CR_LF}|\Z)")
 
 
 def _fix(d: Diagnostic, title: str, edit: Edit, isolation: tuple[int, int] | None = None) -> Fix:

@@ -12,7 +12,6 @@ workspace folder is also where ``holodeck`` would run: its ``.env`` is the one r
 
 from __future__ import annotations
 
-import os
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -20,18 +19,8 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.lsp import roles
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.pipeline import read_saved, validate_document_text, validate_text
+from holodeck_mt.read import confine
 from holodeck_mt.rules import Options
-
-
-def tree_of(path: Path, roots: Sequence[Path]) -> Path:
-    """The workspace folder holding ``path`` (the innermost), else ``path``'s own folder."""
-    folder = Path(os.path.realpath(path.parent))
-    holding = [root for root in map(_real, roots) if folder.is_relative_to(root)]
-    return max(holding, key=lambda root: len(root.parts)) if holding else folder
-
-
-def _real(root: Path) -> Path:
-    return Path(os.path.realpath(root))
 
 
 def diagnose(
@@ -44,7 +33,7 @@ def diagnose(
     """Every diagnostic the CLI reports for this text; None for a file that is not ours.
     ``options``: the workspace configuration's (:mod:`holodeck_mt.lsp.configuration`)."""
     limits = limits or Limits()
-    tree = tree_of(path, roots)
+    tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
     target = roles.target_of(path, text, tree)
     if target is None:
         return None

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from holodeck_mt.app.config import ConfigError, find, load
+from holodeck_mt.project.config import ConfigError, find, load
 from holodeck_mt.rules import Options
 from holodeck_mt.selection import SelectionError
 

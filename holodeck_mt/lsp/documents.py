@@ -11,7 +11,6 @@ change's length differs from the range's.
 from __future__ import annotations
 
 import bisect
-import re
 import types
 from typing import Any
 
@@ -19,8 +18,7 @@ from lsprotocol import types as lsp
 from pygls.workspace import TextDocument, Workspace
 
 from holodeck_mt.lsp.positions import UTF16, UTF32, line_starts, units
-
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+from holodeck_mt.text.lines import CR_LF_BREAKS as _LINE_BREAK
 
 
 class FastTextDocument(TextDocument):

@@ -10,10 +10,9 @@ from __future__ import annotations
 
 import bisect
 import itertools
-import re
 from dataclasses import dataclass, field
 
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
+from holodeck_mt.text.lines import CR_LF_BREAKS as _LINE_BREAK
 
 UTF8, UTF16, UTF32 = "utf-8", "utf-16", "utf-32"
 

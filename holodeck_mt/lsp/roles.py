@@ -5,7 +5,7 @@
 - a file an agent.yaml names in ``test_cases_file`` (the agent.yaml, as saved, sits in the
   file's folder or up to four above it): as that agent's test-cases file;
 - any other YAML file that holds test cases by its content, as a folder search finds them
-  (:mod:`holodeck_mt.app.discovery`), judged on the editor's buffer: as the CLI validates a
+  (:mod:`holodeck_mt.project.discovery`), judged on the editor's buffer: as the CLI validates a
   file given on its command line.
 
 Every other file gets no diagnostics: a workflow or a compose file is not ours to judge.
@@ -16,8 +16,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from holodeck_mt.app import discovery
 from holodeck_mt.model import Role
+from holodeck_mt.project import discovery
 
 #: How many folders above a file are searched for the agent.yaml naming it.
 _LEVELS_UP = 4

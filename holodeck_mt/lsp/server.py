@@ -56,6 +56,7 @@ from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.lsp.replies import AnsweringProtocol, invalid
 from holodeck_mt.model import Diagnostic
+from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import clip, escape
 from holodeck_mt.urls import code_docs
 
@@ -81,10 +82,9 @@ class Checked:
 
 
 class HoloDeckServer(LanguageServer):
-    def __init__(self) -> None:
-        from holodeck_mt import __version__
-
-        super().__init__("holodeck-mt", __version__, protocol_cls=AnsweringProtocol)
+    def __init__(self, version: str = "") -> None:
+        # The version the command line runs, told by it when it serves (``serve``).
+        super().__init__("holodeck-mt", version, protocol_cls=AnsweringProtocol)
         self.schema_diagnostics = settings.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
         self.validations = 0
@@ -214,7 +214,7 @@ class HoloDeckServer(LanguageServer):
         The last reading of the same text (and agent.yaml, as saved) is reused (see reuse)."""
         path = Path(to_fs_path(uri) or uri)
         roots = self.roots()
-        tree = checking.tree_of(path, roots)
+        tree = confine.tree_of(path, roots)
         target = roles.target_of(path, text, tree)
         if target is None:
             return None
@@ -480,5 +480,7 @@ async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     return bool(result.applied)
 
 
-def serve() -> None:
+def serve(version: str) -> None:
+    """Answer an editor on standard input and output, as holodeck-mt ``version``."""
+    server.version = version
     server.start_io(stdin=FramedInput(sys.stdin.buffer))  # type: ignore[arg-type]

@@ -19,6 +19,7 @@ from typing import Any
 
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import clip
 from holodeck_mt.read import scalars as sc
 from holodeck_mt.text.positions import Position, Positions, of_mark
 
@@ -53,11 +54,6 @@ _SPECIAL = (sc.Unconstructible, sc._Marker, sc.YamlScalar)
 def _quote_if_text(shown: str | None = None) -> dg.Quote:
     """The fix of a scalar that may be meant as text: quoted, the hint says, if it is."""
     return dg.Quote(shown=shown, condition=" if it is meant as text")
-
-
-def clip(text: str, limit: int = 60) -> str:
-    """At most ``limit`` characters of ``text``: messages never quote an unbounded input."""
-    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class Abort(Exception):

@@ -14,21 +14,43 @@ from __future__ import annotations
 
 import errno
 import os
+from collections.abc import Sequence
 from pathlib import Path
 
 #: Pseudo file systems: their "files" block, never end, or hold secrets.
 SPECIAL_ROOTS = ("/proc", "/sys", "/dev")
 
 
-def tree_of(file: Path) -> Path:
-    """The tree a document's paths must stay in: the working directory if it holds ``file``.
+def tree_of(file: Path, roots: Sequence[Path] | None = None) -> Path:
+    """The tree a document's paths must stay in: the innermost of ``roots`` (an editor's
+    workspace folders; by default the working directory) holding ``file``, else its folder.
 
     The file's folder is resolved, not the file: an ``agent.yaml`` that is a link out of
     the working directory does not take the tree with it.
     """
-    here = Path(os.path.realpath(Path.cwd()))
     folder = Path(os.path.realpath(Path(file).parent))
-    return here if folder.is_relative_to(here) else folder
+    return holder(folder, roots) or folder
+
+
+def holder(folder: Path, roots: Sequence[Path] | None = None) -> Path | None:
+    """The innermost of ``roots`` (by default the working directory), resolved, that holds
+    ``folder`` (a real path); None when none does."""
+    given = roots if roots is not None else [Path.cwd()]
+    bases = [Path(os.path.realpath(root)) for root in given]
+    holding = [root for root in bases if folder.is_relative_to(root)]
+    return max(holding, key=lambda root: len(root.parts)) if holding else None
+
+
+def repository_root(folder: str | os.PathLike[str]) -> str | None:
+    """The top of the repository ``folder`` lies in: the nearest folder at or above it (as
+    given; resolve it first for the real one) that holds ``.git``; None outside any."""
+    here = os.fspath(folder)
+    while not os.path.exists(os.path.join(here, ".git")):
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+    return here
 
 
 def file_refusal(path: Path, tree: Path | None = None) -> str | None:

@@ -14,11 +14,11 @@ import re
 from collections.abc import Mapping
 
 from holodeck_mt.model import Diagnostic, make
-from holodeck_mt.read.loader import clip
+from holodeck_mt.text.lines import CR_LF_BREAKS as _LINE_BREAK
+from holodeck_mt.text.safe_text import clip
 
 #: The platform's reference syntax: ``${`` a name ``}``, nothing else (no defaults).
 REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
-_LINE_BREAK = re.compile(r"\r\n|\r|\n")
 
 
 def unset_references(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:

@@ -18,8 +18,9 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import clip
 from holodeck_mt.read import compiled, parsers
-from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote, clip
+from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote
 from holodeck_mt.read.decoding import decode, nul_diagnostic
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text.positions import Position, Positions, line_column
@@ -34,7 +35,6 @@ __all__ = [
     "Position",
     "Positions",
     "YamlScalar",
-    "clip",
     "decode",
     "load",
 ]

@@ -25,7 +25,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
-from holodeck_mt.text.positions import LINE_BREAKS
+from holodeck_mt.text.lines import LINE_BREAKS
 
 #: The largest text the pure-Python parser reads again (it runs at about 1 MB/s):
 #: beyond it, libyaml's verdict stands.
@@ -34,8 +34,7 @@ PURE_MAX_CHARS = 8 * 1024 * 1024
 #: A block scalar header as the pure-Python parser takes it: indicators, spaces
 #: (not tabs), an optional comment after a space, the end of the line.
 _BLOCK_HEADER = re.compile(
-    r"[|>](?:[-+][0-9]?|[0-9][-+]?)?(?: +#[^\r\n\x85\u2028\u2029]*| *)"
-    r"(?:[\r\n\x85\u2028\u2029]|\Z)"
+    rf"[|>](?:[-+][0-9]?|[0-9][-+]?)?(?: +#[^{LINE_BREAKS}]*| *)(?:[{LINE_BREAKS}]|\Z)"
 )
 
 

@@ -57,7 +57,14 @@ def explain(
     """The message, hint and position of one syntax error (``YAML syntax error: ...``)."""
     lines = text.splitlines()
     mark = problem_mark or context_mark or (0, 0)
-    for rule in (_tab, _escape, _unclosed_quote, _unclosed_bracket, _runaway_quote, _indentation):
+    for rule in (
+        _tab,
+        _unknown_escape,
+        _unclosed_quote,
+        _unclosed_bracket,
+        _runaway_quote,
+        _indentation,
+    ):
         found = rule(text, lines, problem or "", mark, context or "", context_mark)
         if found is not None:
             return found
@@ -110,7 +117,7 @@ def _tab(
     )
 
 
-def _escape(
+def _unknown_escape(
     text: str, lines: list[str], problem: str, mark: Mark, context: str, cmark: Mark | None
 ) -> Explained | None:
     """``"^\\d+$"``: a backslash escape YAML does not know, in double quotes."""

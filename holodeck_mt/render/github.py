@@ -13,23 +13,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from holodeck_mt.codes import CODES
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.render.text import summary
-from holodeck_mt.text.safe_text import escape
+from holodeck_mt.rules.codes import CODES
+from holodeck_mt.text.safe_text import escape, escape_command_data, escape_command_property
 
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
-
-
-def escape_data(text: str) -> str:
-    """Escape a command's message: ``%``, carriage return and line feed."""
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
-
-
-def escape_property(text: str) -> str:
-    """Escape a property value: as a message, plus ``:`` and ``,`` (the separators)."""
-    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def where(d: Diagnostic) -> str:
@@ -55,8 +45,8 @@ def command(path: str, d: Diagnostic, level: str | None = None) -> str:
     if d.end_column is not None and d.end_line in (None, d.line):
         properties["endColumn"] = str(d.end_column)
     properties["title"] = title
-    joined = ",".join(f"{k}={escape_property(v)}" for k, v in properties.items())
-    return f"::{level or d.severity} {joined}::{escape_data(message(d))}"
+    joined = ",".join(f"{k}={escape_command_property(v)}" for k, v in properties.items())
+    return f"::{level or d.severity} {joined}::{escape_command_data(message(d))}"
 
 
 def render(results: Sequence[FileResult], out: TextIO) -> None:

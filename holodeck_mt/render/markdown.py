@@ -16,9 +16,9 @@ import re
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
-from holodeck_mt.codes import CODES
 from holodeck_mt.contract import unchecked
 from holodeck_mt.render.text import summary
+from holodeck_mt.rules.codes import CODES
 from holodeck_mt.text.safe_text import clip, escape
 
 if TYPE_CHECKING:

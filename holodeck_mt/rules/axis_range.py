@@ -18,7 +18,7 @@ from holodeck_mt.model import Fault
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.text import hints
+from holodeck_mt.wording import hints
 
 #: The axis types whose `range` is `[low, high]`.
 _BOUNDED = ("float", "int")
@@ -84,7 +84,6 @@ def _as_loaded(value: Any) -> Any:
 RULE = Rule(
     code="HMT115",
     name="axis-range",
-    severity="error",
     description=(
         "A float or int optimizer axis whose `range` bounds are not in order (`[1.0, 0.0]`, "
         '`[0.0, false]`) or cannot be compared (`[0.0, "1.0"]`): the platform refuses the '

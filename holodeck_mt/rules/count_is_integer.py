@@ -39,7 +39,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT113",
     name="count-not-integer",
-    severity="error",
     description=(
         "An expected tool's `count` is a float (`2.0`, `1.0e+3`): the platform requires"
         " an integer there."

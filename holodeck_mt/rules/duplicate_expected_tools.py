@@ -88,7 +88,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT203",
     name="duplicate-expected-tool",
-    severity="warning",
     description=(
         "Two identical entries in one `expected_tools` list (a bare name and `{name: "
         "...}` alike): entries are judged independently, so one call satisfies both; "

@@ -31,7 +31,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT201",
     name="duplicate-name",
-    severity="warning",
     description=("Two test cases have the same name."),
     check=check,
 )

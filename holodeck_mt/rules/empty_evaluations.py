@@ -45,7 +45,6 @@ def _fault(context: Context, parts: tuple[str | int, ...], turn: runtime_plan.Tu
 RULE = Rule(
     code="HMT303",
     name="empty-evaluations-fall-through",
-    severity="warning",
     description=(
         "`evaluations: []` on a test case or turn counts as absent: the next level's "
         "metrics run instead; an empty list cannot switch metrics off."

@@ -35,7 +35,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT302",
     name="enabled-false-ignored",
-    severity="warning",
     description=(
         "`enabled: false` on a metric that is not `type: code`: only code metrics can "
         "be switched off; this one still runs."

@@ -56,7 +56,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT112",
     name="file-missing",
-    severity="error",
     description=(
         "A `files[*].path` does not exist relative to the agent.yaml (with --check-files)."
     ),

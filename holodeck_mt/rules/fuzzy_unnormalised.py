@@ -14,7 +14,7 @@ from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, matchers
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import fuzzy_normalize, fuzzy_number
-from holodeck_mt.text.hints import quote
+from holodeck_mt.wording.hints import quote
 
 
 def unnormalised(pattern: str) -> list[str]:
@@ -51,7 +51,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT306",
     name="fuzzy-unnormalised-character",
-    severity="warning",
     description=(
         "A fuzzy pattern holds a currency sign or parentheses, which the fuzzy matcher "
         "does not normalise: it never matches the number it seems to say."

@@ -128,7 +128,6 @@ def _silenced() -> Iterator[None]:
 RULE = Rule(
     code="HMT111",
     name="grader-import",
-    severity="error",
     description=(
         "A code grader's module, attribute or callable is missing (with --import-graders)."
     ),

@@ -46,7 +46,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT200",
     name="ineffective-flag",
-    severity="warning",
     description=(
         "A metric flag that has no effect on its metric (e.g. absolute_tolerance on equality)."
     ),

@@ -44,7 +44,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT204",
     name="literal-looks-like-matcher",
-    severity="warning",
     description=(
         "An args value is a one-key literal mapping whose key looks like a misspelled "
         "matcher (`regexp`, `fuzy`)."

@@ -21,8 +21,8 @@ from holodeck_mt.contract import registry
 from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.text import hints
 from holodeck_mt.text.safe_text import clip
+from holodeck_mt.wording import hints
 
 
 @functools.cache
@@ -79,7 +79,6 @@ def _wanted(name: str) -> str:
 RULE = Rule(
     code="HMT116",
     name="literal-reference",
-    severity="error",
     description=(
         "An LLM model's `temperature`, `max_tokens` or `top_p` is `${NAME}`-shaped text once "
         'variables are substituted (an escaped `"\\x24{T}"`, or a variable holding `${...}`): '

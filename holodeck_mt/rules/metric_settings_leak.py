@@ -16,8 +16,8 @@ from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan
-from holodeck_mt.text.hints import literal as show
 from holodeck_mt.text.safe_text import clip
+from holodeck_mt.wording.hints import literal as show
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -83,7 +83,6 @@ def _fault(
 RULE = Rule(
     code="HMT300",
     name="metric-settings-leak",
-    severity="warning",
     description=(
         "A metric is defined at several levels with different settings: one evaluator "
         "per metric name serves the whole file, built from the last definition, so the "

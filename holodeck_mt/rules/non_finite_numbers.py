@@ -38,7 +38,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT109",
     name="non-finite-number",
-    severity="error",
     description=(
         "A metric's (or the optimizer's) number is `.nan` or `.inf`, which no comparison can use."
     ),

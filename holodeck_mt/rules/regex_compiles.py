@@ -45,7 +45,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT104",
     name="regex-compile",
-    severity="error",
     description=("A `regex` matcher does not compile with Python's re."),
     check=check,
 )

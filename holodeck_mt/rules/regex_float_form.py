@@ -13,7 +13,7 @@ from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, matchers
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import regex_match
-from holodeck_mt.text.hints import quote
+from holodeck_mt.wording.hints import quote
 
 #: Integers tried besides the digit runs of the pattern itself.
 _SAMPLES = ("206588", "2009", "42", "7", "0")
@@ -60,7 +60,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT305",
     name="regex-misses-float-form",
-    severity="warning",
     description=(
         "A regex matcher matches an integer's digits but not its float form (`^\\d+$`): "
         "a number argument may arrive as a float, and `str(206588.0)` is `206588.0`."

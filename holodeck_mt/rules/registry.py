@@ -44,7 +44,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT001",
         name="yaml-syntax",
-        severity="error",
         description=("The file is not well-formed YAML."),
         stage="read",
         yaml_server=True,
@@ -52,7 +51,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT002",
         name="duplicate-key",
-        severity="error",
         description=("A mapping holds the same key twice."),
         stage="read",
         yaml_server=True,
@@ -60,7 +58,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT003",
         name="unsupported-yaml",
-        severity="error",
         description=(
             "YAML the platform cannot read as JSON-shaped data: a tag that constructs an "
             "object, an unknown tag, a non-string key, a merge key that merges no "
@@ -71,14 +68,12 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT004",
         name="limit-exceeded",
-        severity="error",
         description=("The file exceeds a safety limit (size, nesting depth, alias expansions)."),
         stage="read",
     ),
     Code(
         code="HMT005",
         name="encoding",
-        severity="error",
         description=(
             "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused)."
         ),
@@ -87,7 +82,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT006",
         name="document-shape",
-        severity="error",
         description=(
             "The document is empty, or is not a mapping (agent.yaml) or a list of test cases."
         ),
@@ -96,7 +90,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT007",
         name="unloadable-scalar",
-        severity="error",
         description=(
             "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole "
             "load: `=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`."
@@ -107,7 +100,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT100",
         name="unknown-key",
-        severity="error",
         description=("A key that is not allowed where it stands."),
         stage="schema",
         yaml_server=True,
@@ -115,7 +107,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT101",
         name="missing-key",
-        severity="error",
         description=("A required key is missing."),
         stage="schema",
         yaml_server=True,
@@ -123,7 +114,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT102",
         name="wrong-type",
-        severity="error",
         description=("A value has the wrong type."),
         stage="schema",
         yaml_server=True,
@@ -131,7 +121,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT103",
         name="invalid-value",
-        severity="error",
         description=("A value is out of its allowed set or range (enum, bounds, length, pattern)."),
         stage="schema",
         yaml_server=True,
@@ -140,7 +129,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT105",
         name="test-case-shape",
-        severity="error",
         description=(
             "A test case mixes single-turn and multi-turn fields, has empty `turns`, or "
             "has neither `input` nor `turns` (contract section 2)."
@@ -151,7 +139,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT106",
         name="matcher-shape",
-        severity="error",
         description=(
             "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside "
             "another key."
@@ -162,7 +149,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT107",
         name="file-source",
-        severity="error",
         description=("A file input sets both or neither of `path` and `url`."),
         stage="schema",
         yaml_server=True,
@@ -170,7 +156,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT108",
         name="metric-kind",
-        severity="error",
         description=(
             "A metric's kind cannot be told: `type` is missing at the agent level, or no "
             "kind's fields match."
@@ -183,7 +168,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT110",
         name="test-cases-file",
-        severity="error",
         description=(
             "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read."
         ),
@@ -194,7 +178,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT120",
         name="path-outside-tree",
-        severity="error",
         description=(
             "A `test_cases_file`, `files[*].path` (with --check-files), a subagent's "
             "`prompt_file` (which the platform's model reads), or a file given or found (an "
@@ -206,7 +189,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT130",
         name="platform-model",
-        severity="error",
         description=(
             "A section the platform owns (`model`, `instructions`, `tools`, `execution`, "
             "`observability`, `response_format`, `claude`, ...) fails the platform's own model: "
@@ -218,7 +200,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT114",
         name="blank-text",
-        severity="error",
         description=(
             "Text that is only whitespace where the platform refuses it like empty text: "
             "a test case's name, an input, a ground truth, an expected tool's name, a "
@@ -235,7 +216,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT202",
         name="unknown-top-level-key",
-        severity="warning",
         description=("An agent.yaml key the platform does not define."),
         stage="schema",
         retired=(
@@ -249,7 +229,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT205",
         name="yaml11-boolean",
-        severity="warning",
         description=(
             "`yes`/`no`/`on`/`off` (any case): a boolean to the platform (YAML 1.1), a "
             "string to editors (YAML 1.2), where a boolean is expected: write `true` or "
@@ -260,7 +239,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT206",
         name="yaml11-number",
-        severity="warning",
         description=(
             "A number only YAML 1.1 reads so (`1_000`, `0b101`, `017` as octal 15, `1:30`"
             " as 90): editors read a string or another number; write the number the "
@@ -271,7 +249,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT207",
         name="yaml12-number",
-        severity="warning",
         description=(
             "A scalar editors (YAML 1.2) read as a number that the platform reads as a "
             "string (`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it."
@@ -281,7 +258,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT208",
         name="yaml11-date",
-        severity="warning",
         description=(
             "An unquoted date the platform (YAML 1.1) reads as a date and editors as a "
             "string, where any value is accepted: quote it if it is text."
@@ -292,7 +268,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT216",
         name="non-string-key",
-        severity="warning",
         description=(
             "A key that is not a string (`on`, `yes`, `1`) nested in a free-form value "
             "(`turn_config`, `response_format`, a tool's `parameters`) below the keys the "
@@ -303,7 +278,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT220",
         name="diagnostics-capped",
-        severity="warning",
         description=(
             "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown."
         ),
@@ -313,7 +287,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT221",
         name="unused-suppression",
-        severity="warning",
         description=(
             "A `# holodeck-mt: ignore[...]` or `ignore-file[...]` comment that silences "
             "nothing, or names a code that does not exist (with --report-unused-ignores)."
@@ -333,7 +306,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT210",
         name="number-as-written",
-        severity="warning",
         description=(
             "A number field holds a quoted number or a boolean (`absolute_tolerance: "
             '"0.5"`): the platform converts it; write the number unquoted.'
@@ -343,7 +315,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT211",
         name="boolean-as-written",
-        severity="warning",
         description=(
             'A boolean field holds a string or number the platform converts (`"yes"`, '
             '`"1"`, `1`, `n`): write `true` or `false`.'
@@ -353,7 +324,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT212",
         name="integer-as-written",
-        severity="warning",
         description=(
             "An integer field holds a quoted integer, a float without fraction or a "
             "boolean (`count: true`): the platform converts it; write the integer."
@@ -363,7 +333,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT213",
         name="unset-variable",
-        severity="warning",
         description=(
             "The text names `${NAME}` (comments included) and the variable is not set: "
             "the platform refuses to load the file unless it is set when it runs. A `.env` "
@@ -374,7 +343,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT214",
         name="no-test-cases",
-        severity="warning",
         description=(
             "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the "
             "platform loads it and runs none."
@@ -384,7 +352,6 @@ REGISTRY: list[Code] = [
     Code(
         code="HMT215",
         name="ignored-key",
-        severity="warning",
         description=(
             "A test-cases file holds another key beside `test_cases`: the platform ignores it."
         ),

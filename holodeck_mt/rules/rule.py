@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
 
-from holodeck_mt.model import Severity
+from holodeck_mt.model import Severity, severity
 
 if TYPE_CHECKING:
     from holodeck_mt.model import Fault
@@ -36,7 +36,6 @@ class Code:
     code: str
     #: The rule's name, a slug (``duplicate-expected-tool``): SARIF's rule name.
     name: str
-    severity: Severity
     #: The one-line meaning: the docs' table, SARIF's short description.
     description: str
     stage: Stage
@@ -47,6 +46,11 @@ class Code:
     #: The YAML language server reports it too, in its own words (YAML itself, or a keyword
     #: of the same schema): the language server leaves it to that one by default.
     yaml_server: bool = False
+
+    @property
+    def severity(self) -> Severity:
+        """Told by the code's number (:func:`holodeck_mt.model.severity`), written nowhere else."""
+        return severity(self.code)
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -50,7 +50,6 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT304",
     name="ground-truth-metric-without-ground-truth",
-    severity="warning",
     description=(
         "A metric that needs a ground truth (equality, numeric, bleu, rouge, meteor, "
         "contextual_precision, contextual_recall) on a turn without `ground_truth`: "

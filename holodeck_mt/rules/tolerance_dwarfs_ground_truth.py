@@ -15,7 +15,7 @@ from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import metrics, precedence
 from holodeck_mt.semantics.precedence import Definition
-from holodeck_mt.text.hints import quote
+from holodeck_mt.wording.hints import quote
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -71,7 +71,6 @@ def _location(context: Context, winner: Definition, first_turn: JsonPath) -> Jso
 RULE = Rule(
     code="HMT301",
     name="tolerance-dwarfs-ground-truth",
-    severity="warning",
     description=(
         "The `absolute_tolerance` of `numeric` is at least as large as a numeric ground"
         " truth it applies to: nearly any answer passes there."

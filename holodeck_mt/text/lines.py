@@ -1,9 +1,16 @@
-"""Where each line of a text starts: found once per text, kept in a compact array.
+"""Line breaks, the one table of them, and where each line of a text starts.
 
-A large file has a hundred thousand lines, and a thousand diagnostics find their
-lines (and a report the lines it quotes) without reading it a thousand times. A text
-holding no line break but LF (nearly every file) has them found by a one-character
-pattern, five times faster than by the alternatives of every break.
+Three ways of breaking lines meet in a file: YAML's (the parser's marks, every
+position), ``str.splitlines``'s (the numbering of the lines a report quotes and its
+suppression comments are on) and CR, LF or CR LF (a line shown, an editor's line, a
+``.env`` line). Each is written here once, and every pattern breaking lines is built
+from them.
+
+Where each line starts is found once per text, kept in a compact array: a large file has
+a hundred thousand lines, and a thousand diagnostics find their lines (and a report the
+lines it quotes) without reading it a thousand times. A text holding no line break but LF
+(nearly every file) has them found by a one-character pattern, five times faster than by
+the alternatives of every break.
 """
 
 from __future__ import annotations
@@ -11,14 +18,29 @@ from __future__ import annotations
 import functools
 import re
 from array import array
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
-#: Every line break YAML knows (see holodeck_mt.text.positions), a CR LF pair once.
-YAML_BREAKS = re.compile("\r\n|[\n\r\x85\u2028\u2029]")
-#: CR, LF and CR LF: the breaks a line shown in a report ends at.
-CR_LF_BREAKS = re.compile(r"\r\n|\r|\n")
+if TYPE_CHECKING:
+    from holodeck_mt.model import FileResult
+
+#: The characters that end a line in YAML 1.1 (CR LF counts once).
+LINE_BREAKS = "\n\r\x85\u2028\u2029"
+#: The characters ``str.splitlines`` ends a line at (CR LF counts once).
+SPLITLINES_BREAKS = "\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029"
+#: CR LF, CR or LF: the breaks a line shown in a report, an editor or a .env file ends at.
+CR_LF = "\r\n|\r|\n"
+
+#: Every line break YAML knows, a CR LF pair once.
+YAML_BREAKS = re.compile(f"\r\n|[{LINE_BREAKS}]")
+#: Where ``str.splitlines`` breaks lines, a CR LF pair once.
+SPLITLINES = re.compile(f"\r\n|[{SPLITLINES_BREAKS}]")
+#: CR, LF and CR LF.
+CR_LF_BREAKS = re.compile(CR_LF)
 #: The breaks of either pattern but LF: a text holding none of them breaks at LF alone.
-_NOT_LF = ("\r", "\x85", "\u2028", "\u2029")
+_NOT_LF = tuple(brk for brk in LINE_BREAKS if brk != "\n")
+#: The breaks of ``str.splitlines`` but LF.
+_SPLIT_NOT_LF = tuple(brk for brk in SPLITLINES_BREAKS if brk != "\n")
 _LF = re.compile("\n")
 
 
@@ -44,3 +66,66 @@ def found(text: str) -> Sequence[int] | None:
     locator found them for its diagnostics), else None: a report quoting a line near the
     top of a large file does not look for every line."""
     return next((kept for seen, kept in list(_FOUND) if seen is text), None)
+
+
+def keep_quoted(result: FileResult) -> None:
+    """Keep only the lines ``result``'s diagnostics quote, not its whole text (read once, up
+    to the last quoted line, with no list of every line)."""
+    if result.text is not None:
+        wanted = {d.line for d in result.diagnostics}
+        result.quoted = dict(numbered(result.text, wanted))
+        result.text = None
+
+
+def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
+    if not wanted:
+        return
+    if not any(brk in text for brk in _SPLIT_NOT_LF):
+        yield from _lf_lines(text, wanted)
+        return
+    last, number, start = max(wanted), 1, 0
+    for brk in SPLITLINES.finditer(text):
+        if number in wanted:
+            yield number, text[start : brk.start()]
+        number, start = number + 1, brk.end()
+        if number > last:
+            return
+    if number in wanted and start < len(text):
+        yield number, text[start:]
+
+
+def _lf_lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """:func:`numbered` of a text whose lines break at LF alone: from where each line starts
+    when the locator found it, else from line to line up to the last one wanted."""
+    starts = found(text)
+    if starts is None:
+        yield from _lf_walk(text, sorted(wanted))
+        return
+    for number in sorted(wanted):
+        if not 1 <= number <= len(starts):
+            continue
+        start = starts[number - 1]
+        if number < len(starts):
+            yield number, text[start : starts[number] - 1]
+        elif start < len(text):
+            yield number, text[start:]
+
+
+def _lf_walk(text: str, wanted: list[int]) -> Iterator[tuple[int, str]]:
+    """The lines numbered in ``wanted`` (in order) of a text breaking at LF alone, found by
+    going from each line's LF to the next."""
+    number, start = 1, 0
+    for target in wanted:
+        while number < target:
+            at = text.find("\n", start)
+            if at < 0:
+                return
+            number, start = number + 1, at + 1
+        if number != target:
+            continue  # a line number below 1
+        end = text.find("\n", start)
+        if end >= 0:
+            yield number, text[start:end]
+        elif start < len(text):
+            yield number, text[start:]

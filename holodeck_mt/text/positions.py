@@ -12,11 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from holodeck_mt import model as dg
+from holodeck_mt.text.lines import LINE_BREAKS
 
 Position = tuple[int, int]  # 1-based line and column
-
-#: The characters that end a line in YAML 1.1 (CR LF counts once).
-LINE_BREAKS = "\n\r\x85\u2028\u2029"
 
 
 def line_column(text: str, offset: int) -> Position:

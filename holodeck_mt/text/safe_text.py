@@ -4,7 +4,7 @@ Every input is hostile: a test-case name, a key, a value or a file name can be a
 megabyte long, hold an ESC sequence that repaints a terminal, a bidi override
 that reorders what a reviewer reads, or a newline followed by ``::error ...``
 that GitHub Actions executes as a workflow command. So anything quoted from an
-input is clipped here (:func:`clip`), and every human-facing output escapes
+input is clipped (:func:`clip`, the records' own), and every human-facing output escapes
 control characters (:func:`escape`) and never starts a line with ``::``
 (:func:`guard_lines`). The machine formats keep their data exact and escape
 only what a terminal or a log viewer would act on (:func:`escape_json`,
@@ -15,12 +15,13 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+import unicodedata
 
-#: How much of one quoted input a message shows (a name, a key, a value).
-QUOTE = 60
-#: The longest message, hint, field path or pointer a diagnostic carries.
-MESSAGE = 400
+# How much of an input a record quotes is the records' own bound: clipped there, shown here.
+from holodeck_mt.model import MESSAGE as MESSAGE
+from holodeck_mt.model import QUOTE as QUOTE
+from holodeck_mt.model import clip as clip
+from holodeck_mt.model import clip_parts as clip_parts
 
 #: C0 and C1 controls, DEL, bidi controls and invisible marks, line and
 #: paragraph separators, the BOM, and lone surrogates (an undecodable byte of a
@@ -36,16 +37,6 @@ _XML_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u206
 #: A line a CI runner would read as a workflow command (leading blanks allowed).
 _COMMAND_LINE = re.compile(r"(?m)^([ \t]*):(?=:)")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}
-
-
-def clip(text: str, limit: int = QUOTE) -> str:
-    """At most ``limit`` characters of ``text``, ending in ``…`` when cut."""
-    return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
-
-
-def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | int, ...]:
-    """A document path with each key clipped (for a field path or pointer shown to users)."""
-    return tuple(clip(p, limit) if isinstance(p, str) else p for p in parts)
 
 
 def _escaped(match: re.Match[str]) -> str:
@@ -70,6 +61,26 @@ def escape(text: str, *, keep_newlines: bool = False) -> str:
     return _CONTROL.sub(_escaped, text)
 
 
+def escape_as_json(text: str, keep: str = "") -> str:
+    """``text`` with every control, format, line- or paragraph-separator character escaped
+    (as JSON does, so the escapes are valid inside a JSON string); ``keep`` stays raw: how
+    a message writes a value, as JSON would."""
+    out = []
+    for ch in text:
+        if ch in keep:
+            out.append(ch)
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
+            code = ord(ch)
+            if code > 0xFFFF:  # a surrogate pair, as JSON writes it
+                code -= 0x10000
+                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
+            else:
+                out.append(f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def guard_lines(text: str) -> str:
     """No line of ``text`` starts (after blanks) with ``::``: the first ``:`` becomes ``\\x3a``."""
     return _COMMAND_LINE.sub(r"\1\\x3a", text)
@@ -89,6 +100,18 @@ def escape_xml(text: str) -> str:
     and no line starting with ``::``."""
     text = _XML_UNSAFE.sub(lambda m: f"&#x{ord(m.group(0)):x};", text)
     return _COMMAND_LINE.sub(r"\1&#58;", text)
+
+
+def escape_command_data(text: str) -> str:
+    """A GitHub Actions workflow command's message: ``%``, carriage return and line feed
+    escaped."""
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_command_property(text: str) -> str:
+    """A workflow command's property value: as a message, plus ``:`` and ``,`` (the
+    separators)."""
+    return escape_command_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def display_path(path: str | bytes | os.PathLike[str]) -> str:

@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.app import discovery
 from holodeck_mt.app.cli import main
+from holodeck_mt.project import discovery
 from holodeck_mt.render import FORMATS
 from tests.conftest import ROOT, SAMPLES, RunJson
 

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.app import discovery
 from holodeck_mt.app.cli import main
 from holodeck_mt.explain import run as explain_run
 from holodeck_mt.limits import Limits
+from holodeck_mt.project import discovery
 from tests.conftest import RunJson
 
 AGENT = """\

@@ -25,9 +25,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holodeck_mt.app.cli import main
-from holodeck_mt.codes import runtime_lint
 from holodeck_mt.contract import compiled as fast_path
 from holodeck_mt.pipeline import validate_text
+from holodeck_mt.rules.codes import runtime_lint
 from tests.conftest import SAMPLES
 from tests.support import corpus as gen
 

@@ -33,7 +33,8 @@ from holodeck_mt.rules import (
     ineffective_flags,
 )
 from holodeck_mt.rules.registry import rules_to_run
-from holodeck_mt.text import hints
+from holodeck_mt.text import safe_text
+from holodeck_mt.wording import hints
 
 # --- paths and pointers -----------------------------------------------------------------
 
@@ -252,11 +253,11 @@ def test_quote_hint_shows_the_scalar_quoted(
 
 
 def test_github_escapes_percent_carriage_return_and_line_feed_in_a_message() -> None:
-    assert github.escape_data("50%\r\nx") == "50%25%0D%0Ax"
+    assert safe_text.escape_command_data("50%\r\nx") == "50%25%0D%0Ax"
 
 
 def test_github_escapes_colon_and_comma_in_a_property_too() -> None:
-    assert github.escape_property("a:b,c%\r\n") == "a%3Ab%2Cc%25%0D%0A"
+    assert safe_text.escape_command_property("a:b,c%\r\n") == "a%3Ab%2Cc%25%0D%0A"
 
 
 def test_github_where_names_the_test_case_and_path() -> None:

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.codes import CODES
 from holodeck_mt.contract.registry import schema_files
 from holodeck_mt.contract.walker import CHOOSE, NAME, subschemas
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
+from holodeck_mt.rules.codes import CODES
 
 NODES = [
     pytest.param(node, id=f"{uri.rsplit('/', 1)[-1]}#{pointer}")

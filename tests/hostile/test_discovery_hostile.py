@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.app import discovery
 from holodeck_mt.app.cli import main
+from holodeck_mt.project import discovery
 from holodeck_mt.read import confine
 from tests.hostile.test_hostile import diagnostics, run_cli
 

@@ -18,9 +18,9 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.app import writes
 from holodeck_mt.app.cli import main
 from holodeck_mt.fix import engine
+from holodeck_mt.project import writes
 
 FIXABLE = "- input: q\n  ground_truth: 12\n"
 FIXED = '- input: q\n  ground_truth: "12"\n'

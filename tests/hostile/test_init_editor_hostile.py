@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.app import writes
 from holodeck_mt.app.cli import main
+from holodeck_mt.project import writes
 
 CASES = "- input: hi\n"
 

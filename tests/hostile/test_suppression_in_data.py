@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.suppressions import read
+from holodeck_mt.locate.suppressions import read
 from tests.conftest import RunJson
 
 #: An unknown key at line 4 (HMT100), whatever the prompt above holds.

@@ -22,9 +22,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate.locate import same
 from holodeck_mt.read import compiled, parsers
 from holodeck_mt.read.builder import Builder
-from holodeck_mt.text.locate import same
 from tests.conftest import ROOT, sample_files
 from tests.strategies import documents, emit
 from tests.support import corpus as gen

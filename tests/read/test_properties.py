@@ -19,11 +19,11 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
-from holodeck_mt.codes import runtime_lint
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.model import Diagnostic, JsonPath
 from holodeck_mt.pipeline import validate_text
 from holodeck_mt.read import loader
+from holodeck_mt.rules.codes import runtime_lint
 from tests.strategies import documents, emit
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.

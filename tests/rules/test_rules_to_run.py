@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.app.config import Settings
+from holodeck_mt.project.config import Settings
 from holodeck_mt.rules import Options
 from holodeck_mt.rules.registry import RULES, rules_to_run
 from holodeck_mt.rules.rule import Rule

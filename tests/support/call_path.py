@@ -142,7 +142,15 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("rules", ("rules",)),
     (
         "locate",
-        ("text.report", "text.locate", "text.quoting", "text.source", "text.ends", "locate"),
+        (
+            "locate.report",
+            "locate.locate",
+            "locate.cascade",
+            "locate.worded",
+            "text.quoting",
+            "text.source",
+            "text.ends",
+        ),
     ),
 )
 
@@ -151,13 +159,14 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
 BELOW: tuple[str, ...] = (
     "model",
     "limits",
-    "codes",
+    "selection",
+    "rules.codes",
     "walk",
     "text.safe_text",
     "text.lines",
     "text.positions",
     "text.ranges",
-    "text.hints",
+    "wording",
     "text.substituted",
     "primitives",
     "read.loader",

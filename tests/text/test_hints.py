@@ -1,4 +1,4 @@
-"""How a value is shown in every message (``holodeck_mt.text.hints``): escaped as JSON
+"""How a value is shown in every message (``holodeck_mt.wording.hints``): escaped as JSON
 escapes it, clipped, written the way YAML and JSON write values."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.text.hints import literal, quote, safe
+from holodeck_mt.text.safe_text import escape_as_json as safe
+from holodeck_mt.wording.hints import literal, quote
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 The validator reads a file with the positions of its two top levels only, and reads a
 test case's own lines again (or the whole text) when a fault needs locating (see
-holodeck_mt.text.locate). For every key and value of every fixture, golden input, example,
+holodeck_mt.locate.locate). For every key and value of every fixture, golden input, example,
 real sample and generated corpus, the answer is the one a reading with every position
 gives.
 """
@@ -19,9 +19,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate import locate
 from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.read import loader
-from holodeck_mt.text import locate, ranges
+from holodeck_mt.text import ranges
 from tests.conftest import ROOT, need_samples, sample_files
 from tests.strategies import documents, emit
 from tests.support import corpus as gen

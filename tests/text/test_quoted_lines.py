@@ -13,6 +13,7 @@ import pytest
 
 from holodeck_mt.model import FileResult, make
 from holodeck_mt.render import renderer
+from holodeck_mt.text.lines import keep_quoted
 
 TEXTS = [
     "a: 1\nb: 2\nc: 3\n",
@@ -36,7 +37,7 @@ def test_the_kept_lines_show_as_the_whole_text_does(text: str) -> None:
     diagnostics = [make("HMT100", "m", line, 1) for line in range(1, lines + 3)]
     whole = FileResult(path="a.yaml", diagnostics=diagnostics, text=text)
     kept = FileResult(path="a.yaml", diagnostics=diagnostics, text=text)
-    kept.keep_quoted_lines()
+    keep_quoted(kept)
     assert kept.text is None
     assert _text(kept) == _text(whole)
     assert kept.quoted_lines() == whole.quoted_lines()
@@ -46,11 +47,11 @@ def test_the_kept_lines_show_as_the_whole_text_does(text: str) -> None:
 def test_only_the_quoted_lines_are_kept() -> None:
     text = "".join(f"k{i}: {i}\n" for i in range(10_000))
     result = FileResult(path="a.yaml", diagnostics=[make("HMT100", "m", 5000, 1)], text=text)
-    result.keep_quoted_lines()
+    keep_quoted(result)
     assert result.quoted == {5000: "k4999: 4999"}
 
 
 def test_a_result_without_diagnostics_keeps_no_line() -> None:
     result = FileResult(path="a.yaml", text="a: 1\n")
-    result.keep_quoted_lines()
+    keep_quoted(result)
     assert result.quoted == {} and result.text is None

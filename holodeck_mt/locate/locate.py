@@ -18,9 +18,10 @@ from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate.worded import as_written
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
 from holodeck_mt.read import loader
-from holodeck_mt.text import ends, quoting, ranges
+from holodeck_mt.text import ends, ranges
 from holodeck_mt.text.positions import Position
 
 #: A path this long or shorter ends in a collection the "top" index holds.
@@ -57,14 +58,14 @@ class Locator:
         return [d for d in located if d is not None]
 
     def diagnostic(self, fault: Fault) -> Diagnostic:
-        """The fault as a diagnostic: located, worded as written (``text/quoting``), ranged,
+        """The fault as a diagnostic: located, worded as written (``locate/worded``), ranged,
         and placed in its test case: made once, with its final words."""
         doc = self._doc
         key = fault.at == "key"
         reading, inner, first = self._reading(fault.parts)
         line, column = _at(reading, inner, key)
         line += first - 1
-        words = quoting.as_written(fault, doc.text, line, column, lambda: self.lines(fault.parts))
+        words = as_written(fault, doc.text, line, column, lambda: self.lines(fault.parts))
         located = make(
             fault.code,
             words.message,
@@ -94,7 +95,7 @@ class Locator:
         words :meth:`diagnostic` gives a fault there."""
         parts = found.pointer_parts
         fault = Fault(found.code, found.message, parts, hint=found.hint, fix=found.fix)
-        words = quoting.as_written(
+        words = as_written(
             fault, self._doc.text, found.line, found.column, lambda: self.lines(parts)
         )
         if words == (found.message, found.hint, found.fix):

@@ -342,7 +342,7 @@ def naming_agent(path: Path) -> Path | None:
     the validator read outside that tree."""
     wanted = same_file_key(path)
     folder = path.parent
-    top = _tree_of(Path(os.path.realpath(folder)))
+    top = _top_of(Path(os.path.realpath(folder)))
     for _ in range(LEVELS_UP + 1):
         for name in AGENT_FILE_NAMES:
             agent = folder / name
@@ -355,15 +355,15 @@ def naming_agent(path: Path) -> Path | None:
     return None
 
 
-def _tree_of(folder: Path) -> str | None:
+def _top_of(folder: Path) -> str | None:
     """The top of the tree ``folder`` (a real path) lies in: the nearest folder holding
     ``.git``, else the working directory when ``folder`` is inside it; None for a folder
     named outside both (the user's own choice: searched up to :data:`LEVELS_UP`)."""
-    for candidate in (folder, *folder.parents):
-        if (candidate / ".git").exists():
-            return str(candidate)
-    here = Path(os.path.realpath(Path.cwd()))
-    return str(here) if folder.is_relative_to(here) else None
+    root = confine.repository_root(folder)
+    if root is not None:
+        return root
+    here = confine.holder(folder)
+    return str(here) if here is not None else None
 
 
 def same_file_key(path: Path | str) -> str:

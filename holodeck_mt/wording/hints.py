@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -13,6 +12,7 @@ from holodeck_mt.model import Quote, Unquote
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import clip
+from holodeck_mt.text.safe_text import escape_as_json as safe
 
 _TYPE_NAMES = {
     "string": "a string",
@@ -159,25 +159,6 @@ def unquote_fix(key: str | int | None, value: Any, *, integer: bool = False) -> 
 
 
 # --- a value as JSON writes it: the rules' and explain's one style -------------------
-
-
-def safe(text: str, keep: str = "") -> str:
-    """``text`` with every control, format, line- or paragraph-separator character escaped
-    (as JSON does, so the escapes are valid inside a JSON string); ``keep`` stays raw."""
-    out = []
-    for ch in text:
-        if ch in keep:
-            out.append(ch)
-        elif unicodedata.category(ch) in ("Cc", "Cf", "Zl", "Zp", "Cs", "Co", "Cn"):
-            code = ord(ch)
-            if code > 0xFFFF:  # a surrogate pair, as JSON writes it
-                code -= 0x10000
-                out.append(f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}")
-            else:
-                out.append(f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
 
 
 def quote(text: str, limit: int = 60) -> str:

@@ -2,7 +2,7 @@
 
 Each fault is placed at its line and column in its test case (``locate``) and made
 with its final words there: every value a message or hint shows is the one its
-author wrote (``"0.5"``, not 0.5; ``text/quoting``), none a variable's value. The
+author wrote (``"0.5"``, not 0.5; ``locate/worded``), none a variable's value. The
 reader's findings and dialect warnings join where no fault covers the node. Then,
 once per file (:func:`finish`): everything quoted from the input is clipped, the list
 sorted and deduplicated, and past ``--max-diagnostics`` one ``HMT220`` line counts the
@@ -40,7 +40,8 @@ def diagnostics(
     warned = [d for d in dialect if not under(d.pointer_parts, faulted)]
     if not faults and not beside and not doc.diagnostics and not warned:
         return []
-    from holodeck_mt.text import locate, ranges  # a clean file gets none (start-up)
+    from holodeck_mt.locate import locate
+    from holodeck_mt.text import ranges  # a clean file gets none (start-up)
 
     text, data = doc.text, doc.data
     locator = locate.Locator(doc, limits)

@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from holodeck_mt.model import Diagnostic, FileResult, make
 from holodeck_mt.rules import Options
 from holodeck_mt.rules.registry import CODES
-from holodeck_mt.selection import Selection
+from holodeck_mt.selection import SELECTOR, Selection
+from holodeck_mt.text.lines import SPLITLINES
 
 MARK = "holodeck-mt:"
 #: The most suppressions read from one file: a hostile file cannot make the list grow.
@@ -33,9 +34,6 @@ MOST_WRITTEN = 10 * MOST_SUPPRESSIONS
 _DIRECTIVE = re.compile(
     r"#[ \t]*holodeck-mt:[ \t]*(ignore-file|ignore)(?![-\w])(?:\[([^\]\n]{0,400})\])?"
 )
-#: Where ``str.splitlines`` breaks lines: the numbering of diagnostics' lines.
-_BREAKS = re.compile("\r\n|[\n\r\v\f\x1c\x1d\x1e\x85\u2028\u2029]")
-_SELECTOR = re.compile(r"HMT\d{0,3}")
 
 
 @dataclass
@@ -77,7 +75,7 @@ def read(text: str) -> list[Suppression]:
     found: list[Suppression] = []
     line, position, line_start = 1, 0, 0
     for match in itertools.compress(written, commented):
-        for brk in _BREAKS.finditer(text, position, match.start()):
+        for brk in SPLITLINES.finditer(text, position, match.start()):
             line, line_start = line + 1, brk.end()
         position = match.start()
         found.append(_suppression(match, line, match.start() - line_start + 1))
@@ -89,7 +87,7 @@ def read(text: str) -> list[Suppression]:
 def _suppression(match: re.Match[str], line: int, column: int) -> Suppression:
     kind, listed = match.group(1), match.group(2)
     named = [part.strip().upper() for part in (listed or "").split(",") if part.strip()]
-    known = [c for c in named if _SELECTOR.fullmatch(c) and any(k.startswith(c) for k in CODES)]
+    known = [c for c in named if SELECTOR.fullmatch(c) and any(k.startswith(c) for k in CODES)]
     return Suppression(
         line=line,
         column=column,
@@ -167,13 +165,13 @@ class Screen:
         )
 
 
-def close(results: list[FileResult], options: Options) -> list[FileResult]:
-    """The results with their unused suppressions reported (when asked), screens dropped."""
-    for result in results:
-        screen, result.screen = result.screen, None
+def close(screened: list[tuple[FileResult, Screen | None]], options: Options) -> list[FileResult]:
+    """The results, each with the unused suppressions of its screen (what the file reported
+    of its diagnostics while it was validated) reported when asked; the screens dropped."""
+    for result, screen in screened:
         if screen is not None and options.report_unused_ignores:
             unused = screen.unused()
             if unused:
                 found = [*result.diagnostics, *unused]
                 result.diagnostics = sorted(found, key=Diagnostic.sort_key)
-    return results
+    return [result for result, _ in screened]

@@ -7,7 +7,7 @@ import dataclasses
 import os
 from pathlib import Path
 
-from holodeck_mt.app.config import Finder, Settings
+from holodeck_mt.project.config import Finder, Settings
 from holodeck_mt.rules import Options
 from holodeck_mt.selection import Selection, matches
 
@@ -18,7 +18,7 @@ class JobSettings:
     found in a folder, or named by an agent.yaml elsewhere (:meth:`of` is the validator's
     ``options_of``). Sent to the worker processes with their jobs.
 
-    Raises :class:`~holodeck_mt.app.config.ConfigError` or
+    Raises :class:`~holodeck_mt.project.config.ConfigError` or
     :class:`~holodeck_mt.selection.SelectionError` for a configuration or a code that
     cannot be used (checked before any file is validated).
     """

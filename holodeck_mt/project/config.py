@@ -210,9 +210,9 @@ def _folders(start: Path, top: Path | None) -> list[Path]:
     chain = [start, *start.parents][:MAX_LEVELS]
     if top is not None:
         chain = [f for f in chain if f.is_relative_to(top)]
-    for i, folder in enumerate(chain):
-        if (folder / ".git").exists():
-            return chain[: i + 1]
+    root = confine.repository_root(start)
+    if root is not None and Path(root) in chain:
+        return chain[: chain.index(Path(root)) + 1]
     if top is not None:
         return chain
     tree = confine.tree_of(start / "_")

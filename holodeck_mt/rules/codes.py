@@ -6,14 +6,9 @@ The registry is the one place codes are defined (a rule's own module describes i
 
 from __future__ import annotations
 
-from holodeck_mt.model import Severity
 from holodeck_mt.rules.registry import CODES, Code
 
-__all__ = ["CODES", "Code", "Severity", "runtime_lint", "severity"]
-
-
-def severity(code: str) -> Severity:
-    return CODES[code].severity
+__all__ = ["CODES", "Code", "runtime_lint"]
 
 
 def runtime_lint(code: str) -> bool:

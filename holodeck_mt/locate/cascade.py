@@ -9,8 +9,7 @@ dropped; the error itself says what to change.
 
 from __future__ import annotations
 
-from holodeck_mt.codes import severity
-from holodeck_mt.model import Fault, JsonPath, under
+from holodeck_mt.model import Fault, JsonPath, severity, under
 
 #: The keys that say what a mapping is: the rest of it is read by what they say.
 KIND_KEYS = frozenset({"metric", "type"})
