@@ -9,9 +9,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.editor.lsp_client import LspClient, LspError
 from tests.timeouts import scaled
-
-from .lsp_client import LspClient, LspError
 
 pytest.importorskip("pygls", reason="the language server needs the [lsp] extra (pygls)")
 

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from .lsp_client import LspClient
+from tests.editor.lsp_client import LspClient
 
 pytest.importorskip("pygls", reason="the language server needs the [lsp] extra (pygls)")
 
