@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt.render import MODULES
-from tests.conftest import ROOT, copy_checkout
+from tests.conftest import ROOT, SAMPLES, copy_checkout
 
 GUIDE = (ROOT / "CONTRIBUTING.md").read_text(encoding="utf-8")
 
@@ -80,6 +80,8 @@ def _make_recipe(target: str) -> list[tuple[dict[str, str], list[str]]]:
 def _run_in(copy: Path, command: list[str], **variables: str) -> str:
     """Run ``command`` in the copy, its package and tests first on the path; the output."""
     env = {**os.environ, "PYTHONPATH": str(copy), "NO_COLOR": "1", **variables}
+    if SAMPLES.is_dir():  # the copy has no shared/ beside it: it reads the checkout's samples
+        env["HOLODECK_MT_SAMPLES"] = str(SAMPLES)
     done = subprocess.run(
         command, cwd=copy, env=env, capture_output=True, text=True, check=False, timeout=900
     )

@@ -82,7 +82,16 @@ def test_the_fixture_corpus_is_not_empty() -> None:
     assert len(YAML_FILES) >= 50
 
 
-@pytest.mark.parametrize("path", YAML_FILES, ids=lambda p: str(p.relative_to(ROOT.parent)))
+def _id(path: Path) -> str:
+    """A file's test id: its path from the checkout's parent, or from the samples' folder
+    (``$HOLODECK_MT_SAMPLES`` may be anywhere)."""
+    for base, shown in ((ROOT.parent, ""), (SAMPLES, "samples/")):
+        if path.is_relative_to(base):
+            return shown + str(path.relative_to(base))
+    return str(path)
+
+
+@pytest.mark.parametrize("path", YAML_FILES, ids=_id)
 def test_every_fixture_gets_the_same_diagnostics_from_both_engines(
     path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
