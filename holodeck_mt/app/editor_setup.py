@@ -210,12 +210,7 @@ def _json_file(root: Path, name: str) -> Any:
         found = _existing(root, relative)
         if found is None:
             return None
-        value = json.loads(
-            found[0].decode("utf-8-sig"),
-            parse_constant=_no_constant,
-            parse_float=_finite,
-            parse_int=_integer,
-        )
+        value = _loads(found[0].decode("utf-8-sig"))
     except (writes.WriteError, OSError, ValueError, RecursionError):
         return None
     return value if _depth(value) <= MAX_NESTING else None
@@ -298,11 +293,7 @@ def _read_settings(root: Path) -> tuple[dict[str, Any], tuple[bytes, writes.Snap
     except UnicodeDecodeError:
         raise SetupError(f"{SETTINGS.as_posix()} is not UTF-8 text") from None
     try:
-        settings = (
-            json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_integer)
-            if text.strip()
-            else {}
-        )
+        settings = _loads(text) if text.strip() else {}
     except json.JSONDecodeError as e:
         raise SetupError(
             f"{SETTINGS.as_posix()} is not plain JSON ({e.msg} at line {e.lineno}); it may "
@@ -318,6 +309,11 @@ def _read_settings(root: Path) -> tuple[dict[str, Any], tuple[bytes, writes.Snap
             f"{SETTINGS.as_posix()} is not rewritten: it nests deeper than {MAX_NESTING} levels"
         )
     return settings, before
+
+
+def _loads(text: str) -> Any:
+    """JSON as it can be written back the same: no NaN, no infinite or huge number."""
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_integer)
 
 
 def _no_constant(name: str) -> Any:

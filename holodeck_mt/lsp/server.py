@@ -56,6 +56,7 @@ from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.lsp.replies import AnsweringProtocol, invalid
 from holodeck_mt.model import Diagnostic
+from holodeck_mt.pipeline import read_saved
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import clip, escape
 from holodeck_mt.urls import code_docs
@@ -223,7 +224,7 @@ class HoloDeckServer(LanguageServer):
             self._log(problem)
         context = saved = None
         if target.agent is not None:  # validated through it: its saved text counts too
-            saved = checking.saved_text(target.agent, tree, Limits())
+            saved = read_saved(target.agent, tree, Limits())
             context = f"{target.agent}\0{tree}\0{saved}"
         # A reading is reused only under the default selection: a configuration may change.
         reusable = options.selection.everything
@@ -253,15 +254,18 @@ class HoloDeckServer(LanguageServer):
 
     # -- fixing ------------------------------------------------------------------------------
 
-    def edit_of(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> lsp.WorkspaceEdit:
+    async def apply(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> bool:
+        """Ask the editor to make ``edits`` to the validated version; whether it did."""
         lines = self.lines(uri, checked)
         text_edits = [
             lsp.TextEdit(range=_range(lines, e.start, e.end), new_text=e.new_text) for e in edits
         ]
         document = lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=checked.version)
-        return lsp.WorkspaceEdit(
+        edit = lsp.WorkspaceEdit(
             document_changes=[lsp.TextDocumentEdit(text_document=document, edits=text_edits)]
         )
+        params = lsp.ApplyWorkspaceEditParams(edit=edit, label="holodeck-mt")
+        return bool((await self.workspace_apply_edit_async(params)).applied)
 
 
 def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
@@ -455,10 +459,7 @@ async def apply_fix(ls: HoloDeckServer, *arguments: Any) -> bool:
         return False  # the document changed since the fix was offered
     if not all(0 <= e.start <= e.end <= len(checked.text) for e in chosen):
         raise invalid("holodeck-mt.applyFix: an edit is outside the document")
-    result = await ls.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(uri, checked, chosen), label="holodeck-mt")
-    )
-    return bool(result.applied)
+    return await ls.apply(uri, checked, chosen)
 
 
 @server.command(FIX_ALL)
@@ -474,10 +475,7 @@ async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     edits = sorted({e for f in applied for e in f.edits})
     if not edits:
         return False
-    result = await ls.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(uri, checked, edits), label="holodeck-mt")
-    )
-    return bool(result.applied)
+    return await ls.apply(uri, checked, edits)
 
 
 def serve(version: str) -> None:
