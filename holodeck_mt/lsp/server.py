@@ -1,26 +1,17 @@
 """``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio (pygls).
 
-- Diagnostics are the validator's own (code, message, range), published on open, on
-  change (the first edit after a pause at once, the edits that follow it debounced into
-  one validation once they pause for :data:`DEBOUNCE` seconds) and on save, with the
-  document version they belong to. Validation runs on one worker thread; a document is
-  validated once at a time (edits meanwhile ask for one more run when it ends), a version
-  is validated once however many ask for it (a quick fix asked for while it is validated
-  waits for that validation), and a result for a version the editor has left is dropped.
-  The worker validates a small sample while the editor sends its first document, so that
-  what a first validation pays once (:mod:`holodeck_mt.lsp.warming`) is paid before it.
-- Quick fixes come from :mod:`holodeck_mt.fix.engine`, the engine ``holodeck-mt fix`` uses: each
-  is a command (``holodeck-mt.applyFix``) that the server carries out with one
-  ``workspace/applyEdit``; an unsafe fix says so in its title and is never preferred.
-  ``source.fixAll`` applies every safe fix of the document (``holodeck-mt.fixAll``).
-- Positions honour the encoding the client offers (UTF-16 unless it prefers UTF-8/32).
+What it publishes, when, and its quick fixes: docs/editors.md. Validation runs on one
+worker thread; a document is validated once at a time (edits meanwhile ask for one more
+run when it ends), a version is validated once however many ask for it (a quick fix asked
+for while it is validated waits for that validation), and a result for a version the
+editor has left is dropped. The worker validates a small sample while the editor sends its
+first document, so that what a first validation pays once (:mod:`holodeck_mt.lsp.warming`)
+is paid before it. Quick fixes come from :mod:`holodeck_mt.fix.engine`, as ``holodeck-mt
+fix``'s do.
 
-Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. Every
-diagnostic is published unless the editor sets ``holodeck-mt.schemaDiagnostics: false``
-(:mod:`holodeck_mt.lsp.settings`); then the YAML language server's are left to it
-(:mod:`holodeck_mt.lsp.sharing`). The client is hostile too: the workspace is the
-boundary of what is read (:mod:`holodeck_mt.lsp.checking`), frames are read
-defensively (:mod:`holodeck_mt.lsp.framing`), every request is answered
+Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. The client is
+hostile too: the workspace is the boundary of what is read (:mod:`holodeck_mt.lsp.checking`),
+frames are read defensively (:mod:`holodeck_mt.lsp.framing`), every request is answered
 (:mod:`holodeck_mt.lsp.replies`), and what is published or logged is escaped.
 """
 

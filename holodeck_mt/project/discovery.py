@@ -1,16 +1,8 @@
 """Which files a run validates: HoloDeck's files found by their content, each once.
 
-Real test-case files are named anything (``data/convfinqa_subset_retrieval.yaml``),
-so a folder search does not go by name: it takes every ``agent.yaml``/``agent.yml``
-and every other YAML file whose content holds HoloDeck test cases, and passes over
-the rest of a repository's YAML (CI workflows, compose files, Kubernetes
-manifests, OpenAPI documents, HoloDeck's own ``config.yaml``) without a word.
-
-A file holds test cases when its top level is a mapping with ``test_cases`` (or
-``test_cases_file``: an agent configuration, whatever its name), or a list with a
-mapping that carries ``input`` or ``turns``. Only the top level of the first
-document is read, from the parser's events as they stream in: nothing is
-constructed, and reading stops as soon as the answer is known.
+What holds test cases: docs/usage.md. Only the top level of the first document is read,
+from the parser's events as they stream in: nothing is constructed, and reading stops as
+soon as the answer is known.
 """
 
 from __future__ import annotations
