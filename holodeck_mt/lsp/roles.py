@@ -1,14 +1,7 @@
-"""Which open documents the server validates, and as what.
-
-- an ``agent.yaml``/``agent.yml``: as the CLI validates it (the test-cases file it names
-  is followed, so a missing one is reported on the agent.yaml);
-- a file an agent.yaml names in ``test_cases_file`` (the agent.yaml, as saved, sits in the
-  file's folder or up to four above it): as that agent's test-cases file;
-- any other YAML file that holds test cases by its content, as a folder search finds them
-  (:mod:`holodeck_mt.project.discovery`), judged on the editor's buffer: as the CLI validates a
-  file given on its command line.
-
-Every other file gets no diagnostics: a workflow or a compose file is not ours to judge.
+"""Which open documents the server validates, and as what (docs/editors.md): an
+agent.yaml as the CLI validates it; a file an agent.yaml (as saved) names, as that agent's
+test-cases file; any other YAML file holding test cases by the editor's buffer, as a file
+given on the command line. Every other file gets no diagnostics.
 """
 
 from __future__ import annotations
