@@ -1,14 +1,9 @@
 """The cache: a file's results reused while nothing they depend on has changed, and only
-if this installation stored them. An entry is named by an HMAC of what is known before
-validating (the file's path and bytes, the working folder, the options, limits and
-configuration file, the validator and what it imports); it records keyed hashes of what
-validating reads (the test-cases file, the ``.env`` files, the files the platform's models
-read, the ``${NAME}`` values referenced: no value is stored), checked before use. The key
-is made on first use in the user's cache folder (0600, ``O_EXCL``), never in the repository
-validated, whose ``cache-dir`` chooses where entries go, not the key. An entry whose HMAC
-fails, or that is not a regular file, is a miss. Folders and entries are opened without
-following links or blocking; an entry is written to a new file in its own folder, then
-renamed. Without ``dir_fd`` (Windows) there is no cache.
+if this installation stored them (what an entry depends on, and where it is kept:
+docs/usage.md, *The cache*). An entry is named by an HMAC of what is known before
+validating; it records keyed hashes of what validating reads, checked before use, and no
+value. The key is made on first use in the user's cache folder (0600, ``O_EXCL``), never
+in the repository validated. Without ``dir_fd`` (Windows) there is no cache.
 """
 
 from __future__ import annotations

@@ -125,13 +125,6 @@ def _help_width() -> int:
 Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
 
 
-def _command(
-    commands: Commands, name: str, summary: str, description: str | None = None
-) -> _Parser:
-    """A command: ``summary`` in the list of commands, ``description`` atop its own help."""
-    return commands.add_parser(name, help=summary, description=description)
-
-
 def _flags(command: _Parser, flags: dict[str, str]) -> None:
     """Options that are on or off: each flag and its help."""
     for flag, text in flags.items():
@@ -160,12 +153,10 @@ def _max_file_size(command: _Parser) -> None:
 
 
 def _add_validate(commands: Commands) -> None:
-    """The `validate` command and its options."""
-    validate = _command(
-        commands,
+    validate = commands.add_parser(
         "validate",
-        "validate agent.yaml and test-cases files",
-        "Validate agent.yaml files and the test-cases files they name. "
+        help="validate agent.yaml and test-cases files",
+        description="Validate agent.yaml files and the test-cases files they name. "
         "Exit 0: valid; 1: errors found; 2: usage error or unreadable path.",
     )
     _paths(
@@ -310,12 +301,10 @@ def _add_limits(validate: _Parser) -> None:
 
 
 def _add_fix(commands: Commands) -> None:
-    """The `fix` command and its options."""
-    fix = _command(
-        commands,
+    fix = commands.add_parser(
         "fix",
-        "apply the fixes of diagnostics that have an evident fix",
-        "Apply the safe fixes to agent.yaml and test-cases files, changing only "
+        help="apply the fixes of diagnostics that have an evident fix",
+        description="Apply the safe fixes to agent.yaml and test-cases files, changing only "
         "the fixed characters. Exit 0: nothing left to report; 1: errors remain (with --diff: "
         "a file would change); 2: usage error or unreadable path.",
     )
@@ -333,23 +322,19 @@ def _add_fix(commands: Commands) -> None:
 
 
 def _add_lsp(commands: Commands) -> None:
-    """The `lsp` command."""
-    _command(
-        commands,
+    commands.add_parser(
         "lsp",
-        "run the language server on stdio (needs the [lsp] extra)",
-        "A language server over stdio that publishes the validator's diagnostics "
+        help="run the language server on stdio (needs the [lsp] extra)",
+        description="A language server over stdio that publishes the validator's diagnostics "
         "and offers its fixes as quick fixes; it runs beside the YAML language server.",
     )
 
 
 def _add_explain(commands: Commands) -> None:
-    """The `explain` command and its options."""
-    explain = _command(
-        commands,
+    explain = commands.add_parser(
         "explain",
-        "say what the platform will run for each test case and turn",
-        "For each test case and turn: the metrics that will run, the level they "
+        help="say what the platform will run for each test case and turn",
+        description="For each test case and turn: the metrics that will run, the level they "
         "come from and the settings that really apply, the metrics skipped for want of a "
         "ground truth, the tool assertions spelled out, the files sent. "
         "Exit 0: explained; 1: the file has errors (the validator's diagnostics); 2: usage.",
@@ -362,12 +347,10 @@ def _add_explain(commands: Commands) -> None:
 
 
 def _add_init_editor(commands: Commands) -> None:
-    """The `init-editor` command and its options."""
-    editor = _command(
-        commands,
+    editor = commands.add_parser(
         "init-editor",
-        "bind the schema to this repository's HoloDeck files in .vscode/settings.json",
-        "Write or merge .vscode/settings.json so that the YAML language server "
+        help="bind the schema to this repository's HoloDeck files in .vscode/settings.json",
+        description="Write or merge .vscode/settings.json so that the YAML language server "
         "(VS Code's YAML extension and others) checks and completes every agent.yaml, the "
         "test-cases files they name and every other YAML file holding test cases; and set "
         '"yaml.yamlVersion": "1.1", the YAML the platform reads. Run it again after adding '
@@ -390,18 +373,15 @@ def _add_init_editor(commands: Commands) -> None:
 
 
 def _add_schema(commands: Commands) -> None:
-    """The `schema` command and its options."""
-    schema = _command(commands, "schema", "print the bundled single-file JSON Schema")
+    schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
     _flags(schema, {"--path": "print where the installed schema file is instead"})
 
 
 def _add_rule(commands: Commands) -> None:
-    """The `rule` command and its options."""
-    rule = _command(
-        commands,
+    rule = commands.add_parser(
         "rule",
-        "print a diagnostic code's documentation, with its example",
-        "Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
+        help="print a diagnostic code's documentation, with its example",
+        description="Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
         "meaning, an example file and what the validator prints for it.",
     )
     chosen = rule.add_mutually_exclusive_group(required=True)
@@ -456,7 +436,8 @@ def _run(job: _Job) -> Outcome:
         cached = entry.read()
         if cached is not None:
             for i, result in enumerate(cached):  # strict as the settings are today
-                result.strict = (_followed(job, result.path) if i else job.options).strict
+                of = job.options_of if i else None  # the test-cases file's own, if followed
+                result.strict = (of(os.path.abspath(result.path)) if of else job.options).strict
             return list(cached), None
     from holodeck_mt.pipeline import validate_file
     from holodeck_mt.project.config import ConfigError
@@ -484,11 +465,6 @@ def _run(job: _Job) -> Outcome:
     if entry is not None:
         entry.write(results)
     return list(results), None
-
-
-def _followed(job: _Job, path: str) -> Options:
-    """The options of ``path``, the test-cases file the file of ``job`` names."""
-    return job.options if job.options_of is None else job.options_of(os.path.abspath(path))
 
 
 #: A file's results and the problem met reading it.
@@ -793,7 +769,8 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judge
             return EXIT_USAGE
         if args.show_files:
             return _show_files(files, found)
-        if _platform_required(rounds) and _platform_missing():
+        required = any(job.options.platform == "required" for batch in rounds for job in batch)
+        if required and _platform_missing():
             return EXIT_USAGE
         if stdin:
             return _from_stdin(rounds[0][0], args.stdin_filename), []
@@ -805,7 +782,9 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judge
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
     """Render the report (to stdout or ``--output-file``) and choose the exit code."""
-    render = _renderer(args)
+    from holodeck_mt.render import renderer, statistics
+
+    render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
     if args.output_file is not None:
         if not _write_output(args.output_file, lambda out: render(results, out)):
             return EXIT_USAGE
@@ -830,19 +809,6 @@ def _misused(args: argparse.Namespace) -> str | None:
     return None
 
 
-def _renderer(args: argparse.Namespace) -> Callable[[Sequence[FileResult], TextIO], None]:
-    """The report's renderer: the format's, or the statistics in that format."""
-    from holodeck_mt.render import renderer, statistics
-
-    return statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
-
-
-def _platform_required(rounds: list[list[_Job]]) -> bool:
-    """Whether a file is to be judged with ``platform = "required"`` (the command line's
-    or its configuration's)."""
-    return any(job.options.platform == "required" for batch in rounds for job in batch)
-
-
 def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
     """The results of the text on standard input, as if it were the file ``name`` (its
     folder's test_cases_file followed), or ``-`` in the working folder."""
@@ -852,28 +818,20 @@ def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
     raw = stream.read(job.limits.max_bytes + 1) if stream is not None else b""
     shown = name if name is not None else "-"
     folder = Path(name).parent if name is not None else Path.cwd()
-    if len(raw) > job.limits.max_bytes or not _decodes(raw):
-        # Too large, or not text: said as a file's content is.
-        results = [validate_text(raw, path=shown, options=job.options, limits=job.limits)]
-    else:
-        text = raw.decode("utf-8-sig")
-        results = validate_document_text(
-            text,
-            path=shown,
-            base_dir=folder,
-            options=job.options,
-            limits=job.limits,
-            options_of=job.options_of,
-        )
-    return results
-
-
-def _decodes(raw: bytes) -> bool:
     try:
-        raw.decode("utf-8-sig")
+        text = raw.decode("utf-8-sig") if len(raw) <= job.limits.max_bytes else None
     except UnicodeDecodeError:
-        return False
-    return True
+        text = None
+    if text is None:  # too large, or not text: said as a file's content is
+        return [validate_text(raw, path=shown, options=job.options, limits=job.limits)]
+    return validate_document_text(
+        text,
+        path=shown,
+        base_dir=folder,
+        options=job.options,
+        limits=job.limits,
+        options_of=job.options_of,
+    )
 
 
 def _show_files(files: list[str], found: discovery.Found) -> int:

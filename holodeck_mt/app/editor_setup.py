@@ -1,30 +1,11 @@
 """``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files.
 
-Test-case files are named anything, so no glob in an editor's settings finds them
-all. This writes the exact list instead: every agent.yaml, the test-cases file
-each names, and every other YAML file holding test cases (found by content, as
-``validate`` finds them), into ``.vscode/settings.json`` under ``yaml.schemas``
-(read by Red Hat's YAML extension and any yaml-language-server client), with
-``"yaml.yamlVersion": "1.1"``, the YAML the platform reads. Other settings are
-kept. With ``--modeline`` each file gets a ``# yaml-language-server: $schema=...``
-first line instead. Running it again changes nothing unless the files changed.
-
-Nothing it writes hides a fault: ``holodeck-mt lsp`` beside yaml-language-server keeps
-publishing every diagnostic (a test-cases file added since the last run is bound by no
-setting until it runs again, but the server finds it by its content).
-
-HoloDeck's own agent schema (``holodeck init`` binds ``schemas/agent.schema.json`` in
-``.vscode/settings.json``) knows no ``test_cases_file`` and an older shape of the test
-cases: bound beside ours, it reports a false "Property test_cases_file is not allowed" on
-a file the platform loads. When the settings bind such a schema (a file inside the
-repository whose top-level ``properties`` hold ``model``, ``instructions`` and
-``test_cases``), its globs are moved to ``.vscode/holodeck-agent.schema.json``: the same
-schema with ``test_cases`` and ``test_cases_file`` left to ours, and not applied to a
-test-cases file (a list, or a mapping holding only ``test_cases``), which its globs may
-reach too. The file records its source, so that a later run writes it again from it.
-
-The schema is the bundle, copied to ``.vscode/holodeck-mt.schema.json`` (offline,
-and versioned with the repository) unless ``--schema`` names a URL or a path.
+What it writes, and why beside HoloDeck's own agent schema: docs/editors.md. Test-case
+files are named anything, so the exact list of files is bound (found by content, as
+``validate`` finds them), never a glob. HoloDeck's agent schema is recognised as a file
+inside the repository whose top-level ``properties`` hold ``model``, ``instructions`` and
+``test_cases``; the composed copy records its source, so that a later run writes it
+again from it.
 
 The repository may be hostile: every file is read and written through
 :mod:`holodeck_mt.project.writes` (inside the folder, never through a link out of it, never
@@ -210,12 +191,7 @@ def _json_file(root: Path, name: str) -> Any:
         found = _existing(root, relative)
         if found is None:
             return None
-        value = json.loads(
-            found[0].decode("utf-8-sig"),
-            parse_constant=_no_constant,
-            parse_float=_finite,
-            parse_int=_integer,
-        )
+        value = _loads(found[0].decode("utf-8-sig"))
     except (writes.WriteError, OSError, ValueError, RecursionError):
         return None
     return value if _depth(value) <= MAX_NESTING else None
@@ -298,11 +274,7 @@ def _read_settings(root: Path) -> tuple[dict[str, Any], tuple[bytes, writes.Snap
     except UnicodeDecodeError:
         raise SetupError(f"{SETTINGS.as_posix()} is not UTF-8 text") from None
     try:
-        settings = (
-            json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_integer)
-            if text.strip()
-            else {}
-        )
+        settings = _loads(text) if text.strip() else {}
     except json.JSONDecodeError as e:
         raise SetupError(
             f"{SETTINGS.as_posix()} is not plain JSON ({e.msg} at line {e.lineno}); it may "
@@ -318,6 +290,11 @@ def _read_settings(root: Path) -> tuple[dict[str, Any], tuple[bytes, writes.Snap
             f"{SETTINGS.as_posix()} is not rewritten: it nests deeper than {MAX_NESTING} levels"
         )
     return settings, before
+
+
+def _loads(text: str) -> Any:
+    """JSON as it can be written back the same: no NaN, no infinite or huge number."""
+    return json.loads(text, parse_constant=_no_constant, parse_float=_finite, parse_int=_integer)
 
 
 def _no_constant(name: str) -> Any:

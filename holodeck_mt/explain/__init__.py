@@ -1,10 +1,6 @@
-"""``holodeck-mt explain``: what the platform will run for each test case and turn.
-
-For every turn: the effective metric list and the level it came from, the settings
-each metric really runs with (one evaluator per metric name for the whole file),
-which metrics are skipped for want of a ground truth, the tool assertions spelled
-out, and the files sent with the turn. A file with errors is refused with the
-validator's diagnostics. The rules come from :mod:`holodeck_mt.semantics`.
+"""``holodeck-mt explain``: what the platform will run for each test case and turn
+(docs/explain.md). A file with errors is refused with the validator's diagnostics. The
+rules come from :mod:`holodeck_mt.semantics`.
 """
 
 from __future__ import annotations

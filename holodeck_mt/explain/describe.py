@@ -105,10 +105,6 @@ def matcher_text(key: str, value: Any) -> str:
     return f"{name} = {show(literal)}"
 
 
-def matcher_kind(value: Any) -> str:
-    return classify(value).kind
-
-
 def entry_text(entry: Entry) -> str:
     """``subtract: at least 1 call whose name contains "subtract", a = 206588 (int or float)``."""
     calls = "1 call" if entry.count == 1 else f"{entry.count} calls"

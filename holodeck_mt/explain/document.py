@@ -12,7 +12,7 @@ from holodeck_mt.explain import describe, summary
 from holodeck_mt.explain.sources import Sources
 from holodeck_mt.model import format_path
 from holodeck_mt.semantics import precedence
-from holodeck_mt.semantics.matchers import entry_of
+from holodeck_mt.semantics.matchers import classify, entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Plan, TurnPlan
 from holodeck_mt.text.safe_text import clip
 
@@ -27,11 +27,6 @@ GEVAL_DEFAULT_THRESHOLD = 0.5
 #: many turns multiply; past the budget the remaining test cases and turns are left out,
 #: and ``left_out`` counts them (``--test-case`` explains one test case whole).
 MAX_ENTRIES = 4_000
-
-
-def plan_of(sources: Sources) -> Plan:
-    agent = sources.agent.data if sources.agent is not None else None
-    return precedence.build(agent, sources.case_list(), sources.cases_base, sources.cases_origin)
 
 
 def _case_name(sources: Sources, index: int | None) -> str | None:
@@ -127,7 +122,7 @@ def _tools(scope: dict[str, Any]) -> list[dict[str, Any]]:
                 "args": [
                     {
                         "name": key,
-                        "matcher": describe.matcher_kind(value),
+                        "matcher": classify(value).kind,
                         "value": value,
                         "text": describe.matcher_text(key, value),
                     }
@@ -169,7 +164,8 @@ def build(
     sources: Sources, files: list[dict[str, Any]], test_case: str | None = None
 ) -> dict[str, Any]:
     """The document for a valid file; ``files`` are the validator's per-file entries."""
-    plan = plan_of(sources)
+    agent = sources.agent.data if sources.agent is not None else None
+    plan = precedence.build(agent, sources.case_list(), sources.cases_base, sources.cases_origin)
     cases = []
     budget = MAX_ENTRIES
     left = {"test_cases": 0, "turns": 0}

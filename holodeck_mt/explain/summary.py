@@ -1,9 +1,5 @@
-"""The summary closing ``holodeck-mt explain``: the file's plan in a few counts.
-
-Read from the explained test cases (so ``--test-case`` narrows it too): how many turns
-run each metric and how many skip it for want of a ground truth, the turns where no
-metric runs, the turns with tool assertions, and the turns whose ``turn_config`` no
-code metric reads (the platform hands it to code graders only, so there it is inert).
+"""The summary closing ``holodeck-mt explain`` (docs/explain.md), read from the explained
+test cases, so ``--test-case`` narrows it too.
 """
 
 from __future__ import annotations

@@ -1,14 +1,9 @@
 """``holodeck-mt fix PATH...``: apply the fix engine's fixes to files, or show them as a diff.
 
-The files are the ones ``validate`` reads (an agent.yaml and the test-cases file it names,
-a test-cases file, the agent.yaml files under a folder). Safe fixes are applied;
-``--unsafe-fixes`` applies the rest too; ``--diff`` prints a unified diff and writes
-nothing. A file is rewritten only when a fix changed it, and only the fixed characters
-change: the bytes it is written back with are its own, byte order mark included.
-
-The file written is the file read: its real path, as validating it resolved it (never
-the path as displayed), inside the tree validating it confines it to, and only while it
-is as it was read; the write is atomic (:mod:`holodeck_mt.project.writes`).
+What it fixes and its options: docs/fix.md. The file written is the file read: its real
+path, as validating it resolved it (never the path as displayed), inside the tree
+validating it confines it to, and only while it is as it was read; the write is atomic
+(:mod:`holodeck_mt.project.writes`), with the file's own bytes (byte order mark included).
 """
 
 from __future__ import annotations

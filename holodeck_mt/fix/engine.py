@@ -1,20 +1,12 @@
 """The fix engine: each diagnostic's fix intent, turned into edits of its text.
 
 Shared by ``holodeck-mt fix`` and the language server's quick fixes. What would fix a
-fault is decided where the fault is made, as data (:class:`holodeck_mt.model.Intent`:
-quote, unquote, rewrite, rename, remove, count), and so is its safety; here an intent
-is only placed: the diagnostic's position finds its node, the intent's data says what
-to write there. The diagnostic's message and hint are never read, so a new rule gets
-its fix by giving its fault an intent, without a change here.
-
-A safe fix keeps what the file means (the value as written, the value as the platform
-reads it); an unsafe one removes or renames what the author wrote, so it is applied
-only when asked for (``--unsafe-fixes``) and offered as such. A fix that removes a key
-is isolated: it waits while another fix changes the mapping it sits in, since that fix
-(the misspelt metric's name, say) may be what gives the key its effect.
-
-Every edit replaces one range of the text and leaves every other character as it
-was: comments, key order, quoting style, blank lines, line endings.
+fault is decided where the fault is made, as data (:class:`holodeck_mt.model.Intent`),
+and so is its safety (docs/fix.md); here an intent is only placed: the diagnostic's
+position finds its node, the intent's data says what to write there. The diagnostic's
+message and hint are never read, so a new rule gets its fix by giving its fault an
+intent, without a change here. A fix that removes a key is isolated: it waits while
+another fix changes the mapping it sits in. Every edit replaces one range of the text.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.lsp import roles
@@ -37,7 +38,7 @@ def diagnose(
     target = roles.target_of(path, text, tree)
     if target is None:
         return None
-    saved = saved_text(target.agent, tree, limits) if target.agent is not None else None
+    saved = read_saved(target.agent, tree, limits) if target.agent is not None else None
     return diagnose_as(path, text, tree, target, saved, limits, options)
 
 
@@ -52,47 +53,20 @@ def diagnose_as(
 ) -> list[Diagnostic]:
     """:func:`diagnose` of a document whose workspace folder (``tree``) and target are
     known, and ``agent_text``, the saved text of the agent.yaml naming it (if one does)."""
-    limits, options = limits or Limits(), options or Options()
+    common: dict[str, Any] = {
+        "base_dir": target.base_dir,
+        "limits": limits or Limits(),
+        "tree": tree,
+        "workdir": tree,
+        "options": options or Options(),
+    }
     if target.agent is None:
-        results = validate_document_text(
-            text,
-            path=str(path),
-            base_dir=target.base_dir,
-            limits=limits,
-            tree=tree,
-            workdir=tree,
-            options=options,
-        )
-        return results[0].diagnostics
+        return validate_document_text(text, path=str(path), **common)[0].diagnostics
     # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
     # the agent's settings); the agent as saved, this file as the editor holds it.
     results = validate_document_text(
-        agent_text or "",
-        path=str(target.agent),
-        base_dir=target.base_dir,
-        limits=limits,
-        followed_text=text,
-        tree=tree,
-        workdir=tree,
-        options=options,
+        agent_text or "", path=str(target.agent), followed_text=text, **common
     )
     if len(results) < 2:
-        role = target.role
-        result = validate_text(
-            text,
-            path=str(path),
-            role=role,
-            base_dir=target.base_dir,
-            limits=limits,
-            tree=tree,
-            workdir=tree,
-            options=options,
-        )
-        return result.diagnostics
+        return validate_text(text, path=str(path), role=target.role, **common).diagnostics
     return results[1].diagnostics
-
-
-def saved_text(agent: Path, tree: Path, limits: Limits) -> str:
-    """The saved text of a file read for context; empty when it may not or cannot be read
-    (read by the pipeline, as every file is)."""
-    return read_saved(agent, tree, limits)

@@ -1,13 +1,10 @@
 """The options a document is validated with in the editor: the workspace's configuration.
 
-The same file ``holodeck-mt validate`` reads (``.holodeck-mt.toml``, or
-``[tool.holodeck-mt]`` in ``pyproject.toml``, found from the document's folder up to
-the repository's root, never above the workspace folder) decides which codes are
-published: ``select``, ``ignore`` and ``per-file-ignores``, and whether the platform's
-models judge an agent.yaml's own sections (``platform``); the document's own
-``# holodeck-mt: ignore[...]`` comments apply as on the command line. It is looked up
-again at each validation, so an edited configuration applies at the next change. A
-configuration that cannot be used is logged, and every code is published meanwhile.
+The same file ``holodeck-mt validate`` reads (docs/usage.md), never looked for above the
+workspace folder, decides which codes are published and whether the platform's models
+judge an agent.yaml's own sections. It is looked up again at each validation, so an
+edited configuration applies at the next change. A configuration that cannot be used is
+logged, and every code is published meanwhile.
 """
 
 from __future__ import annotations

@@ -45,7 +45,6 @@ class FramedInput:
         self._lines: deque[bytes] = deque()
         self._body = b""
         self._carry = b""
-        self.dropped = 0
 
     def readline(self) -> bytes:
         if not self._lines:
@@ -145,7 +144,6 @@ class FramedInput:
                 return
 
     def _drop(self, why: str) -> None:
-        self.dropped += 1
         stream = sys.stderr
         if stream is not None and not self._quiet:
             try:

@@ -1,14 +1,7 @@
-"""Which open documents the server validates, and as what.
-
-- an ``agent.yaml``/``agent.yml``: as the CLI validates it (the test-cases file it names
-  is followed, so a missing one is reported on the agent.yaml);
-- a file an agent.yaml names in ``test_cases_file`` (the agent.yaml, as saved, sits in the
-  file's folder or up to four above it): as that agent's test-cases file;
-- any other YAML file that holds test cases by its content, as a folder search finds them
-  (:mod:`holodeck_mt.project.discovery`), judged on the editor's buffer: as the CLI validates a
-  file given on its command line.
-
-Every other file gets no diagnostics: a workflow or a compose file is not ours to judge.
+"""Which open documents the server validates, and as what (docs/editors.md): an
+agent.yaml as the CLI validates it; a file an agent.yaml (as saved) names, as that agent's
+test-cases file; any other YAML file holding test cases by the editor's buffer, as a file
+given on the command line. Every other file gets no diagnostics.
 """
 
 from __future__ import annotations
@@ -18,9 +11,6 @@ from pathlib import Path
 
 from holodeck_mt.model import Role
 from holodeck_mt.project import discovery
-
-#: How many folders above a file are searched for the agent.yaml naming it.
-_LEVELS_UP = 4
 
 
 @dataclass(frozen=True)
@@ -40,28 +30,9 @@ def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
     """
     if discovery.is_agent_file(path):
         return Target("document", path.parent)
-    agent = _naming_agent(path, tree)
+    agent = discovery.naming_agent(path, tree)
     if agent is not None:
         return Target("test-cases-file", agent.parent, agent)
     if discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text):
         return Target("document", path.parent)
-    return None
-
-
-def _naming_agent(path: Path, tree: Path | None = None) -> Path | None:
-    """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in its folder or above
-    (never above ``tree``)."""
-    wanted = discovery.same_file_key(path)
-    folder = path.parent
-    for _ in range(_LEVELS_UP + 1):
-        if tree is not None and not Path(discovery.same_file_key(folder)).is_relative_to(tree):
-            break
-        for name in discovery.AGENT_FILE_NAMES:
-            agent = folder / name
-            target = discovery.agent_target(agent)
-            if target is not None and discovery.same_file_key(target) == wanted:
-                return agent
-        if folder.parent == folder:
-            break
-        folder = folder.parent
     return None

@@ -1,26 +1,17 @@
 """``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio (pygls).
 
-- Diagnostics are the validator's own (code, message, range), published on open, on
-  change (the first edit after a pause at once, the edits that follow it debounced into
-  one validation once they pause for :data:`DEBOUNCE` seconds) and on save, with the
-  document version they belong to. Validation runs on one worker thread; a document is
-  validated once at a time (edits meanwhile ask for one more run when it ends), a version
-  is validated once however many ask for it (a quick fix asked for while it is validated
-  waits for that validation), and a result for a version the editor has left is dropped.
-  The worker validates a small sample while the editor sends its first document, so that
-  what a first validation pays once (:mod:`holodeck_mt.lsp.warming`) is paid before it.
-- Quick fixes come from :mod:`holodeck_mt.fix.engine`, the engine ``holodeck-mt fix`` uses: each
-  is a command (``holodeck-mt.applyFix``) that the server carries out with one
-  ``workspace/applyEdit``; an unsafe fix says so in its title and is never preferred.
-  ``source.fixAll`` applies every safe fix of the document (``holodeck-mt.fixAll``).
-- Positions honour the encoding the client offers (UTF-16 unless it prefers UTF-8/32).
+What it publishes, when, and its quick fixes: docs/editors.md. Validation runs on one
+worker thread; a document is validated once at a time (edits meanwhile ask for one more
+run when it ends), a version is validated once however many ask for it (a quick fix asked
+for while it is validated waits for that validation), and a result for a version the
+editor has left is dropped. The worker validates a small sample while the editor sends its
+first document, so that what a first validation pays once (:mod:`holodeck_mt.lsp.warming`)
+is paid before it. Quick fixes come from :mod:`holodeck_mt.fix.engine`, as ``holodeck-mt
+fix``'s do.
 
-Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. Every
-diagnostic is published unless the editor sets ``holodeck-mt.schemaDiagnostics: false``
-(:mod:`holodeck_mt.lsp.settings`); then the YAML language server's are left to it
-(:mod:`holodeck_mt.lsp.sharing`). The client is hostile too: the workspace is the
-boundary of what is read (:mod:`holodeck_mt.lsp.checking`), frames are read
-defensively (:mod:`holodeck_mt.lsp.framing`), every request is answered
+Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. The client is
+hostile too: the workspace is the boundary of what is read (:mod:`holodeck_mt.lsp.checking`),
+frames are read defensively (:mod:`holodeck_mt.lsp.framing`), every request is answered
 (:mod:`holodeck_mt.lsp.replies`), and what is published or logged is escaped.
 """
 
@@ -56,6 +47,7 @@ from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.lsp.replies import AnsweringProtocol, invalid
 from holodeck_mt.model import Diagnostic
+from holodeck_mt.pipeline import read_saved
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import clip, escape
 from holodeck_mt.urls import code_docs
@@ -223,7 +215,7 @@ class HoloDeckServer(LanguageServer):
             self._log(problem)
         context = saved = None
         if target.agent is not None:  # validated through it: its saved text counts too
-            saved = checking.saved_text(target.agent, tree, Limits())
+            saved = read_saved(target.agent, tree, Limits())
             context = f"{target.agent}\0{tree}\0{saved}"
         # A reading is reused only under the default selection: a configuration may change.
         reusable = options.selection.everything
@@ -253,15 +245,18 @@ class HoloDeckServer(LanguageServer):
 
     # -- fixing ------------------------------------------------------------------------------
 
-    def edit_of(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> lsp.WorkspaceEdit:
+    async def apply(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> bool:
+        """Ask the editor to make ``edits`` to the validated version; whether it did."""
         lines = self.lines(uri, checked)
         text_edits = [
             lsp.TextEdit(range=_range(lines, e.start, e.end), new_text=e.new_text) for e in edits
         ]
         document = lsp.OptionalVersionedTextDocumentIdentifier(uri=uri, version=checked.version)
-        return lsp.WorkspaceEdit(
+        edit = lsp.WorkspaceEdit(
             document_changes=[lsp.TextDocumentEdit(text_document=document, edits=text_edits)]
         )
+        params = lsp.ApplyWorkspaceEditParams(edit=edit, label="holodeck-mt")
+        return bool((await self.workspace_apply_edit_async(params)).applied)
 
 
 def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
@@ -455,10 +450,7 @@ async def apply_fix(ls: HoloDeckServer, *arguments: Any) -> bool:
         return False  # the document changed since the fix was offered
     if not all(0 <= e.start <= e.end <= len(checked.text) for e in chosen):
         raise invalid("holodeck-mt.applyFix: an edit is outside the document")
-    result = await ls.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(uri, checked, chosen), label="holodeck-mt")
-    )
-    return bool(result.applied)
+    return await ls.apply(uri, checked, chosen)
 
 
 @server.command(FIX_ALL)
@@ -474,10 +466,7 @@ async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     edits = sorted({e for f in applied for e in f.edits})
     if not edits:
         return False
-    result = await ls.workspace_apply_edit_async(
-        lsp.ApplyWorkspaceEditParams(edit=ls.edit_of(uri, checked, edits), label="holodeck-mt")
-    )
-    return bool(result.applied)
+    return await ls.apply(uri, checked, edits)
 
 
 def serve(version: str) -> None:

@@ -1,17 +1,8 @@
 """The server's one setting, ``holodeck-mt.schemaDiagnostics``, as editors send it.
 
-By default the server publishes every diagnostic, as ``holodeck-mt validate`` reports
-them: Neovim, Helix and Emacs users often run no YAML language server, and must see
-every fault. Beside yaml-language-server (VS Code with Red Hat's YAML extension) the
-schema's diagnostics would show twice; ``holodeck-mt.schemaDiagnostics: false`` leaves
-them to it (:mod:`holodeck_mt.lsp.sharing`).
-
-Editors spell a setting three ways, all read here: flat in the initialisation options
-(``{"schemaDiagnostics": false}``), dotted as in VS Code's settings.json
-(``{"holodeck-mt.schemaDiagnostics": false}``), or nested under the server's section
-(``{"holodeck-mt": {"schemaDiagnostics": false}}``), in the initialisation options or
-in ``workspace/didChangeConfiguration``. Anything else (a string, a number, a missing
-key) keeps the value the server has.
+Why it exists, and the three ways editors spell it (all read here, from the
+initialisation options or ``workspace/didChangeConfiguration``): docs/editors.md.
+Anything else (a string, a number, a missing key) keeps the value the server has.
 """
 
 from __future__ import annotations

@@ -1,17 +1,10 @@
 """How the server shares the editor with the YAML language server: who reports what.
 
-The YAML language server (yaml-language-server, the Red Hat YAML extension) reads the
-same schema and already reports, in its own words, what the schema says and what YAML
-syntax says. By default the server publishes every diagnostic all the same, as
-``holodeck-mt validate`` reports them (Neovim, Helix or Emacs may run no YAML language
-server, and a YAML server sees only the files bound to the schema). With the setting
-``holodeck-mt.schemaDiagnostics: false`` (:mod:`holodeck_mt.lsp.settings`, which no
-set-up of docs/editors.md turns on) those are left to it: the server publishes only what
-the schema cannot say (a regex that does not compile, a flag with no effect, a
-duplicate name, a missing test-cases file, a non-finite number, YAML the platform
-reads differently, every run-time lint) — every code outside the set below. Quick
-fixes are offered either way, for every fixable diagnostic: a ``quote it`` fix sits on
-the YAML language server's "Incorrect type" squiggle.
+By default every diagnostic is published. With ``holodeck-mt.schemaDiagnostics: false``
+(:mod:`holodeck_mt.lsp.settings`, docs/editors.md) what the YAML language server reports
+too, in its own words (YAML syntax, the schema's keywords), is left to it: the server
+publishes only what the schema cannot say, every code outside the set below. Quick fixes
+are offered either way, for every fixable diagnostic.
 """
 
 from __future__ import annotations

@@ -1,24 +1,8 @@
 """The configuration file: ``.holodeck-mt.toml``, or ``[tool.holodeck-mt]`` in ``pyproject.toml``.
 
-Found from a validated file's folder upward, as ruff and yamllint find theirs (a
-test-cases file named by an agent.yaml elsewhere too: its settings are its own): in each
-folder ``.holodeck-mt.toml`` first, then a ``pyproject.toml`` that has the table; the
-search stops at the repository's root (the folder holding ``.git``), or, outside a
-repository, at the working directory. A file found by the search must lie in that
-tree, links resolved. ``--config PATH`` names the file instead; ``--isolated`` reads
-none. The keys::
-
-    select = ["HMT"]                 # codes or prefixes reported (default: every code)
-    ignore = ["HMT213"]              # codes or prefixes not reported
-    per-file-ignores = { "legacy/*.yaml" = ["HMT2"] }
-    strict = true                    # warnings fail the run too
-    exclude = ["vendor/**"]          # globs a folder search skips
-    platform = "auto"                # auto | off | required
-    cache-dir = ".holodeck-mt-cache"
-
-An unknown key, a value of the wrong type or an unknown code is a usage error (exit 2),
-one line naming the file and the key. Command-line options win: ``--select`` replaces
-``select``, ``--ignore`` adds to ``ignore``, ``--strict`` sets ``strict``.
+Its keys, where it is looked for and how the command line overrides it: docs/usage.md
+(*Choosing the codes*). A file found by the search must lie in the tree it was searched
+in, links resolved; one that cannot be used is a usage error (exit 2) naming the key.
 """
 
 from __future__ import annotations

@@ -1,16 +1,8 @@
 """Which files a run validates: HoloDeck's files found by their content, each once.
 
-Real test-case files are named anything (``data/convfinqa_subset_retrieval.yaml``),
-so a folder search does not go by name: it takes every ``agent.yaml``/``agent.yml``
-and every other YAML file whose content holds HoloDeck test cases, and passes over
-the rest of a repository's YAML (CI workflows, compose files, Kubernetes
-manifests, OpenAPI documents, HoloDeck's own ``config.yaml``) without a word.
-
-A file holds test cases when its top level is a mapping with ``test_cases`` (or
-``test_cases_file``: an agent configuration, whatever its name), or a list with a
-mapping that carries ``input`` or ``turns``. Only the top level of the first
-document is read, from the parser's events as they stream in: nothing is
-constructed, and reading stops as soon as the answer is known.
+What holds test cases: docs/usage.md. Only the top level of the first document is read,
+from the parser's events as they stream in: nothing is constructed, and reading stops as
+soon as the answer is known.
 """
 
 from __future__ import annotations
@@ -72,11 +64,7 @@ def holds_test_cases(path: Path) -> bool:
     a look at its lines, so that a test-case file with a syntax error is still
     validated, and its error reported.
     """
-    try:
-        head = _head(path)
-    except (OSError, ValueError):
-        return False
-    return _judged(head)
+    return _sniffed(path, [])
 
 
 def _judged(head: bytes | None) -> bool:
@@ -149,22 +137,9 @@ def _has_key(events: Iterator[Any]) -> bool:
 
     Reads to the mapping's end unless the answer is yes.
     """
-    import yaml
-
-    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-    while True:
-        key = next(events)
-        kind = type(key)
-        if kind is yaml.MappingEndEvent:
-            return False
-        if kind is yaml.ScalarEvent and (
-            key.value in _MAPPING_KEYS or _near_miss(key.value, _MAPPING_KEYS)
-        ):
-            return True
-        if kind in starts:  # a complex key
-            _skip(events)
-        if type(next(events)) in starts:  # its value
-            _skip(events)
+    return any(
+        key in _MAPPING_KEYS or _near_miss(key, _MAPPING_KEYS) for key in _scalar_keys(events)
+    )
 
 
 def _near_miss(key: str, keys: Iterable[str]) -> bool:
@@ -184,17 +159,25 @@ _MOST_KEYS = 64
 
 def _keys(events: Iterator[Any]) -> list[str]:
     """After a mapping's start: its first scalar keys, reading to its end."""
+    found: list[str] = []
+    for key in _scalar_keys(events):
+        if len(found) < _MOST_KEYS:
+            found.append(key)
+    return found
+
+
+def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
+    """After a mapping's start: each scalar key, as the mapping is read to its end."""
     import yaml
 
     starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
-    found: list[str] = []
     while True:
         key = next(events)
         kind = type(key)
         if kind is yaml.MappingEndEvent:
-            return found
-        if kind is yaml.ScalarEvent and len(found) < _MOST_KEYS:
-            found.append(key.value)
+            return
+        if kind is yaml.ScalarEvent:
+            yield key.value
         if kind in starts:  # a complex key
             _skip(events)
         if type(next(events)) in starts:  # its value
@@ -335,15 +318,18 @@ def top_level_is_list(path: Path) -> bool:
         return False
 
 
-def naming_agent(path: Path) -> Path | None:
+def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
     """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in the file's
     folder or up to :data:`LEVELS_UP` above it, never above the tree it lies in (the
-    repository holding it, else the working directory): a checkout's file never makes
-    the validator read outside that tree."""
+    repository holding it, else the working directory; ``tree``, a real path, when
+    given: the language server's workspace): a checkout's file never makes the validator
+    read outside that tree."""
     wanted = same_file_key(path)
     folder = path.parent
-    top = _top_of(Path(os.path.realpath(folder)))
+    top = _top_of(Path(os.path.realpath(folder))) if tree is None else None
     for _ in range(LEVELS_UP + 1):
+        if tree is not None and not Path(same_file_key(folder)).is_relative_to(tree):
+            break
         for name in AGENT_FILE_NAMES:
             agent = folder / name
             target = agent_target(agent)
@@ -486,7 +472,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
         try:  # stat can fail for reasons of its own: a name too long, a loop of links
             is_dir, is_file, exists = path.is_dir(), path.is_file(), path.exists()
         except (OSError, ValueError) as e:
-            found.problems.append(f"cannot read '{given}': {getattr(e, 'strerror', None) or e}")
+            found.problems.append(f"cannot read '{given}': {_why(e)}")
             continue
         if is_dir:
             unread = len(found.problems)
@@ -526,6 +512,4 @@ def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -
 
 def text_holds_test_cases(text: str) -> bool:
     """:func:`holds_test_cases` for a text (an editor's buffer) instead of a file."""
-    head = text.encode("utf-8", "surrogatepass")[:_SNIFF_BYTES]
-    verdict = _verdict(head)
-    return bool(_LOOKS_LIKE.search(head)) if verdict is None else verdict
+    return _judged(text.encode("utf-8", "surrogatepass")[:_SNIFF_BYTES])
