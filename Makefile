@@ -28,7 +28,7 @@ validate: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
-## The suite without its slow tests (processes, editors, generated corpora): seconds.
+## The suite without its slow tests (processes, editors, generated corpora): about 20 s.
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"
 
