@@ -71,10 +71,6 @@ def display_name(metric: dict[str, Any]) -> str:
     return "?"
 
 
-def needs_ground_truth(metric: dict[str, Any]) -> bool:
-    return _needs_ground_truth(kind_of(metric), evaluator_name(metric))
-
-
 def _needs_ground_truth(kind: Kind | None, name: str | None) -> bool:
     if kind == "standard":
         return name in STANDARD_NEEDING_GROUND_TRUTH
