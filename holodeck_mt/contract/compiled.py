@@ -99,7 +99,7 @@ def _valid_whole(
     one = cases[:1]
     if not validators.root(root).is_valid(one if not prefix else {**data, prefix[0]: one}):
         return False
-    case_validator = validators.test_case()
+    case_validator = validators.root(TEST_CASE)
     return all(case_validator.is_valid(case) for case in cases)
 
 
@@ -131,7 +131,7 @@ def _by_test_case(
 
 def _invalid_cases(validators: _Validators, cases: list[Any]) -> list[int]:
     """The indices of the test cases the compiled ``TestCase`` validator rejects."""
-    case_validator = validators.test_case()
+    case_validator = validators.root(TEST_CASE)
     bad: list[int] = []
     for i, case in enumerate(cases):
         try:
@@ -199,7 +199,6 @@ class _Validators:
             retriever=sch.refuse_retrieval,
         )
         self._roots: dict[str, Any] = {}
-        self._test_case: Any = None
         # Only a list that constrains nothing but its items can be shortened
         # without changing what the schema says about it.
         definition = files[_TEST_CASES]["$defs"]["TestCases"]
@@ -207,20 +206,15 @@ class _Validators:
         self.list_length = {k: v for k, v in definition.items() if k in _LENGTH}
         self.subset_safe = set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH}
 
-    def _build(self, schema: dict[str, Any]) -> Any:
-        return self._module.validator_for(
-            schema, registry=self._registry, retriever=sch.refuse_retrieval
-        )
-
     def root(self, uri: str) -> Any:
+        """The validator of the schema at ``uri`` (a root, or ``TestCase``), built once."""
         if uri not in self._roots:
-            self._roots[uri] = self._build({"$schema": _DRAFT, "$ref": uri})
+            self._roots[uri] = self._module.validator_for(
+                {"$schema": _DRAFT, "$ref": uri},
+                registry=self._registry,
+                retriever=sch.refuse_retrieval,
+            )
         return self._roots[uri]
-
-    def test_case(self) -> Any:
-        if self._test_case is None:
-            self._test_case = self._build({"$schema": _DRAFT, "$ref": TEST_CASE})
-        return self._test_case
 
 
 _LENGTH = ("minItems", "maxItems")
@@ -261,4 +255,4 @@ def warm() -> None:
     if validators is not None:
         validators.root(sch.DOCUMENT)
         validators.root(sch.TEST_CASES_FILE)
-        validators.test_case()
+        validators.root(TEST_CASE)

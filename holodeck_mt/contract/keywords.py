@@ -108,19 +108,15 @@ def anyOf(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Er
 
 def oneOf(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Errors:
     found: list[ValidationError] = []
-    matched = None
     for index, branch in enumerate(branches):
         errors = list(validator.descend(instance, branch, schema_path=index))
         if not errors:
-            matched = index
-            break
+            others = branches[index + 1 :]
+            if any(validator.evolve(schema=other).is_valid(instance) for other in others):
+                yield _failed("oneOf")
+            return
         found.extend(errors)
-    if matched is None:
-        yield _failed("oneOf", context=found)
-        return
-    others = branches[matched + 1 :]
-    if any(validator.evolve(schema=branch).is_valid(instance) for branch in others):
-        yield _failed("oneOf")
+    yield _failed("oneOf", context=found)
 
 
 def not_(validator: Any, refused: Any, instance: Any, schema: Any) -> Errors:

@@ -45,10 +45,7 @@ def faults(validator: Draft202012Validator, data: Any) -> list[Fault]:
 
 def faults_of(errors: Iterable[ValidationError]) -> list[Fault]:
     """The faults behind jsonschema's errors, in the errors' order."""
-    out: list[Fault] = []
-    for error in errors:
-        out.extend(_fault(error))
-    return out
+    return [fault for error in errors for fault in _fault(error)]
 
 
 def _fault(error: ValidationError) -> Iterator[Fault]:
@@ -204,20 +201,15 @@ def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
 
 def _file_source(error: ValidationError) -> Iterator[Fault]:
     entry = error.instance
-    if isinstance(entry, dict) and "path" in entry and "url" in entry:
-        yield Fault(
-            "HMT107",
-            "a file sets both `path` and `url`; it takes exactly one",
-            _parts(error),
-            hint="remove `path` or `url`",
-        )
-    else:
-        yield Fault(
-            "HMT107",
+    message, hint = (
+        ("a file sets both `path` and `url`; it takes exactly one", "remove `path` or `url`")
+        if isinstance(entry, dict) and "path" in entry and "url" in entry
+        else (
             "a file needs `path` (relative to the agent.yaml) or `url`",
-            _parts(error),
-            hint="add `path: ./data/file.pdf` or `url: https://...`",
+            "add `path: ./data/file.pdf` or `url: https://...`",
         )
+    )
+    yield Fault("HMT107", message, _parts(error), hint=hint)
 
 
 def metric_kinds(schema: dict[str, Any]) -> list[str]:

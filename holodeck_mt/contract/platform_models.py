@@ -49,7 +49,7 @@ from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Literal
+from typing import Any
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Fault, JsonPath, severity, under
@@ -57,10 +57,6 @@ from holodeck_mt.read import confine, loader
 from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import clip
 from holodeck_mt.wording import hints
-
-#: ``--platform``: judge with the models when importable, never, or insist on them.
-Mode = Literal["auto", "off", "required"]
-MODES: tuple[Mode, ...] = ("auto", "off", "required")
 
 #: The top-level sections the schema judges: never handed to the platform's models.
 SCHEMA_SECTIONS = frozenset({"test_cases", "test_cases_file", "evaluations"})

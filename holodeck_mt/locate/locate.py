@@ -21,7 +21,7 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.locate.worded import as_written
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
 from holodeck_mt.read import loader
-from holodeck_mt.text import ends, ranges
+from holodeck_mt.text import ends, lines, ranges
 from holodeck_mt.text.positions import Position
 
 #: A path this long or shorter ends in a collection the "top" index holds.
@@ -149,7 +149,7 @@ class Locator:
         """The text's lines from ``first`` up to ``after`` (None: the end), read again
         keeping every position."""
         text = self._doc.text
-        starts = ranges.line_starts(text)
+        starts = lines.starts(text)
         end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
         return loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
 

@@ -198,8 +198,8 @@ class Builder:
 
         handlers: dict[type, Callable[[Any], None]] = {
             ev.ScalarEvent: self._scalar,
-            ev.MappingStartEvent: self._mapping_start,
-            ev.SequenceStartEvent: self._sequence_start,
+            ev.MappingStartEvent: lambda event: self._open({}, event, _MAP_TAG),
+            ev.SequenceStartEvent: lambda event: self._open([], event, _SEQ_TAG),
             ev.MappingEndEvent: self._collection_end,
             ev.SequenceEndEvent: self._collection_end,
             ev.AliasEvent: self._alias,
@@ -232,12 +232,6 @@ class Builder:
             self._anchor(event.anchor, value, 1, event.start_mark)
         self._last = event
         self._attach(value, event.start_mark)
-
-    def _mapping_start(self, event: Any) -> None:
-        self._open({}, event, _MAP_TAG)
-
-    def _sequence_start(self, event: Any) -> None:
-        self._open([], event, _SEQ_TAG)
 
     def _collection_end(self, event: Any) -> None:
         frame = self._stack.pop()
@@ -411,7 +405,8 @@ class Builder:
             value = self._read(text, event)
         if type(value) is _Reading:
             frame = self._stack[-1] if self._stack else None
-            if frame and not (frame.is_map and frame.key is _NO_KEY) and self._note_room():
+            noted = len(self.dialect) < MAX_DIALECT_NOTES
+            if frame and not (frame.is_map and frame.key is _NO_KEY) and noted:
                 self.dialect.append(
                     DialectNote(
                         self._here(), of_mark(event.start_mark), text, value.platform, value.editor
@@ -421,10 +416,6 @@ class Builder:
         if isinstance(value, _SPECIAL):
             value = self._special(value, event)
         return value
-
-    def _note_room(self) -> bool:
-        """Dialect notes are kept for the first :data:`MAX_DIALECT_NOTES` scalars only."""
-        return len(self.dialect) < MAX_DIALECT_NOTES
 
     def _read(self, text: str, event: Any) -> Any:
         """Resolve a plain scalar not seen before, and remember how it reads."""

@@ -55,9 +55,7 @@ def _classify(
             found[i] = True
             i += 1
         return found, stop
-    while i < len(offsets):  # after the last token
-        found[i] = True
-        i += 1
+    found[i:] = [True] * (len(offsets) - i)  # after the last token
     return found, None
 
 

@@ -53,15 +53,6 @@ def repository_root(folder: str | os.PathLike[str]) -> str | None:
     return here
 
 
-def file_refusal(path: Path, tree: Path | None = None) -> str | None:
-    """Why a file a run was given or found may not be read, or None (see :func:`refusal`).
-
-    ``tree`` defaults to :func:`tree_of` the file: a file named or found inside the
-    working directory that is a link out of it, or into ``/proc``, is refused.
-    """
-    return refusal(path, tree if tree is not None else tree_of(path))
-
-
 def refusal(target: Path, tree: Path | None, *, allow_outside: bool = False) -> str | None:
     """Why ``target`` may not be touched, or None. ``tree`` None: only special paths refused.
 

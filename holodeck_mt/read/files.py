@@ -22,9 +22,7 @@ def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None
         if size > limits.max_bytes:
             return None, too_large(size, limits)
         raw = file.read(limits.max_bytes + 1)  # a file that grew since stat stays bounded
-    if len(raw) > limits.max_bytes:
-        return None, too_large(len(raw), limits)
-    return loader.decode(raw)
+    return decode(raw, limits)
 
 
 def decode(raw: bytes, limits: Limits) -> tuple[str | None, Diagnostic | None]:

@@ -88,7 +88,8 @@ TAG_PREFIX = "tag:yaml.org,2002:"
 # ``$`` rather than ``\Z`` throughout: the platform's resolver matches that way,
 # which only matters for a quoted scalar given the non-specific tag ``!``.
 
-_NULL_11 = {"", "~", "null", "Null", "NULL"}
+#: Null to YAML 1.1 and 1.2 alike.
+_NULL = {"", "~", "null", "Null", "NULL"}
 _BOOL_11 = {
     word: truth
     for truth, words in ((True, "yes true on"), (False, "no false off"))
@@ -135,7 +136,7 @@ def resolve(text: str) -> Any:
     first = text[0]
     if first not in TYPED_FIRST:
         return text
-    if text in _NULL_11:
+    if text in _NULL:
         return None
     truth = _BOOL_11.get(text)
     if truth is not None:
@@ -219,16 +220,8 @@ def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
                 offset = datetime.timedelta(hours=int(group["tzh"]), minutes=int(group["tzm"] or 0))
                 zone = datetime.timezone(-offset if group["sign"] == "-" else offset)
             fraction = int((group["fraction"] or "0")[:6].ljust(6, "0"))
-            datetime.datetime(
-                year,
-                month,
-                day,
-                int(group["hour"]),
-                int(group["minute"]),
-                int(group["second"]),
-                fraction,
-                zone,
-            )
+            hour, minute, second = (int(group[unit]) for unit in ("hour", "minute", "second"))
+            datetime.datetime(year, month, day, hour, minute, second, fraction, zone)
     except ValueError as e:
         return Unconstructible(text, f"it reads as a date, and {e}")
     return YamlScalar("timestamp", text)
@@ -293,20 +286,16 @@ _HEX_12 = re.compile(r"0x[0-9a-fA-F]+\Z")
 _FLOAT_12 = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
 _INF_12 = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
 _NAN_12 = re.compile(r"\.(?:nan|NaN|NAN)\Z")
-_NULL_12 = {"", "~", "null", "Null", "NULL"}
 _BOOL_12 = {
-    "true": True,
-    "True": True,
-    "TRUE": True,
-    "false": False,
-    "False": False,
-    "FALSE": False,
+    word: truth
+    for truth, lower in ((True, "true"), (False, "false"))
+    for word in (lower, lower.capitalize(), lower.upper())
 }
 
 
 def editor_reading(text: str) -> Any:
     """How a YAML 1.2 core-schema reader (an editor) reads an untagged plain scalar."""
-    if text in _NULL_12:
+    if text in _NULL:
         return None
     if text in _BOOL_12:
         return _BOOL_12[text]

@@ -111,11 +111,11 @@ class Placer:
     number, not its product with the references'."""
 
     def __init__(self, sub: Substituted, original: str) -> None:
-        from holodeck_mt.text.ranges import line_starts
+        from holodeck_mt.text.lines import starts
 
         self.sub = sub
-        self._new = line_starts(sub.text)
-        self._old = line_starts(original)
+        self._new = starts(sub.text)
+        self._old = starts(original)
 
     def place(self, d: Diagnostic) -> Diagnostic | None:
         """``d`` at its place in the file as written; None when it stands on an unset
@@ -190,9 +190,9 @@ def refused(text: str, env: Environment) -> list[Diagnostic]:
     first = REFERENCE.search(text)
     if first is None:
         return []
-    from holodeck_mt.text import ranges
+    from holodeck_mt.text import lines, ranges
 
-    line, column = _position(ranges.line_starts(text), first.start())
+    line, column = _position(lines.starts(text), first.start())
     found = [
         make(
             "HMT213",

@@ -56,9 +56,7 @@ def check(context: Context) -> Iterator[Fault]:
 RULE = Rule(
     code="HMT112",
     name="file-missing",
-    description=(
-        "A `files[*].path` does not exist relative to the agent.yaml (with --check-files)."
-    ),
+    description="A `files[*].path` does not exist relative to the agent.yaml (with --check-files).",
     check=check,
     runs="opt-in",
     option="check_files",

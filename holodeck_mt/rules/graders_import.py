@@ -128,9 +128,7 @@ def _silenced() -> Iterator[None]:
 RULE = Rule(
     code="HMT111",
     name="grader-import",
-    description=(
-        "A code grader's module, attribute or callable is missing (with --import-graders)."
-    ),
+    description="A code grader's module, attribute or callable is missing (with --import-graders).",
     check=check,
     runs="opt-in",
     option="import_graders",

@@ -35,178 +35,139 @@ from holodeck_mt.rules import (
     skipped_without_ground_truth,
     tolerance_dwarfs_ground_truth,
 )
-from holodeck_mt.rules.rule import Code, Rule
+from holodeck_mt.rules.rule import Code, Rule, Stage
 
 __all__ = ["CODES", "REGISTRY", "RULES", "Code", "Rule", "rules_to_run"]
 
+
+def _code(code: str, name: str, stage: Stage, description: str, yaml_server: bool = False) -> Code:
+    """A code produced by another stage than a rule, registered as data."""
+    return Code(code=code, name=name, stage=stage, description=description, yaml_server=yaml_server)
+
+
 REGISTRY: list[Code] = [
     # Reading and parsing the file (read/).
-    Code(
-        code="HMT001",
-        name="yaml-syntax",
-        description=("The file is not well-formed YAML."),
-        stage="read",
-        yaml_server=True,
+    _code("HMT001", "yaml-syntax", "read", "The file is not well-formed YAML.", yaml_server=True),
+    _code(
+        "HMT002", "duplicate-key", "read", "A mapping holds the same key twice.", yaml_server=True
     ),
-    Code(
-        code="HMT002",
-        name="duplicate-key",
-        description=("A mapping holds the same key twice."),
-        stage="read",
-        yaml_server=True,
+    _code(
+        "HMT003",
+        "unsupported-yaml",
+        "read",
+        "YAML the platform cannot read as JSON-shaped data: a tag that constructs an "
+        "object, an unknown tag, a non-string key, a merge key that merges no "
+        "mapping, several documents.",
     ),
-    Code(
-        code="HMT003",
-        name="unsupported-yaml",
-        description=(
-            "YAML the platform cannot read as JSON-shaped data: a tag that constructs an "
-            "object, an unknown tag, a non-string key, a merge key that merges no "
-            "mapping, several documents."
-        ),
-        stage="read",
+    _code(
+        "HMT004",
+        "limit-exceeded",
+        "read",
+        "The file exceeds a safety limit (size, nesting depth, alias expansions).",
     ),
-    Code(
-        code="HMT004",
-        name="limit-exceeded",
-        description=("The file exceeds a safety limit (size, nesting depth, alias expansions)."),
-        stage="read",
+    _code(
+        "HMT005",
+        "encoding",
+        "read",
+        "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused).",
     ),
-    Code(
-        code="HMT005",
-        name="encoding",
-        description=(
-            "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused)."
-        ),
-        stage="read",
+    _code(
+        "HMT006",
+        "document-shape",
+        "read",
+        "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
     ),
-    Code(
-        code="HMT006",
-        name="document-shape",
-        description=(
-            "The document is empty, or is not a mapping (agent.yaml) or a list of test cases."
-        ),
-        stage="read",
-    ),
-    Code(
-        code="HMT007",
-        name="unloadable-scalar",
-        description=(
-            "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole "
-            "load: `=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`."
-        ),
-        stage="read",
+    _code(
+        "HMT007",
+        "unloadable-scalar",
+        "read",
+        "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole "
+        "load: `=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`.",
     ),
     # The schema (contract/), and the rules a schema cannot state.
-    Code(
-        code="HMT100",
-        name="unknown-key",
-        description=("A key that is not allowed where it stands."),
-        stage="schema",
+    _code(
+        "HMT100",
+        "unknown-key",
+        "schema",
+        "A key that is not allowed where it stands.",
         yaml_server=True,
     ),
-    Code(
-        code="HMT101",
-        name="missing-key",
-        description=("A required key is missing."),
-        stage="schema",
-        yaml_server=True,
-    ),
-    Code(
-        code="HMT102",
-        name="wrong-type",
-        description=("A value has the wrong type."),
-        stage="schema",
-        yaml_server=True,
-    ),
-    Code(
-        code="HMT103",
-        name="invalid-value",
-        description=("A value is out of its allowed set or range (enum, bounds, length, pattern)."),
-        stage="schema",
+    _code("HMT101", "missing-key", "schema", "A required key is missing.", yaml_server=True),
+    _code("HMT102", "wrong-type", "schema", "A value has the wrong type.", yaml_server=True),
+    _code(
+        "HMT103",
+        "invalid-value",
+        "schema",
+        "A value is out of its allowed set or range (enum, bounds, length, pattern).",
         yaml_server=True,
     ),
     regex_compiles.RULE,
-    Code(
-        code="HMT105",
-        name="test-case-shape",
-        description=(
-            "A test case mixes single-turn and multi-turn fields, has empty `turns`, or "
-            "has neither `input` nor `turns` (contract section 2)."
-        ),
-        stage="schema",
+    _code(
+        "HMT105",
+        "test-case-shape",
+        "schema",
+        "A test case mixes single-turn and multi-turn fields, has empty `turns`, or "
+        "has neither `input` nor `turns` (contract section 2).",
         yaml_server=True,
     ),
-    Code(
-        code="HMT106",
-        name="matcher-shape",
-        description=(
-            "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside "
-            "another key."
-        ),
-        stage="schema",
+    _code(
+        "HMT106",
+        "matcher-shape",
+        "schema",
+        "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside another key.",
         yaml_server=True,
     ),
-    Code(
-        code="HMT107",
-        name="file-source",
-        description=("A file input sets both or neither of `path` and `url`."),
-        stage="schema",
+    _code(
+        "HMT107",
+        "file-source",
+        "schema",
+        "A file input sets both or neither of `path` and `url`.",
         yaml_server=True,
     ),
-    Code(
-        code="HMT108",
-        name="metric-kind",
-        description=(
-            "A metric's kind cannot be told: `type` is missing at the agent level, or no "
-            "kind's fields match."
-        ),
-        stage="schema",
+    _code(
+        "HMT108",
+        "metric-kind",
+        "schema",
+        "A metric's kind cannot be told: `type` is missing at the agent level, or no "
+        "kind's fields match.",
         yaml_server=True,
     ),
     non_finite_numbers.RULE,
     # References to other files and code.
-    Code(
-        code="HMT110",
-        name="test-cases-file",
-        description=(
-            "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read."
-        ),
-        stage="pipeline",
+    _code(
+        "HMT110",
+        "test-cases-file",
+        "pipeline",
+        "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read.",
     ),
     graders_import.RULE,
     files_exist.RULE,
-    Code(
-        code="HMT120",
-        name="path-outside-tree",
-        description=(
-            "A `test_cases_file`, `files[*].path` (with --check-files), a subagent's "
-            "`prompt_file` (which the platform's model reads), or a file given or found (an "
-            "agent.yaml that is a link) leaves the repository tree or names /proc, /sys or "
-            "/dev; it is never read."
-        ),
-        stage="pipeline",
+    _code(
+        "HMT120",
+        "path-outside-tree",
+        "pipeline",
+        "A `test_cases_file`, `files[*].path` (with --check-files), a subagent's "
+        "`prompt_file` (which the platform's model reads), or a file given or found (an "
+        "agent.yaml that is a link) leaves the repository tree or names /proc, /sys or "
+        "/dev; it is never read.",
     ),
-    Code(
-        code="HMT130",
-        name="platform-model",
-        description=(
-            "A section the platform owns (`model`, `instructions`, `tools`, `execution`, "
-            "`observability`, `response_format`, `claude`, ...) fails the platform's own model: "
-            "checked when the platform (holodeck-ai) is importable, with the platform's message."
-        ),
-        stage="schema",
+    _code(
+        "HMT130",
+        "platform-model",
+        "schema",
+        "A section the platform owns (`model`, `instructions`, `tools`, `execution`, "
+        "`observability`, `response_format`, `claude`, ...) fails the platform's own model: "
+        "checked when the platform (holodeck-ai) is importable, with the platform's message.",
     ),
     count_is_integer.RULE,
-    Code(
-        code="HMT114",
-        name="blank-text",
-        description=(
-            "Text that is only whitespace where the platform refuses it like empty text: "
-            "a test case's name, an input, a ground truth, an expected tool's name, a "
-            "G-Eval metric's name or criteria, a custom prompt, a model's name, an "
-            "azure_openai endpoint."
-        ),
-        stage="schema",
+    _code(
+        "HMT114",
+        "blank-text",
+        "schema",
+        "Text that is only whitespace where the platform refuses it like empty text: "
+        "a test case's name, an input, a ground truth, an expected tool's name, a "
+        "G-Eval metric's name or criteria, a custom prompt, a model's name, an "
+        "azure_openai endpoint.",
     ),
     axis_range.RULE,
     literal_reference.RULE,
@@ -226,54 +187,44 @@ REGISTRY: list[Code] = [
     duplicate_expected_tools.RULE,
     literal_like_matcher.RULE,
     # YAML 1.1 (the platform) and YAML 1.2 (editors) read these plain scalars differently.
-    Code(
-        code="HMT205",
-        name="yaml11-boolean",
-        description=(
-            "`yes`/`no`/`on`/`off` (any case): a boolean to the platform (YAML 1.1), a "
-            "string to editors (YAML 1.2), where a boolean is expected: write `true` or "
-            "`false`."
-        ),
-        stage="read",
+    _code(
+        "HMT205",
+        "yaml11-boolean",
+        "read",
+        "`yes`/`no`/`on`/`off` (any case): a boolean to the platform (YAML 1.1), a "
+        "string to editors (YAML 1.2), where a boolean is expected: write `true` or "
+        "`false`.",
     ),
-    Code(
-        code="HMT206",
-        name="yaml11-number",
-        description=(
-            "A number only YAML 1.1 reads so (`1_000`, `0b101`, `017` as octal 15, `1:30`"
-            " as 90): editors read a string or another number; write the number the "
-            "platform reads."
-        ),
-        stage="read",
+    _code(
+        "HMT206",
+        "yaml11-number",
+        "read",
+        "A number only YAML 1.1 reads so (`1_000`, `0b101`, `017` as octal 15, `1:30`"
+        " as 90): editors read a string or another number; write the number the "
+        "platform reads.",
     ),
-    Code(
-        code="HMT207",
-        name="yaml12-number",
-        description=(
-            "A scalar editors (YAML 1.2) read as a number that the platform reads as a "
-            "string (`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it."
-        ),
-        stage="read",
+    _code(
+        "HMT207",
+        "yaml12-number",
+        "read",
+        "A scalar editors (YAML 1.2) read as a number that the platform reads as a "
+        "string (`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it.",
     ),
-    Code(
-        code="HMT208",
-        name="yaml11-date",
-        description=(
-            "An unquoted date the platform (YAML 1.1) reads as a date and editors as a "
-            "string, where any value is accepted: quote it if it is text."
-        ),
-        stage="read",
+    _code(
+        "HMT208",
+        "yaml11-date",
+        "read",
+        "An unquoted date the platform (YAML 1.1) reads as a date and editors as a "
+        "string, where any value is accepted: quote it if it is text.",
     ),
     # About the report itself.
-    Code(
-        code="HMT216",
-        name="non-string-key",
-        description=(
-            "A key that is not a string (`on`, `yes`, `1`) nested in a free-form value "
-            "(`turn_config`, `response_format`, a tool's `parameters`) below the keys the "
-            "platform checks: it loads, but nothing finds the key by the name written."
-        ),
-        stage="platform-reading",
+    _code(
+        "HMT216",
+        "non-string-key",
+        "platform-reading",
+        "A key that is not a string (`on`, `yes`, `1`) nested in a free-form value "
+        "(`turn_config`, `response_format`, a tool's `parameters`) below the keys the "
+        "platform checks: it loads, but nothing finds the key by the name written.",
     ),
     Code(
         code="HMT220",
@@ -303,59 +254,47 @@ REGISTRY: list[Code] = [
     regex_float_form.RULE,
     fuzzy_unnormalised.RULE,
     # Warnings: the platform loads it, but the contract writes it otherwise.
-    Code(
-        code="HMT210",
-        name="number-as-written",
-        description=(
-            "A number field holds a quoted number or a boolean (`absolute_tolerance: "
-            '"0.5"`): the platform converts it; write the number unquoted.'
-        ),
-        stage="platform-reading",
+    _code(
+        "HMT210",
+        "number-as-written",
+        "platform-reading",
+        "A number field holds a quoted number or a boolean (`absolute_tolerance: "
+        '"0.5"`): the platform converts it; write the number unquoted.',
     ),
-    Code(
-        code="HMT211",
-        name="boolean-as-written",
-        description=(
-            'A boolean field holds a string or number the platform converts (`"yes"`, '
-            '`"1"`, `1`, `n`): write `true` or `false`.'
-        ),
-        stage="platform-reading",
+    _code(
+        "HMT211",
+        "boolean-as-written",
+        "platform-reading",
+        'A boolean field holds a string or number the platform converts (`"yes"`, '
+        '`"1"`, `1`, `n`): write `true` or `false`.',
     ),
-    Code(
-        code="HMT212",
-        name="integer-as-written",
-        description=(
-            "An integer field holds a quoted integer, a float without fraction or a "
-            "boolean (`count: true`): the platform converts it; write the integer."
-        ),
-        stage="platform-reading",
+    _code(
+        "HMT212",
+        "integer-as-written",
+        "platform-reading",
+        "An integer field holds a quoted integer, a float without fraction or a "
+        "boolean (`count: true`): the platform converts it; write the integer.",
     ),
-    Code(
-        code="HMT213",
-        name="unset-variable",
-        description=(
-            "The text names `${NAME}` (comments included) and the variable is not set: "
-            "the platform refuses to load the file unless it is set when it runs. A `.env` "
-            "refused (a link out of the tree, a FIFO, too large) is one more, saying why."
-        ),
-        stage="read",
+    _code(
+        "HMT213",
+        "unset-variable",
+        "read",
+        "The text names `${NAME}` (comments included) and the variable is not set: "
+        "the platform refuses to load the file unless it is set when it runs. A `.env` "
+        "refused (a link out of the tree, a FIFO, too large) is one more, saying why.",
     ),
-    Code(
-        code="HMT214",
-        name="no-test-cases",
-        description=(
-            "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the "
-            "platform loads it and runs none."
-        ),
-        stage="platform-reading",
+    _code(
+        "HMT214",
+        "no-test-cases",
+        "platform-reading",
+        "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the "
+        "platform loads it and runs none.",
     ),
-    Code(
-        code="HMT215",
-        name="ignored-key",
-        description=(
-            "A test-cases file holds another key beside `test_cases`: the platform ignores it."
-        ),
-        stage="platform-reading",
+    _code(
+        "HMT215",
+        "ignored-key",
+        "platform-reading",
+        "A test-cases file holds another key beside `test_cases`: the platform ignores it.",
     ),
 ]
 

@@ -71,10 +71,6 @@ def display_name(metric: dict[str, Any]) -> str:
     return "?"
 
 
-def needs_ground_truth(metric: dict[str, Any]) -> bool:
-    return _needs_ground_truth(kind_of(metric), evaluator_name(metric))
-
-
 def _needs_ground_truth(kind: Kind | None, name: str | None) -> bool:
     if kind == "standard":
         return name in STANDARD_NEEDING_GROUND_TRUTH
@@ -201,13 +197,11 @@ class Plan:
 
     def definitions_of(self, key: str) -> list[Definition]:
         """Every definition of one evaluator name, in walking order."""
-        index = self._index("by_key")
-        return list(index.get(key, []))
+        return list(self._index("by_key").get(key, []))
 
     def turns_running(self, definition: Definition) -> list[TurnPlan]:
         """The turns whose effective list holds ``definition``."""
-        index = self._index("users")
-        return list(index.get(id(definition), []))
+        return list(self._index("users").get(id(definition), []))
 
     def _index(self, name: str) -> dict[Any, list[Any]]:
         """One pass over the plan per index: a file may hold thousands of definitions."""
@@ -289,30 +283,17 @@ def build(
 
 
 def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _Written:
-    metrics = case.get("evaluations")
-    own = (
-        _definitions(_metric_list(metrics), "test case", origin, (*path, "evaluations"), i)
-        if metrics
-        else []
-    )
+    metrics = _metric_list(case.get("evaluations"))
+    own = _definitions(metrics, "test case", origin, (*path, "evaluations"), i)
     turns = case.get("turns")
-    # Most turns hold no list: nothing to filter, no path to make.
-    listed = (
-        [
-            (j, t["evaluations"])
-            for j, t in enumerate(turns)
-            if isinstance(t, dict) and t.get("evaluations")
-        ]
-        if isinstance(turns, list)
-        else []
-    )
     found: dict[int, list[Definition]] = {}
-    for j, metrics in listed:
-        defs = _definitions(
-            _metric_list(metrics), "turn", origin, (*path, "turns", j, "evaluations"), i, j
-        )
-        if defs:
-            found[j] = defs
+    for j, turn in enumerate(turns if isinstance(turns, list) else []):
+        # Most turns hold no list: nothing to filter, no path to make.
+        if isinstance(turn, dict) and turn.get("evaluations"):
+            where = (*path, "turns", j, "evaluations")
+            defs = _definitions(_metric_list(turn["evaluations"]), "turn", origin, where, i, j)
+            if defs:
+                found[j] = defs
     return _Written(i, case, path, own, found)
 
 
@@ -334,13 +315,6 @@ def _case_plan(
     if not isinstance(turns, list):
         only = _turn(i, None, case, path, inherited, evaluators, False, shared)
         return CasePlan(i, case, path, [only])
-    if not written.turns and not inherited[1]:  # no metrics at any level: no turn runs one
-        bare = [
-            TurnPlan(i, j, turn, (*path, "turns", j), None, None, [])
-            for j, turn in enumerate(turns)
-            if isinstance(turn, dict)
-        ]
-        return CasePlan(i, case, path, bare)
     plans = [
         _turn(
             i,

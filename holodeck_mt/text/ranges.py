@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import dataclasses
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.text import lines, source
@@ -33,7 +33,7 @@ def item_lines(text: str, item: tuple[int, int], following: tuple[int, int] | No
     item's does (None for the last item). None when the item is not written that
     way (a flow sequence, a node below a bare dash): its lines are not its own.
     """
-    starts = line_starts(text)
+    starts = lines.starts(text)
     line, column = item
     if not 0 < line <= len(starts):
         return None
@@ -99,7 +99,7 @@ def _span_within(
     """The node at ``line``:``column`` read from the lines ``within``, in the whole
     text's lines and offsets; None when they cannot tell."""
     first, after = within
-    starts = line_starts(text)
+    starts = lines.starts(text)
     if not first <= line < (after or len(starts) + 1):
         return None
     base = starts[first - 1]
@@ -117,11 +117,6 @@ def _span_within(
         start_offset=span.start_offset + base,
         end_offset=span.end_offset + base,
     )
-
-
-def line_starts(text: str) -> Sequence[int]:
-    """The offset where each line of ``text`` starts, lines broken as YAML breaks them."""
-    return lines.starts(text)
 
 
 def with_range(

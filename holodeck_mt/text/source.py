@@ -22,15 +22,7 @@ from holodeck_mt.text.positions import line_column_after
 try:  # the C parser (libyaml); PyYAML without it parses the same, only slower
     from yaml._yaml import CParser as _Parser
 except ImportError:  # pragma: no cover - exercised only without libyaml
-    from yaml.parser import Parser as _PyParser
-    from yaml.reader import Reader as _Reader
-    from yaml.scanner import Scanner as _Scanner
-
-    class _Parser(_Reader, _Scanner, _PyParser):  # type: ignore[no-redef]
-        def __init__(self, stream: str) -> None:
-            _Reader.__init__(self, stream)
-            _Scanner.__init__(self)
-            _PyParser.__init__(self)
+    from yaml import SafeLoader as _Parser  # type: ignore[assignment]
 
 
 @dataclass(frozen=True)

@@ -142,38 +142,25 @@ class Values:
     def diagnostic(self, d: Diagnostic) -> Diagnostic:
         """``d`` holding no value: its message, hint, test case and path hidden; its fix
         dropped when it would write a value."""
-        message, hint = self.hidden(d.message), self.hidden(d.hint) if d.hint else d.hint
         test_case = self.as_written(d.test_case) if d.test_case else d.test_case
-        test_case = self.hidden(test_case) if test_case else test_case
-        parts = tuple(self.hidden(p) if isinstance(p, str) else p for p in d.pointer_parts)
-        path = self.hidden(d.path)
+        new: dict[str, Any] = {
+            "message": self.hidden(d.message),
+            "hint": self.hidden(d.hint) if d.hint else d.hint,
+            "test_case": self.hidden(test_case) if test_case else test_case,
+            "pointer_parts": tuple(
+                self.hidden(p) if isinstance(p, str) else p for p in d.pointer_parts
+            ),
+            "path": self.hidden(d.path),
+        }
         fix = d.fix if d.fix is None or not self._in_intent(d.fix) else None
-        if (
-            message == d.message
-            and hint == d.hint
-            and test_case == d.test_case
-            and parts == d.pointer_parts
-            and path == d.path
-            and fix is d.fix
-        ):
+        if fix is d.fix and all(getattr(d, key) == value for key, value in new.items()):
             return d
-        return dataclasses.replace(
-            d,
-            message=message,
-            hint=hint,
-            test_case=test_case,
-            pointer_parts=parts,
-            path=path,
-            fix=fix,
-        )
+        return dataclasses.replace(d, fix=fix, **new)
 
     def _in_intent(self, intent: Intent) -> bool:
         """Whether a fix would write (or its hint show) a value."""
-        for f in dataclasses.fields(intent):
-            field = getattr(intent, f.name)
-            if isinstance(field, str) and self.hidden(field) != field:
-                return True
-        return False
+        fields = (getattr(intent, f.name) for f in dataclasses.fields(intent))
+        return any(isinstance(field, str) and self.hidden(field) != field for field in fields)
 
 
 def _mark(marked: list[str | None], start: int, end: int, name: str) -> int:

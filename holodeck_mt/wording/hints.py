@@ -140,8 +140,6 @@ def quote_fix(key: str | int | None, value: Any) -> Quote | None:
             if abs(value) >= 10**60:
                 return None  # too many digits for a one-line hint
             text = str(value)  # every digit: never "an integer of 41+ digits"
-        if isinstance(value, float) and not math.isfinite(value):
-            text = show(value)
         return Quote(shown=f'"{text}"', key=key if isinstance(key, str) else None)
     return None
 
