@@ -35,7 +35,7 @@ pytestmark = [
 MARK = "HOLODECK_MT_TEST_RUN"
 FILES = 24
 #: Seconds each file's validation is made to take.
-SLOW = 0.5
+SLOW = 0.2
 #: How long the run's processes may take to end, once their parent is gone.
 GRACE = 5.0
 #: The command, each file made slow to validate (forked processes inherit the change).
