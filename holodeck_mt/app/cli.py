@@ -813,15 +813,13 @@ def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
     """The results of the text on standard input, as if it were the file ``name`` (its
     folder's test_cases_file followed), or ``-`` in the working folder."""
     from holodeck_mt.pipeline import validate_document_text, validate_text
+    from holodeck_mt.read import files
 
     stream = getattr(sys.stdin, "buffer", None)
     raw = stream.read(job.limits.max_bytes + 1) if stream is not None else b""
     shown = name if name is not None else "-"
     folder = Path(name).parent if name is not None else Path.cwd()
-    try:
-        text = raw.decode("utf-8-sig") if len(raw) <= job.limits.max_bytes else None
-    except UnicodeDecodeError:
-        text = None
+    text, _ = files.decode(raw, job.limits)
     if text is None:  # too large, or not text: said as a file's content is
         return [validate_text(raw, path=shown, options=job.options, limits=job.limits)]
     return validate_document_text(
