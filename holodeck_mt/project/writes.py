@@ -117,11 +117,30 @@ def replace(
     called = shown(name if name is not None else path)
     mode, owner = _check_unchanged(called, real, expected)
     try:
-        descriptor, temporary = tempfile.mkstemp(
-            dir=real.parent, prefix=f".{real.name[:40]}.", suffix=".tmp"
-        )
+        temporary = _temporary(real)
     except OSError as e:
         raise WriteError(f"cannot write '{called}': {_reason(e)}") from None
+    try:
+        _move_in(temporary, real, data, mode, owner)
+    except OSError as e:
+        raise WriteError(f"cannot write '{called}': {_reason(e)}; it is unchanged") from None
+
+
+def _temporary(target: Path) -> tuple[int, str]:
+    """A new temporary file beside ``target``: its descriptor and name."""
+    return tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
+
+
+def _move_in(
+    temporary: tuple[int, str],
+    target: Path,
+    data: bytes,
+    mode: int,
+    owner: tuple[int, int] | None,
+) -> None:
+    """Write ``data`` into the ``temporary`` file with its owner and mode, then move it over
+    ``target``; on :class:`OSError` the temporary file is removed and ``target`` unchanged."""
+    descriptor, name = temporary
     try:
         try:
             _write_all(descriptor, data)
@@ -130,10 +149,17 @@ def replace(
             os.fsync(descriptor)
         finally:
             os.close(descriptor)
-        os.replace(temporary, real)
-    except OSError as e:
-        _remove(temporary)
-        raise WriteError(f"cannot write '{called}': {_reason(e)}; it is unchanged") from None
+        os.replace(name, target)
+    except OSError:
+        _remove(name)
+        raise
+
+
+def _new_mode() -> int:
+    """The mode of a new file: 0644 less the umask."""
+    umask = os.umask(0o022)
+    os.umask(umask)
+    return 0o644 & ~umask
 
 
 def _check_unchanged(
@@ -144,9 +170,7 @@ def _check_unchanged(
     if expected is None:
         if os.path.lexists(real):
             raise WriteError(f"'{called}' appeared meanwhile: it is left alone")
-        umask = os.umask(0o022)
-        os.umask(umask)
-        return 0o644 & ~umask, None
+        return _new_mode(), None
     try:
         raw, now = read(real, real.parent)
     except WriteError:
@@ -199,19 +223,4 @@ def create(path: Path, data: bytes) -> None:
     """Write ``data`` as the file at ``path`` (a report the command line names: any folder
     the user can write), atomically: a temporary file beside it, moved over it. Raises
     :class:`OSError`; a file that was there is then unchanged."""
-    folder = path.parent if str(path.parent) else Path(".")
-    descriptor, temporary = tempfile.mkstemp(
-        dir=folder, prefix=f".{path.name[:40]}.", suffix=".tmp"
-    )
-    try:
-        try:
-            _write_all(descriptor, data)
-            umask = os.umask(0o022)
-            os.umask(umask)
-            os.fchmod(descriptor, 0o644 & ~umask)
-        finally:
-            os.close(descriptor)
-        os.replace(temporary, path)
-    except OSError:
-        _remove(temporary)
-        raise
+    _move_in(_temporary(path), path, data, _new_mode(), None)
