@@ -209,6 +209,11 @@ class Diagnostic:
         return test_case_phrase(self.test_case, self.test_case_index)
 
     @property
+    def where(self) -> str:
+        """``test case 'name' (#0), turns[1].input``: the test case and the field path."""
+        return ", ".join(part for part in (self.in_test_case, self.path) if part)
+
+    @property
     def pointer(self) -> str:
         """The RFC 6901 pointer, each key clipped: it quotes the input's keys."""
         return clip(to_pointer(clip_parts(self.pointer_parts)), MESSAGE)

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.render.text import summary
-from holodeck_mt.rules.codes import CODES
+from holodeck_mt.rules import codes
 from holodeck_mt.text.safe_text import escape, escape_command_data, escape_command_property
 
 if TYPE_CHECKING:
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
 def where(d: Diagnostic) -> str:
     """``test case 'name' (#0), turns[1].input``: the test case and the field path."""
-    return escape(", ".join(part for part in (d.in_test_case, d.path) if part))
+    return escape(d.where)
 
 
 def message(d: Diagnostic) -> str:
@@ -39,12 +39,10 @@ def message(d: Diagnostic) -> str:
 
 def command(path: str, d: Diagnostic, level: str | None = None) -> str:
     """The workflow command of one diagnostic: ``::error`` or ``::warning`` (``level``)."""
-    rule = CODES.get(d.code)
-    title = f"{d.code} {rule.name}" if rule else d.code
     properties = {"file": escape(path), "line": str(d.line), "col": str(d.column)}
     if d.end_column is not None and d.end_line in (None, d.line):
         properties["endColumn"] = str(d.end_column)
-    properties["title"] = title
+    properties["title"] = codes.title(d.code)
     joined = ",".join(f"{k}={escape_command_property(v)}" for k, v in properties.items())
     return f"::{level or d.severity} {joined}::{escape_command_data(message(d))}"
 

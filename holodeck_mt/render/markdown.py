@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
 from holodeck_mt.render.text import summary
-from holodeck_mt.rules.codes import CODES
+from holodeck_mt.rules import codes
 from holodeck_mt.text.safe_text import clip, escape
 
 if TYPE_CHECKING:
@@ -40,11 +40,8 @@ def text(value: str, width: int = 300) -> str:
 
 
 def _row(path: str, d: Diagnostic, level: str) -> str:
-    rule = CODES.get(d.code)
-    code = f"{d.code} {rule.name}" if rule else d.code
-    where = ", ".join(part for part in (d.in_test_case, d.path) if part)
     said = d.message + (f" (hint: {d.hint})" if d.hint else "")
-    cells = (f"{path}:{d.line}:{d.column}", level, code, where, said)
+    cells = (f"{path}:{d.line}:{d.column}", level, codes.title(d.code), d.where, said)
     return "| " + " | ".join(text(cell) for cell in cells) + " |"
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from holodeck_mt.rules.registry import CODES, Code
 
-__all__ = ["CODES", "Code", "runtime_lint"]
+__all__ = ["CODES", "Code", "runtime_lint", "title"]
 
 
 def runtime_lint(code: str) -> bool:
@@ -16,3 +16,9 @@ def runtime_lint(code: str) -> bool:
     to say. Generated or hand-made documents may well trigger them."""
     entry = CODES.get(code)
     return entry is not None and getattr(entry, "runs", "") == "runtime"
+
+
+def title(code: str) -> str:
+    """``HMT102 wrong-type``: a code and its rule's name, as a report heads a diagnostic."""
+    entry = CODES.get(code)
+    return f"{code} {entry.name}" if entry else code
