@@ -122,6 +122,7 @@ def stamp(root: Path, *, check: bool = False) -> list[Path]:
     # One pass, longest first: a new URL that contains an old one is never replaced again.
     pattern = re.compile("|".join(re.escape(old) for old in sorted(table, key=len, reverse=True)))
     pages = pinned_pages(root)
+    pinned = version(root)
     changed: list[Path] = []
     for path in text_files(root):
         if not table and path not in pages:
@@ -132,7 +133,7 @@ def stamp(root: Path, *, check: bool = False) -> list[Path]:
             continue
         new = pattern.sub(lambda m: table[m.group(0)], text) if table else text
         if path in pages:
-            new = PIN.sub(version(root), new)
+            new = PIN.sub(pinned, new)
         if new != text:
             changed.append(path)
             if not check:

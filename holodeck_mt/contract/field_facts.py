@@ -103,6 +103,16 @@ def nullable(kind: str) -> frozenset[str]:
     )
 
 
+@cache
+def keys(kind: str) -> frozenset[str]:
+    """Every key a kind of mapping declares (of each definition it stands for)."""
+    return frozenset(
+        key
+        for file, name, below in _KINDS.get(kind, ())
+        for key in _node(file, name, below).get("properties", {})
+    )
+
+
 def kinds() -> tuple[str, ...]:
     """Every kind of mapping the schema declares fields of."""
     return tuple(_KINDS)

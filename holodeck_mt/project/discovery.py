@@ -7,7 +7,6 @@ soon as the answer is known.
 
 from __future__ import annotations
 
-import functools
 import os
 import re
 from collections.abc import Iterable, Iterator
@@ -193,7 +192,9 @@ def _is_test_case(keys: list[str]) -> bool:
         return True
     if not any(_misspelt_case_key(key) for key in keys):
         return False
-    known = _test_case_keys()
+    from holodeck_mt.contract import field_facts  # only for a near miss
+
+    known = field_facts.keys("test-case")
     return all(key in known or _near_miss(key, known) for key in keys)
 
 
@@ -201,19 +202,6 @@ def _misspelt_case_key(key: str) -> bool:
     """``inptu``, ``turn``: a misspelling of ``input`` or ``turns``; not a longer word that
     starts with one (``inputs``, ``input_text``: other files' keys)."""
     return _near_miss(key, _CASE_KEYS) and not key.startswith(tuple(_CASE_KEYS))
-
-
-@functools.cache
-def _test_case_keys() -> frozenset[str]:
-    """Every key of a single- or multi-turn test case, as the schema lists them."""
-    from holodeck_mt.contract import registry
-
-    uri = registry.BASE_URI + "test-case.schema.json"
-    return frozenset(
-        key
-        for name in ("SingleTurnTestCase", "MultiTurnTestCase")
-        for key in registry.definition(uri, name).get("properties", {})
-    )
 
 
 def _skip(events: Iterator[Any]) -> None:
