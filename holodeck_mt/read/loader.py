@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import gc
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Literal
 
@@ -71,6 +74,35 @@ class Document:
 
 _INDEX_DEPTHS: dict[Index, int | None] = {"all": sys.maxsize, "none": None, "top": 1}
 
+_COLLECTOR = threading.Lock()
+_PAUSES = 0
+_RESUME = False
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic collector paused while a document is built, for every thread at once.
+
+    A loaded document is a million containers and no cycles: collections while
+    it is built would walk it again and again. Only the build is paused, never the
+    validation (whose error objects form cycles that must be freed). Reading the
+    collector's state and pausing it is one step under a lock, and the collector comes
+    back when the last build leaves, whatever the threads' interleaving.
+    """
+    global _PAUSES, _RESUME
+    with _COLLECTOR:
+        if _PAUSES == 0:
+            _RESUME = gc.isenabled()
+            gc.disable()
+        _PAUSES += 1
+    try:
+        yield
+    finally:
+        with _COLLECTOR:
+            _PAUSES -= 1
+            if _PAUSES == 0 and _RESUME:
+                gc.enable()
+
 
 def load(text: str, *, limits: Limits | None = None, positions: bool | Index = True) -> Document:
     """Load YAML text into a :class:`Document`.
@@ -88,10 +120,9 @@ def load(text: str, *, limits: Limits | None = None, positions: bool | Index = T
     if nul is not None:
         doc.diagnostics.append(nul)
         return doc
-    gc_was_enabled = gc.isenabled()
-    gc.disable()  # building makes a million containers and no cycles: nothing to collect
     try:
-        built = _build_as_the_platform(text, limits, _INDEX_DEPTHS[index])
+        with _collector_paused():
+            built = _build_as_the_platform(text, limits, _INDEX_DEPTHS[index])
     except Abort as abort:
         doc.diagnostics.append(abort.diagnostic)
         return doc
@@ -107,9 +138,6 @@ def load(text: str, *, limits: Limits | None = None, positions: bool | Index = T
             raise
         doc.diagnostics.append(_syntax_error(text, e))
         return doc
-    finally:
-        if gc_was_enabled:
-            gc.enable()
     doc.diagnostics = built.diagnostics
     doc.needs_index = built.needs_index
     doc.reported = built.reported

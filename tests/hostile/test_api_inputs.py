@@ -5,9 +5,11 @@ from __future__ import annotations
 import errno
 import gc
 import io
+import sys
 import threading
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -46,8 +48,15 @@ def _collector_on() -> Iterator[None]:
         gc.disable()
 
 
-def test_the_api_on_eight_threads_leaves_the_collector_on() -> None:
-    text = "test_cases:\n" + "".join(f"  - input: {i}\n    name: n{i}\n" for i in range(300))
+@pytest.mark.parametrize(
+    "case",
+    [
+        "  - input: {i}\n    name: n{i}\n",  # a fault on each: the locator reads them again
+        "  - input: x{i}\n    input: y\n",  # a duplicate key: the whole index is read
+    ],
+)
+def test_the_api_on_eight_threads_leaves_the_collector_on(case: str) -> None:
+    text = "test_cases:\n" + "".join(case.format(i=i) for i in range(300))
     errors: list[BaseException] = []
 
     def work() -> None:
@@ -57,11 +66,16 @@ def test_the_api_on_eight_threads_leaves_the_collector_on() -> None:
         except BaseException as e:  # pragma: no cover - reported below
             errors.append(e)
 
-    threads = [threading.Thread(target=work) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    interval = sys.getswitchinterval()
+    sys.setswitchinterval(1e-6)  # threads switch often: a race shows within a few runs
+    try:
+        threads = [threading.Thread(target=work) for _ in range(8)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+    finally:
+        sys.setswitchinterval(interval)
     assert errors == []
     assert gc.isenabled()
 
@@ -109,37 +123,36 @@ def test_junit_names_survive_a_file_over_the_default_limits(tmp_path: Path) -> N
     assert 'name="deep"' in out.getvalue()
 
 
-def test_a_thread_pausing_the_collector_late_cannot_leave_it_off(
+def test_builds_overlapping_on_two_threads_keep_the_collector_off_then_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """Thread B sees the collector off (A paused it) and pauses it again only after A is done:
-    whoever finishes last, the collector ends on. The interleaving is forced with events
-    (A loads only once B waits to pause), never with sleeps: the same on a loaded machine."""
-    real_disable, real_load = gc.disable, loader.load
-    a_loading, b_pausing, a_done = threading.Event(), threading.Event(), threading.Event()
+    """A starts building, B starts building while A builds, A finishes while B still
+    builds: the collector stays off for B and is on once both are done. The interleaving
+    is forced with events, never with sleeps: the same on a loaded machine."""
+    real_build = loader._build_as_the_platform
+    a_building, b_building, a_done = threading.Event(), threading.Event(), threading.Event()
     wait = scaled(60)
+    seen: dict[str, bool] = {}
 
-    def disable() -> None:
-        if threading.current_thread().name == "B":
-            b_pausing.set()
+    def build(*args: Any) -> Any:
+        name = threading.current_thread().name
+        if name == "A":
+            a_building.set()
+            b_building.wait(wait)
+        elif name == "B":
+            b_building.set()
             a_done.wait(wait)
-        real_disable()
+        seen[name] = gc.isenabled()
+        return real_build(*args)
 
-    def load(*args: object, **kwargs: object) -> object:
-        if threading.current_thread().name == "A":
-            a_loading.set()
-            b_pausing.wait(wait)
-        return real_load(*args, **kwargs)  # type: ignore[arg-type]
-
-    monkeypatch.setattr(gc, "disable", disable)
-    monkeypatch.setattr(loader, "load", load)
+    monkeypatch.setattr(loader, "_build_as_the_platform", build)
 
     def first() -> None:
         validate_text("test_cases:\n  - input: hi\n")
         a_done.set()
 
     def second() -> None:
-        a_loading.wait(wait)
+        a_building.wait(wait)
         validate_text("test_cases:\n  - input: hi\n")
 
     threads = [threading.Thread(target=first, name="A"), threading.Thread(target=second, name="B")]
@@ -150,5 +163,6 @@ def test_a_thread_pausing_the_collector_late_cannot_leave_it_off(
     monkeypatch.undo()
     enabled = gc.isenabled()
     gc.enable()
-    assert b_pausing.is_set() and a_done.is_set()  # the interleaving meant, not another
+    assert b_building.is_set() and a_done.is_set()  # the interleaving meant, not another
+    assert seen == {"A": False, "B": False}
     assert enabled
