@@ -8,14 +8,7 @@ from __future__ import annotations
 
 from holodeck_mt.rules.registry import CODES, Code
 
-__all__ = ["CODES", "Code", "runtime_lint", "title"]
-
-
-def runtime_lint(code: str) -> bool:
-    """Whether the code is a run-time lint: a valid file that will not run what it seems
-    to say. Generated or hand-made documents may well trigger them."""
-    entry = CODES.get(code)
-    return entry is not None and getattr(entry, "runs", "") == "runtime"
+__all__ = ["CODES", "Code", "title"]
 
 
 def title(code: str) -> str:

@@ -14,17 +14,6 @@ from holodeck_mt.rules import Context
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
 
-__all__ = [
-    "Definition",
-    "Plan",
-    "TurnPlan",
-    "here",
-    "listing",
-    "plan",
-    "turns_listing",
-    "where",
-]
-
 
 def plan(context: Context) -> Plan:
     cached = context.cache.get("runtime_plan")

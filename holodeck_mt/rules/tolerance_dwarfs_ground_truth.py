@@ -14,7 +14,7 @@ from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import metrics, precedence
-from holodeck_mt.semantics.precedence import Definition
+from holodeck_mt.semantics.precedence import Definition, Plan
 from holodeck_mt.wording.hints import quote
 
 
@@ -45,7 +45,7 @@ def check(context: Context) -> Iterator[Fault]:
 
 
 def _dwarfed(
-    plan: runtime_plan.Plan, settings: dict[str, Any], tolerance: float
+    plan: Plan, settings: dict[str, Any], tolerance: float
 ) -> list[tuple[JsonPath, str, float, int | None]]:
     """Each turn running `numeric` whose ground truth is a number the tolerance dwarfs."""
     dwarfed: list[tuple[JsonPath, str, float, int | None]] = []
