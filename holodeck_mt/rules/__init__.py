@@ -88,11 +88,7 @@ def matchers(context: Context, kind: Literal["fuzzy", "regex"]) -> Iterator[tupl
     """The ``kind`` matchers (``fuzzy``, ``regex``) of the expected tools' ``args`` not
     reported yet: the path of each one's pattern, and the pattern."""
     for parts, value in context.walked(walk.arg_values):
-        if not isinstance(value, dict) or kind not in value:
-            continue  # not a `kind` matcher (see classify): nothing to classify
         matcher = classify(value)
-        if matcher.kind != kind:
-            continue
         where = (*parts, kind)
-        if not context.already_reported(where):
+        if matcher.kind == kind and not context.already_reported(where):
             yield where, matcher.value

@@ -13,6 +13,7 @@ from holodeck_mt.model import format_path, test_case_phrase
 from holodeck_mt.rules import Context
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
+from holodeck_mt.wording.hints import plural
 
 
 def plan(context: Context) -> Plan:
@@ -70,9 +71,7 @@ def turns_listing(context: Context, turns: list[TurnPlan], limit: int = 3) -> st
             head += f" {word} {listing(indices, 5)}"
         parts.append(head)
     more = len(groups) - limit
-    return "; ".join(parts) + (
-        f" and {more} more test case{'s' if more != 1 else ''}" if more > 0 else ""
-    )
+    return "; ".join(parts) + (f" and {plural(more, 'more test case')}" if more > 0 else "")
 
 
 def listing(items: list[str], limit: int = 3) -> str:

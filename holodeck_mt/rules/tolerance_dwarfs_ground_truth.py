@@ -15,7 +15,7 @@ from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import metrics, precedence
 from holodeck_mt.semantics.precedence import Definition, Plan
-from holodeck_mt.wording.hints import quote
+from holodeck_mt.wording.hints import plural, quote
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -35,7 +35,7 @@ def check(context: Context) -> Iterator[Fault]:
     where = runtime_plan.turn_where(context, first_case, first_path)
     message = (
         f"`absolute_tolerance: {tolerance}` is at least the size of the ground truth on "
-        f"{len(dwarfed)} turn{'s' if len(dwarfed) != 1 else ''} running `numeric` (first: "
+        f"{plural(len(dwarfed), 'turn')} running `numeric` (first: "
         f"{where}, ground truth {quote(first_truth, 30)}): any answer from {low:.6g} to "
         f"{high:.6g} passes there"
     )

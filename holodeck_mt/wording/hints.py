@@ -60,7 +60,7 @@ def _show_number(value: int | float) -> str:
     return repr(value)
 
 
-def _plural(n: int, noun: str) -> str:
+def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
@@ -82,9 +82,9 @@ def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
         text = value if len(value) <= limit else value[: limit - 1] + "…"
         return repr(text)
     if isinstance(value, dict):
-        return f"a mapping of {_plural(len(value), 'key')}"
+        return f"a mapping of {plural(len(value), 'key')}"
     if isinstance(value, list):
-        return f"a list of {_plural(len(value), 'item')}"
+        return f"a list of {plural(len(value), 'item')}"
     if isinstance(value, YamlScalar):
         return value.text[:limit]
     return type(value).__name__
