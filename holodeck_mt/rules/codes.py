@@ -1,8 +1,4 @@
-"""Every diagnostic code, by code: a view of :mod:`holodeck_mt.rules.registry`.
-
-The registry is the one place codes are defined (a rule's own module describes it);
-``docs/diagnostics.md`` documents each with an example.
-"""
+"""Every diagnostic code, by code: a view of :mod:`holodeck_mt.rules.registry`."""
 
 from __future__ import annotations
 

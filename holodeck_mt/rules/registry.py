@@ -1,15 +1,7 @@
-"""The registry: every diagnostic code, in one list, each with its name, severity and meaning.
+"""The registry: every diagnostic code, in one list (the docs' order), each with its meaning.
 
-A rule of :mod:`holodeck_mt.rules` describes itself in its own module (its ``RULE``:
-code, name, severity, when it runs, its check; its docstring documents it) and is
-registered by one line here. The codes other stages produce (reading the file, the
-schema, the platform's reading of a value, the report) are registered here as data.
-The docs (``scripts/gen_docs.py``), SARIF's rule table, the language server and the
-selection of codes (``--select``, ``--ignore``, the configuration file) read this list.
-
-Codes are stable: scripts and CI steps match on them; new codes are added, never
-renumbered, and a retired code stays listed so that it is never reused. The list's
-order is the docs' order.
+A rule's own module describes it; other stages' codes are data here. Codes are stable:
+never renumbered, and a retired code stays listed so that it is never reused.
 """
 
 from __future__ import annotations

@@ -1,11 +1,4 @@
-"""What the registry records of a code: a code some stage produces, or a rule with its check.
-
-A :class:`Code` is data: the diagnostics of reading the file, of the schema and of
-how the platform reads a value are produced by their stages (``read/``,
-``contract/``), which know their codes. A :class:`Rule` is a code that one module of
-:mod:`holodeck_mt.rules` produces by its ``check``, with when that check runs. Both
-sit in the one list of :mod:`holodeck_mt.rules.registry`.
-"""
+"""What the registry records of a code: a code some stage produces, or a rule with its check."""
 
 from __future__ import annotations
 
@@ -19,9 +12,7 @@ if TYPE_CHECKING:
     from holodeck_mt.model import Fault
     from holodeck_mt.rules import Context
 
-#: The stage that produces a code: the reader (``read/``), the schema (``contract/``),
-#: the platform's reading of a value (``contract/platform_reading.py``), the pipeline
-#: (following ``test_cases_file``, the limits, the cap), the report itself, or a rule.
+#: The stage that produces a code.
 Stage = Literal["read", "schema", "platform-reading", "pipeline", "report", "rule"]
 
 #: When a rule's check runs: on every file; only on a file without errors (the run-time

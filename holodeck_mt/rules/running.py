@@ -1,9 +1,4 @@
-"""Run every rule over a document the contract judged: the semantic faults, in order.
-
-The rules read the document as the platform reads it and skip what the contract
-or the reader already reported. The run-time lints come last and run only on a
-file without errors (nor its agent.yaml): a file with errors does not run at all.
-"""
+"""Run every rule over a document the contract judged: the semantic faults, in order."""
 
 from __future__ import annotations
 

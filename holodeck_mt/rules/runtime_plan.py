@@ -1,9 +1,6 @@
-"""The run-time plan of the document being checked, shared by the run-time lints.
+"""The run-time plan of the document being checked, built once and shared by the run-time lints.
 
-Built once per document from :mod:`holodeck_mt.semantics.precedence`. A test-cases
-file named by an agent.yaml is planned under that agent's metrics; definitions in
-the agent.yaml cannot be pointed at from here, so lints report those at a node of
-this document instead.
+A test-cases file named by an agent.yaml is planned under that agent's metrics.
 """
 
 from __future__ import annotations
