@@ -299,15 +299,10 @@ def rules_to_run(options: Options) -> list[Rule]:
     only while no check has found an error). An opt-in rule runs when its option is on;
     a rule whose codes are all deselected is skipped, unless it reports errors (an error
     keeps the run-time lints from running, whether it is shown or not)."""
-    every = options.selection.everything
     chosen = [
         rule
         for rule in RULES
         if (rule.runs != "opt-in" or getattr(options, rule.option))
-        and (
-            every
-            or rule.severity == "error"
-            or any(options.selection.selects(c) for c in rule.codes)
-        )
+        and (rule.severity == "error" or any(map(options.selection.selects, rule.codes)))
     ]
     return [r for r in chosen if r.runs != "runtime"] + [r for r in chosen if r.runs == "runtime"]
