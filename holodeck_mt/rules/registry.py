@@ -27,23 +27,18 @@ from holodeck_mt.rules import (
     skipped_without_ground_truth,
     tolerance_dwarfs_ground_truth,
 )
-from holodeck_mt.rules.rule import Code, Rule, Stage
+from holodeck_mt.rules.rule import Code, Rule
 
 __all__ = ["CODES", "REGISTRY", "RULES", "Code", "Rule", "rules_to_run"]
 
 
-def _code(code: str, name: str, stage: Stage, description: str, yaml_server: bool = False) -> Code:
-    """A code produced by another stage than a rule, registered as data."""
-    return Code(code=code, name=name, stage=stage, description=description, yaml_server=yaml_server)
-
-
 REGISTRY: list[Code] = [
     # Reading and parsing the file (read/).
-    _code("HMT001", "yaml-syntax", "read", "The file is not well-formed YAML.", yaml_server=True),
-    _code(
+    Code("HMT001", "yaml-syntax", "read", "The file is not well-formed YAML.", yaml_server=True),
+    Code(
         "HMT002", "duplicate-key", "read", "A mapping holds the same key twice.", yaml_server=True
     ),
-    _code(
+    Code(
         "HMT003",
         "unsupported-yaml",
         "read",
@@ -51,25 +46,25 @@ REGISTRY: list[Code] = [
         "object, an unknown tag, a non-string key, a merge key that merges no "
         "mapping, several documents.",
     ),
-    _code(
+    Code(
         "HMT004",
         "limit-exceeded",
         "read",
         "The file exceeds a safety limit (size, nesting depth, alias expansions).",
     ),
-    _code(
+    Code(
         "HMT005",
         "encoding",
         "read",
         "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused).",
     ),
-    _code(
+    Code(
         "HMT006",
         "document-shape",
         "read",
         "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
     ),
-    _code(
+    Code(
         "HMT007",
         "unloadable-scalar",
         "read",
@@ -77,16 +72,16 @@ REGISTRY: list[Code] = [
         "load: `=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`.",
     ),
     # The schema (contract/), and the rules a schema cannot state.
-    _code(
+    Code(
         "HMT100",
         "unknown-key",
         "schema",
         "A key that is not allowed where it stands.",
         yaml_server=True,
     ),
-    _code("HMT101", "missing-key", "schema", "A required key is missing.", yaml_server=True),
-    _code("HMT102", "wrong-type", "schema", "A value has the wrong type.", yaml_server=True),
-    _code(
+    Code("HMT101", "missing-key", "schema", "A required key is missing.", yaml_server=True),
+    Code("HMT102", "wrong-type", "schema", "A value has the wrong type.", yaml_server=True),
+    Code(
         "HMT103",
         "invalid-value",
         "schema",
@@ -94,7 +89,7 @@ REGISTRY: list[Code] = [
         yaml_server=True,
     ),
     regex_compiles.RULE,
-    _code(
+    Code(
         "HMT105",
         "test-case-shape",
         "schema",
@@ -102,21 +97,21 @@ REGISTRY: list[Code] = [
         "has neither `input` nor `turns` (contract section 2).",
         yaml_server=True,
     ),
-    _code(
+    Code(
         "HMT106",
         "matcher-shape",
         "schema",
         "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside another key.",
         yaml_server=True,
     ),
-    _code(
+    Code(
         "HMT107",
         "file-source",
         "schema",
         "A file input sets both or neither of `path` and `url`.",
         yaml_server=True,
     ),
-    _code(
+    Code(
         "HMT108",
         "metric-kind",
         "schema",
@@ -126,7 +121,7 @@ REGISTRY: list[Code] = [
     ),
     non_finite_numbers.RULE,
     # References to other files and code.
-    _code(
+    Code(
         "HMT110",
         "test-cases-file",
         "pipeline",
@@ -134,7 +129,7 @@ REGISTRY: list[Code] = [
     ),
     graders_import.RULE,
     files_exist.RULE,
-    _code(
+    Code(
         "HMT120",
         "path-outside-tree",
         "pipeline",
@@ -143,7 +138,7 @@ REGISTRY: list[Code] = [
         "agent.yaml that is a link) leaves the repository tree or names /proc, /sys or "
         "/dev; it is never read.",
     ),
-    _code(
+    Code(
         "HMT130",
         "platform-model",
         "schema",
@@ -152,7 +147,7 @@ REGISTRY: list[Code] = [
         "checked when the platform (holodeck-ai) is importable, with the platform's message.",
     ),
     count_is_integer.RULE,
-    _code(
+    Code(
         "HMT114",
         "blank-text",
         "schema",
@@ -179,7 +174,7 @@ REGISTRY: list[Code] = [
     duplicate_expected_tools.RULE,
     literal_like_matcher.RULE,
     # YAML 1.1 (the platform) and YAML 1.2 (editors) read these plain scalars differently.
-    _code(
+    Code(
         "HMT205",
         "yaml11-boolean",
         "read",
@@ -187,7 +182,7 @@ REGISTRY: list[Code] = [
         "string to editors (YAML 1.2), where a boolean is expected: write `true` or "
         "`false`.",
     ),
-    _code(
+    Code(
         "HMT206",
         "yaml11-number",
         "read",
@@ -195,14 +190,14 @@ REGISTRY: list[Code] = [
         " as 90): editors read a string or another number; write the number the "
         "platform reads.",
     ),
-    _code(
+    Code(
         "HMT207",
         "yaml12-number",
         "read",
         "A scalar editors (YAML 1.2) read as a number that the platform reads as a "
         "string (`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it.",
     ),
-    _code(
+    Code(
         "HMT208",
         "yaml11-date",
         "read",
@@ -210,7 +205,7 @@ REGISTRY: list[Code] = [
         "string, where any value is accepted: quote it if it is text.",
     ),
     # About the report itself.
-    _code(
+    Code(
         "HMT216",
         "non-string-key",
         "platform-reading",
@@ -246,28 +241,28 @@ REGISTRY: list[Code] = [
     regex_float_form.RULE,
     fuzzy_unnormalised.RULE,
     # Warnings: the platform loads it, but the contract writes it otherwise.
-    _code(
+    Code(
         "HMT210",
         "number-as-written",
         "platform-reading",
         "A number field holds a quoted number or a boolean (`absolute_tolerance: "
         '"0.5"`): the platform converts it; write the number unquoted.',
     ),
-    _code(
+    Code(
         "HMT211",
         "boolean-as-written",
         "platform-reading",
         'A boolean field holds a string or number the platform converts (`"yes"`, '
         '`"1"`, `1`, `n`): write `true` or `false`.',
     ),
-    _code(
+    Code(
         "HMT212",
         "integer-as-written",
         "platform-reading",
         "An integer field holds a quoted integer, a float without fraction or a "
         "boolean (`count: true`): the platform converts it; write the integer.",
     ),
-    _code(
+    Code(
         "HMT213",
         "unset-variable",
         "read",
@@ -275,14 +270,14 @@ REGISTRY: list[Code] = [
         "the platform refuses to load the file unless it is set when it runs. A `.env` "
         "refused (a link out of the tree, a FIFO, too large) is one more, saying why.",
     ),
-    _code(
+    Code(
         "HMT214",
         "no-test-cases",
         "platform-reading",
         "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the "
         "platform loads it and runs none.",
     ),
-    _code(
+    Code(
         "HMT215",
         "ignored-key",
         "platform-reading",

@@ -22,14 +22,14 @@ Runs = Literal["always", "runtime", "opt-in"]
 Check = Callable[["Context"], Iterator["Fault"]]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Code:
     code: str
     #: The rule's name, a slug (``duplicate-expected-tool``): SARIF's rule name.
     name: str
+    stage: Stage
     #: The one-line meaning: the docs' table, SARIF's short description.
     description: str
-    stage: Stage
     #: Why a code is no longer produced (codes are never reused nor renumbered).
     retired: str = ""
     #: The command-line options its example (``docs/examples/<CODE>.yaml``) runs with.
