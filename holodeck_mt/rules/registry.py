@@ -34,14 +34,11 @@ __all__ = ["CODES", "REGISTRY", "RULES", "Code", "Rule", "rules_to_run"]
 
 REGISTRY: list[Code] = [
     # Reading and parsing the file (read/).
-    Code("HMT001", "yaml-syntax", "read", "The file is not well-formed YAML.", yaml_server=True),
-    Code(
-        "HMT002", "duplicate-key", "read", "A mapping holds the same key twice.", yaml_server=True
-    ),
+    Code("HMT001", "yaml-syntax", "The file is not well-formed YAML.", yaml_server=True),
+    Code("HMT002", "duplicate-key", "A mapping holds the same key twice.", yaml_server=True),
     Code(
         "HMT003",
         "unsupported-yaml",
-        "read",
         "YAML the platform cannot read as JSON-shaped data: a tag that constructs an "
         "object, an unknown tag, a non-string key, a merge key that merges no "
         "mapping, several documents.",
@@ -49,42 +46,31 @@ REGISTRY: list[Code] = [
     Code(
         "HMT004",
         "limit-exceeded",
-        "read",
         "The file exceeds a safety limit (size, nesting depth, alias expansions).",
     ),
     Code(
         "HMT005",
         "encoding",
-        "read",
         "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused).",
     ),
     Code(
         "HMT006",
         "document-shape",
-        "read",
         "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
     ),
     Code(
         "HMT007",
         "unloadable-scalar",
-        "read",
         "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole "
         "load: `=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`.",
     ),
     # The schema (contract/), and the rules a schema cannot state.
-    Code(
-        "HMT100",
-        "unknown-key",
-        "schema",
-        "A key that is not allowed where it stands.",
-        yaml_server=True,
-    ),
-    Code("HMT101", "missing-key", "schema", "A required key is missing.", yaml_server=True),
-    Code("HMT102", "wrong-type", "schema", "A value has the wrong type.", yaml_server=True),
+    Code("HMT100", "unknown-key", "A key that is not allowed where it stands.", yaml_server=True),
+    Code("HMT101", "missing-key", "A required key is missing.", yaml_server=True),
+    Code("HMT102", "wrong-type", "A value has the wrong type.", yaml_server=True),
     Code(
         "HMT103",
         "invalid-value",
-        "schema",
         "A value is out of its allowed set or range (enum, bounds, length, pattern).",
         yaml_server=True,
     ),
@@ -92,7 +78,6 @@ REGISTRY: list[Code] = [
     Code(
         "HMT105",
         "test-case-shape",
-        "schema",
         "A test case mixes single-turn and multi-turn fields, has empty `turns`, or "
         "has neither `input` nor `turns` (contract section 2).",
         yaml_server=True,
@@ -100,21 +85,18 @@ REGISTRY: list[Code] = [
     Code(
         "HMT106",
         "matcher-shape",
-        "schema",
         "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside another key.",
         yaml_server=True,
     ),
     Code(
         "HMT107",
         "file-source",
-        "schema",
         "A file input sets both or neither of `path` and `url`.",
         yaml_server=True,
     ),
     Code(
         "HMT108",
         "metric-kind",
-        "schema",
         "A metric's kind cannot be told: `type` is missing at the agent level, or no "
         "kind's fields match.",
         yaml_server=True,
@@ -124,7 +106,6 @@ REGISTRY: list[Code] = [
     Code(
         "HMT110",
         "test-cases-file",
-        "pipeline",
         "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read.",
     ),
     graders_import.RULE,
@@ -132,7 +113,6 @@ REGISTRY: list[Code] = [
     Code(
         "HMT120",
         "path-outside-tree",
-        "pipeline",
         "A `test_cases_file`, `files[*].path` (with --check-files), a subagent's "
         "`prompt_file` (which the platform's model reads), or a file given or found (an "
         "agent.yaml that is a link) leaves the repository tree or names /proc, /sys or "
@@ -141,7 +121,6 @@ REGISTRY: list[Code] = [
     Code(
         "HMT130",
         "platform-model",
-        "schema",
         "A section the platform owns (`model`, `instructions`, `tools`, `execution`, "
         "`observability`, `response_format`, `claude`, ...) fails the platform's own model: "
         "checked when the platform (holodeck-ai) is importable, with the platform's message.",
@@ -150,7 +129,6 @@ REGISTRY: list[Code] = [
     Code(
         "HMT114",
         "blank-text",
-        "schema",
         "Text that is only whitespace where the platform refuses it like empty text: "
         "a test case's name, an input, a ground truth, an expected tool's name, a "
         "G-Eval metric's name or criteria, a custom prompt, a model's name, an "
@@ -165,7 +143,6 @@ REGISTRY: list[Code] = [
         code="HMT202",
         name="unknown-top-level-key",
         description=("An agent.yaml key the platform does not define."),
-        stage="schema",
         retired=(
             "the platform refuses an unknown top-level key, so it is now an HMT100 error "
             "from the schema"
@@ -177,7 +154,6 @@ REGISTRY: list[Code] = [
     Code(
         "HMT205",
         "yaml11-boolean",
-        "read",
         "`yes`/`no`/`on`/`off` (any case): a boolean to the platform (YAML 1.1), a "
         "string to editors (YAML 1.2), where a boolean is expected: write `true` or "
         "`false`.",
@@ -185,7 +161,6 @@ REGISTRY: list[Code] = [
     Code(
         "HMT206",
         "yaml11-number",
-        "read",
         "A number only YAML 1.1 reads so (`1_000`, `0b101`, `017` as octal 15, `1:30`"
         " as 90): editors read a string or another number; write the number the "
         "platform reads.",
@@ -193,14 +168,12 @@ REGISTRY: list[Code] = [
     Code(
         "HMT207",
         "yaml12-number",
-        "read",
         "A scalar editors (YAML 1.2) read as a number that the platform reads as a "
         "string (`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it.",
     ),
     Code(
         "HMT208",
         "yaml11-date",
-        "read",
         "An unquoted date the platform (YAML 1.1) reads as a date and editors as a "
         "string, where any value is accepted: quote it if it is text.",
     ),
@@ -208,7 +181,6 @@ REGISTRY: list[Code] = [
     Code(
         "HMT216",
         "non-string-key",
-        "platform-reading",
         "A key that is not a string (`on`, `yes`, `1`) nested in a free-form value "
         "(`turn_config`, `response_format`, a tool's `parameters`) below the keys the "
         "platform checks: it loads, but nothing finds the key by the name written.",
@@ -219,7 +191,6 @@ REGISTRY: list[Code] = [
         description=(
             "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown."
         ),
-        stage="report",
         example_options=("--max-diagnostics", "2"),
     ),
     Code(
@@ -229,7 +200,6 @@ REGISTRY: list[Code] = [
             "A `# holodeck-mt: ignore[...]` or `ignore-file[...]` comment that silences "
             "nothing, or names a code that does not exist (with --report-unused-ignores)."
         ),
-        stage="report",
         example_options=("--report-unused-ignores",),
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
@@ -244,28 +214,24 @@ REGISTRY: list[Code] = [
     Code(
         "HMT210",
         "number-as-written",
-        "platform-reading",
         "A number field holds a quoted number or a boolean (`absolute_tolerance: "
         '"0.5"`): the platform converts it; write the number unquoted.',
     ),
     Code(
         "HMT211",
         "boolean-as-written",
-        "platform-reading",
         'A boolean field holds a string or number the platform converts (`"yes"`, '
         '`"1"`, `1`, `n`): write `true` or `false`.',
     ),
     Code(
         "HMT212",
         "integer-as-written",
-        "platform-reading",
         "An integer field holds a quoted integer, a float without fraction or a "
         "boolean (`count: true`): the platform converts it; write the integer.",
     ),
     Code(
         "HMT213",
         "unset-variable",
-        "read",
         "The text names `${NAME}` (comments included) and the variable is not set: "
         "the platform refuses to load the file unless it is set when it runs. A `.env` "
         "refused (a link out of the tree, a FIFO, too large) is one more, saying why.",
@@ -273,14 +239,12 @@ REGISTRY: list[Code] = [
     Code(
         "HMT214",
         "no-test-cases",
-        "platform-reading",
         "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the "
         "platform loads it and runs none.",
     ),
     Code(
         "HMT215",
         "ignored-key",
-        "platform-reading",
         "A test-cases file holds another key beside `test_cases`: the platform ignores it.",
     ),
 ]

@@ -12,9 +12,6 @@ if TYPE_CHECKING:
     from holodeck_mt.model import Fault
     from holodeck_mt.rules import Context
 
-#: The stage that produces a code.
-Stage = Literal["read", "schema", "platform-reading", "pipeline", "report", "rule"]
-
 #: When a rule's check runs: on every file; only on a file without errors (the run-time
 #: lints: a file with errors does not run at all); or when its option asks for it.
 Runs = Literal["always", "runtime", "opt-in"]
@@ -27,7 +24,6 @@ class Code:
     code: str
     #: The rule's name, a slug (``duplicate-expected-tool``): SARIF's rule name.
     name: str
-    stage: Stage
     #: The one-line meaning: the docs' table, SARIF's short description.
     description: str
     #: Why a code is no longer produced (codes are never reused nor renumbered).
@@ -48,7 +44,6 @@ class Code:
 class Rule(Code):
     """A code produced by a module of :mod:`holodeck_mt.rules`: its docstring documents it."""
 
-    stage: Stage = "rule"
     check: Check
     runs: Runs = "always"
     #: For an opt-in rule: the attribute of :class:`holodeck_mt.rules.Options` that turns it
