@@ -99,7 +99,6 @@ def _isolated(module_name: str, folder: str) -> Iterator[None]:
 @contextlib.contextmanager
 def _silenced() -> Iterator[None]:
     """Standard output (Python's and the descriptor's) discarded while the module imports."""
-    saved = None
     try:
         sys.stdout.flush()
         saved = os.dup(1)

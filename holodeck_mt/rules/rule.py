@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -60,8 +61,6 @@ class Rule(Code):
     @property
     def documentation(self) -> str:
         """The rule's documentation: its module's docstring (what it finds, and why)."""
-        import sys
-
         return (sys.modules[self.check.__module__].__doc__ or "").strip()
 
     def run(self, context: Context) -> Iterator[Fault]:
