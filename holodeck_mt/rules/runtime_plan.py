@@ -64,8 +64,7 @@ def turns_listing(context: Context, turns: list[TurnPlan], limit: int = 3) -> st
         )
         indices = [str(t.turn_index) for t in group if t.turn_index is not None]
         if indices:
-            word = "turn" if len(indices) == 1 else "turns"
-            head += f" {word} {listing(indices, 5)}"
+            head += f" {'turn' if len(indices) == 1 else 'turns'} {listing(indices, 5)}"
         parts.append(head)
     more = len(groups) - limit
     return "; ".join(parts) + (f" and {plural(more, 'more test case')}" if more > 0 else "")

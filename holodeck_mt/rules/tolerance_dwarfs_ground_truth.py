@@ -50,10 +50,9 @@ def _dwarfed(
     """Each turn running `numeric` whose ground truth is a number the tolerance dwarfs."""
     dwarfed: list[tuple[JsonPath, str, float, int | None]] = []
     for turn in plan.turns():
-        truth = turn.ground_truth if turn.metrics else None  # no metric: no look
-        if not isinstance(truth, str):
-            continue
-        if not any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics):
+        truth = turn.ground_truth
+        runs = any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics)
+        if not runs or not isinstance(truth, str):
             continue
         value = metrics.parse_number(truth, settings).value
         if value is None or value == 0 or abs(value) > tolerance:
