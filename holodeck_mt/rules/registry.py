@@ -140,9 +140,9 @@ REGISTRY: list[Code] = [
     ineffective_flags.RULE,
     duplicate_names.RULE,
     Code(
-        code="HMT202",
-        name="unknown-top-level-key",
-        description=("An agent.yaml key the platform does not define."),
+        "HMT202",
+        "unknown-top-level-key",
+        "An agent.yaml key the platform does not define.",
         retired=(
             "the platform refuses an unknown top-level key, so it is now an HMT100 error "
             "from the schema"
@@ -177,7 +177,6 @@ REGISTRY: list[Code] = [
         "An unquoted date the platform (YAML 1.1) reads as a date and editors as a "
         "string, where any value is accepted: quote it if it is text.",
     ),
-    # About the report itself.
     Code(
         "HMT216",
         "non-string-key",
@@ -185,21 +184,18 @@ REGISTRY: list[Code] = [
         "(`turn_config`, `response_format`, a tool's `parameters`) below the keys the "
         "platform checks: it loads, but nothing finds the key by the name written.",
     ),
+    # About the report itself.
     Code(
-        code="HMT220",
-        name="diagnostics-capped",
-        description=(
-            "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown."
-        ),
+        "HMT220",
+        "diagnostics-capped",
+        "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown.",
         example_options=("--max-diagnostics", "2"),
     ),
     Code(
-        code="HMT221",
-        name="unused-suppression",
-        description=(
-            "A `# holodeck-mt: ignore[...]` or `ignore-file[...]` comment that silences "
-            "nothing, or names a code that does not exist (with --report-unused-ignores)."
-        ),
+        "HMT221",
+        "unused-suppression",
+        "A `# holodeck-mt: ignore[...]` or `ignore-file[...]` comment that silences "
+        "nothing, or names a code that does not exist (with --report-unused-ignores).",
         example_options=("--report-unused-ignores",),
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
