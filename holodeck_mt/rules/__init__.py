@@ -1,9 +1,6 @@
-"""The rules a schema cannot express, one module per rule.
+"""The rules a schema cannot express: one module per rule, its ``RULE`` beside its ``check``.
 
-Each module describes its rule (``RULE``: code, name, severity, when it runs) beside
-its ``check(context) -> Iterator[Fault]``, and is registered by one line of
-:mod:`holodeck_mt.rules.registry`. Opt-in rules (they import user code or touch the
-file system) run only when their option asks for it; see CONTRIBUTING.md for adding one.
+See CONTRIBUTING.md for adding one.
 """
 
 from __future__ import annotations
@@ -37,9 +34,7 @@ class Options:
     selection: Selection = field(default_factory=Selection)
     #: Report a suppression comment that silences nothing (HMT221).
     report_unused_ignores: bool = False
-    #: Judge the agent.yaml's own sections with the platform's models (``--platform``, or
-    #: the configuration's ``platform``): ``auto`` when importable, ``off``, or ``required``
-    #: (the CLI refuses to run without).
+    #: Judge the agent.yaml's sections with the platform's models: ``auto``, ``off``, ``required``.
     platform: str = "auto"
     #: The configuration's ``cache-dir``: where the result cache is kept.
     cache_dir: str | None = None
@@ -60,8 +55,7 @@ class Context:
     tree: Path | None = None
     #: The agent.yaml naming this test-cases file (its metrics apply to these test cases).
     agent: Any = None
-    #: Whether the run-time lints run: the validator sets it for a document (and agent.yaml)
-    #: without errors, since a file with errors does not run at all.
+    #: Whether the run-time lints run: a file with errors does not run at all.
     runtime: bool = False
     #: Results the checks share, computed once per document (e.g. the run-time plan).
     cache: dict[str, Any] = field(default_factory=dict)
@@ -70,10 +64,8 @@ class Context:
         return under(parts, self.reported)
 
     def walked(self, walker: Callable[[Any], Iterable[_Found]]) -> Iterable[_Found]:
-        """What ``walker`` (of :mod:`holodeck_mt.walk`) finds in the document: walked
-        once, then shared by every check that asks (a large file has thousands of turns).
-        Past :data:`MOST_KEPT` nodes it is walked again for each check instead: a hostile
-        file's millions of nodes are never held in a list."""
+        """What ``walker`` finds in the document, walked once for every check; past
+        :data:`MOST_KEPT` nodes walked again each time, so that millions are never held."""
         key = f"walked:{walker.__name__}"
         found = self.cache.get(key)
         if found is None:
@@ -88,11 +80,7 @@ def matchers(context: Context, kind: Literal["fuzzy", "regex"]) -> Iterator[tupl
     """The ``kind`` matchers (``fuzzy``, ``regex``) of the expected tools' ``args`` not
     reported yet: the path of each one's pattern, and the pattern."""
     for parts, value in context.walked(walk.arg_values):
-        if not isinstance(value, dict) or kind not in value:
-            continue  # not a `kind` matcher (see classify): nothing to classify
         matcher = classify(value)
-        if matcher.kind != kind:
-            continue
         where = (*parts, kind)
-        if not context.already_reported(where):
+        if matcher.kind == kind and not context.already_reported(where):
             yield where, matcher.value

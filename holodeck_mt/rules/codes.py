@@ -1,21 +1,10 @@
-"""Every diagnostic code, by code: a view of :mod:`holodeck_mt.rules.registry`.
-
-The registry is the one place codes are defined (a rule's own module describes it);
-``docs/diagnostics.md`` documents each with an example.
-"""
+"""Every diagnostic code, by code: a view of :mod:`holodeck_mt.rules.registry`."""
 
 from __future__ import annotations
 
 from holodeck_mt.rules.registry import CODES, Code
 
-__all__ = ["CODES", "Code", "runtime_lint", "title"]
-
-
-def runtime_lint(code: str) -> bool:
-    """Whether the code is a run-time lint: a valid file that will not run what it seems
-    to say. Generated or hand-made documents may well trigger them."""
-    entry = CODES.get(code)
-    return entry is not None and getattr(entry, "runs", "") == "runtime"
+__all__ = ["CODES", "Code", "title"]
 
 
 def title(code: str) -> str:

@@ -11,6 +11,7 @@ from collections.abc import Iterator
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
+from holodeck_mt.semantics.precedence import TurnPlan
 from holodeck_mt.text.safe_text import clip
 
 _WORDS = {"test case": "the test case's", "agent": "the agent's"}
@@ -29,7 +30,7 @@ def check(context: Context) -> Iterator[Fault]:
                 yield _fault(context, (*turn.path, "evaluations"), turn)
 
 
-def _fault(context: Context, parts: tuple[str | int, ...], turn: runtime_plan.TurnPlan) -> Fault:
+def _fault(context: Context, parts: tuple[str | int, ...], turn: TurnPlan) -> Fault:
     names = ", ".join(dict.fromkeys(a.own.name for a in turn.metrics))
     source = _WORDS.get(turn.source or "", "another level's")
     return Fault(

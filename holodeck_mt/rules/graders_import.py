@@ -75,11 +75,7 @@ def _isolated(module_name: str, folder: str) -> Iterator[None]:
     """Import from ``folder`` first, with no module of the same package cached, then forget."""
     top = module_name.partition(".")[0]
     resolved = str(Path(folder).resolve())
-    hidden = {
-        name: module
-        for name, module in sys.modules.items()
-        if name == top or name.startswith(top + ".")
-    }
+    hidden = {name: module for name, module in sys.modules.items() if name.partition(".")[0] == top}
     for name in hidden:
         del sys.modules[name]
     before = set(sys.modules)
@@ -95,11 +91,7 @@ def _isolated(module_name: str, folder: str) -> Iterator[None]:
         sys.dont_write_bytecode = writes_bytecode
         for name in set(sys.modules) - before:
             module = sys.modules.get(name)
-            if (
-                name == top
-                or name.startswith(top + ".")
-                or (module is not None and _from_folder(module, resolved))
-            ):
+            if name.partition(".")[0] == top or (module and _from_folder(module, resolved)):
                 del sys.modules[name]
         sys.modules.update(hidden)
 
@@ -107,7 +99,6 @@ def _isolated(module_name: str, folder: str) -> Iterator[None]:
 @contextlib.contextmanager
 def _silenced() -> Iterator[None]:
     """Standard output (Python's and the descriptor's) discarded while the module imports."""
-    saved = None
     try:
         sys.stdout.flush()
         saved = os.dup(1)

@@ -26,16 +26,16 @@ from holodeck_mt.wording import hints
 
 
 @functools.cache
-def _fields() -> tuple[re.Pattern[str], tuple[str, ...]]:
-    """The reference's pattern, and the LLM model's fields that take it beside a number
-    (as the schema says both)."""
+def _fields() -> tuple[re.Pattern[str], dict[str, str]]:
+    """The reference's pattern, and the LLM model's fields that take it beside a number,
+    with that number's type (as the schema says both)."""
     pattern = registry.definition(registry.LLM_MODEL, "EnvReference")["pattern"]
     properties = registry.definition(registry.LLM_MODEL, "LLMModel")["properties"]
-    names = tuple(
-        name
+    names = {
+        name: str(next(t for t in spec["type"] if t != "string"))
         for name, spec in properties.items()
         if spec.get("pattern") == pattern and set(spec.get("type", ())) - {"string"}
-    )
+    }
     return re.compile(pattern), names
 
 
@@ -53,14 +53,14 @@ def check(context: Context) -> Iterator[Fault]:
     for path, model in _models(context.data):
         if not isinstance(model, dict):
             continue
-        for name in names:
+        for name, wanted in names.items():
             value = model.get(name)
             where = (*path, name)
             if not isinstance(value, str) or not reference.fullmatch(value):
                 continue
             if context.already_reported(where):
                 continue
-            kind = hints.type_name(_wanted(name))
+            kind = hints.type_name(wanted)
             yield Fault(
                 "HMT116",
                 f"`{name}` is the text '{clip(value)}' once variables are substituted: the "
@@ -69,11 +69,6 @@ def check(context: Context) -> Iterator[Fault]:
                 where,
                 hint=f"write {kind}, or a plain ${{NAME}} of a variable that holds one",
             )
-
-
-def _wanted(name: str) -> str:
-    spec = registry.definition(registry.LLM_MODEL, "LLMModel")["properties"][name]
-    return str(next(t for t in spec["type"] if t != "string"))
 
 
 RULE = Rule(

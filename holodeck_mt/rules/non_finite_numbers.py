@@ -11,6 +11,7 @@ from holodeck_mt import walk
 from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
+from holodeck_mt.wording import hints
 
 
 def _numbers(context: Context) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
@@ -31,7 +32,7 @@ def check(context: Context) -> Iterator[Fault]:
                 where = (*parts, key)
                 if context.already_reported(where):
                     continue
-                shown = ".nan" if math.isnan(value) else ".inf" if value > 0 else "-.inf"
+                shown = hints.show(value, given=False)
                 yield Fault("HMT109", f"`{key}` must be a finite number, got {shown}", where)
 
 

@@ -6,9 +6,8 @@ import re
 import warnings
 from collections.abc import Iterator
 
-from holodeck_mt import walk
 from holodeck_mt.model import Fault
-from holodeck_mt.rules import Context
+from holodeck_mt.rules import Context, matchers
 from holodeck_mt.rules.rule import Rule
 
 
@@ -28,13 +27,7 @@ def _compile_error(pattern: str) -> str | None:
 def check(context: Context) -> Iterator[Fault]:
     # A file repeats a few patterns many times: each is compiled once.
     causes: dict[str, str | None] = {}
-    for parts, value in context.walked(walk.arg_values):
-        if not (isinstance(value, dict) and len(value) == 1 and "regex" in value):
-            continue
-        pattern = value["regex"]
-        where = (*parts, "regex")
-        if not isinstance(pattern, str) or context.already_reported(where):
-            continue
+    for where, pattern in matchers(context, "regex"):
         if pattern not in causes:
             causes[pattern] = _compile_error(pattern)
         cause = causes[pattern]

@@ -20,22 +20,17 @@ _SAMPLES = ("206588", "2009", "42", "7", "0")
 _DIGITS = re.compile(r"\d{1,15}")
 
 
-def integer_without_float(pattern: str) -> int | None:
-    """An integer whose digits the pattern matches but whose float form it does not."""
-    candidates = list(dict.fromkeys([*_DIGITS.findall(pattern)[:8], *_SAMPLES]))
-    for digits in candidates:
-        number = int(digits)
-        if regex_match(pattern, number) and not regex_match(pattern, float(number)):
-            return number
-    return None
-
-
 def _integer_without_float(pattern: str) -> int | None:
-    """As :func:`integer_without_float`; None for a pattern that does not compile."""
+    """An integer whose digits the pattern matches but whose float form it does not; None
+    too for a pattern that does not compile (regex_compiles reports it)."""
     try:
-        return integer_without_float(pattern)
-    except (re.error, RecursionError, OverflowError):  # reported by regex_compiles
+        for digits in dict.fromkeys([*_DIGITS.findall(pattern)[:8], *_SAMPLES]):
+            number = int(digits)
+            if regex_match(pattern, number) and not regex_match(pattern, float(number)):
+                return number
+    except (re.error, RecursionError, OverflowError):
         return None
+    return None
 
 
 def check(context: Context) -> Iterator[Fault]:

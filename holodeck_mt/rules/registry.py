@@ -1,15 +1,7 @@
-"""The registry: every diagnostic code, in one list, each with its name, severity and meaning.
+"""The registry: every diagnostic code, in one list (the docs' order), each with its meaning.
 
-A rule of :mod:`holodeck_mt.rules` describes itself in its own module (its ``RULE``:
-code, name, severity, when it runs, its check; its docstring documents it) and is
-registered by one line here. The codes other stages produce (reading the file, the
-schema, the platform's reading of a value, the report) are registered here as data.
-The docs (``scripts/gen_docs.py``), SARIF's rule table, the language server and the
-selection of codes (``--select``, ``--ignore``, the configuration file) read this list.
-
-Codes are stable: scripts and CI steps match on them; new codes are added, never
-renumbered, and a retired code stays listed so that it is never reused. The list's
-order is the docs' order.
+A rule's own module describes it; other stages' codes are data here. Codes are stable:
+never renumbered, and a retired code stays listed so that it is never reused.
 """
 
 from __future__ import annotations
@@ -35,135 +27,108 @@ from holodeck_mt.rules import (
     skipped_without_ground_truth,
     tolerance_dwarfs_ground_truth,
 )
-from holodeck_mt.rules.rule import Code, Rule, Stage
+from holodeck_mt.rules.rule import Code, Rule
 
 __all__ = ["CODES", "REGISTRY", "RULES", "Code", "Rule", "rules_to_run"]
 
 
-def _code(code: str, name: str, stage: Stage, description: str, yaml_server: bool = False) -> Code:
-    """A code produced by another stage than a rule, registered as data."""
-    return Code(code=code, name=name, stage=stage, description=description, yaml_server=yaml_server)
-
-
 REGISTRY: list[Code] = [
     # Reading and parsing the file (read/).
-    _code("HMT001", "yaml-syntax", "read", "The file is not well-formed YAML.", yaml_server=True),
-    _code(
-        "HMT002", "duplicate-key", "read", "A mapping holds the same key twice.", yaml_server=True
-    ),
-    _code(
+    Code("HMT001", "yaml-syntax", "The file is not well-formed YAML.", yaml_server=True),
+    Code("HMT002", "duplicate-key", "A mapping holds the same key twice.", yaml_server=True),
+    Code(
         "HMT003",
         "unsupported-yaml",
-        "read",
         "YAML the platform cannot read as JSON-shaped data: a tag that constructs an "
         "object, an unknown tag, a non-string key, a merge key that merges no "
         "mapping, several documents.",
     ),
-    _code(
+    Code(
         "HMT004",
         "limit-exceeded",
-        "read",
         "The file exceeds a safety limit (size, nesting depth, alias expansions).",
     ),
-    _code(
+    Code(
         "HMT005",
         "encoding",
-        "read",
         "The file is not UTF-8 text (the platform reads only UTF-8; UTF-16 is refused).",
     ),
-    _code(
+    Code(
         "HMT006",
         "document-shape",
-        "read",
         "The document is empty, or is not a mapping (agent.yaml) or a list of test cases.",
     ),
-    _code(
+    Code(
         "HMT007",
         "unloadable-scalar",
-        "read",
         "A scalar the platform's YAML 1.1 loader cannot construct, failing the whole "
         "load: `=`, an impossible date (`2024-02-30`), `<<` as a value, `!!int abc`.",
     ),
     # The schema (contract/), and the rules a schema cannot state.
-    _code(
-        "HMT100",
-        "unknown-key",
-        "schema",
-        "A key that is not allowed where it stands.",
-        yaml_server=True,
-    ),
-    _code("HMT101", "missing-key", "schema", "A required key is missing.", yaml_server=True),
-    _code("HMT102", "wrong-type", "schema", "A value has the wrong type.", yaml_server=True),
-    _code(
+    Code("HMT100", "unknown-key", "A key that is not allowed where it stands.", yaml_server=True),
+    Code("HMT101", "missing-key", "A required key is missing.", yaml_server=True),
+    Code("HMT102", "wrong-type", "A value has the wrong type.", yaml_server=True),
+    Code(
         "HMT103",
         "invalid-value",
-        "schema",
         "A value is out of its allowed set or range (enum, bounds, length, pattern).",
         yaml_server=True,
     ),
     regex_compiles.RULE,
-    _code(
+    Code(
         "HMT105",
         "test-case-shape",
-        "schema",
         "A test case mixes single-turn and multi-turn fields, has empty `turns`, or "
         "has neither `input` nor `turns` (contract section 2).",
         yaml_server=True,
     ),
-    _code(
+    Code(
         "HMT106",
         "matcher-shape",
-        "schema",
         "An argument matcher holds both `fuzzy` and `regex`, or a matcher key beside another key.",
         yaml_server=True,
     ),
-    _code(
+    Code(
         "HMT107",
         "file-source",
-        "schema",
         "A file input sets both or neither of `path` and `url`.",
         yaml_server=True,
     ),
-    _code(
+    Code(
         "HMT108",
         "metric-kind",
-        "schema",
         "A metric's kind cannot be told: `type` is missing at the agent level, or no "
         "kind's fields match.",
         yaml_server=True,
     ),
     non_finite_numbers.RULE,
     # References to other files and code.
-    _code(
+    Code(
         "HMT110",
         "test-cases-file",
-        "pipeline",
         "`test_cases_file` is set beside `test_cases`, or names a file that cannot be read.",
     ),
     graders_import.RULE,
     files_exist.RULE,
-    _code(
+    Code(
         "HMT120",
         "path-outside-tree",
-        "pipeline",
         "A `test_cases_file`, `files[*].path` (with --check-files), a subagent's "
         "`prompt_file` (which the platform's model reads), or a file given or found (an "
         "agent.yaml that is a link) leaves the repository tree or names /proc, /sys or "
         "/dev; it is never read.",
     ),
-    _code(
+    Code(
         "HMT130",
         "platform-model",
-        "schema",
         "A section the platform owns (`model`, `instructions`, `tools`, `execution`, "
         "`observability`, `response_format`, `claude`, ...) fails the platform's own model: "
         "checked when the platform (holodeck-ai) is importable, with the platform's message.",
     ),
     count_is_integer.RULE,
-    _code(
+    Code(
         "HMT114",
         "blank-text",
-        "schema",
         "Text that is only whitespace where the platform refuses it like empty text: "
         "a test case's name, an input, a ground truth, an expected tool's name, a "
         "G-Eval metric's name or criteria, a custom prompt, a model's name, an "
@@ -175,10 +140,9 @@ REGISTRY: list[Code] = [
     ineffective_flags.RULE,
     duplicate_names.RULE,
     Code(
-        code="HMT202",
-        name="unknown-top-level-key",
-        description=("An agent.yaml key the platform does not define."),
-        stage="schema",
+        "HMT202",
+        "unknown-top-level-key",
+        "An agent.yaml key the platform does not define.",
         retired=(
             "the platform refuses an unknown top-level key, so it is now an HMT100 error "
             "from the schema"
@@ -187,62 +151,51 @@ REGISTRY: list[Code] = [
     duplicate_expected_tools.RULE,
     literal_like_matcher.RULE,
     # YAML 1.1 (the platform) and YAML 1.2 (editors) read these plain scalars differently.
-    _code(
+    Code(
         "HMT205",
         "yaml11-boolean",
-        "read",
         "`yes`/`no`/`on`/`off` (any case): a boolean to the platform (YAML 1.1), a "
         "string to editors (YAML 1.2), where a boolean is expected: write `true` or "
         "`false`.",
     ),
-    _code(
+    Code(
         "HMT206",
         "yaml11-number",
-        "read",
         "A number only YAML 1.1 reads so (`1_000`, `0b101`, `017` as octal 15, `1:30`"
         " as 90): editors read a string or another number; write the number the "
         "platform reads.",
     ),
-    _code(
+    Code(
         "HMT207",
         "yaml12-number",
-        "read",
         "A scalar editors (YAML 1.2) read as a number that the platform reads as a "
         "string (`1e3`, `0o17`, `-.5`, `09`), where a string is expected: quote it.",
     ),
-    _code(
+    Code(
         "HMT208",
         "yaml11-date",
-        "read",
         "An unquoted date the platform (YAML 1.1) reads as a date and editors as a "
         "string, where any value is accepted: quote it if it is text.",
     ),
-    # About the report itself.
-    _code(
+    Code(
         "HMT216",
         "non-string-key",
-        "platform-reading",
         "A key that is not a string (`on`, `yes`, `1`) nested in a free-form value "
         "(`turn_config`, `response_format`, a tool's `parameters`) below the keys the "
         "platform checks: it loads, but nothing finds the key by the name written.",
     ),
+    # About the report itself.
     Code(
-        code="HMT220",
-        name="diagnostics-capped",
-        description=(
-            "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown."
-        ),
-        stage="report",
+        "HMT220",
+        "diagnostics-capped",
+        "More diagnostics than --max-diagnostics in one file: the rest are counted, not shown.",
         example_options=("--max-diagnostics", "2"),
     ),
     Code(
-        code="HMT221",
-        name="unused-suppression",
-        description=(
-            "A `# holodeck-mt: ignore[...]` or `ignore-file[...]` comment that silences "
-            "nothing, or names a code that does not exist (with --report-unused-ignores)."
-        ),
-        stage="report",
+        "HMT221",
+        "unused-suppression",
+        "A `# holodeck-mt: ignore[...]` or `ignore-file[...]` comment that silences "
+        "nothing, or names a code that does not exist (with --report-unused-ignores).",
         example_options=("--report-unused-ignores",),
     ),
     # Run-time lints: the file loads, but the platform will not run what it seems to say.
@@ -254,46 +207,40 @@ REGISTRY: list[Code] = [
     regex_float_form.RULE,
     fuzzy_unnormalised.RULE,
     # Warnings: the platform loads it, but the contract writes it otherwise.
-    _code(
+    Code(
         "HMT210",
         "number-as-written",
-        "platform-reading",
         "A number field holds a quoted number or a boolean (`absolute_tolerance: "
         '"0.5"`): the platform converts it; write the number unquoted.',
     ),
-    _code(
+    Code(
         "HMT211",
         "boolean-as-written",
-        "platform-reading",
         'A boolean field holds a string or number the platform converts (`"yes"`, '
         '`"1"`, `1`, `n`): write `true` or `false`.',
     ),
-    _code(
+    Code(
         "HMT212",
         "integer-as-written",
-        "platform-reading",
         "An integer field holds a quoted integer, a float without fraction or a "
         "boolean (`count: true`): the platform converts it; write the integer.",
     ),
-    _code(
+    Code(
         "HMT213",
         "unset-variable",
-        "read",
         "The text names `${NAME}` (comments included) and the variable is not set: "
         "the platform refuses to load the file unless it is set when it runs. A `.env` "
         "refused (a link out of the tree, a FIFO, too large) is one more, saying why.",
     ),
-    _code(
+    Code(
         "HMT214",
         "no-test-cases",
-        "platform-reading",
         "A test-cases file holds no test cases (empty, comment-only, `{}`, `0`): the "
         "platform loads it and runs none.",
     ),
-    _code(
+    Code(
         "HMT215",
         "ignored-key",
-        "platform-reading",
         "A test-cases file holds another key beside `test_cases`: the platform ignores it.",
     ),
 ]
@@ -307,15 +254,10 @@ def rules_to_run(options: Options) -> list[Rule]:
     only while no check has found an error). An opt-in rule runs when its option is on;
     a rule whose codes are all deselected is skipped, unless it reports errors (an error
     keeps the run-time lints from running, whether it is shown or not)."""
-    every = options.selection.everything
     chosen = [
         rule
         for rule in RULES
         if (rule.runs != "opt-in" or getattr(options, rule.option))
-        and (
-            every
-            or rule.severity == "error"
-            or any(options.selection.selects(c) for c in rule.codes)
-        )
+        and (rule.severity == "error" or any(map(options.selection.selects, rule.codes)))
     ]
     return [r for r in chosen if r.runs != "runtime"] + [r for r in chosen if r.runs == "runtime"]

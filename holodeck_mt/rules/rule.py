@@ -1,14 +1,8 @@
-"""What the registry records of a code: a code some stage produces, or a rule with its check.
-
-A :class:`Code` is data: the diagnostics of reading the file, of the schema and of
-how the platform reads a value are produced by their stages (``read/``,
-``contract/``), which know their codes. A :class:`Rule` is a code that one module of
-:mod:`holodeck_mt.rules` produces by its ``check``, with when that check runs. Both
-sit in the one list of :mod:`holodeck_mt.rules.registry`.
-"""
+"""What the registry records of a code: a code some stage produces, or a rule with its check."""
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Literal
@@ -19,11 +13,6 @@ if TYPE_CHECKING:
     from holodeck_mt.model import Fault
     from holodeck_mt.rules import Context
 
-#: The stage that produces a code: the reader (``read/``), the schema (``contract/``),
-#: the platform's reading of a value (``contract/platform_reading.py``), the pipeline
-#: (following ``test_cases_file``, the limits, the cap), the report itself, or a rule.
-Stage = Literal["read", "schema", "platform-reading", "pipeline", "report", "rule"]
-
 #: When a rule's check runs: on every file; only on a file without errors (the run-time
 #: lints: a file with errors does not run at all); or when its option asks for it.
 Runs = Literal["always", "runtime", "opt-in"]
@@ -31,14 +20,13 @@ Runs = Literal["always", "runtime", "opt-in"]
 Check = Callable[["Context"], Iterator["Fault"]]
 
 
-@dataclass(frozen=True, kw_only=True)
+@dataclass(frozen=True)
 class Code:
     code: str
     #: The rule's name, a slug (``duplicate-expected-tool``): SARIF's rule name.
     name: str
     #: The one-line meaning: the docs' table, SARIF's short description.
     description: str
-    stage: Stage
     #: Why a code is no longer produced (codes are never reused nor renumbered).
     retired: str = ""
     #: The command-line options its example (``docs/examples/<CODE>.yaml``) runs with.
@@ -57,7 +45,6 @@ class Code:
 class Rule(Code):
     """A code produced by a module of :mod:`holodeck_mt.rules`: its docstring documents it."""
 
-    stage: Stage = "rule"
     check: Check
     runs: Runs = "always"
     #: For an opt-in rule: the attribute of :class:`holodeck_mt.rules.Options` that turns it
@@ -74,8 +61,6 @@ class Rule(Code):
     @property
     def documentation(self) -> str:
         """The rule's documentation: its module's docstring (what it finds, and why)."""
-        import sys
-
         return (sys.modules[self.check.__module__].__doc__ or "").strip()
 
     def run(self, context: Context) -> Iterator[Fault]:

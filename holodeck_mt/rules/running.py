@@ -1,9 +1,4 @@
-"""Run every rule over a document the contract judged: the semantic faults, in order.
-
-The rules read the document as the platform reads it and skip what the contract
-or the reader already reported. The run-time lints come last and run only on a
-file without errors (nor its agent.yaml): a file with errors does not run at all.
-"""
+"""Run every rule over a document the contract judged: the semantic faults, in order."""
 
 from __future__ import annotations
 
@@ -36,24 +31,18 @@ def faults(
         reported=doc.reported | {f.parts for f in contract if _is_error(f)},
         tree=tree,
         agent=agent,
-        runtime=agent_clean and _error_free(contract, doc),
+        runtime=agent_clean
+        and not any(map(_is_error, contract))
+        and all(d.severity != "error" for d in doc.diagnostics),
     )
     found: list[Fault] = []
-    runnable = context.runtime
     for rule in rules_to_run(options):
-        context.runtime = runnable
+        # Rule.run reads `runtime` before its check starts: an error stops the next rules.
         for fault in rule.run(context):
             found.append(fault)
-            runnable = runnable and not _is_error(fault)
+            context.runtime = context.runtime and not _is_error(fault)
     return found
 
 
 def _is_error(fault: Fault) -> bool:
     return severity(fault.code) == "error"
-
-
-def _error_free(faults: list[Fault], doc: loader.Document) -> bool:
-    """No fault and no reader's diagnostic is an error: the run-time lints may run."""
-    return not any(_is_error(f) for f in faults) and not any(
-        d.severity == "error" for d in doc.diagnostics
-    )

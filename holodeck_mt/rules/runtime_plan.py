@@ -1,9 +1,6 @@
-"""The run-time plan of the document being checked, shared by the run-time lints.
+"""The run-time plan of the document being checked, built once and shared by the run-time lints.
 
-Built once per document from :mod:`holodeck_mt.semantics.precedence`. A test-cases
-file named by an agent.yaml is planned under that agent's metrics; definitions in
-the agent.yaml cannot be pointed at from here, so lints report those at a node of
-this document instead.
+A test-cases file named by an agent.yaml is planned under that agent's metrics.
 """
 
 from __future__ import annotations
@@ -13,17 +10,7 @@ from holodeck_mt.model import format_path, test_case_phrase
 from holodeck_mt.rules import Context
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
-
-__all__ = [
-    "Definition",
-    "Plan",
-    "TurnPlan",
-    "here",
-    "listing",
-    "plan",
-    "turns_listing",
-    "where",
-]
+from holodeck_mt.wording.hints import plural
 
 
 def plan(context: Context) -> Plan:
@@ -77,13 +64,10 @@ def turns_listing(context: Context, turns: list[TurnPlan], limit: int = 3) -> st
         )
         indices = [str(t.turn_index) for t in group if t.turn_index is not None]
         if indices:
-            word = "turn" if len(indices) == 1 else "turns"
-            head += f" {word} {listing(indices, 5)}"
+            head += f" {'turn' if len(indices) == 1 else 'turns'} {listing(indices, 5)}"
         parts.append(head)
     more = len(groups) - limit
-    return "; ".join(parts) + (
-        f" and {more} more test case{'s' if more != 1 else ''}" if more > 0 else ""
-    )
+    return "; ".join(parts) + (f" and {plural(more, 'more test case')}" if more > 0 else "")
 
 
 def listing(items: list[str], limit: int = 3) -> str:

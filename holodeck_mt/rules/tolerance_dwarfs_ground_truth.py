@@ -14,8 +14,8 @@ from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import metrics, precedence
-from holodeck_mt.semantics.precedence import Definition
-from holodeck_mt.wording.hints import quote
+from holodeck_mt.semantics.precedence import Definition, Plan
+from holodeck_mt.wording.hints import plural, quote
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -35,7 +35,7 @@ def check(context: Context) -> Iterator[Fault]:
     where = runtime_plan.turn_where(context, first_case, first_path)
     message = (
         f"`absolute_tolerance: {tolerance}` is at least the size of the ground truth on "
-        f"{len(dwarfed)} turn{'s' if len(dwarfed) != 1 else ''} running `numeric` (first: "
+        f"{plural(len(dwarfed), 'turn')} running `numeric` (first: "
         f"{where}, ground truth {quote(first_truth, 30)}): any answer from {low:.6g} to "
         f"{high:.6g} passes there"
     )
@@ -45,15 +45,14 @@ def check(context: Context) -> Iterator[Fault]:
 
 
 def _dwarfed(
-    plan: runtime_plan.Plan, settings: dict[str, Any], tolerance: float
+    plan: Plan, settings: dict[str, Any], tolerance: float
 ) -> list[tuple[JsonPath, str, float, int | None]]:
     """Each turn running `numeric` whose ground truth is a number the tolerance dwarfs."""
     dwarfed: list[tuple[JsonPath, str, float, int | None]] = []
     for turn in plan.turns():
-        truth = turn.ground_truth if turn.metrics else None  # no metric: no look
-        if not isinstance(truth, str):
-            continue
-        if not any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics):
+        truth = turn.ground_truth
+        runs = any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics)
+        if not runs or not isinstance(truth, str):
             continue
         value = metrics.parse_number(truth, settings).value
         if value is None or value == 0 or abs(value) > tolerance:

@@ -1,4 +1,4 @@
-"""Short phrases shared by messages: how a value is shown, did-you-mean."""
+"""Short phrases shared by messages."""
 
 from __future__ import annotations
 
@@ -60,7 +60,7 @@ def _show_number(value: int | float) -> str:
     return repr(value)
 
 
-def _plural(n: int, noun: str) -> str:
+def plural(n: int, noun: str) -> str:
     return f"{n} {noun}{'s' if n != 1 else ''}"
 
 
@@ -79,12 +79,11 @@ def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
     if isinstance(value, (int, float)):
         return _show_number(value)
     if isinstance(value, str):
-        text = value if len(value) <= limit else value[: limit - 1] + "…"
-        return repr(text)
+        return repr(clip(value, limit))
     if isinstance(value, dict):
-        return f"a mapping of {_plural(len(value), 'key')}"
+        return f"a mapping of {plural(len(value), 'key')}"
     if isinstance(value, list):
-        return f"a list of {_plural(len(value), 'item')}"
+        return f"a list of {plural(len(value), 'item')}"
     if isinstance(value, YamlScalar):
         return value.text[:limit]
     return type(value).__name__
@@ -114,10 +113,9 @@ def got(value: Any) -> str:
     named = substituted.got(value)
     if named is not None:
         return named
-    kind = kind_of(value)
     if isinstance(value, (dict, list)) or value is None:
         return show(value)
-    return f"{kind} {show(value)}"
+    return f"{kind_of(value)} {show(value)}"
 
 
 def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
