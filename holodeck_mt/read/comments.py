@@ -69,11 +69,8 @@ def _stop(error: Any) -> int:
 
 
 def _libyaml_tokens(text: str) -> Iterator[Any]:
-    try:
-        from yaml._yaml import CParser
-    except ImportError:  # pragma: no cover - exercised only without libyaml
-        yield from _pure_tokens(text)
-        return
+    from yaml._yaml import CParser
+
     parser = CParser(text)
     while (token := parser.get_token()) is not None:
         yield token

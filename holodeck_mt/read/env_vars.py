@@ -21,10 +21,10 @@ from holodeck_mt.text.safe_text import clip
 REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def unset_references(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
-    """One warning per unset variable, at its first reference. ``environ``: the variables
-    that are set, those a ``holodeck`` command sees (the environment and the ``.env``
-    files: :func:`holodeck_mt.read.substitution.environment`), never the environment alone."""
+def unset(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
+    """One warning per unset variable, at its first reference, with the reference's range.
+    ``environ``: the variables a ``holodeck`` command sees
+    (:func:`holodeck_mt.read.substitution.environment`), never the environment alone."""
     if "${" not in text:
         return []
     first: dict[str, int] = {}
@@ -55,14 +55,6 @@ def unset_references(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
                 hint=f"set {shown} where `holodeck test` runs, or remove ${{{shown}}}",
             )
         )
-    return out
-
-
-def unset(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
-    """:func:`unset_references`, each with the range of its reference."""
-    found = unset_references(text, environ)
-    if not found:
-        return []
     from holodeck_mt.text import ranges
 
-    return ranges.with_ranges(text, found)
+    return ranges.with_ranges(text, out)

@@ -25,8 +25,7 @@ from holodeck_mt.model import clip
 from holodeck_mt.read import compiled, parsers
 from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote
 from holodeck_mt.read.decoding import decode, nul_diagnostic
-from holodeck_mt.read.scalars import YamlScalar
-from holodeck_mt.text.positions import Position, Positions, line_column
+from holodeck_mt.text.positions import Positions, line_column
 
 if TYPE_CHECKING:  # PyYAML is imported only for a text the compiled builder declines
     from yaml.error import YAMLError
@@ -35,9 +34,7 @@ __all__ = [
     "DialectNote",
     "Document",
     "Index",
-    "Position",
     "Positions",
-    "YamlScalar",
     "decode",
     "load",
 ]

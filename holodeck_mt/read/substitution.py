@@ -24,7 +24,7 @@ import contextlib
 import dataclasses
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,10 +58,6 @@ class Substituted:
 
     def __post_init__(self) -> None:
         self._starts = [s[0] for s in self.spans]
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.spans)
 
     def original(self, offset: int, *, end: bool = False) -> int:
         """The file's offset for ``offset`` of the new text; inside a replaced value, the
@@ -133,16 +129,6 @@ class Placer:
             end_line=end_line if d.end_line is not None else None,
             end_column=end_column if d.end_column is not None else None,
         )
-
-    def screen(self, keep: Callable[[Diagnostic], bool] | None) -> Callable[[Diagnostic], bool]:
-        """``keep`` asked of each diagnostic at its place in the file as written, where its
-        suppression comment stands; one on an unset reference is not kept."""
-
-        def placed_keep(d: Diagnostic) -> bool:
-            placed = self.place(d)
-            return placed is not None and (keep is None or keep(placed))
-
-        return placed_keep
 
 
 @dataclass(frozen=True)

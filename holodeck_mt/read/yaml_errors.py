@@ -17,14 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
+from yaml._yaml import CParser
 
 from holodeck_mt.text.safe_text import clip
-
-try:
-    from yaml._yaml import CParser as _Parser
-except ImportError:  # pragma: no cover - exercised only without libyaml
-    from yaml import Loader as _Parser  # type: ignore[assignment]
-
 
 Mark = tuple[int, int]  # 0-based line and column, as the parser counts them
 
@@ -238,7 +233,7 @@ def _runaway_quote(
 def _last_scalar(text: str) -> tuple[str, Mark, Mark] | None:
     """Style and start and end marks of the last scalar the parser read before its error."""
     last: Any = None
-    parser = _Parser(text)
+    parser = CParser(text)
     try:
         while True:
             event = parser.get_event()
