@@ -126,7 +126,7 @@ _TIMESTAMP_TAGGED = re.compile(
     rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{1,2}})-(?P<day>[0-9]{{1,2}})(?:{_TIME})?$"
 )
 #: First characters of the scalars YAML 1.1 gives a type other than string.
-TYPED_FIRST = frozenset("yYnNtTfFoO~<=-+.0123456789")
+TYPED_FIRST = "yYnNtTfFoO~<=-+.0123456789"
 
 
 def resolve(text: str) -> Any:
