@@ -1,18 +1,9 @@
 """What a YAML scalar means: the platform's YAML 1.1 reading, and the editors' YAML 1.2 one.
 
-The platform loads files with PyYAML's ``safe_load``, which resolves untagged
-plain scalars by the YAML 1.1 type definitions (yaml.org/type): ``yes``/``no``/
-``on``/``off`` are booleans, ``1_000``, ``0b101``, ``017`` (octal) and ``1:30``
-(base 60) are integers, a float needs a dot (``1e3`` stays a string, and an
-exponent needs its sign: ``1.0e+3``), ``2009-12-31`` is a date, and ``=`` (the
-"value" type) is something it cannot construct at all. :func:`resolve` gives
-that reading; :func:`construct` the meaning of an explicit standard tag
-(``!!int 12``). Editors (yaml-language-server) and most other tools read YAML
-1.2's core schema instead: :func:`editor_reading` gives theirs, so that a scalar
-read differently by the two can be pointed out.
-
-Values JSON cannot hold (a date, binary data) are kept as :class:`YamlScalar`,
-so that the schema rejects them wherever a JSON type is required.
+The platform's ``safe_load`` reads ``yes``/``on`` as booleans, ``1_000``, ``017`` and
+``1:30`` as integers, ``1e3`` as a string, ``2009-12-31`` as a date, and cannot
+construct ``=``: :func:`resolve` (untagged) and :func:`construct` (tagged) say so.
+Editors read YAML 1.2's core schema (:func:`editor_reading`).
 """
 
 from __future__ import annotations
@@ -24,11 +15,8 @@ from typing import Any
 
 
 class YamlScalar:
-    """A scalar YAML can hold but JSON cannot (a timestamp, binary data).
-
-    It is kept as its text so that the schema rejects it wherever a JSON type is
-    required, and accepts it wherever anything goes.
-    """
+    """A scalar YAML can hold but JSON cannot (a timestamp, binary data), kept as text:
+    the schema rejects it wherever a JSON type is required."""
 
     __slots__ = ("kind", "text")
 
@@ -41,11 +29,7 @@ class YamlScalar:
 
 
 class Unconstructible:
-    """A scalar the platform resolves to a type it then fails to construct.
-
-    ``=`` (YAML 1.1's "value" type), ``2024-02-30``, ``0x_``, ``!!int abc``: the
-    platform's whole load fails on it.
-    """
+    """A scalar whose type the platform fails to construct (``2024-02-30``, ``0x_``)."""
 
     __slots__ = ("text", "why")
 
@@ -68,25 +52,21 @@ class _Marker:
         return self.name
 
 
-#: The merge key ``<<`` (or anything tagged ``!!merge``): only meaningful as a key.
+#: The merge key ``<<`` (or ``!!merge``).
 MERGE = _Marker("MERGE")
-#: ``=`` (or anything tagged ``!!value``): YAML 1.1's "value" type, a string as a key,
-#: a failed load anywhere else.
+#: ``=`` (or ``!!value``): a string as a key, a failed load anywhere else.
 VALUE = _Marker("VALUE")
 #: An explicit tag that is not one of the standard scalar types.
 UNKNOWN_TAG = _Marker("UNKNOWN_TAG")
 
-#: The longest integer literal read as a number. Python refuses to print an
-#: integer of more than 4,300 digits, and messages (ours, the schema library's)
-#: print the values they reject; a hex literal of 3,000 digits has 3,600.
+#: The longest integer literal read as a number: Python refuses to print one of more
+#: than 4,300 digits, and messages print the values they reject (3,000 hex: 3,600).
 MAX_INT_DIGITS = 4000
 MAX_HEX_DIGITS = 3000
 
 TAG_PREFIX = "tag:yaml.org,2002:"
 
-# --- YAML 1.1 (the platform) --------------------------------------------------
-# ``$`` rather than ``\Z`` throughout: the platform's resolver matches that way,
-# which only matters for a quoted scalar given the non-specific tag ``!``.
+# YAML 1.1 (the platform). ``$`` rather than ``\Z``, as the platform's resolver matches.
 
 #: Null to YAML 1.1 and 1.2 alike.
 _NULL = {"", "~", "null", "Null", "NULL"}
@@ -227,16 +207,9 @@ def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
     return YamlScalar("timestamp", text)
 
 
-# --- explicit tags --------------------------------------------------------------
-
-
 def construct(tag: str, text: str) -> Any:
-    """The meaning of a scalar with an explicit tag, as the platform constructs it.
-
-    Returns :data:`UNKNOWN_TAG` for a tag that is not a standard scalar type,
-    :data:`MERGE` for ``!!merge``, and an :class:`Unconstructible` for a value
-    the tag's type refuses (``!!int abc``, ``!!bool y``).
-    """
+    """The meaning of a scalar with an explicit tag, as the platform constructs it
+    (:data:`UNKNOWN_TAG` for a tag not of a standard scalar type)."""
     name = tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else None
     if name == "str":
         return text
@@ -277,8 +250,6 @@ def _tagged_number(text: str, read: Any, tag: str) -> Any:
         value.why = f"{tag} cannot read it as a number"
     return value
 
-
-# --- YAML 1.2 core schema (editors) --------------------------------------------
 
 _INT_12 = re.compile(r"[-+]?[0-9]+\Z")
 _OCT_12 = re.compile(r"0o[0-7]+\Z")
