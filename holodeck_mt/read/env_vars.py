@@ -1,10 +1,7 @@
 """HMT213: a ``${NAME}`` reference to an environment variable that is not set.
 
-Before it parses a file, the platform replaces every ``${NAME}`` in the raw text
-(comments and quoted strings included) with the variable's value, and refuses
-the whole file when one is not set. The variable may well be set where the
-tests run (CI secrets), so this is a warning at the reference's line, naming the
-variable: the file loads only if it is set then.
+The platform refuses a file naming an unset variable; it may be set where the tests run
+(CI secrets), so this is a warning.
 """
 
 from __future__ import annotations
