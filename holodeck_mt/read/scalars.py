@@ -11,6 +11,7 @@ from __future__ import annotations
 import datetime
 import math
 import re
+from collections.abc import Callable
 from typing import Any
 
 
@@ -251,17 +252,21 @@ def _tagged_number(text: str, read: Any, tag: str) -> Any:
     return value
 
 
-_INT_12 = re.compile(r"[-+]?[0-9]+\Z")
-_OCT_12 = re.compile(r"0o[0-7]+\Z")
-_HEX_12 = re.compile(r"0x[0-9a-fA-F]+\Z")
-_FLOAT_12 = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_INF_12 = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
-_NAN_12 = re.compile(r"\.(?:nan|NaN|NAN)\Z")
 _BOOL_12 = {
-    word: truth
-    for truth, lower in ((True, "true"), (False, "false"))
-    for word in (lower, lower.capitalize(), lower.upper())
+    word: word.lower() == "true" for word in ("true", "True", "TRUE", "false", "False", "FALSE")
 }
+#: YAML 1.2 core-schema numbers, in the order they are tried, each with its reading.
+_NUMBERS_12: tuple[tuple[re.Pattern[str], Callable[[str], Any]], ...] = (
+    (re.compile(r"[-+]?[0-9]+\Z"), int),
+    (re.compile(r"0o[0-7]+\Z"), lambda text: int(text[2:], 8)),
+    (re.compile(r"0x[0-9a-fA-F]+\Z"), lambda text: int(text[2:], 16)),
+    (re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z"), float),
+    (
+        re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z"),
+        lambda text: -math.inf if text[0] == "-" else math.inf,
+    ),
+    (re.compile(r"\.(?:nan|NaN|NAN)\Z"), lambda text: math.nan),
+)
 
 
 def editor_reading(text: str) -> Any:
@@ -270,20 +275,10 @@ def editor_reading(text: str) -> Any:
         return None
     if text in _BOOL_12:
         return _BOOL_12[text]
-    if len(text) > MAX_INT_DIGITS:
-        return text
-    if _INT_12.match(text):
-        return int(text)
-    if _OCT_12.match(text):
-        return int(text[2:], 8)
-    if _HEX_12.match(text):
-        return int(text[2:], 16)
-    if _FLOAT_12.match(text):
-        return float(text)
-    if _INF_12.match(text):
-        return -math.inf if text[0] == "-" else math.inf
-    if _NAN_12.match(text):
-        return math.nan
+    if len(text) <= MAX_INT_DIGITS:
+        for pattern, read in _NUMBERS_12:
+            if pattern.match(text):
+                return read(text)
     return text
 
 
