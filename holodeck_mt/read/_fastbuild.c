@@ -71,21 +71,13 @@ last_record(State *st)
         Py_RETURN_NONE;
     }
     if (st->last_record == NULL) {
-        PyObject *style;
-        if (st->last_style) {
-            style = PyUnicode_FromStringAndSize(&st->last_style, 1);
-        } else {
-            style = Py_None;
-            Py_INCREF(style);
-        }
-        if (style == NULL) {
-            return NULL;
-        }
+        /* z#: the block style as a one-character str, or None */
         st->last_record = Py_BuildValue(
-            "(nnnnnnN)",
+            "(nnnnnnz#)",
             (Py_ssize_t)st->last_start.index, (Py_ssize_t)st->last_start.line,
             (Py_ssize_t)st->last_start.column, (Py_ssize_t)st->last_end.index,
-            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column, style);
+            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column,
+            st->last_style ? &st->last_style : NULL, (Py_ssize_t)1);
         if (st->last_record == NULL) {
             return NULL;
         }
