@@ -147,23 +147,19 @@ def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> 
 
     try:
         built = _build(text, parsers.libyaml(text), limits, positions)
-    except YAMLError as refused:
+    except (YAMLError, Abort) as refused:  # the platform's parser may fail elsewhere
         if not second_opinion:
             raise
         try:
             return _build(text, parsers.pure(text), limits, positions)
         except YAMLError as also_refused:
             raise _first(also_refused, refused) from None
-    except Abort:  # the platform's parser may fail on an earlier line than the fault
-        if not second_opinion:
-            raise
-        return _build(text, parsers.pure(text), limits, positions)
     if second_opinion and (built.flow_differs or parsers.libyaml_may_differ(text, built.spans)):
         return _build(text, parsers.pure(text), limits, positions)
     return built
 
 
-def _first(platform: YAMLError, libyaml: YAMLError) -> YAMLError:
+def _first(platform: YAMLError, libyaml: YAMLError | Abort) -> YAMLError:
     """Of two parsers' errors, the platform's; libyaml's (whose words ``yaml_errors``
     explains) when both stop on the same line."""
     from yaml.error import MarkedYAMLError
