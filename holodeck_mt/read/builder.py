@@ -76,25 +76,9 @@ class _Reading(NamedTuple):
 
 
 class _Frame:
-    """An open mapping or list."""
+    """An open mapping or list (at most ``max_depth`` at once: no slots needed)."""
 
-    __slots__ = (
-        "anchor",
-        "container",
-        "flow",
-        "is_map",
-        "key",
-        "key_mark",
-        "key_positions",
-        "merged",
-        "nodes_at_start",
-        "pairs",
-        "start_mark",
-        "value_ends",
-        "value_positions",
-    )
-
-    def __init__(self, container: Any, event: Any, nodes: int) -> None:
+    def __init__(self, container: Any, event: Any, nodes: int, pairs: bool) -> None:
         self.container = container
         self.is_map = type(container) is dict
         self.flow = bool(event.flow_style)
@@ -102,7 +86,7 @@ class _Frame:
         self.key_mark: Any = None
         self.start_mark = event.start_mark
         self.anchor = event.anchor
-        self.pairs = False  # an ``!!omap`` or ``!!pairs`` list
+        self.pairs = pairs  # an ``!!omap`` or ``!!pairs`` list
         self.nodes_at_start = nodes
         self.merged: set[str] | None = None  # keys an explicit one may override
         self.key_positions: dict[str, Position] | None = None
@@ -283,8 +267,7 @@ class Builder:
             self._report_tag(
                 tag, event.start_mark, "a mapping" if own_tag == _MAP_TAG else "a list"
             )
-        frame = _Frame(container, event, self._nodes)
-        frame.pairs = pairs
+        frame = _Frame(container, event, self._nodes, pairs)
         if self.positions is not None and len(self._stack) <= self.index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions
