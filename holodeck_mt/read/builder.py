@@ -131,8 +131,6 @@ class Builder:
         self._last: Any = None
         self.result: Any = EMPTY
 
-    # -- the stream ----------------------------------------------------------
-
     def stream(self, get_event: Callable[[], Any]) -> Any:
         """Read a whole stream; return its first document's data, or :data:`EMPTY`."""
         from yaml import events as ev  # here: the compiled builder's runs never need it
@@ -173,8 +171,6 @@ class Builder:
                 raise self._abort("HMT001", f"unexpected {type(event).__name__}", event.start_mark)
             handler(event)
         return self._result
-
-    # -- one method per event kind -------------------------------------------
 
     def _scalar(self, event: Any) -> None:
         self._nodes += 1
@@ -249,8 +245,6 @@ class Builder:
                 hint="raise the limit with --max-alias-nodes if this is intended",
             )
         self._attach(value, event.start_mark)
-
-    # -- building ------------------------------------------------------------
 
     def _open(self, container: Any, event: Any, own_tag: str) -> None:
         self._nodes += 1
@@ -352,8 +346,6 @@ class Builder:
         if style in "|>" or self.quoted_spans:
             self.spans.append((event.start_mark.index, event.end_mark.index, style))
 
-    # -- scalars -------------------------------------------------------------
-
     def _plain(self, text: str, event: Any) -> Any:
         """An untagged plain scalar (or one tagged ``!``), as the platform reads it."""
         value = self._cache.get(text, _MISSING)
@@ -424,8 +416,6 @@ class Builder:
             fix=_quote_if_text(shown=f'"{shown}"'),
         )
         return value.text
-
-    # -- locating and reporting ----------------------------------------------
 
     def _container_path(self) -> dg.JsonPath:
         parts: list[str | int] = []
