@@ -12,42 +12,37 @@ import datetime
 import math
 import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class YamlScalar:
     """A scalar YAML can hold but JSON cannot (a timestamp, binary data), kept as text:
     the schema rejects it wherever a JSON type is required."""
 
-    __slots__ = ("kind", "text")
-
-    def __init__(self, kind: str, text: str) -> None:
-        self.kind = kind
-        self.text = text
+    kind: str
+    text: str
 
     def __repr__(self) -> str:
         return f"{self.kind} {self.text}"
 
 
+@dataclass(slots=True, eq=False)
 class Unconstructible:
     """A scalar whose type the platform fails to construct (``2024-02-30``, ``0x_``)."""
 
-    __slots__ = ("text", "why")
-
-    def __init__(self, text: str, why: str) -> None:
-        self.text = text
-        self.why = why
+    text: str
+    why: str
 
 
 class TooLong(ValueError):
     """An integer literal too long to be read as a number (see ``MAX_INT_DIGITS``)."""
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class _Marker:
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
+    name: str
 
     def __repr__(self) -> str:
         return self.name
