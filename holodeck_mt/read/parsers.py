@@ -12,7 +12,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from holodeck_mt.text.lines import LINE_BREAKS
 
@@ -25,12 +25,11 @@ _BLOCK_HEADER = re.compile(
 )
 
 
-class EventSource:
+class EventSource(NamedTuple):
     """``get_event()`` over a text, and ``close()`` to free the parser."""
 
-    def __init__(self, get_event: Callable[[], Any], close: Callable[[], None]) -> None:
-        self.get_event = get_event
-        self.close = close
+    get_event: Callable[[], Any]
+    close: Callable[[], None]
 
 
 def libyaml(text: str) -> EventSource:
