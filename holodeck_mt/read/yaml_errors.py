@@ -67,15 +67,15 @@ def explain(
 
 def shown(text: str, limit: int = 60) -> str:
     """A line of the source in a message: clipped, tabs and control characters escaped."""
-    return '"' + _CONTROL.sub(_escaped, clip(text, limit)) + '"'
-
-
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-
-
-def _escaped(match: re.Match[str]) -> str:
-    char = match.group(0)
-    return "\\t" if char == "\t" else f"\\x{ord(char):02x}"
+    out = []
+    for char in clip(text, limit):
+        if char == "\t":
+            out.append("\\t")
+        elif ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0:
+            out.append(f"\\x{ord(char):02x}")
+        else:
+            out.append(char)
+    return '"' + "".join(out) + '"'
 
 
 def _line(lines: list[str], index: int) -> str:
