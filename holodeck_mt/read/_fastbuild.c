@@ -1,20 +1,11 @@
 /* The compiled builder: libyaml's events straight to plain data, for the common document.
  *
- * holodeck_mt/read/builder.py is the reference. This module builds the same data and the
- * same positions as it does, without making a Python object per parser event, but only
- * for documents made of mappings, lists and untagged scalars whose plain scalars read the
- * same to the platform and to editors. Anything else (a tag, an anchor or alias, a merge
- * key, a duplicate or non-string key, a scalar the platform cannot construct or reads as
- * a date, a second document, a syntax error, nesting past the limit, ...) makes build()
- * return None, and the reference builder reads the text instead: every diagnostic the
- * loader makes is made there, in one place.
- *
- * The meaning of a plain scalar is never decided here either: build() is given the
- * reference's own reading (a callable returning a value, or `bail`), and only skips the
- * call for a scalar whose first character no YAML 1.1 type starts with (`typed_first`).
- *
- * The text is parsed as PyYAML's yaml.CParser parses a str: encoded to UTF-8 and handed
- * to libyaml, which finds the encoding itself; marks are libyaml's, as CParser's are.
+ * holodeck_mt/read/builder.py is the reference: this builds the same data and positions for
+ * documents of mappings, lists and untagged scalars whose plain scalars read the same to the
+ * platform and to editors. Anything else makes build() return None and the reference reads
+ * the text, so every diagnostic is made there. A plain scalar's meaning comes from the
+ * reference's own reading (`plain`), skipped only for a first character no YAML 1.1 type
+ * starts with (`typed_first`). The text goes to libyaml as UTF-8, as yaml.CParser's does.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -36,7 +27,6 @@ typedef struct {
     /* arguments */
     PyObject *plain;
     PyObject *bail;
-    PyObject *typed_first;
     Py_ssize_t index_depth;  /* -1: no index */
     Py_ssize_t ends_depth;
     Py_ssize_t ends_left;
@@ -81,21 +71,13 @@ last_record(State *st)
         Py_RETURN_NONE;
     }
     if (st->last_record == NULL) {
-        PyObject *style;
-        if (st->last_style) {
-            style = PyUnicode_FromStringAndSize(&st->last_style, 1);
-        } else {
-            style = Py_None;
-            Py_INCREF(style);
-        }
-        if (style == NULL) {
-            return NULL;
-        }
+        /* z#: the block style as a one-character str, or None */
         st->last_record = Py_BuildValue(
-            "(nnnnnnN)",
+            "(nnnnnnz#)",
             (Py_ssize_t)st->last_start.index, (Py_ssize_t)st->last_start.line,
             (Py_ssize_t)st->last_start.column, (Py_ssize_t)st->last_end.index,
-            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column, style);
+            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column,
+            st->last_style ? &st->last_style : NULL, (Py_ssize_t)1);
         if (st->last_record == NULL) {
             return NULL;
         }
@@ -480,32 +462,21 @@ build(PyObject *module, PyObject *args, PyObject *kwargs)
         "text", "plain", "bail", "typed_first", "index_depth", "ends_depth", "ends_left",
         "max_depth", "quoted_spans", "watch_question", "cache_size", NULL};
     PyObject *text;
+    const char *typed_first;
     State st;
     memset(&st, 0, sizeof st);
     if (!PyArg_ParseTupleAndKeywords(
-            args, kwargs, "UOOOnnnnppn:build", names, &text, &st.plain, &st.bail,
-            &st.typed_first, &st.index_depth, &st.ends_depth, &st.ends_left, &st.max_depth,
+            args, kwargs, "UOOsnnnnppn:build", names, &text, &st.plain, &st.bail,
+            &typed_first, &st.index_depth, &st.ends_depth, &st.ends_left, &st.max_depth,
             &st.quoted_spans, &st.watch_question, &st.cache_size)) {
         return NULL;
     }
-    PyObject *item, *iterator = PyObject_GetIter(st.typed_first);
-    if (iterator == NULL) {
-        return NULL;
-    }
-    while ((item = PyIter_Next(iterator)) != NULL) {
-        Py_UCS4 c = PyUnicode_Check(item) && PyUnicode_GET_LENGTH(item) == 1
-                        ? PyUnicode_READ_CHAR(item, 0) : 128;
-        Py_DECREF(item);
-        if (c >= 128) {
-            Py_DECREF(iterator);
+    for (const unsigned char *c = (const unsigned char *)typed_first; *c; c++) {
+        if (*c >= 128) {
             PyErr_SetString(PyExc_ValueError, "typed_first must hold ASCII characters");
             return NULL;
         }
-        st.typed_ascii[c] = 1;
-    }
-    Py_DECREF(iterator);
-    if (PyErr_Occurred()) {
-        return NULL;
+        st.typed_ascii[*c] = 1;
     }
     /* An ASCII text is its own UTF-8: libyaml reads the str's buffer, with no copy of a
      * file of several megabytes at the peak of the reading. */

@@ -6,7 +6,7 @@ def build(
     text: str,
     plain: Callable[[str], Any],
     bail: object,
-    typed_first: frozenset[str],
+    typed_first: str,
     index_depth: int,
     ends_depth: int,
     ends_left: int,

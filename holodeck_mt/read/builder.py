@@ -1,13 +1,9 @@
 """Parser events to plain data, with the line and column of every key and value.
 
-The document is built straight from the parser's events: no composed node
-graph, no constructor, no recursion. Scalars mean what they mean to the
-platform (:mod:`holodeck_mt.read.scalars`). What the platform could not read, or
-reads into something other than JSON-shaped data (tags that construct objects,
-non-string keys, a scalar it cannot construct, ...), becomes a diagnostic,
-never an exception, and never runs code. The safety limits (alias expansions,
-nesting depth, integer length) are enforced while the events stream in, before
-anything walks the document.
+Built straight from the events (no node graph, no constructor, no recursion), scalars
+read as the platform reads them. Whatever the platform could not read, or reads into
+something not JSON-shaped, is a diagnostic, never an exception or code run; the limits
+hold while the events stream in.
 """
 
 from __future__ import annotations
@@ -15,7 +11,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
@@ -23,10 +19,9 @@ from holodeck_mt.model import clip
 from holodeck_mt.read import scalars as sc
 from holodeck_mt.text.positions import Position, Positions, of_mark
 
-#: The message of a non-string key (a free-form value's nested one is a warning instead:
-#: ``contract/free_form``).
+#: The message of a non-string key (``contract/free_form`` warns of a nested one).
 NON_STRING_KEY = "a mapping key must be a string"
-#: What a key that is a collection is called: no loader can use it as a key at all.
+#: What a key that is a collection is called.
 COLLECTION_KEYS = ("a mapping", "a list")
 
 _MAP_TAG, _SEQ_TAG = sc.TAG_PREFIX + "map", sc.TAG_PREFIX + "seq"
@@ -40,11 +35,9 @@ _MISSING = sc._Marker("MISSING")
 EMPTY = sc._Marker("EMPTY")
 #: Distinct plain scalars remembered with their reading (the common words and numbers).
 CACHE_SIZE = 4096
-#: Plain scalars read differently by YAML 1.1 and 1.2 that are noted, at most (memory
-#: stays bounded by the input, and the warnings by what anyone reads).
+#: The most plain scalars noted as read differently by YAML 1.1 and 1.2.
 MAX_DIALECT_NOTES = 1000
-#: A text this long or shorter has the end of every indexed value noted (see Builder);
-#: a longer one, that of the root's first values only.
+#: Up to this length, every indexed value's end is noted; beyond, the root's first few.
 _SMALL_TEXT = 1 << 18
 _ROOT_ENDS = 64
 #: Types of a reading that needs more than being stored.
@@ -75,36 +68,17 @@ class DialectNote:
     editor: Any
 
 
-class _Reading:
+class _Reading(NamedTuple):
     """A cached reading that differs between the two dialects."""
 
-    __slots__ = ("editor", "platform")
-
-    def __init__(self, platform: Any, editor: Any) -> None:
-        self.platform = platform
-        self.editor = editor
+    platform: Any
+    editor: Any
 
 
 class _Frame:
-    """An open mapping or list."""
+    """An open mapping or list (at most ``max_depth`` at once: no slots needed)."""
 
-    __slots__ = (
-        "anchor",
-        "container",
-        "flow",
-        "is_map",
-        "key",
-        "key_mark",
-        "key_positions",
-        "merged",
-        "nodes_at_start",
-        "pairs",
-        "start_mark",
-        "value_ends",
-        "value_positions",
-    )
-
-    def __init__(self, container: Any, event: Any, nodes: int) -> None:
+    def __init__(self, container: Any, event: Any, nodes: int, pairs: bool) -> None:
         self.container = container
         self.is_map = type(container) is dict
         self.flow = bool(event.flow_style)
@@ -112,11 +86,9 @@ class _Frame:
         self.key_mark: Any = None
         self.start_mark = event.start_mark
         self.anchor = event.anchor
-        #: An ``!!omap`` or ``!!pairs`` list: its one-key mappings become pairs at its end.
-        self.pairs = False
+        self.pairs = pairs  # an ``!!omap`` or ``!!pairs`` list
         self.nodes_at_start = nodes
-        #: Keys that came from a merge ``<<`` (an explicit key may override them).
-        self.merged: set[str] | None = None
+        self.merged: set[str] | None = None  # keys an explicit one may override
         self.key_positions: dict[str, Position] | None = None
         self.value_positions: Any = None
         self.value_ends: Any = None
@@ -126,33 +98,25 @@ class Builder:
     """Turns one document's events into data; an explicit stack, no recursion."""
 
     def __init__(self, limits: Limits, index_depth: int | None, text: str) -> None:
-        """``index_depth``: the deepest collections whose keys and values are indexed
-        in :attr:`positions` (0: the root's), or None for no index at all."""
+        """``index_depth``: the deepest level indexed in :attr:`positions` (0: the root's)."""
         self.limits = limits
         self.positions = Positions() if index_depth is not None else None
-        #: Whose values' ends are noted beside their positions: every indexed value of a
-        #: small text read with every position (a test case read again alone), else the
-        #: first few of the root's (the list of test cases): a file of a million items
-        #: keeps no end beside each position.
+        #: Values' ends noted: every one of a small text fully indexed, else the root's
+        #: first few (a file of a million items keeps no end per position).
         small = index_depth == sys.maxsize and len(text) <= _SMALL_TEXT
         self.ends_depth = sys.maxsize if small else 0
         self.ends_left = sys.maxsize if small else _ROOT_ENDS
-        #: The deepest indexed level (-1: none). It, the ends above, and the two flags on
-        #: the text below are what the compiled builder is given too (read/compiled).
+        #: The deepest indexed level (-1: none); these are given to read/compiled too.
         self.index_depth = index_depth if index_depth is not None else -1
         self.diagnostics: list[dg.Diagnostic] = []
         self.reported: set[dg.JsonPath] = set()
         self.has_non_json = False
         self.dialect: list[DialectNote] = []
-        #: (start, end, style) of the block scalars, and of the quoted ones when the
-        #: text holds a tab (start at the node's anchor or tag when it has one).
+        #: (start, end, style) of block scalars, and quoted ones when the text has a tab.
         self.spans: list[tuple[int, int, str]] = []
         self.quoted_spans = "\t" in text
-        #: Whether a plain scalar in a flow collection may read otherwise to the
-        #: platform's parser (see :meth:`_plain_in_flow`).
-        self.flow_differs = False
-        #: Whether a report would name a line this index does not keep (a duplicate key's
-        #: first line, below the indexed levels): read with every position, it would.
+        self.flow_differs = False  # see _plain_in_flow
+        #: Whether a report would name a line this index lacks (a duplicate's first).
         self.needs_index = False
         self.watch_question = "?" in text
         # anchor -> (value, size in nodes once closed or -1 while open, line)
@@ -163,13 +127,9 @@ class Builder:
         self._cache: dict[str, Any] = {}
         self._repeats: dict[tuple[int, str], int] = {}
         self._result: Any = _PENDING
-        #: The event that ended the last finished node (a scalar, an alias, a flow
-        #: collection's end): where it, and the collections open around it, end so far.
+        #: The event that ended the last finished node: where the open nodes end so far.
         self._last: Any = None
-        #: The stream's first document (or EMPTY), once :meth:`stream` has run.
         self.result: Any = EMPTY
-
-    # -- the stream ----------------------------------------------------------
 
     def stream(self, get_event: Callable[[], Any]) -> Any:
         """Read a whole stream; return its first document's data, or :data:`EMPTY`."""
@@ -212,8 +172,6 @@ class Builder:
             handler(event)
         return self._result
 
-    # -- one method per event kind -------------------------------------------
-
     def _scalar(self, event: Any) -> None:
         self._nodes += 1
         tag = event.tag
@@ -249,8 +207,7 @@ class Builder:
         self._attach(frame.container, frame.start_mark)
 
     def _as_pairs(self, frame: _Frame) -> None:
-        """An ``!!omap``/``!!pairs`` list as the platform reads it: each one-key mapping a
-        ``[key, value]`` pair, in place (positions stay by index)."""
+        """An ``!!omap``/``!!pairs`` list's one-key mappings as ``[key, value]`` pairs."""
         items = frame.container
         if not all(type(item) is dict and len(item) == 1 for item in items):
             self._report(
@@ -289,8 +246,6 @@ class Builder:
             )
         self._attach(value, event.start_mark)
 
-    # -- building ------------------------------------------------------------
-
     def _open(self, container: Any, event: Any, own_tag: str) -> None:
         self._nodes += 1
         if len(self._stack) >= self.limits.max_depth:
@@ -306,8 +261,7 @@ class Builder:
             self._report_tag(
                 tag, event.start_mark, "a mapping" if own_tag == _MAP_TAG else "a list"
             )
-        frame = _Frame(container, event, self._nodes)
-        frame.pairs = pairs
+        frame = _Frame(container, event, self._nodes, pairs)
         if self.positions is not None and len(self._stack) <= self.index_depth:
             frame.value_positions = {} if frame.is_map else []
             self.positions.values[id(container)] = frame.value_positions
@@ -383,20 +337,14 @@ class Builder:
         self._anchors[name] = (value, size, mark.line + 1)
 
     def _plain_in_flow(self, event: Any) -> None:
-        """Note what the platform's parser reads otherwise in a flow collection.
-
-        It ends a plain scalar at ``?`` (``[http://x?y=1]`` fails to load), and
-        reads ``,`` ``[`` ``]`` as part of a tag (``[!!str, x]`` fails): libyaml
-        does neither.
-        """
+        """Note a ``?`` in a plain scalar or an empty tagged one in a flow collection:
+        the platform's parser fails on ``[http://x?y=1]`` and ``[!!str, x]``, libyaml not."""
         if (self.watch_question and "?" in event.value) or (event.tag and not event.value):
             self.flow_differs = True
 
     def _record_span(self, style: str, event: Any) -> None:
         if style in "|>" or self.quoted_spans:
             self.spans.append((event.start_mark.index, event.end_mark.index, style))
-
-    # -- scalars -------------------------------------------------------------
 
     def _plain(self, text: str, event: Any) -> Any:
         """An untagged plain scalar (or one tagged ``!``), as the platform reads it."""
@@ -469,17 +417,13 @@ class Builder:
         )
         return value.text
 
-    # -- locating and reporting ----------------------------------------------
-
     def _container_path(self) -> dg.JsonPath:
-        """Path of the innermost open collection."""
         parts: list[str | int] = []
         for frame in self._stack[:-1]:
             parts.append(frame.key if frame.is_map else len(frame.container))
         return tuple(p for p in parts if isinstance(p, (str, int)))
 
     def _here(self) -> dg.JsonPath:
-        """Path of the node about to be attached to the innermost collection."""
         if not self._stack:
             return ()
         frame = self._stack[-1]
@@ -601,8 +545,7 @@ class Builder:
 
 
 def _reading(text: str) -> Any:
-    """How the platform reads a plain scalar, as a :class:`_Reading` when editors read
-    it otherwise (raises :class:`~holodeck_mt.read.scalars.TooLong`)."""
+    """How the platform reads a plain scalar; a :class:`_Reading` if editors differ."""
     value = sc.resolve(text)
     if text and (text[0] in "-+.0123456789" or type(value) is bool):
         editor = sc.editor_reading(text)
@@ -613,15 +556,12 @@ def _reading(text: str) -> Any:
     return value
 
 
-#: What :func:`plain_value` returns for a scalar only the builder itself may read.
 NOT_PLAIN = sc._Marker("NOT_PLAIN")
 
 
 def plain_value(text: str) -> Any:
-    """The platform's reading of a plain scalar when it is plain data that editors read
-    the same way, else :data:`NOT_PLAIN` (a merge key, a date, a value it cannot
-    construct, one too long, one editors read otherwise): what the compiled builder may
-    store without asking :class:`Builder`."""
+    """The platform's reading of a plain scalar the compiled builder may store as it is,
+    else :data:`NOT_PLAIN` (for :class:`Builder` to read)."""
     try:
         value = _reading(text)
     except sc.TooLong:
@@ -630,8 +570,8 @@ def plain_value(text: str) -> Any:
 
 
 def end_record(event: Any) -> tuple[int, int, int, int, int, int, str | None] | None:
-    """What :mod:`holodeck_mt.text.ends` needs of the event that ended a value: its start
-    and end (offset, 0-based line and column) and its style if it is a block scalar."""
+    """The start and end (offset, 0-based line and column) and block style of the event
+    that ended a value, for :mod:`holodeck_mt.text.ends`."""
     if event is None:
         return None
     start, end = event.start_mark, event.end_mark

@@ -1,12 +1,7 @@
-"""Which ``#`` of a text start or lie in a YAML comment, as the YAML scanner reads it.
+"""Which ``#`` of a text lie in a YAML comment: outside every token the scanner read.
 
-A ``#`` inside a quoted or block scalar (a prompt, an expected answer) is the test's
-data, not a comment. The scanner's tokens say where every scalar (and anchor, tag,
-directive) lies; a ``#`` outside all of them is one the scanner skipped as a comment.
-Tokens are scanned only as far as the last offset asked about, by libyaml, and by
-PyYAML's pure-Python scanner (the platform's) when libyaml stops on an error it may
-not share. Where neither scanner got (past a syntax error, from the start of the
-token it failed in), no offset is known to be in a comment.
+Scanned by libyaml as far as the last offset asked about, and by the platform's
+pure-Python scanner when libyaml stops on an error; past where both stopped, none is.
 """
 
 from __future__ import annotations
@@ -18,8 +13,7 @@ from holodeck_mt.read.parsers import PURE_MAX_CHARS
 
 
 def in_comments(text: str, offsets: Sequence[int]) -> list[bool]:
-    """For each of ``offsets`` (ascending, each a ``#`` of ``text``): whether it lies in a
-    comment."""
+    """For each of ``offsets`` (ascending, each a ``#``): whether it lies in a comment."""
     if not offsets:
         return []
     found, reached = _classify(text, offsets, _libyaml_tokens)
@@ -33,8 +27,7 @@ def in_comments(text: str, offsets: Sequence[int]) -> list[bool]:
 def _classify(
     text: str, offsets: Sequence[int], tokens: Callable[[str], Iterator[Any]]
 ) -> tuple[list[bool], int | None]:
-    """Each offset's verdict by ``tokens``, and where the scan stopped on an error (None:
-    it did not, or not before the last offset)."""
+    """Each offset's verdict by ``tokens``, and where the scan stopped on an error."""
     import yaml
 
     found = [False] * len(offsets)
@@ -60,8 +53,7 @@ def _classify(
 
 
 def _stop(error: Any) -> int:
-    """Where a scanner's error leaves the text unread: the start of what it was scanning
-    (a quoted scalar left open), else where it failed."""
+    """Where a scanner's error leaves the text unread."""
     if isinstance(getattr(error, "position", None), int):  # a character no YAML allows
         return int(error.position)
     marks = (getattr(error, "context_mark", None), getattr(error, "problem_mark", None))
@@ -69,11 +61,8 @@ def _stop(error: Any) -> int:
 
 
 def _libyaml_tokens(text: str) -> Iterator[Any]:
-    try:
-        from yaml._yaml import CParser
-    except ImportError:  # pragma: no cover - exercised only without libyaml
-        yield from _pure_tokens(text)
-        return
+    from yaml._yaml import CParser
+
     parser = CParser(text)
     while (token := parser.get_token()) is not None:
         yield token

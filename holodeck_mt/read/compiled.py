@@ -1,15 +1,8 @@
 """The compiled builder (``_fastbuild``, C over libyaml), where it was built.
 
-It reads the common document (mappings, lists and plain data) straight from
-libyaml's events, several times faster than :class:`~holodeck_mt.read.builder.Builder`,
-which stays the reference: the compiled builder gives up on anything else (a tag, an
-anchor, a duplicate key, a syntax error, ...) and the reference reads the text
-instead. Both give the same data, positions and scalar spans (``tests/read/
-test_compiled_builder.py`` compares them on every fixture, sample and corpus).
-
-``HOLODECK_MT_PURE_BUILDER=1`` turns it off; without a C compiler or libyaml at install
-time it is simply not there, and ``HOLODECK_MT_REQUIRE_COMPILED=1`` makes that an
-error (a wheel's own test).
+Several times faster than the reference :class:`~holodeck_mt.read.builder.Builder` on
+the common document; it leaves anything else to it. ``HOLODECK_MT_PURE_BUILDER=1``
+turns it off; ``HOLODECK_MT_REQUIRE_COMPILED=1`` makes its absence an error.
 """
 
 from __future__ import annotations
@@ -36,13 +29,12 @@ def _module() -> ModuleType | None:
 
 
 _FAST = _module()
-#: Whether the compiled builder is in use (it was built, and not turned off).
 AVAILABLE = _FAST is not None
 
 
 def build(text: str, limits: Limits, index_depth: int | None) -> bd.Builder | None:
-    """The text's reading as :class:`~holodeck_mt.read.builder.Builder` would give it,
-    or None when the compiled builder is not there or leaves this text to the reference."""
+    """The text's reading as :class:`~holodeck_mt.read.builder.Builder` gives it, or None
+    for the reference to read it."""
     if _FAST is None:
         return None
     reference = bd.Builder(limits, index_depth, text)

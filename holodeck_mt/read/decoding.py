@@ -1,10 +1,7 @@
 """A file's bytes to text, read as the platform reads them: UTF-8 only.
 
-The platform opens a file as UTF-8: a UTF-8 byte-order mark is tolerated and
-CR LF line endings are fine, but a UTF-16 file fails to load even with its
-byte-order mark, so it is refused here too, with the way out in the hint. Only one
-mark is stripped: a second one is part of the first key, which the platform then does
-not know.
+One UTF-8 byte-order mark is stripped (a second is part of the first key); a UTF-16
+file fails to load on the platform, so it is refused here too.
 """
 
 from __future__ import annotations
@@ -18,11 +15,8 @@ _SAVE_AS_UTF8 = "save it as UTF-8 (without a byte-order mark, or with the UTF-8 
 
 
 def decode(raw: bytes) -> tuple[str | None, dg.Diagnostic | None]:
-    """Bytes to text, or the diagnostic that says why they are not UTF-8.
-
-    A byte that does not decode is reported at its line and column (in
-    characters, counted on the text before it) with its offset in the file.
-    """
+    """Bytes to text, or the diagnostic that says why they are not UTF-8 (a bad byte at
+    its line and column, with its offset in the file)."""
     for bom, name in _UTF16_BOMS.items():
         if raw.startswith(bom):
             return None, dg.make(

@@ -1,12 +1,8 @@
-"""Warnings for plain scalars the platform and editors read differently.
+"""Warnings for plain scalars the platform (YAML 1.1) and editors (YAML 1.2) read differently.
 
-The platform reads YAML 1.1 (PyYAML): ``yes`` is true, ``1:30`` is 90, ``1e3`` is
-the string "1e3". Editors read YAML 1.2's core schema: ``yes`` is a string,
-``1:30`` a string, ``1e3`` the number 1000. Where the platform's reading is
-what the schema accepts, the file loads, but the author (and every tool
-reading YAML 1.2) sees something else: a warning says what the platform reads
-and how to write it so that everyone reads the same. Where the platform's
-reading is refused anyway (``ground_truth: yes``), the error stands alone.
+``yes``, ``1:30`` and ``1e3`` read as true, 90 and a string on the platform, otherwise
+in editors: the warning says how to write them so that both read the same. Where the
+platform's reading is refused anyway, the error stands alone.
 """
 
 from __future__ import annotations
@@ -43,7 +39,7 @@ def _warning(note: DialectNote) -> dg.Diagnostic:
 
 
 def _platform_reading(note: DialectNote) -> tuple[str, str, str]:
-    """What the platform reads, how to write it so that editors read it so too, and when."""
+    """What the platform reads, how to write it for editors to agree, and when."""
     value = note.platform
     if isinstance(value, bool):
         word = "true" if value else "false"

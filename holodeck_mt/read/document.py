@@ -1,11 +1,7 @@
 """A document read for validation: the positions of its two top levels, more when needed.
 
-Most files are valid and need no position: the index of every key and value
-costs time and most of a reading's memory (see ``locate/locate``). A file whose
-reading reported something that names a line only the whole index holds (a
-duplicate key's first line) is read again with every position. The references
-to unset environment variables are found on the text as written, not here: the text
-read is the substituted one, where a ``${`` left by a value is the platform's text.
+Most files are valid and need no full index (time, and most of a reading's memory); a
+report naming a line only the full index holds (a duplicate's first) reads it again.
 """
 
 from __future__ import annotations

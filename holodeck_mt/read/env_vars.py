@@ -1,10 +1,7 @@
 """HMT213: a ``${NAME}`` reference to an environment variable that is not set.
 
-Before it parses a file, the platform replaces every ``${NAME}`` in the raw text
-(comments and quoted strings included) with the variable's value, and refuses
-the whole file when one is not set. The variable may well be set where the
-tests run (CI secrets), so this is a warning at the reference's line, naming the
-variable: the file loads only if it is set then.
+The platform refuses a file naming an unset variable; it may be set where the tests run
+(CI secrets), so this is a warning.
 """
 
 from __future__ import annotations
@@ -21,10 +18,10 @@ from holodeck_mt.text.safe_text import clip
 REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
-def unset_references(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
-    """One warning per unset variable, at its first reference. ``environ``: the variables
-    that are set, those a ``holodeck`` command sees (the environment and the ``.env``
-    files: :func:`holodeck_mt.read.substitution.environment`), never the environment alone."""
+def unset(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
+    """One warning per unset variable, at its first reference, with the reference's range.
+    ``environ``: the variables a ``holodeck`` command sees
+    (:func:`holodeck_mt.read.substitution.environment`), never the environment alone."""
     if "${" not in text:
         return []
     first: dict[str, int] = {}
@@ -55,14 +52,6 @@ def unset_references(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
                 hint=f"set {shown} where `holodeck test` runs, or remove ${{{shown}}}",
             )
         )
-    return out
-
-
-def unset(text: str, environ: Mapping[str, str]) -> list[Diagnostic]:
-    """:func:`unset_references`, each with the range of its reference."""
-    found = unset_references(text, environ)
-    if not found:
-        return []
     from holodeck_mt.text import ranges
 
-    return ranges.with_ranges(text, found)
+    return ranges.with_ranges(text, out)

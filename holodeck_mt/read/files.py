@@ -11,11 +11,8 @@ from holodeck_mt.read import confine, loader
 
 
 def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None]:
-    """The file's text, or a diagnostic for a file too large or not text.
-
-    Raises :class:`OSError` when the file cannot be read at all, or is not a
-    regular file (a FIFO or a device would block or never end).
-    """
+    """The file's text, or a diagnostic for a file too large or not text. Raises
+    :class:`OSError` for a file unreadable or not regular (a FIFO would block)."""
     descriptor = confine.open_regular(path)
     with os.fdopen(descriptor, "rb") as file:
         size = os.fstat(file.fileno()).st_size
@@ -26,8 +23,7 @@ def read_text(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None
 
 
 def decode(raw: bytes, limits: Limits) -> tuple[str | None, Diagnostic | None]:
-    """Bytes given as a file's content: its text, or the diagnostic of bytes too many or
-    not text."""
+    """Bytes given as a file's content: its text, or the diagnostic why not."""
     if len(raw) > limits.max_bytes:
         return None, too_large(len(raw), limits)
     return loader.decode(raw)
@@ -35,28 +31,23 @@ def decode(raw: bytes, limits: Limits) -> tuple[str | None, Diagnostic | None]:
 
 def too_large(size: int, limits: Limits) -> Diagnostic:
     """The diagnostic of a file over the size limit: not parsed at all."""
-    too_large = make(
+    return _whole_file(
         "HMT004",
         f"the file is {size:,} bytes, over the limit of {limits.max_bytes:,}; it was not parsed",
-        1,
-        1,
-        hint="raise the limit with --max-file-size if this is intended",
+        "raise the limit with --max-file-size if this is intended",
     )
-    from holodeck_mt.text import ranges
-
-    return ranges.with_range(None, too_large)
 
 
 def refused(why: str) -> Diagnostic:
     """The ``HMT120`` of a file given or found that resolves out of the tree: not read."""
-    refusal = make(
+    return _whole_file(
         "HMT120",
         f"the file {why}; it was not read",
-        1,
-        1,
-        hint="keep HoloDeck files inside the repository (--allow-outside-paths allows "
-        "other places)",
+        "keep HoloDeck files inside the repository (--allow-outside-paths allows other places)",
     )
+
+
+def _whole_file(code: str, message: str, hint: str) -> Diagnostic:
     from holodeck_mt.text import ranges
 
-    return ranges.with_range(None, refusal)
+    return ranges.with_range(None, make(code, message, 1, 1, hint=hint))

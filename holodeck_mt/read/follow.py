@@ -1,8 +1,7 @@
 """The test-cases file an agent.yaml names: found, confined to its tree, and read.
 
-The path comes from the file: it may hold a NUL, be too long, name a folder or a
-FIFO, or leave the repository; each is a fault on `test_cases_file`, never an
-exception and never a read outside the tree.
+A hostile path (a NUL, a folder, a FIFO, outside the repository) is a fault on
+`test_cases_file`, never an exception or a read outside the tree.
 """
 
 from __future__ import annotations
@@ -19,8 +18,8 @@ from holodeck_mt.text.safe_text import clip, display_path
 
 @dataclass(frozen=True)
 class Followed:
-    """What following a `test_cases_file` found: the path shown for it, and its text,
-    or the reader's diagnostic of a file that is no text, or a fault of the agent.yaml."""
+    """What following a `test_cases_file` found: its path shown, and its text, the
+    reader's diagnostic, or a fault of the agent.yaml."""
 
     shown: str
     text: str | None = None

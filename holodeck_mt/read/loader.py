@@ -1,12 +1,7 @@
-"""YAML text to plain JSON-shaped data, read exactly as the platform reads it.
+"""YAML text to plain JSON-shaped data, read exactly as the platform's ``yaml.safe_load``.
 
-The platform loads files with PyYAML's ``yaml.safe_load`` (YAML 1.1). This
-module reads a text the same way: the syntax with PyYAML's libyaml binding,
-checked against PyYAML's own parser where the two are known to differ
-(:mod:`holodeck_mt.read.parsers`); every scalar resolved by the YAML 1.1 types
-(:mod:`holodeck_mt.read.scalars`); the data built from the events with the position
-of every key and value (:mod:`holodeck_mt.read.builder`). Bytes become text in
-:mod:`holodeck_mt.read.decoding`.
+Syntax by libyaml, checked against PyYAML's own parser where they differ (``parsers``);
+scalars by YAML 1.1 (``scalars``); data and positions from the events (``builder``).
 """
 
 from __future__ import annotations
@@ -25,8 +20,7 @@ from holodeck_mt.model import clip
 from holodeck_mt.read import compiled, parsers
 from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote
 from holodeck_mt.read.decoding import decode, nul_diagnostic
-from holodeck_mt.read.scalars import YamlScalar
-from holodeck_mt.text.positions import Position, Positions, line_column
+from holodeck_mt.text.positions import Positions, line_column
 
 if TYPE_CHECKING:  # PyYAML is imported only for a text the compiled builder declines
     from yaml.error import YAMLError
@@ -35,16 +29,13 @@ __all__ = [
     "DialectNote",
     "Document",
     "Index",
-    "Position",
     "Positions",
-    "YamlScalar",
     "decode",
     "load",
 ]
 
 
-#: How much of a document's positions to keep: every key and value, none, or those of
-#: the root and of the collections right under it (where each test case starts).
+#: Which positions to keep: every one, none, or the root's and its children's.
 Index = Literal["all", "none", "top"]
 
 
@@ -57,14 +48,12 @@ class Document:
     positions: Positions | None = None
     #: Which positions :attr:`positions` holds (see :data:`Index`).
     index: Index = "none"
-    #: Whether a report names a line less precisely than a reading with every position
-    #: would (see :attr:`holodeck_mt.read.builder.Builder.needs_index`).
+    #: Whether a report would name a line more precisely with every position.
     needs_index: bool = False
     diagnostics: list[dg.Diagnostic] = field(default_factory=list)
     #: False when the file could not be read into data at all (syntax error, limit).
     loaded: bool = False
-    #: Pointers (as tuples) of nodes the loader already reported; the schema's
-    #: errors at or below them are echoes of the same fault.
+    #: Nodes the loader reported; the schema's errors at or below them are echoes.
     reported: set[dg.JsonPath] = field(default_factory=set)
     #: True when the data holds values a compiled validator cannot take (YamlScalar).
     has_non_json: bool = False
@@ -81,13 +70,11 @@ _RESUME = False
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """The cyclic collector paused while a document is built, for every thread at once.
+    """The cyclic collector paused while documents are built, under a lock across threads.
 
-    A loaded document is a million containers and no cycles: collections while
-    it is built would walk it again and again. Only the build is paused, never the
-    validation (whose error objects form cycles that must be freed). Reading the
-    collector's state and pausing it is one step under a lock, and the collector comes
-    back when the last build leaves, whatever the threads' interleaving.
+    A document is a million containers and no cycles, which collections would walk again
+    and again; validation (whose errors form cycles) is never paused. The collector
+    comes back when the last build leaves.
     """
     global _PAUSES, _RESUME
     with _COLLECTOR:
@@ -105,13 +92,8 @@ def _collector_paused() -> Iterator[None]:
 
 
 def load(text: str, *, limits: Limits | None = None, positions: bool | Index = True) -> Document:
-    """Load YAML text into a :class:`Document`.
-
-    With ``positions=False`` (``"none"``) no positions are kept, with ``"top"``
-    only the root's and those of the collections right under it (the fast path of
-    a document that turns out valid). The diagnostics the loader itself raises are
-    located either way; some of their messages name a line only with every position
-    (``"all"``, or True).
+    """Load YAML text into a :class:`Document`, keeping the ``positions`` of :data:`Index`
+    (True: ``"all"``, False: ``"none"``); the loader's own diagnostics are located anyway.
     """
     limits = limits or Limits()
     index = "all" if positions is True else "none" if positions is False else positions
@@ -165,29 +147,21 @@ def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> 
 
     try:
         built = _build(text, parsers.libyaml(text), limits, positions)
-    except YAMLError as refused:
+    except (YAMLError, Abort) as refused:  # the platform's parser may fail elsewhere
         if not second_opinion:
             raise
         try:
             return _build(text, parsers.pure(text), limits, positions)
         except YAMLError as also_refused:
             raise _first(also_refused, refused) from None
-    except Abort:  # the platform's parser may fail on an earlier line than the fault
-        if not second_opinion:
-            raise
-        return _build(text, parsers.pure(text), limits, positions)
     if second_opinion and (built.flow_differs or parsers.libyaml_may_differ(text, built.spans)):
         return _build(text, parsers.pure(text), limits, positions)
     return built
 
 
-def _first(platform: YAMLError, libyaml: YAMLError) -> YAMLError:
-    """Of two parsers' errors on one text, the platform's, in libyaml's words on its line.
-
-    The platform's parser names the line the platform fails at; libyaml's words
-    are the ones :mod:`holodeck_mt.read.yaml_errors` explains, so they are kept when
-    both stop on the same line.
-    """
+def _first(platform: YAMLError, libyaml: YAMLError | Abort) -> YAMLError:
+    """Of two parsers' errors, the platform's; libyaml's (whose words ``yaml_errors``
+    explains) when both stop on the same line."""
     from yaml.error import MarkedYAMLError
 
     if not isinstance(platform, MarkedYAMLError) or not isinstance(libyaml, MarkedYAMLError):

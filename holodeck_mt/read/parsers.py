@@ -1,21 +1,10 @@
 """The YAML syntax readers: PyYAML's libyaml binding, checked against its pure-Python parser.
 
-The platform parses with ``yaml.safe_load``: PyYAML's pure-Python parser.
-libyaml (``yaml.CParser``) streams the same events several times faster and
-agrees with it on almost every text; where the two are known to part, the
-pure-Python parser decides:
-
-- libyaml rejects a text: the pure-Python parser reads it again (it may accept
-  it, as it does ``[\\:]``), and its error is the one reported;
-- libyaml accepts a text the pure-Python parser refuses: a tab outside a quoted
-  or block scalar and outside a comment (``key: value<TAB>``), a block scalar
-  header that is not ``|``/``>``, indicators, spaces and a comment (``|#``), a
-  ``?`` inside a plain scalar in a flow collection (``[http://x?y=1]``), a tag
-  followed by ``,`` or ``]`` in one (``[!!str, x]``): the builder notes those;
-- libyaml stops at a fault the builder refuses (an undefined alias, a limit):
-  the pure-Python parser may fail on an earlier line;
-- libyaml skips a byte-order mark at the start of any line, where the
-  pure-Python parser reads it as text.
+The platform parses with PyYAML's pure-Python parser; libyaml is several times faster
+and agrees on almost every text. Where they may part, the pure-Python parser decides:
+a text libyaml refuses or stops in (``[\\:]``, an undefined alias), a stray tab
+(``key: value<TAB>``), a block scalar header such as ``|#``, ``[http://x?y=1]``,
+``[!!str, x]``, a byte-order mark inside the text.
 """
 
 from __future__ import annotations
@@ -23,27 +12,24 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NamedTuple
 
 from holodeck_mt.text.lines import LINE_BREAKS
 
-#: The largest text the pure-Python parser reads again (it runs at about 1 MB/s):
-#: beyond it, libyaml's verdict stands.
+#: The largest text the pure-Python parser (about 1 MB/s) reads again.
 PURE_MAX_CHARS = 8 * 1024 * 1024
 
-#: A block scalar header as the pure-Python parser takes it: indicators, spaces
-#: (not tabs), an optional comment after a space, the end of the line.
+#: A block scalar header the pure-Python parser takes (spaces, not tabs, before a comment).
 _BLOCK_HEADER = re.compile(
     rf"[|>](?:[-+][0-9]?|[0-9][-+]?)?(?: +#[^{LINE_BREAKS}]*| *)(?:[{LINE_BREAKS}]|\Z)"
 )
 
 
-class EventSource:
+class EventSource(NamedTuple):
     """``get_event()`` over a text, and ``close()`` to free the parser."""
 
-    def __init__(self, get_event: Callable[[], Any], close: Callable[[], None]) -> None:
-        self.get_event = get_event
-        self.close = close
+    get_event: Callable[[], Any]
+    close: Callable[[], None]
 
 
 def libyaml(text: str) -> EventSource:
@@ -67,11 +53,8 @@ def pure(text: str) -> EventSource:
 
 
 def libyaml_may_differ(text: str, scalars: list[tuple[int, int, str]]) -> bool:
-    """Whether the pure-Python parser could read this text differently from libyaml.
-
-    ``scalars`` are the (start, end, style) of the block scalars libyaml read,
-    and of the quoted ones when the text holds a tab, in order.
-    """
+    """Whether the pure-Python parser could read this text differently from libyaml
+    (``scalars``: the builder's spans)."""
     if text.find("\ufeff", 1) >= 0:
         return True
     spans = []

@@ -1,18 +1,9 @@
 """What a YAML scalar means: the platform's YAML 1.1 reading, and the editors' YAML 1.2 one.
 
-The platform loads files with PyYAML's ``safe_load``, which resolves untagged
-plain scalars by the YAML 1.1 type definitions (yaml.org/type): ``yes``/``no``/
-``on``/``off`` are booleans, ``1_000``, ``0b101``, ``017`` (octal) and ``1:30``
-(base 60) are integers, a float needs a dot (``1e3`` stays a string, and an
-exponent needs its sign: ``1.0e+3``), ``2009-12-31`` is a date, and ``=`` (the
-"value" type) is something it cannot construct at all. :func:`resolve` gives
-that reading; :func:`construct` the meaning of an explicit standard tag
-(``!!int 12``). Editors (yaml-language-server) and most other tools read YAML
-1.2's core schema instead: :func:`editor_reading` gives theirs, so that a scalar
-read differently by the two can be pointed out.
-
-Values JSON cannot hold (a date, binary data) are kept as :class:`YamlScalar`,
-so that the schema rejects them wherever a JSON type is required.
+The platform's ``safe_load`` reads ``yes``/``on`` as booleans, ``1_000``, ``017`` and
+``1:30`` as integers, ``1e3`` as a string, ``2009-12-31`` as a date, and cannot
+construct ``=``: :func:`resolve` (untagged) and :func:`construct` (tagged) say so.
+Editors read YAML 1.2's core schema (:func:`editor_reading`).
 """
 
 from __future__ import annotations
@@ -20,73 +11,58 @@ from __future__ import annotations
 import datetime
 import math
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class YamlScalar:
-    """A scalar YAML can hold but JSON cannot (a timestamp, binary data).
+    """A scalar YAML can hold but JSON cannot (a timestamp, binary data), kept as text:
+    the schema rejects it wherever a JSON type is required."""
 
-    It is kept as its text so that the schema rejects it wherever a JSON type is
-    required, and accepts it wherever anything goes.
-    """
-
-    __slots__ = ("kind", "text")
-
-    def __init__(self, kind: str, text: str) -> None:
-        self.kind = kind
-        self.text = text
+    kind: str
+    text: str
 
     def __repr__(self) -> str:
         return f"{self.kind} {self.text}"
 
 
+@dataclass(slots=True, eq=False)
 class Unconstructible:
-    """A scalar the platform resolves to a type it then fails to construct.
+    """A scalar whose type the platform fails to construct (``2024-02-30``, ``0x_``)."""
 
-    ``=`` (YAML 1.1's "value" type), ``2024-02-30``, ``0x_``, ``!!int abc``: the
-    platform's whole load fails on it.
-    """
-
-    __slots__ = ("text", "why")
-
-    def __init__(self, text: str, why: str) -> None:
-        self.text = text
-        self.why = why
+    text: str
+    why: str
 
 
 class TooLong(ValueError):
     """An integer literal too long to be read as a number (see ``MAX_INT_DIGITS``)."""
 
 
+@dataclass(slots=True, eq=False, repr=False)
 class _Marker:
-    __slots__ = ("name",)
-
-    def __init__(self, name: str) -> None:
-        self.name = name
+    name: str
 
     def __repr__(self) -> str:
         return self.name
 
 
-#: The merge key ``<<`` (or anything tagged ``!!merge``): only meaningful as a key.
+#: The merge key ``<<`` (or ``!!merge``).
 MERGE = _Marker("MERGE")
-#: ``=`` (or anything tagged ``!!value``): YAML 1.1's "value" type, a string as a key,
-#: a failed load anywhere else.
+#: ``=`` (or ``!!value``): a string as a key, a failed load anywhere else.
 VALUE = _Marker("VALUE")
 #: An explicit tag that is not one of the standard scalar types.
 UNKNOWN_TAG = _Marker("UNKNOWN_TAG")
 
-#: The longest integer literal read as a number. Python refuses to print an
-#: integer of more than 4,300 digits, and messages (ours, the schema library's)
-#: print the values they reject; a hex literal of 3,000 digits has 3,600.
+#: The longest integer literal read as a number: Python refuses to print one of more
+#: than 4,300 digits, and messages print the values they reject (3,000 hex: 3,600).
 MAX_INT_DIGITS = 4000
 MAX_HEX_DIGITS = 3000
 
 TAG_PREFIX = "tag:yaml.org,2002:"
 
-# --- YAML 1.1 (the platform) --------------------------------------------------
-# ``$`` rather than ``\Z`` throughout: the platform's resolver matches that way,
-# which only matters for a quoted scalar given the non-specific tag ``!``.
+# YAML 1.1 (the platform). ``$`` rather than ``\Z``, as the platform's resolver matches.
 
 #: Null to YAML 1.1 and 1.2 alike.
 _NULL = {"", "~", "null", "Null", "NULL"}
@@ -126,7 +102,7 @@ _TIMESTAMP_TAGGED = re.compile(
     rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{1,2}})-(?P<day>[0-9]{{1,2}})(?:{_TIME})?$"
 )
 #: First characters of the scalars YAML 1.1 gives a type other than string.
-TYPED_FIRST = frozenset("yYnNtTfFoO~<=-+.0123456789")
+TYPED_FIRST = "yYnNtTfFoO~<=-+.0123456789"
 
 
 def resolve(text: str) -> Any:
@@ -227,16 +203,9 @@ def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
     return YamlScalar("timestamp", text)
 
 
-# --- explicit tags --------------------------------------------------------------
-
-
 def construct(tag: str, text: str) -> Any:
-    """The meaning of a scalar with an explicit tag, as the platform constructs it.
-
-    Returns :data:`UNKNOWN_TAG` for a tag that is not a standard scalar type,
-    :data:`MERGE` for ``!!merge``, and an :class:`Unconstructible` for a value
-    the tag's type refuses (``!!int abc``, ``!!bool y``).
-    """
+    """The meaning of a scalar with an explicit tag, as the platform constructs it
+    (:data:`UNKNOWN_TAG` for a tag not of a standard scalar type)."""
     name = tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else None
     if name == "str":
         return text
@@ -278,19 +247,21 @@ def _tagged_number(text: str, read: Any, tag: str) -> Any:
     return value
 
 
-# --- YAML 1.2 core schema (editors) --------------------------------------------
-
-_INT_12 = re.compile(r"[-+]?[0-9]+\Z")
-_OCT_12 = re.compile(r"0o[0-7]+\Z")
-_HEX_12 = re.compile(r"0x[0-9a-fA-F]+\Z")
-_FLOAT_12 = re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z")
-_INF_12 = re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z")
-_NAN_12 = re.compile(r"\.(?:nan|NaN|NAN)\Z")
 _BOOL_12 = {
-    word: truth
-    for truth, lower in ((True, "true"), (False, "false"))
-    for word in (lower, lower.capitalize(), lower.upper())
+    word: word.lower() == "true" for word in ("true", "True", "TRUE", "false", "False", "FALSE")
 }
+#: YAML 1.2 core-schema numbers, in the order they are tried, each with its reading.
+_NUMBERS_12: tuple[tuple[re.Pattern[str], Callable[[str], Any]], ...] = (
+    (re.compile(r"[-+]?[0-9]+\Z"), int),
+    (re.compile(r"0o[0-7]+\Z"), lambda text: int(text[2:], 8)),
+    (re.compile(r"0x[0-9a-fA-F]+\Z"), lambda text: int(text[2:], 16)),
+    (re.compile(r"[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?\Z"), float),
+    (
+        re.compile(r"[-+]?\.(?:inf|Inf|INF)\Z"),
+        lambda text: -math.inf if text[0] == "-" else math.inf,
+    ),
+    (re.compile(r"\.(?:nan|NaN|NAN)\Z"), lambda text: math.nan),
+)
 
 
 def editor_reading(text: str) -> Any:
@@ -299,20 +270,10 @@ def editor_reading(text: str) -> Any:
         return None
     if text in _BOOL_12:
         return _BOOL_12[text]
-    if len(text) > MAX_INT_DIGITS:
-        return text
-    if _INT_12.match(text):
-        return int(text)
-    if _OCT_12.match(text):
-        return int(text[2:], 8)
-    if _HEX_12.match(text):
-        return int(text[2:], 16)
-    if _FLOAT_12.match(text):
-        return float(text)
-    if _INF_12.match(text):
-        return -math.inf if text[0] == "-" else math.inf
-    if _NAN_12.match(text):
-        return math.nan
+    if len(text) <= MAX_INT_DIGITS:
+        for pattern, read in _NUMBERS_12:
+            if pattern.match(text):
+                return read(text)
     return text
 
 

@@ -1,20 +1,9 @@
 """``${NAME}`` replaced before parsing, as the platform does, with a map back to the file.
 
-The platform replaces every ``${NAME}`` of the raw text (comments and quoted strings
-included) by the variable's value before it parses the YAML, so a value can be a
-number (``threshold: ${T}`` with ``T=0.7``), a word the field refuses (``T=hot``), or
-text that breaks the YAML (an empty value, a quote, ``a: b``). The variables are the
-environment's, then those of ``.env`` in the working folder and of
-``~/.holodeck/.env``, which the ``holodeck`` command loads without overriding a
-variable already set.
-
-A variable that is not set is the HMT213 warning (:mod:`holodeck_mt.read.env_vars`);
-the rest of the file is judged as if it were set to a value that could be anything:
-its reference is replaced by a plain word of the same length, and nothing located on
-it is told (:meth:`Substituted.blames_unset`).
-
-Every position found on the substituted text is mapped back to the file as written
-(:meth:`Substituted.original`): a fault inside a value stands at its ``${``.
+The platform substitutes the raw text (comments and quotes included), from the
+environment, then ``./.env`` and ``~/.holodeck/.env`` (never overriding). An unset
+reference becomes a plain word of its length, and nothing found on it is told; a
+fault inside a value stands at its ``${``.
 """
 
 from __future__ import annotations
@@ -24,7 +13,7 @@ import contextlib
 import dataclasses
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -46,22 +35,16 @@ class Substituted:
     """The text as the platform parses it, and how its offsets map back."""
 
     text: str
-    #: For each replaced reference: its start in the new text, its end there, its start
-    #: and end in the file (sorted by start).
+    #: Each replaced reference: its start and end in the new text, then in the file.
     spans: list[tuple[int, int, int, int]] = field(default_factory=list)
-    #: The spans of unset references, in the new text (same as in the file's length).
+    #: The spans of unset references in the new text.
     unset: list[tuple[int, int]] = field(default_factory=list)
     #: Each referenced variable that is set, with its value: what no output may show.
     used: dict[str, str] = field(default_factory=dict)
-    #: Where each replaced reference starts in the new text (for a search by halves).
     _starts: list[int] = field(default_factory=list, repr=False)
 
     def __post_init__(self) -> None:
         self._starts = [s[0] for s in self.spans]
-
-    @property
-    def changed(self) -> bool:
-        return bool(self.spans)
 
     def original(self, offset: int, *, end: bool = False) -> int:
         """The file's offset for ``offset`` of the new text; inside a replaced value, the
@@ -79,8 +62,7 @@ class Substituted:
     def blames_unset(self, start: int, end: int) -> bool:
         """Whether the range ``[start, end)`` of the new text touches an unset reference."""
         end = max(end, start + 1)
-        # The unset spans are sorted and apart: only the last one starting before ``end``
-        # can reach past ``start``.
+        # Sorted and apart: only the last span starting before ``end`` can reach ``start``.
         i = bisect.bisect_left(self.unset, (end,)) - 1
         return i >= 0 and start < self.unset[i][1]
 
@@ -96,7 +78,7 @@ class Substituted:
         return Values(self.used, readings)
 
     def placer(self, original: str) -> Placer:
-        """What places a diagnostic found on :attr:`text` in ``original``, the file as written."""
+        """What places a diagnostic found on :attr:`text` in ``original``."""
         return Placer(self, original)
 
 
@@ -105,10 +87,8 @@ _LONGEST_READ = 64
 
 
 class Placer:
-    """Diagnostics found on the substituted text, placed in the file as written: each
-    line and column of the one text mapped to the other's once they are indexed (a
-    search by halves each), so that many diagnostics over many references cost their
-    number, not its product with the references'."""
+    """Diagnostics found on the substituted text, placed in the file as written (both
+    texts' line starts indexed once: a search by halves per diagnostic)."""
 
     def __init__(self, sub: Substituted, original: str) -> None:
         from holodeck_mt.text.lines import starts
@@ -118,8 +98,7 @@ class Placer:
         self._old = starts(original)
 
     def place(self, d: Diagnostic) -> Diagnostic | None:
-        """``d`` at its place in the file as written; None when it stands on an unset
-        reference (whose value could be anything)."""
+        """``d`` at its place in the file as written; None on an unset reference."""
         start = _offset(self._new, d.line, d.column)
         end = _offset(self._new, d.end_line or d.line, d.end_column or d.column)
         if self.sub.blames_unset(start, end):
@@ -134,40 +113,27 @@ class Placer:
             end_column=end_column if d.end_column is not None else None,
         )
 
-    def screen(self, keep: Callable[[Diagnostic], bool] | None) -> Callable[[Diagnostic], bool]:
-        """``keep`` asked of each diagnostic at its place in the file as written, where its
-        suppression comment stands; one on an unset reference is not kept."""
-
-        def placed_keep(d: Diagnostic) -> bool:
-            placed = self.place(d)
-            return placed is not None and (keep is None or keep(placed))
-
-        return placed_keep
-
 
 @dataclass(frozen=True)
 class Environment:
-    """The variables a ``holodeck`` command sees, and each ``.env`` file it would read that
-    was refused here (never read: none of its variables counts as set)."""
+    """The variables a ``holodeck`` command sees, and the ``.env`` files refused here."""
 
     variables: dict[str, str]
-    #: For each refused file: its name as shown and why it was refused (never its content).
+    #: Each refused file's name as shown and why (never its content).
     refused: tuple[str, ...] = ()
 
 
 def environment(
     folder: Path | None = None, environ: Mapping[str, str] | None = None
 ) -> Environment:
-    """The variables a ``holodeck`` command run in ``folder`` (the working directory unless
-    given) sees: the environment, then ``folder/.env``, then ``~/.holodeck/.env``.
+    """The variables a ``holodeck`` command run in ``folder`` (default: the working
+    directory) sees: the environment, then ``folder/.env``, then ``~/.holodeck/.env``.
 
-    As the command loads them: each file with python-dotenv's ``load_dotenv(override=False)``
-    (its parser, its ``${NAME}`` and ``${NAME:-default}`` expansion, a variable already set
-    never overridden, the second file expanded with what the first set), and none at all
-    while ``PYTHON_DOTENV_DISABLED`` is true. Nothing is read into this process's own
-    environment. The working folder's ``.env`` is confined to ``folder``'s tree, the user's
-    own file only kept off ``/proc``, ``/sys`` and ``/dev``; either must be a regular file
-    of at most :data:`MAX_ENV_FILE` bytes, in UTF-8, or it is refused.
+    Each file as python-dotenv's ``load_dotenv(override=False)`` loads it, none while
+    ``PYTHON_DOTENV_DISABLED`` is true, and nothing put in this process's environment.
+    ``folder/.env`` is confined to ``folder``'s tree, the user's file kept off ``/proc``,
+    ``/sys`` and ``/dev``; either must be a regular UTF-8 file of at most
+    :data:`MAX_ENV_FILE` bytes.
     """
     found = dict(os.environ if environ is None else environ)
     refused: list[str] = []
@@ -183,8 +149,8 @@ def environment(
 
 
 def refused(text: str, env: Environment) -> list[Diagnostic]:
-    """One warning (HMT213) per ``.env`` file refused, at the first ``${NAME}`` of ``text``
-    (a text naming no variable does not depend on it); what it says is never the file's."""
+    """One HMT213 per ``.env`` file refused, at the first ``${NAME}`` of ``text`` (a text
+    naming no variable does not depend on it); never quoting the file."""
     if not env.refused:
         return []
     first = REFERENCE.search(text)
@@ -209,8 +175,7 @@ def refused(text: str, env: Environment) -> list[Diagnostic]:
 
 
 def _env_files(folder: Path | None) -> list[tuple[str, Path, Path | None]]:
-    """Each ``.env`` file the command reads: its name as shown, its path, the tree it must
-    stay in (None: only the special roots are refused)."""
+    """Each ``.env`` file the command reads: its name as shown, its path, its tree."""
     try:
         here = Path(os.path.realpath(folder if folder is not None else Path.cwd()))
     except (OSError, ValueError):  # a working directory removed meanwhile
@@ -235,8 +200,8 @@ def _dotenv_disabled(variables: Mapping[str, str]) -> bool:
 def _env_file(
     path: Path, tree: Path | None, seen: Mapping[str, str]
 ) -> tuple[dict[str, str], str | None]:
-    """The variables a ``.env`` file sets, expanded with those ``seen`` already, and why it
-    was refused (None: read, or absent as the command finds it absent)."""
+    """The variables a ``.env`` file sets, expanded with those ``seen``, and why it was
+    refused (None: read, or absent)."""
     import errno
     import stat
 
@@ -276,17 +241,15 @@ def _env_file(
 
 
 class _TooLarge(Exception):
-    """A ``.env`` file whose expansion would pass :data:`MAX_ENV_EXPANSION`."""
+    pass
 
 
 def _expanded(raw: bytes, seen: Mapping[str, str]) -> dict[str, str]:
-    """``raw`` read by python-dotenv (as ``load_dotenv`` opens a file: UTF-8, universal
-    newlines), each value's references expanded as ``load_dotenv(override=False)`` does:
-    with the variables ``seen`` already, else those of the lines above.
+    """``raw`` read and expanded as ``load_dotenv(override=False)`` does (UTF-8, universal
+    newlines; ``seen`` first, then the lines above).
 
-    Raises :class:`_TooLarge` before the expansion's work (its search for references, the
-    values it makes) passes :data:`MAX_ENV_EXPANSION` characters: a line can double the
-    line above, a run of unclosed ``${`` makes the search quadratic.
+    Raises :class:`_TooLarge` once the work passes :data:`MAX_ENV_EXPANSION` characters:
+    a line can double the one above, unclosed ``${`` make the search quadratic.
     """
     import collections
     import io
@@ -316,8 +279,7 @@ def _expanded(raw: bytes, seen: Mapping[str, str]) -> dict[str, str]:
 
 
 def _search_cost(value: str) -> int:
-    """At most how many characters python-dotenv's search for references reads in
-    ``value``: from each ``${`` to the ``}`` after it (or the end)."""
+    """At most how many characters python-dotenv's search for references reads."""
     closing = [m.start() for m in re.finditer(r"\}", value)]
     cost = 0
     for match in re.finditer(r"\$\{", value):

@@ -1,13 +1,8 @@
 """A YAML syntax error, told as the slip the author made and how to fix it.
 
-The parser (libyaml) says what it met, not what went wrong: a tab in the
-indentation is "found character that cannot start any token", ``"^\\d+$"`` is
-"found unknown escape character", a misindented line is "did not find expected
-'-' indicator". :func:`explain` takes the parser's problem and context, their
-marks, and the source around them, and names the commonest slips: a tab in the
-indentation, a backslash escape in a double-quoted string, a line indented to a
-column no block is at, a quote or bracket that is never closed. Anything else
-keeps the parser's own words.
+The parser says what it met ("found character that cannot start any token"), not what
+went wrong (a tab in the indentation). :func:`explain` names the commonest slips from
+the parser's problem, context and the source; anything else keeps the parser's words.
 """
 
 from __future__ import annotations
@@ -17,14 +12,9 @@ from dataclasses import dataclass
 from typing import Any
 
 import yaml
+from yaml._yaml import CParser
 
 from holodeck_mt.text.safe_text import clip
-
-try:
-    from yaml._yaml import CParser as _Parser
-except ImportError:  # pragma: no cover - exercised only without libyaml
-    from yaml import Loader as _Parser  # type: ignore[assignment]
-
 
 Mark = tuple[int, int]  # 0-based line and column, as the parser counts them
 
@@ -42,7 +32,7 @@ _INDENTATION_PROBLEMS = (
 class Explained:
     message: str
     hint: str | None
-    #: 1-based, where the slip is (which is not always where the parser stopped).
+    #: 1-based, where the slip is (not always where the parser stopped).
     line: int
     column: int
 
@@ -94,9 +84,6 @@ def _line(lines: list[str], index: int) -> str:
 
 def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
-
-
-# --- the slips ----------------------------------------------------------------
 
 
 def _tab(
@@ -214,11 +201,8 @@ def _unclosed_bracket(
 def _runaway_quote(
     text: str, lines: list[str], problem: str, mark: Mark, context: str, cmark: Mark | None
 ) -> Explained | None:
-    """A quote left open that the next line's opening quote closes: ``"what?`` then ``x: "1"``.
-
-    The last scalar read before the error is a quoted one running over lines, and
-    it ends on the line the parser stopped on.
-    """
+    """A quote left open that the next line's opening quote closes: ``"what?`` then ``x: "1"``
+    (the last scalar read runs over lines to the one the parser stopped on)."""
     scalar = _last_scalar(text)
     if scalar is None:
         return None
@@ -236,9 +220,9 @@ def _runaway_quote(
 
 
 def _last_scalar(text: str) -> tuple[str, Mark, Mark] | None:
-    """Style and start and end marks of the last scalar the parser read before its error."""
+    """Style, start and end of the last scalar the parser read before its error."""
     last: Any = None
-    parser = _Parser(text)
+    parser = CParser(text)
     try:
         while True:
             event = parser.get_event()
@@ -291,12 +275,9 @@ def _first_content_line(lines: list[str], mark: Mark) -> int | None:
 
 
 def _columns_above(lines: list[str], number: int, *, dash: bool) -> dict[int, int]:
-    """Columns where the open blocks of the lines above start, and a line of each.
-
-    Walking up, each content line less indented than every line below it opens a
-    block. A key line (``dash`` False) belongs with keys; ``- item`` lines with
-    other items, or with the keys of an item's mapping (``- name: x``).
-    """
+    """Columns where the open blocks of the lines above start, and a line of each: walking
+    up, each line less indented than those below opens one. A key line (``dash`` False)
+    belongs with keys; ``- item`` lines with items, or an item's keys (``- name: x``)."""
     found: dict[int, int] = {}
     deepest = None
     for index in range(number - 1, -1, -1):
