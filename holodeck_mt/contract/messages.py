@@ -1,27 +1,14 @@
 """From jsonschema's errors to one fault per mistake, written for the author.
 
-The schema says what Python would otherwise re-derive, in annotations that
-validators and editors ignore (:mod:`holodeck_mt.contract.walker` lists them):
-
-- ``x-holodeck-choose`` on a ``oneOf``: the branch the author meant, as rules
-  ``{"if": <schema>, "then": <the branch's $ref>}``; the first rule whose ``if``
-  holds on the instance names the branch, and only that branch's errors are
-  reported (never "is not valid under any of the given schemas"). Where one key's
-  value decides the branch (a metric's ``type``), the schema says so itself with
-  ``if``/``then``: every validator reports only the taken branch's errors, and no
-  annotation is needed;
-- ``x-holodeck-codes``: the code a keyword of the node reports where it states a
-  rule of its own (``minItems`` of ``turns``: HMT105, a test-case shape);
-- ``x-holodeck-name``: what the node is called in messages ("turn", "file input");
-- ``x-holodeck-shape``: what a ``pattern`` asks for, in words.
-
-Each keyword then gets its one-line message from :data:`_KEYWORDS`, or from
-:data:`_RULES` where the schema gave it a code; jsonschema's own wording (and its
+The schema's own annotations (:mod:`holodeck_mt.contract.walker`) say which ``oneOf``
+branch the author meant, which code a keyword reports, and what a node is called; each
+keyword then gets its one-line message here, and jsonschema's own wording (and its
 rendering of whole instances) never reaches the user.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
@@ -71,8 +58,7 @@ def _parts(error: ValidationError) -> JsonPath:
 def _one(
     code: str, message: str | Callable[[ValidationError], str], hint: str | None = None
 ) -> Handler:
-    """A handler that reports one fault at the error's node: ``message`` (or
-    ``message(error)``) and ``hint``."""
+    """A handler of one fault at the error's node, saying ``message`` (or ``message(error)``)."""
 
     def handle(error: ValidationError) -> Iterator[Fault]:
         text = message if isinstance(message, str) else message(error)
@@ -102,14 +88,12 @@ def _chosen(schema: dict[str, Any], instance: Any) -> str | None:
 
 
 def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
-    """The ``$ref`` of the branch the author meant: the ``oneOf`` branch the schema's
-    ``x-holodeck-choose`` names, else the one its ``if``/``then``/``else`` take."""
+    """The ``$ref`` of the branch the author meant (``x-holodeck-choose``, else ``if``)."""
     return _chosen(schema, instance) or taken_branch(schema, instance)
 
 
 def taken_branch(schema: dict[str, Any], instance: Any) -> str | None:
-    """The ``$ref`` of the first ``then`` or ``else`` that ``instance`` takes, in the
-    schema's own ``if`` and in those of its ``allOf``, followed through nested ``if``s."""
+    """The ``$ref`` of the first ``then`` or ``else`` ``instance`` takes (``allOf`` included)."""
     for part in (schema, *schema.get("allOf", ())):
         if not isinstance(part, dict) or "if" not in part:
             continue
@@ -146,15 +130,9 @@ def _branch(error: ValidationError) -> Iterator[Fault]:
     if code in _UNCHOSEN:
         yield from _UNCHOSEN[code](error)
         return
-    # A oneOf the schema says nothing about (tests/contract/test_schema_annotations.py keeps
-    # every oneOf of ours annotated): no branch's wording can be trusted.
+    # A oneOf the schema says nothing about: no branch's wording can be trusted.
     parts = _parts(error)
     yield Fault("HMT103", f"{_subject(parts)} has an unexpected form", parts)
-
-
-def _deciding_keys(schema: dict[str, Any]) -> list[str]:
-    """The keys whose presence decides the branch (``turns``, ``input``)."""
-    return [key for rule in schema.get(CHOOSE, ()) for key in rule["if"].get("required", ())]
 
 
 def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
@@ -163,7 +141,7 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
     if not isinstance(case, dict):
         yield _type_fault(parts, case, ["object"], schema[NOUN])
         return
-    keys = _deciding_keys(schema)
+    keys = [key for rule in schema[CHOOSE] for key in rule["if"].get("required", ())]
     meant = {k: hints.did_you_mean(k, keys) for k in case if isinstance(k, str)}
     typo, guess = next(((k, g) for k, g in meant.items() if g), (None, None))
     if typo is not None and guess is not None:
@@ -181,7 +159,7 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
             parts,
             hint="add `input: ...` for a single-turn test case, or a `turns:` list",
         )
-    # Whatever else is wrong with it, judged as the shape of the last rule (the plain one).
+    # Whatever else is wrong with it, judged as the last rule's (the plain) shape.
     plain = str(schema[CHOOSE][-1]["then"])
     for fault in _branch_errors(error, plain):
         if fault.code != "HMT101" and fault.parts != (*parts, typo):
@@ -217,8 +195,7 @@ def metric_kinds(schema: dict[str, Any]) -> list[str]:
     return [str(kind) for kind in schema["properties"]["type"]["enum"]]
 
 
-#: What a ``oneOf`` reports when no branch is meant, or an ``anyOf`` when none of its
-#: branches holds, by the code the schema gives it.
+#: What a ``oneOf`` with no branch meant, or an ``anyOf`` none holds, reports, by its code.
 _UNCHOSEN: dict[str, Handler] = {
     "HMT105": _no_test_case_shape,
     "HMT102": _neither_tool_form,
@@ -241,7 +218,6 @@ _UNCHOSEN: dict[str, Handler] = {
 
 
 def _subject(parts: JsonPath) -> str:
-    """How the node at ``parts`` is named in a message: its key, or its key with index."""
     tail: list[str] = []
     for part in reversed(parts):
         if isinstance(part, int):
@@ -283,13 +259,6 @@ def _bound_phrase(schema: dict[str, Any]) -> str:
     return f"{noun} {' and '.join(bounds)}"
 
 
-def _number_type(schema: dict[str, Any]) -> str:
-    types = schema.get("type")
-    if isinstance(types, list):
-        return next((t for t in types if t in ("integer", "number")), "number")
-    return "number"
-
-
 def _type(error: ValidationError) -> Iterator[Fault]:
     rule: Any = error.validator_value
     expected = [rule] if isinstance(rule, str) else rule
@@ -319,16 +288,20 @@ def _max_items(error: ValidationError) -> Iterator[Fault]:
     yield Fault("HMT103", message, parts)
 
 
-def _enum(error: ValidationError) -> Iterator[Fault]:
+def _enum(error: ValidationError, subject: str = "") -> Iterator[Fault]:
+    """A value outside the list; ``subject``: a metric's ``type``, whose fault no quoting fixes."""
     value = error.instance
     rule: Any = error.validator_value
     allowed = [str(v) for v in rule]
-    guess = hints.did_you_mean(str(value), allowed) if isinstance(value, str) else None
+    text = str(value) if subject else value
+    guess = hints.did_you_mean(text, allowed) if isinstance(text, str) else None
+    quoted = None if subject else hints.quote_fix(None, value)
     yield Fault(
         "HMT103",
-        f"{_subject(_parts(error))} must be one of {', '.join(allowed)}, got {hints.got(value)}",
+        f"{subject or _subject(_parts(error))} must be one of {', '.join(allowed)}, "
+        f"got {hints.got(value)}",
         _parts(error),
-        fix=Rename(guess) if guess else hints.quote_fix(None, value),
+        fix=Rename(guess) if guess else quoted,
     )
 
 
@@ -338,7 +311,11 @@ def _pattern(error: ValidationError) -> Iterator[Fault]:
     if SHAPE in schema:
         shape = schema[SHAPE]
     elif "${" in rule or "\\$" in rule:
-        number = _number_type(schema)
+        types = schema.get("type")
+        numbers = (
+            [t for t in types if t in ("integer", "number")] if isinstance(types, list) else []
+        )
+        number = numbers[0] if numbers else "number"
         shape = f"{hints.type_name(number)} or an ${{ENV_VAR}} reference"
         key = parts[-1] if parts else None
         fix = hints.unquote_fix(key, error.instance, integer=number == "integer")
@@ -460,20 +437,6 @@ def _both_test_case_sources(error: ValidationError) -> Iterator[Fault]:
     )
 
 
-def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
-    """A metric `type` that names no kind."""
-    rule: Any = error.validator_value
-    kinds = [str(kind) for kind in rule]
-    value = error.instance
-    guess = hints.did_you_mean(str(value), kinds)
-    yield Fault(
-        "HMT103",
-        f"metric `type` must be one of {', '.join(kinds)}, got {hints.got(value)}",
-        _parts(error),
-        fix=Rename(guess) if guess else None,
-    )
-
-
 def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
     """An agent-level metric without `type`: the hint names the kind its fields suggest."""
     definitions = sch.schema_files()[sch.METRIC]["$defs"]
@@ -515,18 +478,14 @@ _RULES: dict[tuple[str, str], Handler] = {
     ("HMT106", "additionalProperties"): _key_beside_matcher,
     ("HMT110", "not"): _both_test_case_sources,
     ("HMT108", "required"): _agent_metric_without_type,
-    ("HMT103", "enum"): _unknown_metric_kind,
+    ("HMT103", "enum"): functools.partial(_enum, subject="metric `type`"),
 }
 
 
 def _restates_type(error: ValidationError) -> bool:
-    """A branch an ``if`` took refusing a value that is not a mapping, for its ``type``.
-
-    ``required`` and ``properties`` judge only mappings, so an ``if`` made of them holds on
-    any other value, and the ``then`` it takes refuses the value as not a mapping; the node
-    holding the ``if`` states the same ``type`` and reports it once, in its own words
-    (tests/contract/test_schema_branches.py keeps every such node typed).
-    """
+    """A ``then`` refusing a value that is no mapping for its ``type``: an ``if`` of
+    ``required``/``properties`` holds on any other value, and the node holding the ``if``
+    states the same ``type``, reported once in its own words."""
     path = [step for step in error.relative_schema_path if step != "$ref"]
     return error.validator == "type" and path[-2:] == ["then", "type"]
 
