@@ -1,26 +1,11 @@
 """Schema faults, settled by a compiled validator whenever it can.
 
-Python jsonschema is the reference: every diagnostic comes from its errors. But
-most documents are valid, and asking a compiled validator (jsonschema-rs) "is
-this valid?" costs a hundredth of walking the document with jsonschema. So:
-
-1. the compiled validator of the root schema says the document is valid: there
-   are no schema faults, and jsonschema is never imported;
-2. it says invalid: the compiled validator of ``TestCase`` finds which test
-   cases are invalid, and jsonschema runs on the document with only those test
-   cases in its list (a fault in 1% of the test cases costs 1% of a full run).
-   The errors' paths are mapped back to the real indices, so the faults are
-   the ones a full run finds, in the same order;
-3. anything the compiled validator cannot take (a value JSON has no type for,
-   a lone surrogate, a non-string key: it raises) or a document it has not been
-   checked for, and ``HOLODECK_MT_ENGINE=python``: jsonschema on the whole
-   document, as without jsonschema-rs.
-
-Where the two validators disagree, the compiled one is the stricter (Python's
-``$`` also matches before a final newline, its ``\\w`` takes non-ASCII letters,
-and it accepts NaN wherever a number goes): a document it rejects goes to
-jsonschema, whose verdict stands. ``tests/contract/test_engines_agree.py`` checks that
-both paths give the same diagnostics on every fixture and generated corpora.
+jsonschema is the reference and every diagnostic comes from its errors; but jsonschema-rs
+says "valid" a hundred times faster. A document it finds valid has no schema faults; one
+it finds invalid is given to jsonschema with only its invalid test cases (their indices
+mapped back), so the faults are a full run's. A value it cannot take, or
+``HOLODECK_MT_ENGINE=python``, sends the whole document to jsonschema. Where the two
+disagree the compiled one is the stricter, and jsonschema's verdict stands.
 """
 
 from __future__ import annotations
@@ -39,8 +24,6 @@ from holodeck_mt.model import Fault, JsonPath
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-#: ``python``: always Python jsonschema; ``auto`` (the default): the compiled
-#: validator when jsonschema-rs is installed, jsonschema for located messages.
 ENGINE_VARIABLE = "HOLODECK_MT_ENGINE"
 
 TEST_CASE = sch.BASE_URI + "test-case.schema.json#/$defs/TestCase"
@@ -59,10 +42,8 @@ def schema_faults(
 ) -> list[Fault]:
     """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them.
 
-    ``compiled=False`` (data a compiled validator cannot judge) forces jsonschema.
-    ``max_cases`` (0: no limit) examines only the first so many invalid test cases
-    with jsonschema; one ``HMT220`` fault counts the others (a hostile file can hold
-    a million faulty test cases: their diagnostics would not be shown anyway).
+    ``compiled=False`` forces jsonschema. ``max_cases`` (0: no limit) examines only the
+    first so many invalid test cases; one ``HMT220`` fault counts the others.
     """
     validators = _compiled() if compiled and engine() == "auto" else None
     if validators is None:
@@ -81,15 +62,9 @@ def schema_faults(
 def _valid_whole(
     validators: _Validators, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
 ) -> bool:
-    """The compiled validator's verdict on the whole document.
-
-    The compiled validator copies what it judges: given the whole document, a copy of
-    every test case, which would double a large file's memory. Where the schema allows
-    (``subset_safe``), it judges the document with one test case in its list, then
-    each test case on its own, and the list's length apart: the same verdict, with a
-    copy of one test case at a time. A list longer than the schema allows is invalid
-    at once (each test case is judged on its own then, by :func:`_by_test_case`).
-    """
+    """The compiled validator's verdict on the whole document, judged a test case at a
+    time where ``subset_safe`` allows: it copies what it judges, and a copy of the whole
+    would double a large file's memory."""
     if located is None or not located[0] or not validators.subset_safe:
         return bool(validators.root(root).is_valid(data))
     cases, prefix = located
@@ -157,12 +132,10 @@ def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:
     """jsonschema on the whole document; with ``max_cases``, it stops past that many faults."""
     from holodeck_mt.contract import messages as schema_errors
 
-    if not max_cases:
-        return schema_errors.faults(sch.validator(root), data)
     found: list[Fault] = []
     for error in sch.validator(root).iter_errors(data):
         found += schema_errors.faults_of([error])
-        if len(found) > max_cases:
+        if max_cases and len(found) > max_cases:
             found.append(
                 Fault(
                     "HMT220",
@@ -190,7 +163,7 @@ def _renumbered(
 
 
 class _Validators:
-    """Compiled validators of our schema files: each root's, and ``TestCase``'s."""
+    """Compiled validators of our schema files, each built once."""
 
     def __init__(self, module: Any, files: dict[str, dict[str, Any]]) -> None:
         self._module = module
@@ -199,15 +172,13 @@ class _Validators:
             retriever=sch.refuse_retrieval,
         )
         self._roots: dict[str, Any] = {}
-        # Only a list that constrains nothing but its items can be shortened
-        # without changing what the schema says about it.
+        # Only a list that constrains nothing but its items and length (checked on the
+        # real list) can be shortened without changing what the schema says of it.
         definition = files[_TEST_CASES]["$defs"]["TestCases"]
-        # Its length keywords are checked on the real list, beside the shortened one.
         self.list_length = {k: v for k, v in definition.items() if k in _LENGTH}
         self.subset_safe = set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH}
 
     def root(self, uri: str) -> Any:
-        """The validator of the schema at ``uri`` (a root, or ``TestCase``), built once."""
         if uri not in self._roots:
             self._roots[uri] = self._module.validator_for(
                 {"$schema": _DRAFT, "$ref": uri},

@@ -1,19 +1,9 @@
 """How the platform reads each field, as the schema declares it.
 
-The schema says it once: a field's ``type`` (``number``, ``integer``, ``boolean``)
-is how the platform converts a value written otherwise, and two annotations of
-ours say what ``type`` cannot:
-
-- ``"x-holodeck-nullable": [names]`` on a definition, beside ``required``: the
-  fields the platform declares optional (``X | None``), so ``null`` there is no
-  value at all (a list, as ``required`` is: a boolean on the field itself makes
-  the YAML language server complete the field with ``[object Object]``);
-- ``"x-holodeck-reads": "count"`` on a field: it is read by its own rule, not by
-  its type (an expected tool's ``count`` takes ``true`` and nothing else).
-
-A list of one type (``pages``) or a mapping of one type (``loss``) reads each of
-its entries by that type: the table has the single key ``*``. A field added to a
-definition below is read the platform's way with no other edit.
+A field's ``type`` (``number``, ``integer``, ``boolean``) is how the platform converts a
+value written otherwise; ``x-holodeck-nullable`` (a list beside ``required``) names the
+fields where ``null`` is no value, and ``x-holodeck-reads: count`` a field read by its own
+rule. A list or mapping of one type reads each entry by it: the table's key ``*``.
 """
 
 from __future__ import annotations
@@ -31,8 +21,8 @@ ANY = "*"
 _TYPES = {"number": NUMBER, "integer": INTEGER, "boolean": BOOLEAN}
 _READS = {COUNT: COUNT}
 
-#: The schema definitions of each kind of mapping (see ``platform_reading.kind_of``):
-#: ``(file, definition)``, then the path to the node inside it, when it is below.
+#: The schema definitions of each kind of mapping (``platform_reading.kind_of``): file,
+#: definition, and the path to the node inside it.
 _KINDS: dict[str, tuple[tuple[str, str, tuple[str, ...]], ...]] = {
     "agent": (("agent", "Agent", ()),),
     "agent-evaluations": (("agent", "AgentEvaluations", ()),),

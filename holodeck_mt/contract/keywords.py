@@ -1,12 +1,8 @@
 """jsonschema's keywords whose error messages would quote the instance, made not to.
 
-jsonschema builds each error's message eagerly with ``repr(instance)``. The
-messages we show are our own (:mod:`holodeck_mt.contract.messages` reads the error's
-keyword, schema and instance, never its message), but the repr is still built:
-a test case holding a 1 MB string aliased a thousand times makes each ``oneOf``
-error carry a gigabyte of text. Here each such keyword decides exactly as
-jsonschema does and says only which keyword failed; :func:`extended` puts them
-into a validator class.
+jsonschema builds each message eagerly with ``repr(instance)``, which we never show: a 1 MB
+string aliased a thousand times would make each ``oneOf`` error carry a gigabyte. Each
+keyword here decides exactly as jsonschema does and names only the keyword that failed.
 """
 
 from __future__ import annotations
@@ -47,12 +43,9 @@ def pattern(validator: Any, regex: str, instance: Any, schema: Any) -> Errors:
 
 @functools.cache
 def _ending_at_end(regex: str) -> re.Pattern[str]:
-    """``regex`` with each ``$`` anchor (outside a class, not escaped) as ``\\Z``.
-
-    A schema's ``$`` is the end of the text, as ECMA-262 (editors) and the Rust engines
-    (jsonschema-rs, and pydantic's ``Field(pattern=...)`` in the platform) read it;
-    Python's ``$`` also matches before a final newline, which would pass
-    ``"graders.fin:score\\n"`` where the platform refuses it."""
+    """``regex`` with each ``$`` anchor (outside a class, not escaped) as ``\\Z``: the end of
+    the text, as editors and the platform's pydantic read it (Python's ``$`` also matches
+    before a final newline)."""
     out: list[str] = []
     in_class = escaped = False
     for char in regex:
@@ -71,7 +64,6 @@ def _ending_at_end(regex: str) -> re.Pattern[str]:
 
 
 def _size_bound(keyword: str, kind: str, too_far: Callable[[int, int], bool]) -> Keyword:
-    """``minLength``, ``maxItems``, ...: the size of a ``kind`` instance against the bound."""
 
     def check(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
         if validator.is_type(instance, kind) and too_far(len(instance), bound):
@@ -125,7 +117,6 @@ def not_(validator: Any, refused: Any, instance: Any, schema: Any) -> Errors:
 
 
 def contains(validator: Any, wanted: Any, instance: Any, schema: Any) -> Errors:
-    """``contains`` (with ``minContains``/``maxContains``), as jsonschema decides it."""
     if not validator.is_type(instance, "array"):
         return
     least = schema.get("minContains", 1)

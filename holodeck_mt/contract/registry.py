@@ -1,9 +1,7 @@
 """The canonical schema files, loaded into an offline ``referencing.Registry``.
 
-``schema/`` at the top of the repository is the source of truth, read expanded
-(:mod:`holodeck_mt.contract.expansion`: each fact is written once there). An installed
-package carries a copy as ``holodeck_mt/schema``; a checkout (or an editable
-install) reads the top-level folder directly.
+``schema/`` at the top of the repository is the source of truth, read expanded; an
+installed package carries a copy as ``holodeck_mt/schema``.
 """
 
 from __future__ import annotations
@@ -15,22 +13,18 @@ from typing import TYPE_CHECKING, Any
 
 from holodeck_mt.urls import SCHEMA_BASE
 
-# jsonschema and referencing are imported only when a Python validator is built:
-# a run the compiled validator settles never loads them (see fast_path).
+# Imported only when a Python validator is built: a run the compiled one settles never does.
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
-#: The folder of every schema file's ``$id`` (holodeck_mt/urls.py is where it is set).
 BASE_URI = SCHEMA_BASE
 
 #: The root schemas a document can be validated against, by role.
 DOCUMENT = BASE_URI + "document.schema.json"
 AGENT = BASE_URI + "agent.schema.json"
 TEST_CASES_FILE = BASE_URI + "test-cases-file.schema.json"
-#: The metric definitions (the kinds, and what chooses each).
 METRIC = BASE_URI + "metric.schema.json"
-#: The LLM model an evaluator runs on.
 LLM_MODEL = BASE_URI + "llm-model.schema.json"
 
 
@@ -64,8 +58,7 @@ def source_files() -> dict[str, dict[str, Any]]:
 
 @cache
 def schema_files() -> dict[str, dict[str, Any]]:
-    """Every schema file, by its ``$id``, expanded (see :mod:`.expansion`): what the
-    validators, the bundle, the docs and the field tables all read."""
+    """Every schema file, by its ``$id``, expanded (see :mod:`.expansion`)."""
     from holodeck_mt.contract.expansion import expand
 
     return expand(source_files())
@@ -97,10 +90,8 @@ def registry() -> Registry[Any]:
 
 @cache
 def validator(root: str = DOCUMENT) -> Draft202012Validator:
-    """A validator for one of the root schemas, built once.
-
-    Its keywords never quote the instance in their messages (see schema_keywords).
-    """
+    """A validator for one of the root schemas, built once, whose messages never quote
+    the instance (:mod:`.keywords`)."""
     from jsonschema import Draft202012Validator
 
     from holodeck_mt.contract.keywords import extended
