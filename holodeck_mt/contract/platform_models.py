@@ -12,14 +12,13 @@ from __future__ import annotations
 
 import codecs
 import errno
-import functools
 import logging
 import os
 import re
 import threading
 import warnings
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -66,21 +65,17 @@ _CHUNK = 1 << 16
 def agent_model() -> Any:
     """The platform's ``Agent`` model, or None when the platform does not import."""
     with _LOCK:
-        if "agent" not in _MODELS:
-            _MODELS["agent"] = _import_agent()
-        return _MODELS["agent"]
-
-
-def _import_agent() -> Any:
-    # The platform's package import switches deepeval's telemetry off itself; say it
-    # first all the same, as the platform does, in case a later release stops.
-    os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
-    with _logging_kept():
-        try:
+        if "agent" in _MODELS:
+            return _MODELS["agent"]
+        # The platform's import switches deepeval's telemetry off itself; said first all
+        # the same, as the platform does, in case a later release stops.
+        os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
+        _MODELS["agent"] = None  # absent, or a broken install: the sections stay unchecked
+        with _logging_kept(), suppress(Exception):
             from holodeck.models.agent import Agent
-        except Exception:  # absent, or a broken install: the sections stay unchecked
-            return None
-    return Agent
+
+            _MODELS["agent"] = Agent
+        return _MODELS["agent"]
 
 
 @contextmanager
@@ -104,18 +99,13 @@ def _logging_kept() -> Iterator[None]:
             logger.propagate, logger.disabled = propagate, disabled
 
 
-@functools.cache
-def _agent_keys() -> frozenset[str]:
-    from holodeck_mt.contract import registry
-
-    return frozenset(registry.definition(registry.AGENT, "Agent").get("properties", {}))
-
-
 def owned_sections(data: Any) -> tuple[str, ...]:
     """The platform's own sections the document holds, in the document's order."""
     if not isinstance(data, dict):
         return ()
-    own = _agent_keys() - SCHEMA_SECTIONS
+    from holodeck_mt.contract import field_facts
+
+    own = field_facts.keys("agent") - SCHEMA_SECTIONS
     return tuple(k for k in data if isinstance(k, str) and k in own)
 
 
@@ -156,7 +146,8 @@ def judge(
     if agent is None:
         return Checked(unchecked=owned, because="off" if mode == "off" else "absent")
     reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
-    files = _Files.of(tree, allow_outside, limits or Limits(), workdir)
+    here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
+    files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())
     config = _handed(agent, data)
     told = [f for f in _prompt_files(config, files) if not under(f.parts, reported)]
     del told[_MOST_ERRORS:]
@@ -237,13 +228,6 @@ class _Files:
     #: Bytes read so far: all the prompt files of one document stay within one file's limit.
     spent: int = 0
 
-    @classmethod
-    def of(
-        cls, tree: Path | None, allow_outside: bool, limits: Limits, workdir: Path | None
-    ) -> _Files:
-        here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
-        return cls(tree if tree is not None else here, here, allow_outside, limits)
-
 
 def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
     """Each subagent's ``prompt_file`` judged, and replaced in a copy of ``claude`` by a
@@ -267,11 +251,13 @@ def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
             spec["prompt_file"] = _NO_PATH
         else:
             where = (*_SUBAGENTS, name, "prompt_file") if isinstance(name, str) else _SUBAGENTS
-            blank, fault = _prompt_file(target, where, files)
+            if target not in files.named:  # a path named a million times is looked at once
+                files.named[target] = _judged(Path(target), files)
+            blank, problem = files.named[target]
             del spec["prompt_file"]
             spec["prompt"] = "" if blank else _PROMPT
-            if fault is not None:
-                found.append(fault)
+            if problem is not None:
+                found.append(Fault(problem[0], problem[1], where, hint=problem[2]))
         handed[name] = spec
     config["claude"] = {**claude, "agents": handed}
     return found
@@ -284,17 +270,8 @@ def _text(raw: bytes | bytearray) -> str | None:
         return None
 
 
-def _prompt_file(target: str, where: JsonPath, files: _Files) -> tuple[bool, Fault | None]:
-    """Whether the prompt file ``target`` is blank, and the fault if it cannot be read."""
-    if target not in files.named:
-        files.named[target] = _judged(Path(target), files)
-    blank, problem = files.named[target]
-    if problem is None:
-        return blank, None
-    return blank, Fault(problem[0], problem[1], where, hint=problem[2])
-
-
 def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
+    """Whether the prompt file is blank, or why it is not read (then it counts as not blank)."""
     path = files.here / written  # the folder holodeck runs in, unless ``written`` is absolute
     try:
         refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
