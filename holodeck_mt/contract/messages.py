@@ -25,11 +25,6 @@ from holodeck_mt.wording import hints
 Handler = Callable[[ValidationError], Iterator[Fault]]
 
 
-def faults(validator: Draft202012Validator, data: Any) -> list[Fault]:
-    """Every fault the schema finds in ``data``, one per mistake."""
-    return faults_of(validator.iter_errors(data))
-
-
 def faults_of(errors: Iterable[ValidationError]) -> list[Fault]:
     """The faults behind jsonschema's errors, in the errors' order."""
     return [fault for error in errors for fault in _fault(error)]
@@ -188,11 +183,6 @@ def _file_source(error: ValidationError) -> Iterator[Fault]:
         )
     )
     yield Fault("HMT107", message, _parts(error), hint=hint)
-
-
-def metric_kinds(schema: dict[str, Any]) -> list[str]:
-    """The metric kinds: the values of the `type` that decides a metric's branch."""
-    return [str(kind) for kind in schema["properties"]["type"]["enum"]]
 
 
 #: What a ``oneOf`` with no branch meant, or an ``anyOf`` none holds, reports, by its code.
