@@ -33,7 +33,15 @@ def faults_of(errors: Iterable[ValidationError]) -> list[Fault]:
 def _fault(error: ValidationError) -> Iterator[Fault]:
     if error.validator in ("oneOf", "anyOf"):
         return _branch(error)
-    return _leaf(error)
+    # A ``then`` refusing a value that is no mapping for its ``type``: an ``if`` of
+    # ``required``/``properties`` holds on any other value, and the node holding the
+    # ``if`` states the same ``type``, reported once in its own words.
+    path = [step for step in error.relative_schema_path if step != "$ref"]
+    if error.validator == "type" and path[-2:] == ["then", "type"]:
+        return iter(())
+    code = _code(error)
+    rule = _RULES.get((code, str(error.validator))) if code else None
+    return (rule or _KEYWORDS.get(str(error.validator), _other))(error)
 
 
 def _schema(error: ValidationError) -> dict[str, Any]:
@@ -51,13 +59,20 @@ def _parts(error: ValidationError) -> JsonPath:
 
 
 def _one(
-    code: str, message: str | Callable[[ValidationError], str], hint: str | None = None
+    code: str,
+    message: str | Callable[[ValidationError], str],
+    hint: str | None = None,
+    key: str | None = None,
 ) -> Handler:
-    """A handler of one fault at the error's node, saying ``message`` (or ``message(error)``)."""
+    """A handler of one fault at the error's node (or its ``key``), saying ``message`` (or
+    ``message(error)``)."""
 
     def handle(error: ValidationError) -> Iterator[Fault]:
         text = message if isinstance(message, str) else message(error)
-        yield Fault(code, text, _parts(error), hint=hint)
+        if key is None:
+            yield Fault(code, text, _parts(error), hint=hint)
+        else:
+            yield Fault(code, text, (*_parts(error), key), at="key", hint=hint)
 
     return handle
 
@@ -218,10 +233,6 @@ def _subject(parts: JsonPath) -> str:
     return "`" + "".join(tail) + "`" if tail else "the document"
 
 
-def _section(schema: dict[str, Any]) -> str:
-    return str(schema.get(NAME, "mapping"))
-
-
 def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str = "") -> Fault:
     wanted = " or ".join(hints.type_name(t) for t in expected)
     subject = what or _subject(parts)
@@ -253,11 +264,6 @@ def _type(error: ValidationError) -> Iterator[Fault]:
     rule: Any = error.validator_value
     expected = [rule] if isinstance(rule, str) else rule
     yield _type_fault(_parts(error), error.instance, expected, _schema(error).get(NOUN, ""))
-
-
-def _min_items(error: ValidationError) -> str:
-    n = error.validator_value
-    return f"{_subject(_parts(error))} needs at least {n} item{'s' if n != 1 else ''}"
 
 
 def _max_items(error: ValidationError) -> Iterator[Fault]:
@@ -329,7 +335,7 @@ def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
         guess = hints.did_you_mean(key, allowed)
         yield Fault(
             "HMT100",
-            f"unknown key '{hints.key(key)}' in {_section(schema)}",
+            f"unknown key '{hints.key(key)}' in {schema.get(NAME, 'mapping')}",
             (*_parts(error), key),
             at="key",
             hint=f"allowed keys: {', '.join(allowed)}" if allowed and not guess else None,
@@ -344,7 +350,7 @@ def _missing_keys(error: ValidationError) -> Iterator[Fault]:
         if key not in instance:
             yield Fault(
                 "HMT101",
-                f"missing required key `{key}` in {_section(_schema(error))}",
+                f"missing required key `{key}` in {_schema(error).get(NAME, 'mapping')}",
                 _parts(error),
             )
 
@@ -355,7 +361,13 @@ _KEYWORDS: dict[str, Handler] = {
     "type": _type,
     "enum": _enum,
     "minLength": _one("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
-    "minItems": _one("HMT103", _min_items),
+    "minItems": _one(
+        "HMT103",
+        lambda e: (
+            f"{_subject(_parts(e))} needs at least {e.validator_value} "
+            f"item{'s' if e.validator_value != 1 else ''}"
+        ),
+    ),
     "maxItems": _max_items,
     "const": _one(
         "HMT103",
@@ -377,9 +389,7 @@ for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
     )
 
 
-def _other(error: ValidationError) -> Iterator[Fault]:
-    parts = _parts(error)
-    yield Fault("HMT103", f"{_subject(parts)} is not allowed here ({error.validator})", parts)
+_other = _one("HMT103", lambda e: f"{_subject(_parts(e))} is not allowed here ({e.validator})")
 
 
 # --- keywords the schema gives a code of their own -------------------------------------------
@@ -415,16 +425,6 @@ def _key_beside_matcher(error: ValidationError) -> Iterator[Fault]:
                 at="key",
                 hint="to compare a whole mapping literally, drop the matcher key",
             )
-
-
-def _both_test_case_sources(error: ValidationError) -> Iterator[Fault]:
-    yield Fault(
-        "HMT110",
-        "`test_cases` and `test_cases_file` are both set; use one or the other",
-        (*_parts(error), "test_cases_file"),
-        at="key",
-        hint="move the test cases into the file, or remove `test_cases_file`",
-    )
 
 
 def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
@@ -466,24 +466,12 @@ _RULES: dict[tuple[str, str], Handler] = {
     ),
     ("HMT105", "pattern"): _single_turn_key,
     ("HMT106", "additionalProperties"): _key_beside_matcher,
-    ("HMT110", "not"): _both_test_case_sources,
+    ("HMT110", "not"): _one(
+        "HMT110",
+        "`test_cases` and `test_cases_file` are both set; use one or the other",
+        hint="move the test cases into the file, or remove `test_cases_file`",
+        key="test_cases_file",
+    ),
     ("HMT108", "required"): _agent_metric_without_type,
     ("HMT103", "enum"): functools.partial(_enum, subject="metric `type`"),
 }
-
-
-def _restates_type(error: ValidationError) -> bool:
-    """A ``then`` refusing a value that is no mapping for its ``type``: an ``if`` of
-    ``required``/``properties`` holds on any other value, and the node holding the ``if``
-    states the same ``type``, reported once in its own words."""
-    path = [step for step in error.relative_schema_path if step != "$ref"]
-    return error.validator == "type" and path[-2:] == ["then", "type"]
-
-
-def _leaf(error: ValidationError) -> Iterator[Fault]:
-    if _restates_type(error):
-        return iter(())
-    code = _code(error)
-    rule = _RULES.get((code, str(error.validator))) if code else None
-    handler = rule or _KEYWORDS.get(str(error.validator), _other)
-    return handler(error)
