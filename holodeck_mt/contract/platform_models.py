@@ -149,12 +149,7 @@ def judge(
     here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
     files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())
     config = _handed(agent, data)
-    told = [f for f in _prompt_files(config, files) if not under(f.parts, reported)]
-    del told[_MOST_ERRORS:]
-    for error in _errors(agent, config)[:_MOST_ERRORS]:
-        fault = _fault(error, data)
-        if fault is not None and not under(fault.parts, reported):
-            told.append(fault)
+    told = _prompt_files(config, files, reported) + _model_faults(agent, config, data, reported)
     # A mapping holding a key twice is read with its first value, the platform keeps the
     # last: the model's verdict on it is not the platform's (HMT002 tells the duplicate).
     twice = {d.pointer_parts[:-1] for d in doc.diagnostics if d.code == "HMT002"}
@@ -179,17 +174,22 @@ def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
     return config
 
 
-def _errors(agent: Any, config: dict[str, Any]) -> list[dict[str, Any]]:
+def _model_faults(
+    agent: Any, config: dict[str, Any], data: Any, reported: set[JsonPath]
+) -> list[Fault]:
+    """The model's errors on ``config``, located in ``data``, none at or below ``reported``."""
     from pydantic import ValidationError
 
     try:
         with _quiet():
             agent.model_validate(config)
+        return []
     except ValidationError as e:
-        return [dict(error) for error in e.errors(include_url=False)]
+        errors = [dict(error) for error in e.errors(include_url=False)]
     except Exception as e:  # a validator of the platform raising something else
-        return [{"loc": (), "msg": f"{type(e).__name__}: {e}", "type": "error"}]
-    return []
+        errors = [{"loc": (), "msg": f"{type(e).__name__}: {e}", "type": "error"}]
+    located = (_fault(error, data) for error in errors[:_MOST_ERRORS])
+    return [f for f in located if f is not None and not under(f.parts, reported)]
 
 
 @contextmanager
@@ -229,7 +229,7 @@ class _Files:
     spent: int = 0
 
 
-def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
+def _prompt_files(config: dict[str, Any], files: _Files, reported: set[JsonPath]) -> list[Fault]:
     """Each subagent's ``prompt_file`` judged, and replaced in a copy of ``claude`` by a
     ``prompt`` blank when the file is (all the model asks of it), or beside a ``prompt`` by
     a path that opens nothing; a value that is no text is handed as it is."""
@@ -240,9 +240,7 @@ def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
     found: list[Fault] = []
     handed: dict[Any, Any] = {}
     for name, spec in agents.items():
-        target = spec.get("prompt_file") if isinstance(spec, dict) else None
-        if isinstance(target, (bytes, bytearray)):  # the model reads bytes as UTF-8 text
-            target = _text(target)
+        target = _text(spec.get("prompt_file")) if isinstance(spec, dict) else None
         if not isinstance(spec, dict) or not isinstance(target, str):
             handed[name] = spec
             continue
@@ -260,12 +258,15 @@ def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
                 found.append(Fault(problem[0], problem[1], where, hint=problem[2]))
         handed[name] = spec
     config["claude"] = {**claude, "agents": handed}
-    return found
+    return [f for f in found if not under(f.parts, reported)][:_MOST_ERRORS]
 
 
-def _text(raw: bytes | bytearray) -> str | None:
+def _text(value: Any) -> Any:
+    """The value as the model reads it: bytes as UTF-8 text (None when they are not)."""
+    if not isinstance(value, (bytes, bytearray)):
+        return value
     try:
-        return bytes(raw).decode("utf-8")
+        return bytes(value).decode("utf-8")
     except UnicodeDecodeError:
         return None
 

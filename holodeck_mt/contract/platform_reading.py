@@ -228,15 +228,15 @@ def relax(
     notes: dict[JsonPath, Fault] = {}
     current = data
     for _ in range(_ROUNDS):
-        changes = [c for c in (_change(current, f.parts, role) for f in faults) if c is not None]
-        changes = [c for c in changes if c[0] not in notes]
+        changes: dict[JsonPath, tuple[JsonPath, Any, Fault | None]] = {}
+        for fault in faults:
+            change = _change(current, fault.parts, role)
+            if change is not None and change[0] not in notes:
+                changes.setdefault(change[0], change)
         if not changes:
             break
-        unique: dict[JsonPath, tuple[JsonPath, Any, Fault | None]] = {}
-        for change in changes:
-            unique.setdefault(change[0], change)
-        current = _replaced(current, {parts: new for parts, new, _ in unique.values()})
-        for parts, _, note in unique.values():
+        current = _replaced(current, {parts: new for parts, new, _ in changes.values()})
+        for parts, _, note in changes.values():
             # A dropped null is remembered (never converted twice) but never shown.
             notes[parts] = note if note is not None else Fault("", "", parts)
         faults = judge(current)
