@@ -76,16 +76,9 @@ def expand(files: Files) -> Files:
     for schema in out.values():
         for _, node in subschemas(schema):
             if YAML in node and "markdownDescription" not in node:
-                _add_markdown(node)
+                written = markdown(str(node.get("description", "")), str(node[YAML]))
+                _replace(node, YAML, "markdownDescription", written)
     return out
-
-
-def _add_markdown(node: dict[str, Any]) -> None:
-    entries = list(node.items())
-    written = markdown(str(node.get("description", "")), str(node[YAML]))
-    node.clear()
-    for key, value in entries:
-        node.update({"markdownDescription": written} if key == YAML else {key: value})
 
 
 def _fields(files: Files, base: str, ref: Any, where: str) -> dict[str, Any]:

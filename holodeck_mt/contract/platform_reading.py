@@ -32,8 +32,9 @@ def _reading(kind: str, field: str | int) -> str | None:
 
 
 _CODES = {NUMBER: "HMT210", BOOLEAN: "HMT211", INTEGER: "HMT212", COUNT: "HMT212"}
-_TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
-_FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
+_WORDS = dict.fromkeys(("1", "on", "t", "true", "y", "yes"), True) | dict.fromkeys(
+    ("0", "off", "f", "false", "n", "no"), False
+)
 #: A conversion may reveal more (the shape meant, test cases past --max-diagnostics), so
 #: conversion runs in rounds; each converts something new, and this bound guards a bug.
 _ROUNDS = 10_000
@@ -85,13 +86,7 @@ def as_boolean(value: Any) -> Any:
         return value
     if isinstance(value, (int, float)) and value in (0, 1):
         return bool(value)
-    if isinstance(value, str):
-        word = value.lower()
-        if word in _TRUE:
-            return True
-        if word in _FALSE:
-            return False
-    return _NO
+    return _WORDS.get(value.lower(), _NO) if isinstance(value, str) else _NO
 
 
 def as_count(value: Any) -> Any:
@@ -105,17 +100,6 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
     BOOLEAN: as_boolean,
     COUNT: as_count,
 }
-
-
-def _canonical(how: str, value: Any) -> bool:
-    """Already written as the contract writes it (the schema judges it as it is)."""
-    if isinstance(value, bool):
-        return how == BOOLEAN
-    if how == NUMBER:
-        return isinstance(value, (int, float))
-    if how in (INTEGER, COUNT):
-        return isinstance(value, int)
-    return False
 
 
 # --- where a field sits -------------------------------------------------------
@@ -269,10 +253,10 @@ def _dropped(
 def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, Fault] | None:
     """A value the platform converts, as it converts it, with the warning that says so."""
     how = _reading(kind, parts[-1])
-    if how is None or value is None or _canonical(how, value):
+    if how is None or value is None:
         return None
     converted = _CONVERT[how](value)
-    if converted is _NO:
+    if converted is _NO or converted is value:  # the value itself: written as it is read
         return None
     return parts, converted, _note(how, parts, value, converted)
 

@@ -35,7 +35,12 @@ def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
     if role == "test-cases-file" and not data:
         return Verdict([lax.NO_TEST_CASES], None)
     if not isinstance(data, (dict, list)):
-        return Verdict([_not_a_document(data)], None)
+        shown = "empty" if data is None else f"a single {hints.kind_of(data)}"
+        message = (
+            f"the document is {shown}; an agent.yaml is a mapping and a test-cases file "
+            "a list of test cases"
+        )
+        return Verdict([Fault("HMT006", message, ())], None)
     faults, as_read = lax.relax(data, *_schema_of(doc, role, limits), role=role)
     return Verdict(faults, as_read)
 
@@ -45,16 +50,6 @@ def unloaded(diagnostics: list[Diagnostic], role: Role) -> list[Diagnostic]:
     if role != "test-cases-file":
         return diagnostics
     return [lax.no_test_cases(d) if d.code == "HMT006" else d for d in diagnostics]
-
-
-def _not_a_document(data: Any) -> Fault:
-    shown = "empty" if data is None else f"a single {hints.kind_of(data)}"
-    return Fault(
-        "HMT006",
-        f"the document is {shown}; an agent.yaml is a mapping and a test-cases file "
-        "a list of test cases",
-        (),
-    )
 
 
 def _schema_of(
