@@ -10,15 +10,17 @@ disagree the compiled one is the stricter, and jsonschema's verdict stands.
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import walk
 from holodeck_mt.contract import registry as sch
-from holodeck_mt.contract.walker import ANNOTATIONS, without_annotations
+from holodeck_mt.contract.walker import ANNOTATIONS, rebuild
 from holodeck_mt.model import Fault, JsonPath
 
 if TYPE_CHECKING:
@@ -162,30 +164,16 @@ def _renumbered(
         yield error
 
 
+@dataclass(frozen=True)
 class _Validators:
-    """Compiled validators of our schema files, each built once."""
+    """Compiled validators of our schema files: ``root(uri)`` builds each once."""
 
-    def __init__(self, module: Any, files: dict[str, dict[str, Any]]) -> None:
-        self._module = module
-        self._registry = module.Registry(
-            [(uri, without_annotations(contents)) for uri, contents in files.items()],
-            retriever=sch.refuse_retrieval,
-        )
-        self._roots: dict[str, Any] = {}
-        # Only a list that constrains nothing but its items and length (checked on the
-        # real list) can be shortened without changing what the schema says of it.
-        definition = files[_TEST_CASES]["$defs"]["TestCases"]
-        self.list_length = {k: v for k, v in definition.items() if k in _LENGTH}
-        self.subset_safe = set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH}
-
-    def root(self, uri: str) -> Any:
-        if uri not in self._roots:
-            self._roots[uri] = self._module.validator_for(
-                {"$schema": _DRAFT, "$ref": uri},
-                registry=self._registry,
-                retriever=sch.refuse_retrieval,
-            )
-        return self._roots[uri]
+    root: Callable[[str], Any]
+    #: The test-case list's length keywords, checked on the real list.
+    list_length: dict[str, Any]
+    #: Whether the list constrains nothing but its items and length: then it can be
+    #: shortened without changing what the schema says of it.
+    subset_safe: bool
 
 
 _LENGTH = ("minItems", "maxItems")
@@ -209,10 +197,28 @@ def _length_errors(
 def _compiled() -> _Validators | None:
     """The compiled validators, or None without jsonschema-rs."""
     try:
-        import jsonschema_rs
+        rs: Any = importlib.import_module(
+            "jsonschema_rs"
+        )  # Any: its stubs want a RetrieverProtocol
     except ImportError:
         return None
-    return _Validators(jsonschema_rs, sch.schema_files())
+    files = sch.schema_files()
+    registry = rs.Registry(
+        [
+            (uri, rebuild(contents, keep=lambda k: k not in ANNOTATIONS))
+            for uri, contents in files.items()
+        ],
+        retriever=sch.refuse_retrieval,
+    )
+
+    @cache
+    def root(uri: str) -> Any:
+        schema = {"$schema": _DRAFT, "$ref": uri}
+        return rs.validator_for(schema, registry=registry, retriever=sch.refuse_retrieval)
+
+    definition = files[_TEST_CASES]["$defs"]["TestCases"]
+    length = {k: v for k, v in definition.items() if k in _LENGTH}
+    return _Validators(root, length, set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH})
 
 
 def available() -> bool:

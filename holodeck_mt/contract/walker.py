@@ -116,8 +116,3 @@ def rebuild(
         else:
             out[key] = rebuild(value, keep, ref)
     return out
-
-
-def without_annotations(schema: Any) -> Any:
-    """The schema with only what validates (the compiled validator builds faster)."""
-    return rebuild(schema, keep=lambda keyword: keyword not in ANNOTATIONS)
