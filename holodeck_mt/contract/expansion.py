@@ -18,13 +18,7 @@ import re
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-from holodeck_mt.contract.walker import (
-    ANNOTATIONS,
-    NULLABLE,
-    REFUSES,
-    YAML,
-    subschemas,
-)
+from holodeck_mt.contract.walker import ANNOTATIONS, NULLABLE, REFUSES, YAML, subschemas
 
 Files = dict[str, dict[str, Any]]
 

@@ -77,9 +77,6 @@ def _one(
     return handle
 
 
-# --- oneOf: the branch the author meant ---------------------------------------------
-
-
 @cache
 def _rule_validator(rule: str) -> Draft202012Validator:
     return Draft202012Validator(json.loads(rule))
@@ -219,9 +216,6 @@ _UNCHOSEN: dict[str, Handler] = {
 }
 
 
-# --- one keyword, one message ------------------------------------------------------------
-
-
 def _subject(parts: JsonPath) -> str:
     tail: list[str] = []
     for part in reversed(parts):
@@ -321,7 +315,8 @@ def _pattern(error: ValidationError) -> Iterator[Fault]:
     yield Fault("HMT103", message, parts, fix=fix)
 
 
-def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
+def _unknown_keys(error: ValidationError, matcher: bool = False) -> Iterator[Fault]:
+    """Each key the node does not declare; ``matcher``: beside an argument matcher's key."""
     schema = _schema(error)
     properties = schema.get("properties", {})
     # Keys named only to be refused (hidden from completion) are no suggestion.
@@ -329,14 +324,23 @@ def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
         k for k, v in properties.items() if not (isinstance(v, dict) and v.get("doNotSuggest"))
     ]
     instance = error.instance if isinstance(error.instance, dict) else {}
-    for key in instance:
-        if key in properties:
+    for key in (k for k in instance if k not in properties):
+        where = (*_parts(error), key)
+        if matcher:
+            yield Fault(
+                "HMT106",
+                f"unknown key '{hints.key(key)}' beside the `{schema['required'][0]}` matcher; "
+                "a matcher mapping holds nothing else",
+                where,
+                at="key",
+                hint="to compare a whole mapping literally, drop the matcher key",
+            )
             continue
         guess = hints.did_you_mean(key, allowed)
         yield Fault(
             "HMT100",
             f"unknown key '{hints.key(key)}' in {schema.get(NAME, 'mapping')}",
-            (*_parts(error), key),
+            where,
             at="key",
             hint=f"allowed keys: {', '.join(allowed)}" if allowed and not guess else None,
             fix=Rename(guess) if guess else None,
@@ -392,9 +396,6 @@ for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
 _other = _one("HMT103", lambda e: f"{_subject(_parts(e))} is not allowed here ({e.validator})")
 
 
-# --- keywords the schema gives a code of their own -------------------------------------------
-
-
 def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
     key = str(error.instance)
     hint = (
@@ -409,22 +410,6 @@ def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
         at="key",
         hint=hint,
     )
-
-
-def _key_beside_matcher(error: ValidationError) -> Iterator[Fault]:
-    schema = _schema(error)
-    matcher = schema["required"][0]
-    instance = error.instance if isinstance(error.instance, dict) else {}
-    for key in instance:
-        if key not in schema.get("properties", {}):
-            yield Fault(
-                "HMT106",
-                f"unknown key '{hints.key(key)}' beside the `{matcher}` matcher; "
-                "a matcher mapping holds nothing else",
-                (*_parts(error), key),
-                at="key",
-                hint="to compare a whole mapping literally, drop the matcher key",
-            )
 
 
 def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
@@ -465,7 +450,7 @@ _RULES: dict[tuple[str, str], Handler] = {
         hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
     ),
     ("HMT105", "pattern"): _single_turn_key,
-    ("HMT106", "additionalProperties"): _key_beside_matcher,
+    ("HMT106", "additionalProperties"): functools.partial(_unknown_keys, matcher=True),
     ("HMT110", "not"): _one(
         "HMT110",
         "`test_cases` and `test_cases_file` are both set; use one or the other",

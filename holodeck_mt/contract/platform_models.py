@@ -382,13 +382,10 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
     if named is not None and isinstance(given, str) and given in text:
         text = text.replace(given, named)  # the model's words quote a variable's value
     text = substituted.as_written(text)
-    if kind != "extra_forbidden" and "input" in error and _scalar(error["input"]):
+    scalar = isinstance(error.get("input"), (str, int, float, bool, type(None)))
+    if kind != "extra_forbidden" and "input" in error and scalar:
         text = f"{clip(text, 200)} (got {hints.got(error['input'])})"
     return clip(text, 300)
-
-
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def _hint(error: Mapping[str, Any]) -> str | None:

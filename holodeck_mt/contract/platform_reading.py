@@ -102,9 +102,6 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
 }
 
 
-# --- where a field sits -------------------------------------------------------
-
-
 def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
     """The kind of mapping (or list) at ``parts``: one of ``field_facts.kinds()``."""
     node = _get(data, parts)
@@ -199,9 +196,6 @@ def _get(data: Any, parts: JsonPath) -> Any:
             return _NO
         data = data[part]
     return data
-
-
-# --- turning the schema's faults into the platform's verdict ----------------------
 
 
 def relax(
