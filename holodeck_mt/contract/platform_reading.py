@@ -316,36 +316,27 @@ def _written(value: Any) -> str:
 def _replaced(data: Any, changes: dict[JsonPath, Any]) -> Any:
     """A copy of ``data`` with each node at a path of ``changes`` replaced (``_NO``: removed);
     only the containers on the changed paths are copied, each once."""
-    tree: dict[Any, Any] = {}
+    root = _shallow(data)
+    fresh = {id(root)}
     for parts, replacement in changes.items():
-        if not parts:
-            continue
-        node = tree
+        node = root
         for part in parts[:-1]:
-            node = node.setdefault(("in", part), {})
-        node[("at", parts[-1])] = replacement
-    return _rebuilt(data, tree)
-
-
-def _rebuilt(data: Any, tree: dict[Any, Any]) -> Any:
-    if isinstance(data, dict):
-        copy: Any = dict(data)
-    elif isinstance(data, list):
-        copy = list(data)
-    else:
-        return data
-    removed = []
-    for (how, part), below in tree.items():
-        present = part in copy if isinstance(copy, dict) else 0 <= part < len(copy)
-        if not present:
-            continue
-        if how == "in":
-            copy[part] = _rebuilt(copy[part], below)
-        elif below is _NO:
-            removed.append(part)
+            child = _get(node, (part,))
+            if not isinstance(child, (dict, list)):
+                break
+            if id(child) not in fresh:
+                child = node[part] = _shallow(child)
+                fresh.add(id(child))
+            node = child
         else:
-            copy[part] = below
-    for part in removed:
-        if isinstance(copy, dict):
-            del copy[part]
-    return copy
+            if not parts or _get(node, parts[-1:]) is _NO:
+                continue
+            if replacement is not _NO:
+                node[parts[-1]] = replacement
+            elif isinstance(node, dict):
+                del node[parts[-1]]
+    return root
+
+
+def _shallow(data: Any) -> Any:
+    return dict(data) if isinstance(data, dict) else list(data) if isinstance(data, list) else data
