@@ -93,7 +93,15 @@ def _by_test_case(
     skipped: list[Fault] = []
     if max_cases and len(bad) > max_cases:
         rest, bad = bad[max_cases:], bad[:max_cases]
-        skipped.append(_not_examined(rest, prefix))
+        skipped.append(
+            Fault(
+                "HMT220",
+                f"{len(rest):,} more invalid test case{'' if len(rest) == 1 else 's'} not "
+                "examined, from this one on",
+                (*prefix, rest[0]),
+                hint="--max-diagnostics 0 examines them all",
+            )
+        )
     subset = [cases[i] for i in bad]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt.contract import messages as schema_errors
@@ -118,16 +126,6 @@ def _invalid_cases(validators: _Validators, cases: list[Any]) -> list[int]:
         if not valid:
             bad.append(i)
     return bad
-
-
-def _not_examined(rest: list[int], prefix: JsonPath) -> Fault:
-    return Fault(
-        "HMT220",
-        f"{len(rest):,} more invalid test case{'' if len(rest) == 1 else 's'} not "
-        "examined, from this one on",
-        (*prefix, rest[0]),
-        hint="--max-diagnostics 0 examines them all",
-    )
 
 
 def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:

@@ -258,12 +258,7 @@ def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, F
 def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
     name = next((p for p in reversed(parts) if isinstance(p, str)), "")
     written = _written(converted)
-    what = {
-        NUMBER: f"the number {written}",
-        INTEGER: f"the integer {written}",
-        COUNT: f"the count {written}",
-        BOOLEAN: written,
-    }[how]
+    what = written if how == BOOLEAN else f"the {how} {written}"  # the number 5, the count 1
     fix = Rewrite(written, key=None if isinstance(parts[-1], int) else name)
     return Fault(
         _CODES[how],

@@ -31,12 +31,11 @@ LLM_MODEL = BASE_URI + "llm-model.schema.json"
 def schema_dir() -> Path:
     """Return the folder holding the schema files (installed copy first)."""
     packaged = Path(__file__).resolve().parent.parent / "schema"
-    if packaged.is_dir():
-        return packaged
-    checkout = Path(__file__).resolve().parent.parent.parent / "schema"
-    if checkout.is_dir():
-        return checkout
-    raise FileNotFoundError(f"schema files not found in {packaged} nor {checkout}")
+    checkout = packaged.parent.parent / "schema"
+    found = next((folder for folder in (packaged, checkout) if folder.is_dir()), None)
+    if found is None:
+        raise FileNotFoundError(f"schema files not found in {packaged} nor {checkout}")
+    return found
 
 
 def refuse_retrieval(uri: str) -> Resource[Any]:
@@ -49,11 +48,9 @@ def refuse_retrieval(uri: str) -> Resource[Any]:
 @cache
 def source_files() -> dict[str, dict[str, Any]]:
     """Every schema file as written, by its ``$id``."""
-    contents: dict[str, dict[str, Any]] = {}
-    for path in sorted(schema_dir().glob("*.schema.json")):
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        contents[schema["$id"]] = schema
-    return contents
+    paths = sorted(schema_dir().glob("*.schema.json"))
+    schemas = [json.loads(path.read_text(encoding="utf-8")) for path in paths]
+    return {schema["$id"]: schema for schema in schemas}
 
 
 @cache

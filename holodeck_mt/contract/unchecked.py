@@ -19,15 +19,11 @@ INSTALL = "pip install holodeck-ai"
 def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
     """The sections no model checked in ``results`` (each once, clipped), and how to check
     them (None when every section was checked)."""
-    names: dict[str, None] = {}
-    off = False
-    for result in results:
-        for section in result.unchecked:
-            names.setdefault(clip(section), None)
-        off = off or result.unchecked_because == "off"
+    names = list(dict.fromkeys(clip(section) for r in results for section in r.unchecked))
     if not names:
         return [], None
-    return list(names), ("--platform auto" if off else INSTALL)
+    off = any(result.unchecked_because == "off" for result in results)
+    return names, ("--platform auto" if off else INSTALL)
 
 
 def sections_note(results: Sequence[FileResult]) -> str | None:
