@@ -146,8 +146,8 @@ def _join(definition: dict[str, Any], keyword: str, added: list[str]) -> None:
             definition[keyword] = joined
         else:  # beside the properties it names, where a reader looks for it
             entries = list(definition.items())
-            at = next((i + 1 for i, (k, _) in enumerate(entries) if k == "properties"), None)
-            at = len(entries) if at is None else at
+            found = (i + 1 for i, (k, _) in enumerate(entries) if k == "properties")
+            at = next(found, len(entries))
             definition.clear()
             definition.update([*entries[:at], (keyword, joined), *entries[at:]])
 

@@ -133,13 +133,9 @@ def _branch(error: ValidationError) -> Iterator[Fault]:
     if meant is not None:
         yield from _branch_errors(error, meant)
         return
-    code = _code(error)
-    if code in _UNCHOSEN:
-        yield from _UNCHOSEN[code](error)
-        return
     # A oneOf the schema says nothing about: no branch's wording can be trusted.
-    parts = _parts(error)
-    yield Fault("HMT103", f"{_subject(parts)} has an unexpected form", parts)
+    unexpected = _one("HMT103", lambda e: f"{_subject(_parts(e))} has an unexpected form")
+    yield from _UNCHOSEN.get(_code(error) or "", unexpected)(error)
 
 
 def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
