@@ -99,6 +99,15 @@ def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
     return _chosen(schema, instance) or taken_branch(schema, instance)
 
 
+def metric_kind(metric: Any) -> str | None:
+    """The ``type`` of the metric branch the author meant, if the schema can tell."""
+    definitions = sch.schema_files()[sch.METRIC]["$defs"]
+    meant = meant_branch(definitions["Metric"], metric)
+    return (
+        str(definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"]) if meant else None
+    )
+
+
 def taken_branch(schema: dict[str, Any], instance: Any) -> str | None:
     """The ``$ref`` of the first ``then`` or ``else`` ``instance`` takes (``allOf`` included)."""
     for part in (schema, *schema.get("allOf", ())):
@@ -410,13 +419,7 @@ def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
 
 def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
     """An agent-level metric without `type`: the hint names the kind its fields suggest."""
-    definitions = sch.schema_files()[sch.METRIC]["$defs"]
-    meant = meant_branch(definitions["Metric"], error.instance)
-    kind = (
-        definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"]
-        if meant
-        else "standard"
-    )
+    kind = metric_kind(error.instance) or "standard"
     yield Fault(
         "HMT108",
         "an agent-level metric needs `type`; the platform selects the kind by `type` alone",

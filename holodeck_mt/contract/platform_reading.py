@@ -169,23 +169,12 @@ def _first(
     return None
 
 
-_METRIC_BRANCHES = {
-    "#/$defs/StandardMetric": "metric:standard",
-    "#/$defs/GEvalMetric": "metric:geval",
-    "#/$defs/RagMetric": "metric:rag",
-    "#/$defs/CodeMetric": "metric:code",
-}
-
-
 def _metric(node: Any) -> str | None:
-    """The metric's kind, as the schema picks the branch the author meant."""
-    from holodeck_mt.contract import registry as schemas
-    from holodeck_mt.contract.messages import meant_branch
+    """The metric's kind (``metric:<type>``), as the schema picks the branch the author meant."""
+    from holodeck_mt.contract.messages import metric_kind
 
-    if not isinstance(node, dict):
-        return None
-    metric = schemas.definition(schemas.METRIC, "Metric")
-    return _METRIC_BRANCHES.get(meant_branch(metric, node) or "")
+    kind = metric_kind(node) if isinstance(node, dict) else None
+    return f"metric:{kind}" if kind else None
 
 
 def _get(data: Any, parts: JsonPath) -> Any:
