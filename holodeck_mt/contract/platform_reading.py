@@ -17,7 +17,7 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
-from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, make
+from holodeck_mt.model import Fault, JsonPath, Remove, Rewrite
 from holodeck_mt.text.safe_text import clip
 from holodeck_mt.wording import hints
 
@@ -274,17 +274,6 @@ NO_TEST_CASES = Fault(
     (),
     hint="add test cases, or remove `test_cases_file` from the agent.yaml",
 )
-
-
-def no_test_cases(diagnostic: Diagnostic) -> Diagnostic:
-    """An empty (or comment-only) test-cases file: zero test cases, not an error."""
-    return make(
-        NO_TEST_CASES.code,
-        NO_TEST_CASES.message,
-        diagnostic.line,
-        diagnostic.column,
-        hint=NO_TEST_CASES.hint,
-    )
 
 
 def _written(value: Any) -> str:

@@ -9,7 +9,7 @@ from typing import Any
 from holodeck_mt.contract import compiled, free_form, registry
 from holodeck_mt.contract import platform_reading as lax
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, Role, under
+from holodeck_mt.model import Diagnostic, Fault, Role, make, under
 from holodeck_mt.read import loader
 from holodeck_mt.wording import hints
 
@@ -49,7 +49,11 @@ def unloaded(diagnostics: list[Diagnostic], role: Role) -> list[Diagnostic]:
     """The diagnostics of a document that did not load, in the role's wording."""
     if role != "test-cases-file":
         return diagnostics
-    return [lax.no_test_cases(d) if d.code == "HMT006" else d for d in diagnostics]
+    none = lax.NO_TEST_CASES
+    return [
+        make(none.code, none.message, d.line, d.column, hint=none.hint) if d.code == "HMT006" else d
+        for d in diagnostics
+    ]
 
 
 def _schema_of(
