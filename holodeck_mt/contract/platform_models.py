@@ -132,12 +132,9 @@ def judge(
     workdir: Path | None = None,
 ) -> Checked:
     """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``),
-    nothing told where the loader or an error in ``found`` already told something.
-
-    The files the models would read stay inside ``tree`` (by default the working folder)
-    unless ``allow_outside``, within ``limits``, read from ``workdir`` as ``holodeck``
-    reads a relative path (by default the working folder).
-    """
+    nothing told where the loader or an error in ``found`` already did; the files they would
+    read stay in ``tree``, within ``limits``, a relative one read from ``workdir`` (both by
+    default the working folder)."""
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
