@@ -43,7 +43,7 @@ def schema_faults(
     root: str, data: Any, *, compiled: bool = True, max_cases: int = 0
 ) -> list[Fault]:
     """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them
-    (``compiled=False``: that run); past ``max_cases`` (0: none) invalid test cases, HMT220."""
+    (``compiled=False``: that run); past ``max_cases`` (0: no limit) invalid test cases, HMT220."""
     validators = _compiled() if compiled and engine() == "auto" else None
     if validators is None:
         return _python(root, data, max_cases)
