@@ -19,7 +19,6 @@ from typing import Any
 import yaml
 from hypothesis import strategies as st
 
-from holodeck_mt.contract.messages import metric_kinds
 from holodeck_mt.contract.registry import BASE_URI, METRIC, schema_files
 from holodeck_mt.model import JsonPath
 from holodeck_mt.rules.ineffective_flags import flags
@@ -69,7 +68,7 @@ def models(draw: st.DrawFn) -> dict[str, Any]:
 
 # The kinds, names and flags come from the schema, so a strategy never drifts from it.
 _METRIC = schema_files()[METRIC]["$defs"]
-KINDS = metric_kinds(_METRIC["Metric"])
+KINDS = [str(kind) for kind in _METRIC["Metric"]["properties"]["type"]["enum"]]
 #: Each flag that applies to one standard metric only, with its metric.
 FLAGS = flags()
 METRIC_NAMES = list(_METRIC["StandardMetric"]["properties"]["metric"]["enum"])

@@ -1,46 +1,31 @@
 """Schema faults, settled by a compiled validator whenever it can.
 
-Python jsonschema is the reference: every diagnostic comes from its errors. But
-most documents are valid, and asking a compiled validator (jsonschema-rs) "is
-this valid?" costs a hundredth of walking the document with jsonschema. So:
-
-1. the compiled validator of the root schema says the document is valid: there
-   are no schema faults, and jsonschema is never imported;
-2. it says invalid: the compiled validator of ``TestCase`` finds which test
-   cases are invalid, and jsonschema runs on the document with only those test
-   cases in its list (a fault in 1% of the test cases costs 1% of a full run).
-   The errors' paths are mapped back to the real indices, so the faults are
-   the ones a full run finds, in the same order;
-3. anything the compiled validator cannot take (a value JSON has no type for,
-   a lone surrogate, a non-string key: it raises) or a document it has not been
-   checked for, and ``HOLODECK_MT_ENGINE=python``: jsonschema on the whole
-   document, as without jsonschema-rs.
-
-Where the two validators disagree, the compiled one is the stricter (Python's
-``$`` also matches before a final newline, its ``\\w`` takes non-ASCII letters,
-and it accepts NaN wherever a number goes): a document it rejects goes to
-jsonschema, whose verdict stands. ``tests/contract/test_engines_agree.py`` checks that
-both paths give the same diagnostics on every fixture and generated corpora.
+jsonschema is the reference and every diagnostic comes from its errors; but jsonschema-rs
+says "valid" a hundred times faster. A document it finds valid has no schema faults; one
+it finds invalid is given to jsonschema with only its invalid test cases (their indices
+mapped back), so the faults are a full run's. A value it cannot take, or
+``HOLODECK_MT_ENGINE=python``, sends the whole document to jsonschema. Where the two
+disagree the compiled one is the stricter, and jsonschema's verdict stands.
 """
 
 from __future__ import annotations
 
+import importlib
 import itertools
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import walk
 from holodeck_mt.contract import registry as sch
-from holodeck_mt.contract.walker import ANNOTATIONS, without_annotations
+from holodeck_mt.contract.walker import ANNOTATIONS, rebuild
 from holodeck_mt.model import Fault, JsonPath
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
 
-#: ``python``: always Python jsonschema; ``auto`` (the default): the compiled
-#: validator when jsonschema-rs is installed, jsonschema for located messages.
 ENGINE_VARIABLE = "HOLODECK_MT_ENGINE"
 
 TEST_CASE = sch.BASE_URI + "test-case.schema.json#/$defs/TestCase"
@@ -57,13 +42,8 @@ def engine() -> str:
 def schema_faults(
     root: str, data: Any, *, compiled: bool = True, max_cases: int = 0
 ) -> list[Fault]:
-    """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them.
-
-    ``compiled=False`` (data a compiled validator cannot judge) forces jsonschema.
-    ``max_cases`` (0: no limit) examines only the first so many invalid test cases
-    with jsonschema; one ``HMT220`` fault counts the others (a hostile file can hold
-    a million faulty test cases: their diagnostics would not be shown anyway).
-    """
+    """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them
+    (``compiled=False``: that run); past ``max_cases`` (0: no limit) invalid test cases, HMT220."""
     validators = _compiled() if compiled and engine() == "auto" else None
     if validators is None:
         return _python(root, data, max_cases)
@@ -81,15 +61,9 @@ def schema_faults(
 def _valid_whole(
     validators: _Validators, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
 ) -> bool:
-    """The compiled validator's verdict on the whole document.
-
-    The compiled validator copies what it judges: given the whole document, a copy of
-    every test case, which would double a large file's memory. Where the schema allows
-    (``subset_safe``), it judges the document with one test case in its list, then
-    each test case on its own, and the list's length apart: the same verdict, with a
-    copy of one test case at a time. A list longer than the schema allows is invalid
-    at once (each test case is judged on its own then, by :func:`_by_test_case`).
-    """
+    """The compiled validator's verdict on the whole document, judged a test case at a
+    time where ``subset_safe`` allows: it copies what it judges, and a copy of the whole
+    would double a large file's memory."""
     if located is None or not located[0] or not validators.subset_safe:
         return bool(validators.root(root).is_valid(data))
     cases, prefix = located
@@ -116,7 +90,15 @@ def _by_test_case(
     skipped: list[Fault] = []
     if max_cases and len(bad) > max_cases:
         rest, bad = bad[max_cases:], bad[:max_cases]
-        skipped.append(_not_examined(rest, prefix))
+        skipped.append(
+            Fault(
+                "HMT220",
+                f"{len(rest):,} more invalid test case{'' if len(rest) == 1 else 's'} not "
+                "examined, from this one on",
+                (*prefix, rest[0]),
+                hint="--max-diagnostics 0 examines them all",
+            )
+        )
     subset = [cases[i] for i in bad]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt.contract import messages as schema_errors
@@ -143,26 +125,14 @@ def _invalid_cases(validators: _Validators, cases: list[Any]) -> list[int]:
     return bad
 
 
-def _not_examined(rest: list[int], prefix: JsonPath) -> Fault:
-    return Fault(
-        "HMT220",
-        f"{len(rest):,} more invalid test case{'' if len(rest) == 1 else 's'} not "
-        "examined, from this one on",
-        (*prefix, rest[0]),
-        hint="--max-diagnostics 0 examines them all",
-    )
-
-
 def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:
     """jsonschema on the whole document; with ``max_cases``, it stops past that many faults."""
     from holodeck_mt.contract import messages as schema_errors
 
-    if not max_cases:
-        return schema_errors.faults(sch.validator(root), data)
     found: list[Fault] = []
     for error in sch.validator(root).iter_errors(data):
         found += schema_errors.faults_of([error])
-        if len(found) > max_cases:
+        if max_cases and len(found) > max_cases:
             found.append(
                 Fault(
                     "HMT220",
@@ -189,32 +159,16 @@ def _renumbered(
         yield error
 
 
+@dataclass(frozen=True)
 class _Validators:
-    """Compiled validators of our schema files: each root's, and ``TestCase``'s."""
+    """Compiled validators of our schema files: ``root(uri)`` builds each once."""
 
-    def __init__(self, module: Any, files: dict[str, dict[str, Any]]) -> None:
-        self._module = module
-        self._registry = module.Registry(
-            [(uri, without_annotations(contents)) for uri, contents in files.items()],
-            retriever=sch.refuse_retrieval,
-        )
-        self._roots: dict[str, Any] = {}
-        # Only a list that constrains nothing but its items can be shortened
-        # without changing what the schema says about it.
-        definition = files[_TEST_CASES]["$defs"]["TestCases"]
-        # Its length keywords are checked on the real list, beside the shortened one.
-        self.list_length = {k: v for k, v in definition.items() if k in _LENGTH}
-        self.subset_safe = set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH}
-
-    def root(self, uri: str) -> Any:
-        """The validator of the schema at ``uri`` (a root, or ``TestCase``), built once."""
-        if uri not in self._roots:
-            self._roots[uri] = self._module.validator_for(
-                {"$schema": _DRAFT, "$ref": uri},
-                registry=self._registry,
-                retriever=sch.refuse_retrieval,
-            )
-        return self._roots[uri]
+    root: Callable[[str], Any]
+    #: The test-case list's length keywords, checked on the real list.
+    list_length: dict[str, Any]
+    #: Whether the list constrains nothing but its items and length: then it can be
+    #: shortened without changing what the schema says of it.
+    subset_safe: bool
 
 
 _LENGTH = ("minItems", "maxItems")
@@ -238,10 +192,28 @@ def _length_errors(
 def _compiled() -> _Validators | None:
     """The compiled validators, or None without jsonschema-rs."""
     try:
-        import jsonschema_rs
+        rs: Any = importlib.import_module(
+            "jsonschema_rs"
+        )  # Any: its stubs want a RetrieverProtocol
     except ImportError:
         return None
-    return _Validators(jsonschema_rs, sch.schema_files())
+    files = sch.schema_files()
+    registry = rs.Registry(
+        [
+            (uri, rebuild(contents, keep=lambda k: k not in ANNOTATIONS))
+            for uri, contents in files.items()
+        ],
+        retriever=sch.refuse_retrieval,
+    )
+
+    @cache
+    def root(uri: str) -> Any:
+        schema = {"$schema": _DRAFT, "$ref": uri}
+        return rs.validator_for(schema, registry=registry, retriever=sch.refuse_retrieval)
+
+    definition = files[_TEST_CASES]["$defs"]["TestCases"]
+    length = {k: v for k, v in definition.items() if k in _LENGTH}
+    return _Validators(root, length, set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH})
 
 
 def available() -> bool:

@@ -1,28 +1,14 @@
 """The schema files as written, and the one form every reader takes: expanded.
 
-The source says a fact once; what editors and messages need written out in each place is
-derived here, and everything (the validators, the bundle, the docs, the field tables)
-reads the result through :func:`holodeck_mt.contract.registry.schema_files`:
+The source says a fact once; what editors need written out in each place is derived here
+(every reader takes :func:`holodeck_mt.contract.registry.schema_files`), and the
+annotations asking for it are consumed:
 
-- **Shared fields.** A definition holding ``allOf: [{"$ref": <fields>}]`` beside
-  ``unevaluatedProperties: false``, where ``<fields>`` is a definition of properties only
-  (the fields a turn and a single-turn test case both take), is closed over the union:
-  the shared ``properties`` join its own (after its ``name``, else first), their
-  ``required`` and nullable fields join its own, and ``additionalProperties: false``
-  replaces ``unevaluatedProperties: false``. The two forms accept the same documents;
-  the expanded one is what editors score and complete best, and its unknown-key errors
-  name the definition's own ``properties``.
-
-The two annotations that ask for an expansion are consumed by it: the expanded files hold
-what they asked for, not the annotations.
-- **Refused fields.** ``x-holodeck-refuses`` on a definition names such a definition of
-  fields, with the words for each: every field is described there as refused (its value
-  schema kept, so an editor still scores the branch as the one meant, hidden from
-  completion), and ``propertyNames`` refuses the names with a ``pattern``.
-- **Markdown.** ``x-holodeck-yaml`` on a node is the YAML example its
-  ``markdownDescription`` shows: that is the ``description`` (without its "More:"
-  sentence), the example, then the "More:" sentence. A node whose markdown says more
-  than that writes its ``markdownDescription`` itself.
+- ``allOf: [{"$ref": <fields>}]`` beside ``unevaluatedProperties: false`` is closed over
+  the union of the fields (``additionalProperties: false``), which editors score best;
+- ``x-holodeck-refuses`` names a definition of fields each described as refused (hidden
+  from completion) and refused by ``propertyNames``;
+- ``x-holodeck-yaml`` is the YAML example the node's ``markdownDescription`` shows.
 """
 
 from __future__ import annotations
@@ -32,13 +18,7 @@ import re
 from typing import Any
 from urllib.parse import urldefrag, urljoin
 
-from holodeck_mt.contract.walker import (
-    ANNOTATIONS,
-    NULLABLE,
-    REFUSES,
-    YAML,
-    subschemas,
-)
+from holodeck_mt.contract.walker import ANNOTATIONS, NULLABLE, REFUSES, YAML, subschemas
 
 Files = dict[str, dict[str, Any]]
 
@@ -66,8 +46,8 @@ def markdown(description: str, yaml: str) -> str:
 
 
 def repeated_yaml(node: dict[str, Any]) -> str | None:
-    """The YAML example of a written ``markdownDescription`` that only repeats the node's
-    ``description`` around it (so the source should say ``x-holodeck-yaml`` instead), or None."""
+    """The YAML example of a written ``markdownDescription`` that ``x-holodeck-yaml`` would
+    write the same, or None."""
     written, description = node.get("markdownDescription"), node.get("description")
     if not isinstance(written, str) or not isinstance(description, str):
         return None
@@ -90,17 +70,9 @@ def expand(files: Files) -> Files:
     for schema in out.values():
         for _, node in subschemas(schema):
             if YAML in node and "markdownDescription" not in node:
-                _add_markdown(node)
+                written = markdown(str(node.get("description", "")), str(node[YAML]))
+                _replace(node, YAML, "markdownDescription", written)
     return out
-
-
-def _add_markdown(node: dict[str, Any]) -> None:
-    """``markdownDescription`` written in place of the node's ``x-holodeck-yaml``."""
-    entries = list(node.items())
-    written = markdown(str(node.get("description", "")), str(node[YAML]))
-    node.clear()
-    for key, value in entries:
-        node.update({"markdownDescription": written} if key == YAML else {key: value})
 
 
 def _fields(files: Files, base: str, ref: Any, where: str) -> dict[str, Any]:
@@ -174,14 +146,13 @@ def _join(definition: dict[str, Any], keyword: str, added: list[str]) -> None:
             definition[keyword] = joined
         else:  # beside the properties it names, where a reader looks for it
             entries = list(definition.items())
-            at = next((i + 1 for i, (k, _) in enumerate(entries) if k == "properties"), None)
-            at = len(entries) if at is None else at
+            found = (i + 1 for i, (k, _) in enumerate(entries) if k == "properties")
+            at = next(found, len(entries))
             definition.clear()
             definition.update([*entries[:at], (keyword, joined), *entries[at:]])
 
 
 def _replace(definition: dict[str, Any], old: str, new: str, value: Any) -> None:
-    """``old`` replaced by ``new`` at the same place among the keywords."""
     entries = [(new if k == old else k, value if k == old else v) for k, v in definition.items()]
     definition.clear()
     definition.update(entries)

@@ -1,23 +1,14 @@
 """How the platform reads each field, as the schema declares it.
 
-The schema says it once: a field's ``type`` (``number``, ``integer``, ``boolean``)
-is how the platform converts a value written otherwise, and two annotations of
-ours say what ``type`` cannot:
-
-- ``"x-holodeck-nullable": [names]`` on a definition, beside ``required``: the
-  fields the platform declares optional (``X | None``), so ``null`` there is no
-  value at all (a list, as ``required`` is: a boolean on the field itself makes
-  the YAML language server complete the field with ``[object Object]``);
-- ``"x-holodeck-reads": "count"`` on a field: it is read by its own rule, not by
-  its type (an expected tool's ``count`` takes ``true`` and nothing else).
-
-A list of one type (``pages``) or a mapping of one type (``loss``) reads each of
-its entries by that type: the table has the single key ``*``. A field added to a
-definition below is read the platform's way with no other edit.
+A field's ``type`` (``number``, ``integer``, ``boolean``) is how the platform converts a
+value written otherwise; ``x-holodeck-nullable`` (a list beside ``required``) names the
+fields where ``null`` is no value, and ``x-holodeck-reads: count`` a field read by its own
+rule. A list or mapping of one type reads each entry by it: the table's key ``*``.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from functools import cache
 from typing import Any
 
@@ -28,50 +19,47 @@ NUMBER, INTEGER, BOOLEAN, COUNT = "number", "integer", "boolean", "count"
 #: Any key or index of the mapping or list.
 ANY = "*"
 
-_TYPES = {"number": NUMBER, "integer": INTEGER, "boolean": BOOLEAN}
-_READS = {COUNT: COUNT}
-
-#: The schema definitions of each kind of mapping (see ``platform_reading.kind_of``):
-#: ``(file, definition)``, then the path to the node inside it, when it is below.
-_KINDS: dict[str, tuple[tuple[str, str, tuple[str, ...]], ...]] = {
-    "agent": (("agent", "Agent", ()),),
-    "agent-evaluations": (("agent", "AgentEvaluations", ()),),
-    "test-case": (
-        ("test-case", "SingleTurnTestCase", ()),
-        ("test-case", "MultiTurnTestCase", ()),
-    ),
-    "turn": (("turn", "Turn", ()),),
-    "tool": (("expected-tool", "ToolCall", ()),),
-    "file": (("file-input", "FileInput", ()),),
-    "pages": (("file-input", "FileInput", ("properties", "pages")),),
-    "metric:standard": (("metric", "StandardMetric", ()),),
-    "metric:geval": (("metric", "GEvalMetric", ()),),
-    "metric:rag": (("metric", "RagMetric", ()),),
-    "metric:code": (("metric", "CodeMetric", ()),),
-    "model": (("llm-model", "LLMModel", ()),),
-    "optimizer": (("optimizer", "Optimizer", ()),),
-    "loss": (("optimizer", "Optimizer", ("properties", "loss")),),
-    "phase": (("optimizer", "Phase", ()),),
-    "textual-axis": (("optimizer", "TextualAxis", ()),),
+#: The schema nodes of each kind of mapping (``platform_reading.kind_of``): file, then
+#: definition and the path to the node inside it.
+_KINDS: dict[str, tuple[str, ...]] = {
+    "agent": ("agent#Agent",),
+    "agent-evaluations": ("agent#AgentEvaluations",),
+    "test-case": ("test-case#SingleTurnTestCase", "test-case#MultiTurnTestCase"),
+    "turn": ("turn#Turn",),
+    "tool": ("expected-tool#ToolCall",),
+    "file": ("file-input#FileInput",),
+    "pages": ("file-input#FileInput/properties/pages",),
+    "metric:standard": ("metric#StandardMetric",),
+    "metric:geval": ("metric#GEvalMetric",),
+    "metric:rag": ("metric#RagMetric",),
+    "metric:code": ("metric#CodeMetric",),
+    "model": ("llm-model#LLMModel",),
+    "optimizer": ("optimizer#Optimizer",),
+    "loss": ("optimizer#Optimizer/properties/loss",),
+    "phase": ("optimizer#Phase",),
+    "textual-axis": ("optimizer#TextualAxis",),
 }
 
 
-def _node(file: str, name: str, below: tuple[str, ...]) -> dict[str, Any]:
-    node = registry.definition(f"{registry.BASE_URI}{file}.schema.json", name)
-    for key in below:
-        node = node[key]
-    return node
+def _nodes(kind: str) -> Iterator[dict[str, Any]]:
+    for where in _KINDS.get(kind, ()):
+        file, _, path = where.partition("#")
+        name, *below = path.split("/")
+        node = registry.definition(f"{registry.BASE_URI}{file}.schema.json", name)
+        for key in below:
+            node = node[key]
+        yield node
 
 
 def _reading(spec: Any) -> str | None:
     """How a field whose schema is ``spec`` reads, or None (read as it is)."""
     if not isinstance(spec, dict):
         return None
-    if spec.get(READS) in _READS:
-        return _READS[spec[READS]]
+    if spec.get(READS) == COUNT:
+        return COUNT
     declared = spec.get("type", [])
     types = [declared] if isinstance(declared, str) else declared
-    return next((_TYPES[t] for t in types if t in _TYPES), None)
+    return next((t for t in types if t in (NUMBER, INTEGER, BOOLEAN)), None)
 
 
 def _typed(node: dict[str, Any]) -> dict[str, str]:
@@ -88,29 +76,21 @@ def _typed(node: dict[str, Any]) -> dict[str, str]:
 def fields(kind: str) -> dict[str, str]:
     """The typed fields of a kind of mapping: name (or ``*``) -> how it reads."""
     table: dict[str, str] = {}
-    for file, name, below in _KINDS.get(kind, ()):
-        table.update(_typed(_node(file, name, below)))
+    for node in _nodes(kind):
+        table.update(_typed(node))
     return table
 
 
 @cache
 def nullable(kind: str) -> frozenset[str]:
     """The fields of a kind of mapping the platform declares optional."""
-    return frozenset(
-        field
-        for file, name, below in _KINDS.get(kind, ())
-        for field in _node(file, name, below).get(NULLABLE, ())
-    )
+    return frozenset(field for node in _nodes(kind) for field in node.get(NULLABLE, ()))
 
 
 @cache
 def keys(kind: str) -> frozenset[str]:
     """Every key a kind of mapping declares (of each definition it stands for)."""
-    return frozenset(
-        key
-        for file, name, below in _KINDS.get(kind, ())
-        for key in _node(file, name, below).get("properties", {})
-    )
+    return frozenset(key for node in _nodes(kind) for key in node.get("properties", {}))
 
 
 def kinds() -> tuple[str, ...]:

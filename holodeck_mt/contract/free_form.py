@@ -1,14 +1,9 @@
 """HMT216: a non-string key nested in a free-form value, which the platform loads.
 
-The reader reports every key that is not a string (HMT003): the platform's models
-want string keys, and refuse the file when one is not. But a free-form value
-(`turn_config`, `response_format`, a tool's `parameters`, a vector store's `database`,
-...) is typed
-``dict[str, Any]``: only its first level of keys (two for a tool's `parameters`,
-``dict[str, dict[str, Any]]``) must be strings; below them the platform takes any
-key, so the file loads. There the key is a warning: `on`, `off`, `yes` and `no`
-are booleans to the platform (YAML 1.1), a real trap in a JSON Schema's
-`properties` or a program's settings, which then never find the name written.
+A free-form value (``turn_config``, ``response_format``, a tool's ``parameters``, ...) is
+``dict[str, Any]`` to the platform: below its checked levels of keys it takes any key, so
+the reader's HMT003 there is a warning; `on`, `off`, `yes` and `no` are booleans (YAML 1.1)
+that nothing looking the name up finds.
 """
 
 from __future__ import annotations
@@ -16,6 +11,7 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt import walk
+from holodeck_mt.contract.platform_reading import matches
 from holodeck_mt.model import Diagnostic, JsonPath, Role, make
 from holodeck_mt.read.builder import COLLECTION_KEYS, NON_STRING_KEY
 
@@ -37,12 +33,7 @@ _TEST_CASE: tuple[tuple[tuple[Any, ...], int], ...] = ((("turns", int, "turn_con
 def _below(parts: JsonPath, root: tuple[Any, ...], levels: int) -> bool:
     """Whether the mapping at ``parts`` lies in the value at ``root`` deeper than the
     levels of keys its model checks."""
-    if len(parts) < len(root) + levels:
-        return False
-    return all(
-        isinstance(part, int) if want is int else part == want
-        for want, part in zip(root, parts, strict=False)
-    )
+    return len(parts) >= len(root) + levels and matches(root, parts)
 
 
 def loaded_by_platform(data: Any, parts: JsonPath, role: Role) -> bool:

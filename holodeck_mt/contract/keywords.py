@@ -1,12 +1,8 @@
 """jsonschema's keywords whose error messages would quote the instance, made not to.
 
-jsonschema builds each error's message eagerly with ``repr(instance)``. The
-messages we show are our own (:mod:`holodeck_mt.contract.messages` reads the error's
-keyword, schema and instance, never its message), but the repr is still built:
-a test case holding a 1 MB string aliased a thousand times makes each ``oneOf``
-error carry a gigabyte of text. Here each such keyword decides exactly as
-jsonschema does and says only which keyword failed; :func:`extended` puts them
-into a validator class.
+jsonschema builds each message eagerly with ``repr(instance)``, which we never show: a 1 MB
+string aliased a thousand times would make each ``oneOf`` error carry a gigabyte. Each
+keyword here decides exactly as jsonschema does and names only the keyword that failed.
 """
 
 from __future__ import annotations
@@ -29,30 +25,11 @@ def _failed(keyword: str, **extra: Any) -> ValidationError:
     return ValidationError(f"the instance fails `{keyword}`", **extra)
 
 
-def type_(validator: Any, types: Any, instance: Any, schema: Any) -> Errors:
-    wanted = types if isinstance(types, list) else [types]
-    if not any(validator.is_type(instance, kind) for kind in wanted):
-        yield _failed("type")
-
-
-def enum(validator: Any, choices: Any, instance: Any, schema: Any) -> Errors:
-    if all(not equal(choice, instance) for choice in choices):
-        yield _failed("enum")
-
-
-def pattern(validator: Any, regex: str, instance: Any, schema: Any) -> Errors:
-    if validator.is_type(instance, "string") and not _ending_at_end(regex).search(instance):
-        yield _failed("pattern")
-
-
 @functools.cache
 def _ending_at_end(regex: str) -> re.Pattern[str]:
-    """``regex`` with each ``$`` anchor (outside a class, not escaped) as ``\\Z``.
-
-    A schema's ``$`` is the end of the text, as ECMA-262 (editors) and the Rust engines
-    (jsonschema-rs, and pydantic's ``Field(pattern=...)`` in the platform) read it;
-    Python's ``$`` also matches before a final newline, which would pass
-    ``"graders.fin:score\\n"`` where the platform refuses it."""
+    """``regex`` with each ``$`` anchor (outside a class, not escaped) as ``\\Z``: the end of
+    the text, as editors and the platform's pydantic read it (Python's ``$`` also matches
+    before a final newline)."""
     out: list[str] = []
     in_class = escaped = False
     for char in regex:
@@ -70,62 +47,57 @@ def _ending_at_end(regex: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def _size_bound(keyword: str, kind: str, too_far: Callable[[int, int], bool]) -> Keyword:
-    """``minLength``, ``maxItems``, ...: the size of a ``kind`` instance against the bound."""
+def _when(keyword: str, fails: Callable[[Any, Any, Any], bool]) -> Keyword:
+    """The keyword that fails where ``fails(validator, its value, instance)``."""
 
-    def check(validator: Any, bound: int, instance: Any, schema: Any) -> Errors:
-        if validator.is_type(instance, kind) and too_far(len(instance), bound):
+    def check(validator: Any, value: Any, instance: Any, schema: Any) -> Errors:
+        if fails(validator, value, instance):
             yield _failed(keyword)
 
     return check
 
 
-#: The keywords that bound a size: the instance type they apply to, and the failing side.
-_SIZE_BOUNDS = {
-    "minLength": ("string", operator.lt),
-    "maxLength": ("string", operator.gt),
-    "minItems": ("array", operator.lt),
-    "maxItems": ("array", operator.gt),
-    "minProperties": ("object", operator.lt),
-    "maxProperties": ("object", operator.gt),
+def _size(kind: str, too_far: Callable[[int, int], bool]) -> Callable[[Any, Any, Any], bool]:
+    return lambda v, bound, i: v.is_type(i, kind) and too_far(len(i), bound)
+
+
+#: The keywords that only say whether they fail.
+_FAILS: dict[str, Callable[[Any, Any, Any], bool]] = {
+    "type": lambda v, types, i: (
+        not any(v.is_type(i, kind) for kind in (types if isinstance(types, list) else [types]))
+    ),
+    "enum": lambda v, choices, i: all(not equal(choice, i) for choice in choices),
+    "pattern": lambda v, regex, i: v.is_type(i, "string") and not _ending_at_end(regex).search(i),
+    "minLength": _size("string", operator.lt),
+    "maxLength": _size("string", operator.gt),
+    "minItems": _size("array", operator.lt),
+    "maxItems": _size("array", operator.gt),
+    "minProperties": _size("object", operator.lt),
+    "maxProperties": _size("object", operator.gt),
+    "uniqueItems": lambda v, unique, i: unique and v.is_type(i, "array") and not uniq(i),
+    "not": lambda v, refused, i: v.evolve(schema=refused).is_valid(i),
 }
 
 
-def uniqueItems(validator: Any, unique: bool, instance: Any, schema: Any) -> Errors:
-    if unique and validator.is_type(instance, "array") and not uniq(instance):
-        yield _failed("uniqueItems")
+def _of(keyword: str) -> Keyword:
+    """``anyOf`` or ``oneOf``: the branches' errors when none holds."""
 
+    def check(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Errors:
+        found: list[ValidationError] = []
+        for index, branch in enumerate(branches):
+            errors = list(validator.descend(instance, branch, schema_path=index))
+            if not errors:
+                others = branches[index + 1 :] if keyword == "oneOf" else []
+                if any(validator.evolve(schema=other).is_valid(instance) for other in others):
+                    yield _failed(keyword)
+                return
+            found.extend(errors)
+        yield _failed(keyword, context=found)
 
-def anyOf(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Errors:
-    found: list[ValidationError] = []
-    for index, branch in enumerate(branches):
-        errors = list(validator.descend(instance, branch, schema_path=index))
-        if not errors:
-            return
-        found.extend(errors)
-    yield _failed("anyOf", context=found)
-
-
-def oneOf(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Errors:
-    found: list[ValidationError] = []
-    for index, branch in enumerate(branches):
-        errors = list(validator.descend(instance, branch, schema_path=index))
-        if not errors:
-            others = branches[index + 1 :]
-            if any(validator.evolve(schema=other).is_valid(instance) for other in others):
-                yield _failed("oneOf")
-            return
-        found.extend(errors)
-    yield _failed("oneOf", context=found)
-
-
-def not_(validator: Any, refused: Any, instance: Any, schema: Any) -> Errors:
-    if validator.evolve(schema=refused).is_valid(instance):
-        yield _failed("not")
+    return check
 
 
 def contains(validator: Any, wanted: Any, instance: Any, schema: Any) -> Errors:
-    """``contains`` (with ``minContains``/``maxContains``), as jsonschema decides it."""
     if not validator.is_type(instance, "array"):
         return
     least = schema.get("minContains", 1)
@@ -146,17 +118,9 @@ def contains(validator: Any, wanted: Any, instance: Any, schema: Any) -> Errors:
 
 
 KEYWORDS: dict[str, Keyword] = {
-    "type": type_,
-    "enum": enum,
-    "pattern": pattern,
-    **{
-        keyword: _size_bound(keyword, kind, too_far)
-        for keyword, (kind, too_far) in _SIZE_BOUNDS.items()
-    },
-    "uniqueItems": uniqueItems,
-    "anyOf": anyOf,
-    "oneOf": oneOf,
-    "not": not_,
+    **{keyword: _when(keyword, fails) for keyword, fails in _FAILS.items()},
+    "anyOf": _of("anyOf"),
+    "oneOf": _of("oneOf"),
     "contains": contains,
 }
 

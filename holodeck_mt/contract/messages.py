@@ -1,27 +1,14 @@
 """From jsonschema's errors to one fault per mistake, written for the author.
 
-The schema says what Python would otherwise re-derive, in annotations that
-validators and editors ignore (:mod:`holodeck_mt.contract.walker` lists them):
-
-- ``x-holodeck-choose`` on a ``oneOf``: the branch the author meant, as rules
-  ``{"if": <schema>, "then": <the branch's $ref>}``; the first rule whose ``if``
-  holds on the instance names the branch, and only that branch's errors are
-  reported (never "is not valid under any of the given schemas"). Where one key's
-  value decides the branch (a metric's ``type``), the schema says so itself with
-  ``if``/``then``: every validator reports only the taken branch's errors, and no
-  annotation is needed;
-- ``x-holodeck-codes``: the code a keyword of the node reports where it states a
-  rule of its own (``minItems`` of ``turns``: HMT105, a test-case shape);
-- ``x-holodeck-name``: what the node is called in messages ("turn", "file input");
-- ``x-holodeck-shape``: what a ``pattern`` asks for, in words.
-
-Each keyword then gets its one-line message from :data:`_KEYWORDS`, or from
-:data:`_RULES` where the schema gave it a code; jsonschema's own wording (and its
+The schema's own annotations (:mod:`holodeck_mt.contract.walker`) say which ``oneOf``
+branch the author meant, which code a keyword reports, and what a node is called; each
+keyword then gets its one-line message here, and jsonschema's own wording (and its
 rendering of whole instances) never reaches the user.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Iterable, Iterator
 from functools import cache
@@ -38,11 +25,6 @@ from holodeck_mt.wording import hints
 Handler = Callable[[ValidationError], Iterator[Fault]]
 
 
-def faults(validator: Draft202012Validator, data: Any) -> list[Fault]:
-    """Every fault the schema finds in ``data``, one per mistake."""
-    return faults_of(validator.iter_errors(data))
-
-
 def faults_of(errors: Iterable[ValidationError]) -> list[Fault]:
     """The faults behind jsonschema's errors, in the errors' order."""
     return [fault for error in errors for fault in _fault(error)]
@@ -51,7 +33,15 @@ def faults_of(errors: Iterable[ValidationError]) -> list[Fault]:
 def _fault(error: ValidationError) -> Iterator[Fault]:
     if error.validator in ("oneOf", "anyOf"):
         return _branch(error)
-    return _leaf(error)
+    # A ``then`` refusing a value that is no mapping for its ``type``: an ``if`` of
+    # ``required``/``properties`` holds on any other value, and the node holding the
+    # ``if`` states the same ``type``, reported once in its own words.
+    path = [step for step in error.relative_schema_path if step != "$ref"]
+    if error.validator == "type" and path[-2:] == ["then", "type"]:
+        return iter(())
+    code = _code(error)
+    rule = _RULES.get((code, str(error.validator))) if code else None
+    return (rule or _KEYWORDS.get(str(error.validator), _other))(error)
 
 
 def _schema(error: ValidationError) -> dict[str, Any]:
@@ -69,19 +59,22 @@ def _parts(error: ValidationError) -> JsonPath:
 
 
 def _one(
-    code: str, message: str | Callable[[ValidationError], str], hint: str | None = None
+    code: str,
+    message: str | Callable[[ValidationError], str],
+    hint: str | None = None,
+    key: str | None = None,
 ) -> Handler:
-    """A handler that reports one fault at the error's node: ``message`` (or
-    ``message(error)``) and ``hint``."""
+    """A handler of one fault at the error's node (or its ``key``), saying ``message`` (or
+    ``message(error)``)."""
 
     def handle(error: ValidationError) -> Iterator[Fault]:
         text = message if isinstance(message, str) else message(error)
-        yield Fault(code, text, _parts(error), hint=hint)
+        if key is None:
+            yield Fault(code, text, _parts(error), hint=hint)
+        else:
+            yield Fault(code, text, (*_parts(error), key), at="key", hint=hint)
 
     return handle
-
-
-# --- oneOf: the branch the author meant ---------------------------------------------
 
 
 @cache
@@ -102,14 +95,21 @@ def _chosen(schema: dict[str, Any], instance: Any) -> str | None:
 
 
 def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
-    """The ``$ref`` of the branch the author meant: the ``oneOf`` branch the schema's
-    ``x-holodeck-choose`` names, else the one its ``if``/``then``/``else`` take."""
+    """The ``$ref`` of the branch the author meant (``x-holodeck-choose``, else ``if``)."""
     return _chosen(schema, instance) or taken_branch(schema, instance)
 
 
+def metric_kind(metric: Any) -> str | None:
+    """The ``type`` of the metric branch the author meant, if the schema can tell."""
+    definitions = sch.schema_files()[sch.METRIC]["$defs"]
+    meant = meant_branch(definitions["Metric"], metric)
+    return (
+        str(definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"]) if meant else None
+    )
+
+
 def taken_branch(schema: dict[str, Any], instance: Any) -> str | None:
-    """The ``$ref`` of the first ``then`` or ``else`` that ``instance`` takes, in the
-    schema's own ``if`` and in those of its ``allOf``, followed through nested ``if``s."""
+    """The ``$ref`` of the first ``then`` or ``else`` ``instance`` takes (``allOf`` included)."""
     for part in (schema, *schema.get("allOf", ())):
         if not isinstance(part, dict) or "if" not in part:
             continue
@@ -142,19 +142,9 @@ def _branch(error: ValidationError) -> Iterator[Fault]:
     if meant is not None:
         yield from _branch_errors(error, meant)
         return
-    code = _code(error)
-    if code in _UNCHOSEN:
-        yield from _UNCHOSEN[code](error)
-        return
-    # A oneOf the schema says nothing about (tests/contract/test_schema_annotations.py keeps
-    # every oneOf of ours annotated): no branch's wording can be trusted.
-    parts = _parts(error)
-    yield Fault("HMT103", f"{_subject(parts)} has an unexpected form", parts)
-
-
-def _deciding_keys(schema: dict[str, Any]) -> list[str]:
-    """The keys whose presence decides the branch (``turns``, ``input``)."""
-    return [key for rule in schema.get(CHOOSE, ()) for key in rule["if"].get("required", ())]
+    # A oneOf the schema says nothing about: no branch's wording can be trusted.
+    unexpected = _one("HMT103", lambda e: f"{_subject(_parts(e))} has an unexpected form")
+    yield from _UNCHOSEN.get(_code(error) or "", unexpected)(error)
 
 
 def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
@@ -163,7 +153,7 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
     if not isinstance(case, dict):
         yield _type_fault(parts, case, ["object"], schema[NOUN])
         return
-    keys = _deciding_keys(schema)
+    keys = [key for rule in schema[CHOOSE] for key in rule["if"].get("required", ())]
     meant = {k: hints.did_you_mean(k, keys) for k in case if isinstance(k, str)}
     typo, guess = next(((k, g) for k, g in meant.items() if g), (None, None))
     if typo is not None and guess is not None:
@@ -181,7 +171,7 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
             parts,
             hint="add `input: ...` for a single-turn test case, or a `turns:` list",
         )
-    # Whatever else is wrong with it, judged as the shape of the last rule (the plain one).
+    # Whatever else is wrong with it, judged as the last rule's (the plain) shape.
     plain = str(schema[CHOOSE][-1]["then"])
     for fault in _branch_errors(error, plain):
         if fault.code != "HMT101" and fault.parts != (*parts, typo):
@@ -212,13 +202,7 @@ def _file_source(error: ValidationError) -> Iterator[Fault]:
     yield Fault("HMT107", message, _parts(error), hint=hint)
 
 
-def metric_kinds(schema: dict[str, Any]) -> list[str]:
-    """The metric kinds: the values of the `type` that decides a metric's branch."""
-    return [str(kind) for kind in schema["properties"]["type"]["enum"]]
-
-
-#: What a ``oneOf`` reports when no branch is meant, or an ``anyOf`` when none of its
-#: branches holds, by the code the schema gives it.
+#: What a ``oneOf`` with no branch meant, or an ``anyOf`` none holds, reports, by its code.
 _UNCHOSEN: dict[str, Handler] = {
     "HMT105": _no_test_case_shape,
     "HMT102": _neither_tool_form,
@@ -237,11 +221,7 @@ _UNCHOSEN: dict[str, Handler] = {
 }
 
 
-# --- one keyword, one message ------------------------------------------------------------
-
-
 def _subject(parts: JsonPath) -> str:
-    """How the node at ``parts`` is named in a message: its key, or its key with index."""
     tail: list[str] = []
     for part in reversed(parts):
         if isinstance(part, int):
@@ -250,10 +230,6 @@ def _subject(parts: JsonPath) -> str:
             tail.insert(0, part)
             break
     return "`" + "".join(tail) + "`" if tail else "the document"
-
-
-def _section(schema: dict[str, Any]) -> str:
-    return str(schema.get(NAME, "mapping"))
 
 
 def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str = "") -> Fault:
@@ -283,22 +259,10 @@ def _bound_phrase(schema: dict[str, Any]) -> str:
     return f"{noun} {' and '.join(bounds)}"
 
 
-def _number_type(schema: dict[str, Any]) -> str:
-    types = schema.get("type")
-    if isinstance(types, list):
-        return next((t for t in types if t in ("integer", "number")), "number")
-    return "number"
-
-
 def _type(error: ValidationError) -> Iterator[Fault]:
     rule: Any = error.validator_value
     expected = [rule] if isinstance(rule, str) else rule
     yield _type_fault(_parts(error), error.instance, expected, _schema(error).get(NOUN, ""))
-
-
-def _min_items(error: ValidationError) -> str:
-    n = error.validator_value
-    return f"{_subject(_parts(error))} needs at least {n} item{'s' if n != 1 else ''}"
 
 
 def _max_items(error: ValidationError) -> Iterator[Fault]:
@@ -319,16 +283,20 @@ def _max_items(error: ValidationError) -> Iterator[Fault]:
     yield Fault("HMT103", message, parts)
 
 
-def _enum(error: ValidationError) -> Iterator[Fault]:
+def _enum(error: ValidationError, subject: str = "") -> Iterator[Fault]:
+    """A value outside the list; ``subject``: a metric's ``type``, whose fault no quoting fixes."""
     value = error.instance
     rule: Any = error.validator_value
     allowed = [str(v) for v in rule]
-    guess = hints.did_you_mean(str(value), allowed) if isinstance(value, str) else None
+    text = str(value) if subject else value
+    guess = hints.did_you_mean(text, allowed) if isinstance(text, str) else None
+    quoted = None if subject else hints.quote_fix(None, value)
     yield Fault(
         "HMT103",
-        f"{_subject(_parts(error))} must be one of {', '.join(allowed)}, got {hints.got(value)}",
+        f"{subject or _subject(_parts(error))} must be one of {', '.join(allowed)}, "
+        f"got {hints.got(value)}",
         _parts(error),
-        fix=Rename(guess) if guess else hints.quote_fix(None, value),
+        fix=Rename(guess) if guess else quoted,
     )
 
 
@@ -338,7 +306,11 @@ def _pattern(error: ValidationError) -> Iterator[Fault]:
     if SHAPE in schema:
         shape = schema[SHAPE]
     elif "${" in rule or "\\$" in rule:
-        number = _number_type(schema)
+        types = schema.get("type")
+        numbers = (
+            [t for t in types if t in ("integer", "number")] if isinstance(types, list) else []
+        )
+        number = numbers[0] if numbers else "number"
         shape = f"{hints.type_name(number)} or an ${{ENV_VAR}} reference"
         key = parts[-1] if parts else None
         fix = hints.unquote_fix(key, error.instance, integer=number == "integer")
@@ -348,7 +320,8 @@ def _pattern(error: ValidationError) -> Iterator[Fault]:
     yield Fault("HMT103", message, parts, fix=fix)
 
 
-def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
+def _unknown_keys(error: ValidationError, matcher: bool = False) -> Iterator[Fault]:
+    """Each key the node does not declare; ``matcher``: beside an argument matcher's key."""
     schema = _schema(error)
     properties = schema.get("properties", {})
     # Keys named only to be refused (hidden from completion) are no suggestion.
@@ -356,14 +329,23 @@ def _unknown_keys(error: ValidationError) -> Iterator[Fault]:
         k for k, v in properties.items() if not (isinstance(v, dict) and v.get("doNotSuggest"))
     ]
     instance = error.instance if isinstance(error.instance, dict) else {}
-    for key in instance:
-        if key in properties:
+    for key in (k for k in instance if k not in properties):
+        where = (*_parts(error), key)
+        if matcher:
+            yield Fault(
+                "HMT106",
+                f"unknown key '{hints.key(key)}' beside the `{schema['required'][0]}` matcher; "
+                "a matcher mapping holds nothing else",
+                where,
+                at="key",
+                hint="to compare a whole mapping literally, drop the matcher key",
+            )
             continue
         guess = hints.did_you_mean(key, allowed)
         yield Fault(
             "HMT100",
-            f"unknown key '{hints.key(key)}' in {_section(schema)}",
-            (*_parts(error), key),
+            f"unknown key '{hints.key(key)}' in {schema.get(NAME, 'mapping')}",
+            where,
             at="key",
             hint=f"allowed keys: {', '.join(allowed)}" if allowed and not guess else None,
             fix=Rename(guess) if guess else None,
@@ -377,7 +359,7 @@ def _missing_keys(error: ValidationError) -> Iterator[Fault]:
         if key not in instance:
             yield Fault(
                 "HMT101",
-                f"missing required key `{key}` in {_section(_schema(error))}",
+                f"missing required key `{key}` in {_schema(error).get(NAME, 'mapping')}",
                 _parts(error),
             )
 
@@ -388,7 +370,13 @@ _KEYWORDS: dict[str, Handler] = {
     "type": _type,
     "enum": _enum,
     "minLength": _one("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
-    "minItems": _one("HMT103", _min_items),
+    "minItems": _one(
+        "HMT103",
+        lambda e: (
+            f"{_subject(_parts(e))} needs at least {e.validator_value} "
+            f"item{'s' if e.validator_value != 1 else ''}"
+        ),
+    ),
     "maxItems": _max_items,
     "const": _one(
         "HMT103",
@@ -410,12 +398,7 @@ for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
     )
 
 
-def _other(error: ValidationError) -> Iterator[Fault]:
-    parts = _parts(error)
-    yield Fault("HMT103", f"{_subject(parts)} is not allowed here ({error.validator})", parts)
-
-
-# --- keywords the schema gives a code of their own -------------------------------------------
+_other = _one("HMT103", lambda e: f"{_subject(_parts(e))} is not allowed here ({e.validator})")
 
 
 def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
@@ -434,55 +417,9 @@ def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
     )
 
 
-def _key_beside_matcher(error: ValidationError) -> Iterator[Fault]:
-    schema = _schema(error)
-    matcher = schema["required"][0]
-    instance = error.instance if isinstance(error.instance, dict) else {}
-    for key in instance:
-        if key not in schema.get("properties", {}):
-            yield Fault(
-                "HMT106",
-                f"unknown key '{hints.key(key)}' beside the `{matcher}` matcher; "
-                "a matcher mapping holds nothing else",
-                (*_parts(error), key),
-                at="key",
-                hint="to compare a whole mapping literally, drop the matcher key",
-            )
-
-
-def _both_test_case_sources(error: ValidationError) -> Iterator[Fault]:
-    yield Fault(
-        "HMT110",
-        "`test_cases` and `test_cases_file` are both set; use one or the other",
-        (*_parts(error), "test_cases_file"),
-        at="key",
-        hint="move the test cases into the file, or remove `test_cases_file`",
-    )
-
-
-def _unknown_metric_kind(error: ValidationError) -> Iterator[Fault]:
-    """A metric `type` that names no kind."""
-    rule: Any = error.validator_value
-    kinds = [str(kind) for kind in rule]
-    value = error.instance
-    guess = hints.did_you_mean(str(value), kinds)
-    yield Fault(
-        "HMT103",
-        f"metric `type` must be one of {', '.join(kinds)}, got {hints.got(value)}",
-        _parts(error),
-        fix=Rename(guess) if guess else None,
-    )
-
-
 def _agent_metric_without_type(error: ValidationError) -> Iterator[Fault]:
     """An agent-level metric without `type`: the hint names the kind its fields suggest."""
-    definitions = sch.schema_files()[sch.METRIC]["$defs"]
-    meant = meant_branch(definitions["Metric"], error.instance)
-    kind = (
-        definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"]
-        if meant
-        else "standard"
-    )
+    kind = metric_kind(error.instance) or "standard"
     yield Fault(
         "HMT108",
         "an agent-level metric needs `type`; the platform selects the kind by `type` alone",
@@ -512,29 +449,13 @@ _RULES: dict[tuple[str, str], Handler] = {
         hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
     ),
     ("HMT105", "pattern"): _single_turn_key,
-    ("HMT106", "additionalProperties"): _key_beside_matcher,
-    ("HMT110", "not"): _both_test_case_sources,
+    ("HMT106", "additionalProperties"): functools.partial(_unknown_keys, matcher=True),
+    ("HMT110", "not"): _one(
+        "HMT110",
+        "`test_cases` and `test_cases_file` are both set; use one or the other",
+        hint="move the test cases into the file, or remove `test_cases_file`",
+        key="test_cases_file",
+    ),
     ("HMT108", "required"): _agent_metric_without_type,
-    ("HMT103", "enum"): _unknown_metric_kind,
+    ("HMT103", "enum"): functools.partial(_enum, subject="metric `type`"),
 }
-
-
-def _restates_type(error: ValidationError) -> bool:
-    """A branch an ``if`` took refusing a value that is not a mapping, for its ``type``.
-
-    ``required`` and ``properties`` judge only mappings, so an ``if`` made of them holds on
-    any other value, and the ``then`` it takes refuses the value as not a mapping; the node
-    holding the ``if`` states the same ``type`` and reports it once, in its own words
-    (tests/contract/test_schema_branches.py keeps every such node typed).
-    """
-    path = [step for step in error.relative_schema_path if step != "$ref"]
-    return error.validator == "type" and path[-2:] == ["then", "type"]
-
-
-def _leaf(error: ValidationError) -> Iterator[Fault]:
-    if _restates_type(error):
-        return iter(())
-    code = _code(error)
-    rule = _RULES.get((code, str(error.validator))) if code else None
-    handler = rule or _KEYWORDS.get(str(error.validator), _other)
-    return handler(error)

@@ -1,52 +1,24 @@
-"""HMT130: the agent.yaml's own sections, judged by the platform's own models.
+"""HMT130: an agent.yaml's own sections, judged by the platform's own ``Agent`` model.
 
-The schema judges what a test runs on (``test_cases``, ``test_cases_file``,
-``evaluations``). The other sections of an agent.yaml (``model``,
-``instructions``, ``tools`` of each type, ``execution``, ``observability``,
-``response_format``, ``claude``, ...) belong to the platform, whose pydantic
-models change with each release: when the platform package (``holodeck-ai``) is
-importable, its ``Agent`` model is called on those sections, as
-``ConfigLoader.load_agent_yaml`` calls it, and each of its errors becomes a
-located diagnostic. Nothing of the models is copied here.
-
-What is handed to the model, and why:
-
-- the sections the schema judges are left out: their faults are the schema's, told
-  once, and a code metric's ``grader`` (which the model imports while it validates)
-  is never imported;
-- a top-level key the model does not know is left out too: the schema reports it;
-- a document holding neither ``model`` nor ``instructions`` is the test-case part of
-  an agent (as the contract's examples are written): the sections it lacks are not
-  asked for;
-- a subagent's ``prompt_file`` (``claude.agents.<name>.prompt_file``), which the
-  platform's validator opens and reads, is judged here as a ``test_cases_file`` is
-  (:mod:`holodeck_mt.read.confine`): resolved as the platform resolves it (from the
-  working folder), inside the tree, a regular file, within the size limit, read
-  bounded. The model is handed the prompt's stand-in instead (only whether it is blank
-  matters to it), so it opens nothing; what the platform would refuse of the file, and
-  what the validator refuses to open, is a fault at the ``prompt_file``.
-
-Nothing the validators warn (``warnings.warn``) or log reaches a stream: the platform's
-warnings advise on values its model accepts, in words that quote the input raw, and
-are dropped; importing the platform, which sets up the process's logging for its own
-command line, leaves the loggers as they were.
-
-Importing the models imports the platform's configuration layer only (about 0.2 s;
-never its agent runtime nor its evaluators), and only when an agent.yaml is judged.
+The sections the schema judges, and top-level keys the model does not know, are left
+out; a document with neither ``model`` nor ``instructions`` is the test-case part of an
+agent and is not asked for them. A subagent's ``prompt_file`` is judged here as a
+``test_cases_file`` is (confined, bounded) and the model is handed a stand-in, so it
+opens nothing. Nothing the platform warns or logs reaches a stream (it quotes the input
+raw), and importing it leaves the process's loggers as they were.
 """
 
 from __future__ import annotations
 
 import codecs
 import errno
-import functools
 import logging
 import os
 import re
 import threading
 import warnings
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -58,9 +30,7 @@ from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import clip
 from holodeck_mt.wording import hints
 
-#: The top-level sections the schema judges: never handed to the platform's models.
 SCHEMA_SECTIONS = frozenset({"test_cases", "test_cases_file", "evaluations"})
-#: What a document without ``model`` and ``instructions`` stands in for (see above).
 _FRAGMENT_FILLERS: Mapping[str, Any] = {
     "name": "agent",
     "model": {"provider": "openai", "name": "gpt-4o"},
@@ -68,8 +38,7 @@ _FRAGMENT_FILLERS: Mapping[str, Any] = {
 }
 #: More tools than any platform release allows (0.7.1: 50); only these are handed over.
 _MOST_TOOLS = 1000
-#: The most model errors told for one document (each is located in the text), and the
-#: most faults on the files the model would read.
+#: The most model errors, and faults on the files it would read, told for one document.
 _MOST_ERRORS = 200
 
 #: The name of the platform's own function in a message (``found using _get_tool_type()``).
@@ -77,52 +46,41 @@ _INTERNAL = re.compile(r" found using \w+\(\)")
 
 _LOCK = threading.Lock()
 _MODELS: dict[str, Any] = {}
-#: One validation at a time: the warnings filters and the platform's logger it sets
-#: aside are the process's, shared by every thread.
+#: One validation at a time: the warnings filters and loggers it sets aside are shared.
 _VALIDATING = threading.Lock()
 
-#: The platform's loggers, all below this one.
 _PLATFORM_LOGGER = "holodeck"
-#: What the platform's package import reads to set up logging: a log file it would
-#: create and write, a level that would print its own setup on stderr. Unset while it imports.
+#: Unset while the platform imports: a log file it would create, a level printing on stderr.
 _LOGGING_VARIABLES = ("HOLODECK_LOG_FILE", "HOLODECK_LOG_LEVEL")
 
-#: Where subagents are defined; each one's ``prompt_file`` is read by the platform's model.
 _SUBAGENTS: JsonPath = ("claude", "agents")
 #: What the model is handed in place of a prompt file's text that is not blank.
 _PROMPT = "-"
 #: The ``prompt_file`` handed beside a ``prompt``: the platform refuses the two together
 #: before it looks at the file, and a NUL stops any path before the system sees it.
 _NO_PATH = "\x00"
-#: How much of a prompt file is read at a time (decoded and looked at, then dropped).
 _CHUNK = 1 << 16
 
 
 def agent_model() -> Any:
     """The platform's ``Agent`` model, or None when the platform does not import."""
     with _LOCK:
-        if "agent" not in _MODELS:
-            _MODELS["agent"] = _import_agent()
-        return _MODELS["agent"]
-
-
-def _import_agent() -> Any:
-    # The platform's package import switches deepeval's telemetry off itself; say it
-    # first all the same, as the platform does, in case a later release stops.
-    os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
-    with _logging_kept():
-        try:
+        if "agent" in _MODELS:
+            return _MODELS["agent"]
+        # The platform's import switches deepeval's telemetry off itself; said first all
+        # the same, as the platform does, in case a later release stops.
+        os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
+        _MODELS["agent"] = None  # absent, or a broken install: the sections stay unchecked
+        with _logging_kept(), suppress(Exception):
             from holodeck.models.agent import Agent
-        except Exception:  # absent, or a broken install: the sections stay unchecked
-            return None
-    return Agent
+
+            _MODELS["agent"] = Agent
+        return _MODELS["agent"]
 
 
 @contextmanager
 def _logging_kept() -> Iterator[None]:
-    """The platform's package import configures logging for its command line (the root
-    logger's handlers replaced by its own on stderr, a log file the environment names):
-    the loggers that existed are given back as they were, and no log file is opened."""
+    """The loggers as they were before the platform's import configured its own logging."""
     manager = logging.Logger.manager
     loggers = [logging.getLogger()] + [
         logger for logger in list(manager.loggerDict.values()) if isinstance(logger, logging.Logger)
@@ -141,19 +99,13 @@ def _logging_kept() -> Iterator[None]:
             logger.propagate, logger.disabled = propagate, disabled
 
 
-@functools.cache
-def _agent_keys() -> frozenset[str]:
-    """The top-level keys of an agent.yaml, as the schema lists them."""
-    from holodeck_mt.contract import registry
-
-    return frozenset(registry.definition(registry.AGENT, "Agent").get("properties", {}))
-
-
 def owned_sections(data: Any) -> tuple[str, ...]:
     """The platform's own sections the document holds, in the document's order."""
     if not isinstance(data, dict):
         return ()
-    own = _agent_keys() - SCHEMA_SECTIONS
+    from holodeck_mt.contract import field_facts
+
+    own = field_facts.keys("agent") - SCHEMA_SECTIONS
     return tuple(k for k in data if isinstance(k, str) and k in own)
 
 
@@ -165,8 +117,7 @@ class Checked:
     unchecked: tuple[str, ...] = ()
     #: ``off`` (``--platform off``) or ``absent`` (the platform does not import).
     because: str = ""
-    #: The real paths of the other files the verdict depends on (a subagent's prompt file),
-    #: read or looked for inside the tree.
+    #: The real paths of the other files (prompt files) the verdict depends on.
     reads: tuple[str, ...] = ()
 
 
@@ -181,55 +132,28 @@ def judge(
     workdir: Path | None = None,
 ) -> Checked:
     """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``),
-    nothing told where the loader or an error in ``found`` already told something.
-
-    ``tree``: the folder the files the models would read must stay in (by default the
-    working folder's); ``allow_outside``: ``--allow-outside-paths``; ``limits``: how
-    much of them may be read; ``workdir``: the folder ``holodeck`` runs in, from which
-    they read a relative path (by default the working folder).
-    """
+    nothing told where the loader or an error in ``found`` already did; the files they would
+    read stay in ``tree``, within ``limits``, a relative one read from ``workdir`` (both by
+    default the working folder)."""
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
         return Checked()
-    if mode != "off":
-        reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
-        files = _Files.of(tree, allow_outside, limits or Limits(), workdir)
-        told = faults(data, reported, files)
-        if told is not None:
-            # A mapping holding a key twice is read with its first value, the platform
-            # keeps the last: the model's verdict on that mapping is not the platform's
-            # (the duplicate is an error of its own, HMT002).
-            twice = {d.pointer_parts[:-1] for d in doc.diagnostics if d.code == "HMT002"}
-            told = [f for f in told if f.parts not in twice]
-            return Checked(told, reads=tuple(files.reads))
-    return Checked(unchecked=owned, because="off" if mode == "off" else "absent")
-
-
-def faults(
-    data: dict[Any, Any], reported: set[JsonPath], files: _Files | None = None
-) -> list[Fault] | None:
-    """The model's errors on the document's own sections, located by data path; None
-    when the platform is not importable. Nothing at or below ``reported`` is told.
-    ``files``: how the files the model would read are judged (the working folder's
-    tree, the default limits, when not given)."""
-    agent = agent_model()
+    agent = agent_model() if mode != "off" else None
     if agent is None:
-        return None
-    files = files if files is not None else _Files.of(None, False, Limits(), None)
+        return Checked(unchecked=owned, because="off" if mode == "off" else "absent")
+    reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
+    here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
+    files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())
     config = _handed(agent, data)
-    found = [f for f in _prompt_files(config, files) if not under(f.parts, reported)]
-    del found[_MOST_ERRORS:]
-    errors = _errors(agent, config)
-    for error in errors[:_MOST_ERRORS]:
-        fault = _fault(error, data)
-        if fault is not None and not under(fault.parts, reported):
-            found.append(fault)
-    return found
+    told = _prompt_files(config, files, reported) + _model_faults(agent, config, data, reported)
+    # A mapping holding a key twice is read with its first value, the platform keeps the
+    # last: the model's verdict on it is not the platform's (HMT002 tells the duplicate).
+    twice = {d.pointer_parts[:-1] for d in doc.diagnostics if d.code == "HMT002"}
+    return Checked([f for f in told if f.parts not in twice], reads=tuple(files.reads))
 
 
 def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
-    """What of the document the model is handed (see the module's docstring)."""
     fields = set(getattr(agent, "model_fields", {}))
     config = {
         k: v
@@ -247,24 +171,27 @@ def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
     return config
 
 
-def _errors(agent: Any, config: dict[str, Any]) -> list[dict[str, Any]]:
+def _model_faults(
+    agent: Any, config: dict[str, Any], data: Any, reported: set[JsonPath]
+) -> list[Fault]:
+    """The model's errors on ``config``, located in ``data``, none at or below ``reported``."""
     from pydantic import ValidationError
 
     try:
         with _quiet():
             agent.model_validate(config)
+        return []
     except ValidationError as e:
-        return [dict(error) for error in e.errors(include_url=False)]
+        errors = [dict(error) for error in e.errors(include_url=False)]
     except Exception as e:  # a validator of the platform raising something else
-        return [{"loc": (), "msg": f"{type(e).__name__}: {e}", "type": "error"}]
-    return []
+        errors = [{"loc": (), "msg": f"{type(e).__name__}: {e}", "type": "error"}]
+    located = (_fault(error, data) for error in errors[:_MOST_ERRORS])
+    return [f for f in located if f is not None and not under(f.parts, reported)]
 
 
 @contextmanager
 def _quiet() -> Iterator[None]:
-    """What the validators warn or log is dropped, never written to a stream: the
-    platform's warnings quote the input raw (a tool name holding ESC, a line starting
-    ``::``), and they advise on what its model accepts."""
+    """What the validators warn or log is dropped: it quotes the input raw (ESC, ``::``)."""
     logger = logging.getLogger(_PLATFORM_LOGGER)
     with _VALIDATING, warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -277,8 +204,7 @@ def _quiet() -> Iterator[None]:
             logger.handlers[:], logger.propagate = handlers, propagate
 
 
-#: Why a file the models would read is not read, or what the platform refuses of it:
-#: the code, the message and the hint of the fault at its ``prompt_file``.
+#: The code, message and hint of a fault at a ``prompt_file``.
 _Problem = tuple[str, str, str | None]
 
 
@@ -286,42 +212,24 @@ _Problem = tuple[str, str, str | None]
 class _Files:
     """How the files the platform's models would read are judged, for one document."""
 
-    #: The folder they must stay in.
     tree: Path
-    #: The folder ``holodeck`` runs in (its real path): the platform reads a relative
-    #: path from it.
+    #: The real path of the folder ``holodeck`` runs in, where a relative path starts.
     here: Path
     allow_outside: bool
     limits: Limits
-    #: The real paths read or looked for, in order (see :attr:`Checked.reads`).
     reads: list[str] = field(default_factory=list)
-    #: What each real path was found to be: blank or not, or why it is not read; each
-    #: is read once however many subagents name it.
+    #: Whether each real path (and each path as written) is blank, or why it is not read:
+    #: a path named a million times is looked at once.
     judged: dict[str, tuple[bool, _Problem | None]] = field(default_factory=dict)
-    #: The same, by the path as written: a path named a million times is resolved once.
     named: dict[str, tuple[bool, _Problem | None]] = field(default_factory=dict)
     #: Bytes read so far: all the prompt files of one document stay within one file's limit.
     spent: int = 0
 
-    @classmethod
-    def of(
-        cls, tree: Path | None, allow_outside: bool, limits: Limits, workdir: Path | None
-    ) -> _Files:
-        """Judged from ``workdir`` (by default the working folder), inside ``tree`` (by
-        default that folder)."""
-        here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
-        return cls(tree if tree is not None else here, here, allow_outside, limits)
 
-
-def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
-    """Each subagent's ``prompt_file`` judged, and replaced in ``config`` (a copy of its
-    ``claude`` section, the document's own data left as it is) by what the model may see.
-
-    The platform's validator reads the file only when ``prompt`` is unset; then the model
-    is handed ``prompt``: a stand-in for the text, blank when the text is blank (the one
-    thing the model asks of it). Beside a ``prompt``, the path handed can open nothing.
-    A value that is no text is handed as it is: the model refuses its type, reading nothing.
-    """
+def _prompt_files(config: dict[str, Any], files: _Files, reported: set[JsonPath]) -> list[Fault]:
+    """Each subagent's ``prompt_file`` judged, and replaced in a copy of ``claude`` by a
+    ``prompt`` blank when the file is (all the model asks of it), or beside a ``prompt`` by
+    a path that opens nothing; a value that is no text is handed as it is."""
     claude = config.get("claude")
     agents = claude.get("agents") if isinstance(claude, dict) else None
     if not isinstance(claude, dict) or not isinstance(agents, dict):
@@ -329,9 +237,7 @@ def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
     found: list[Fault] = []
     handed: dict[Any, Any] = {}
     for name, spec in agents.items():
-        target = spec.get("prompt_file") if isinstance(spec, dict) else None
-        if isinstance(target, (bytes, bytearray)):  # the model reads bytes as UTF-8 text
-            target = _text(target)
+        target = _text(spec.get("prompt_file")) if isinstance(spec, dict) else None
         if not isinstance(spec, dict) or not isinstance(target, str):
             handed[name] = spec
             continue
@@ -340,34 +246,30 @@ def _prompt_files(config: dict[str, Any], files: _Files) -> list[Fault]:
             spec["prompt_file"] = _NO_PATH
         else:
             where = (*_SUBAGENTS, name, "prompt_file") if isinstance(name, str) else _SUBAGENTS
-            blank, fault = _prompt_file(target, where, files)
+            if target not in files.named:  # a path named a million times is looked at once
+                files.named[target] = _judged(Path(target), files)
+            blank, problem = files.named[target]
             del spec["prompt_file"]
             spec["prompt"] = "" if blank else _PROMPT
-            if fault is not None:
-                found.append(fault)
+            if problem is not None:
+                found.append(Fault(problem[0], problem[1], where, hint=problem[2]))
         handed[name] = spec
     config["claude"] = {**claude, "agents": handed}
-    return found
+    return [f for f in found if not under(f.parts, reported)][:_MOST_ERRORS]
 
 
-def _text(raw: bytes | bytearray) -> str | None:
+def _text(value: Any) -> Any:
+    """The value as the model reads it: bytes as UTF-8 text (None when they are not)."""
+    if not isinstance(value, (bytes, bytearray)):
+        return value
     try:
-        return bytes(raw).decode("utf-8")
+        return bytes(value).decode("utf-8")
     except UnicodeDecodeError:
         return None
 
 
-def _prompt_file(target: str, where: JsonPath, files: _Files) -> tuple[bool, Fault | None]:
-    """Whether the prompt file ``target`` is blank, and why it cannot be read if it
-    cannot (then it counts as not blank). Read from the working folder, as the platform
-    reads it, and only inside the tree; a path named again is not looked at again."""
-    if target not in files.named:
-        files.named[target] = _judged(Path(target), files)
-    blank, problem = files.named[target]
-    return blank, _refused(where, problem) if problem is not None else None
-
-
 def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
+    """Whether the prompt file is blank, or why it is not read (then it counts as not blank)."""
     path = files.here / written  # the folder holodeck runs in, unless ``written`` is absolute
     try:
         refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
@@ -392,18 +294,12 @@ def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
     return files.judged[real]
 
 
-def _refused(where: JsonPath, problem: _Problem) -> Fault:
-    code, message, hint = problem
-    return Fault(code, message, where, hint=hint)
-
-
 def _why(error: BaseException) -> str:
     return clip(str(getattr(error, "strerror", None) or error), 200)
 
 
 def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
-    """A prompt file read as the platform reads it (UTF-8), bounded, and dropped as it
-    is read: whether it is blank, or why it is not read (code, message, hint)."""
+    """A prompt file read as UTF-8, bounded, and dropped as it is read: whether it is blank."""
     limit = files.limits.max_bytes
     try:
         descriptor = confine.open_regular(path)
@@ -423,8 +319,7 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         decoder = codecs.getincrementaldecoder("utf-8")()
         blank, read = True, 0
         try:
-            # Up to one byte past what is allowed: a file that grew since it was looked
-            # at is still read no further than the limit.
+            # One byte past the limit at most: a file that grew since is read no further.
             while chunk := file.read(min(_CHUNK, allowed + 1 - read)):
                 read += len(chunk)
                 text = decoder.decode(chunk)  # the whole file is decoded: UTF-8 or refused
@@ -455,7 +350,7 @@ def _too_large(size: int, limit: int, spent: int) -> _Problem:
 
 
 def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
-    parts, exact = _located(tuple(error.get("loc", ())), data)
+    parts, exact, node = _located(tuple(error.get("loc", ())), data)
     if parts and parts[0] in SCHEMA_SECTIONS:
         return None
     kind = str(error.get("type", ""))
@@ -464,11 +359,10 @@ def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
         shown = clip(str(missing[0])) if missing else "a field"
         at = "key" if parts else "value"
         return Fault("HMT130", f"`{shown}` is required by the platform's model", parts, at=at)
-    if kind == "union_tag_invalid" and _step(_node(data, parts), "type") is not None:
-        parts = (*parts, "type")  # the tag the platform could not use
-    # A collection is pointed at by its key: its whole extent can be a hostile file's
-    # million lines (``tools``, over the platform's maximum).
-    collection = isinstance(_node(data, parts), (dict, list))
+    if kind == "union_tag_invalid" and isinstance(node, dict) and "type" in node:
+        parts, node = (*parts, "type"), node["type"]  # the tag the platform could not use
+    # A collection is pointed at by its key: it can span a hostile file's million lines.
+    collection = isinstance(node, (dict, list))
     at = "key" if kind == "extra_forbidden" or (parts and collection) else "value"
     return Fault("HMT130", _message(error, parts), parts, at=at, hint=_hint(error))
 
@@ -485,13 +379,10 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
     if named is not None and isinstance(given, str) and given in text:
         text = text.replace(given, named)  # the model's words quote a variable's value
     text = substituted.as_written(text)
-    if kind != "extra_forbidden" and "input" in error and _scalar(error["input"]):
+    scalar = isinstance(error.get("input"), (str, int, float, bool, type(None)))
+    if kind != "extra_forbidden" and "input" in error and scalar:
         text = f"{clip(text, 200)} (got {hints.got(error['input'])})"
     return clip(text, 300)
-
-
-def _scalar(value: Any) -> bool:
-    return value is None or isinstance(value, (str, int, float, bool))
 
 
 def _hint(error: Mapping[str, Any]) -> str | None:
@@ -509,13 +400,9 @@ def _hint(error: Mapping[str, Any]) -> str | None:
     return f"did you mean '{clip(near)}'?" if near is not None else None
 
 
-def _located(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool]:
-    """The data path of a model error's ``loc``, and whether it names an existing node.
-
-    A ``loc`` also holds the names of union branches (a tool's ``function``) and of
-    validators: a part the data does not hold is passed over; a missing field's own
-    name ends the path at the mapping that lacks it.
-    """
+def _located(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool, Any]:
+    """The data path of a model error's ``loc``, whether it names an existing node, and
+    the node it reaches: the parts naming union branches or validators are passed over."""
     parts: list[str | int] = []
     node = data
     exact = True
@@ -529,14 +416,7 @@ def _located(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool]:
             continue
         parts.append(part)
         node = step[0]
-    return tuple(parts), exact
-
-
-def _node(data: Any, parts: JsonPath) -> Any:
-    for part in parts:
-        step = _step(data, part)
-        data = step[0] if step is not None else None
-    return data
+    return tuple(parts), exact, node
 
 
 def _step(node: Any, part: Any) -> tuple[Any] | None:

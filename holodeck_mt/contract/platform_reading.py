@@ -1,36 +1,23 @@
 """What the platform loads although the contract writes it otherwise: its lax reading.
 
-The schema is the canonical form (editors apply it as it is). The platform's
-models read in pydantic's lax mode: a number field also takes a numeric string
-and a boolean, a boolean field also takes ``"yes"``, ``"1"``, ``1`` and the like,
-an integer field also takes ``"5"`` and ``5.0``, ``count`` takes ``true``, and
-``null`` in an optional field is the same as leaving it out. The verdict must be
-the platform's (PLATFORM.md, "The verdict we want"), so the schema's faults are
-read through this module:
-
-- a value the platform converts is read as it converts it, and its fault becomes
-  a warning that says "the platform reads this as X; write Y" (HMT210 number,
-  HMT211 boolean, HMT212 integer);
-- ``null`` in a field the platform declares optional is dropped, silently;
-- the schema then judges the converted document, the one the platform sees: what
-  it still breaks (``absolute_tolerance: "-1"``, a refused key) stays an error.
-
-Which field converts how, and which takes null, the schema declares on the field
-itself (``field_facts``); here is only where a field sits: the kind of mapping
-holding it (test case, turn, metric of each kind, LLM model, ...).
+The platform's models read in pydantic's lax mode (``"5"`` for 5, ``"yes"`` for true,
+``null`` for an optional field left out). A value it converts is read as it converts it
+and its fault becomes a warning (HMT210-212); the schema then judges the converted
+document, so what the platform still refuses stays an error. How each field reads is
+declared in the schema (``field_facts``); here is only where a field sits.
 """
 
 from __future__ import annotations
 
 import math
 import re
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
-from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, make
+from holodeck_mt.model import Fault, JsonPath, Remove, Rewrite
 from holodeck_mt.text.safe_text import clip
 from holodeck_mt.wording import hints
 
@@ -45,20 +32,16 @@ def _reading(kind: str, field: str | int) -> str | None:
 
 
 _CODES = {NUMBER: "HMT210", BOOLEAN: "HMT211", INTEGER: "HMT212", COUNT: "HMT212"}
-_TRUE = frozenset({"1", "on", "t", "true", "y", "yes"})
-_FALSE = frozenset({"0", "off", "f", "false", "n", "no"})
-#: Conversions may reveal the test-case shape or metric kind the author meant, and
-#: with it more conversions; and the schema examines a capped number of faulty test
-#: cases at a time (--max-diagnostics), so each round may reach new ones. Every round
-#: converts something new, so the loop ends; this bound only guards against a bug.
+_WORDS = dict.fromkeys(("1", "on", "t", "true", "y", "yes"), True) | dict.fromkeys(
+    ("0", "off", "f", "false", "n", "no"), False
+)
+#: A conversion may reveal more (the shape meant, test cases past --max-diagnostics), so
+#: conversion runs in rounds; each converts something new, and this bound guards a bug.
 _ROUNDS = 10_000
 
 
-class _Absent:
-    """No value: a conversion that does not apply."""
-
-
-_NO = _Absent()
+#: No value: a conversion that does not apply, a node absent or removed.
+_NO: Any = object()
 
 
 def as_number(value: Any) -> Any:
@@ -103,13 +86,7 @@ def as_boolean(value: Any) -> Any:
         return value
     if isinstance(value, (int, float)) and value in (0, 1):
         return bool(value)
-    if isinstance(value, str):
-        word = value.lower()
-        if word in _TRUE:
-            return True
-        if word in _FALSE:
-            return False
-    return _NO
+    return _WORDS.get(value.lower(), _NO) if isinstance(value, str) else _NO
 
 
 def as_count(value: Any) -> Any:
@@ -125,41 +102,20 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
 }
 
 
-def _canonical(how: str, value: Any) -> bool:
-    """Already written as the contract writes it (the schema judges it as it is)."""
-    if isinstance(value, bool):
-        return how == BOOLEAN
-    if how == NUMBER:
-        return isinstance(value, (int, float))
-    if how in (INTEGER, COUNT):
-        return isinstance(value, int)
-    return False
-
-
-# --- where a field sits -------------------------------------------------------
-
-
 def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
     """The kind of mapping (or list) at ``parts``: one of ``field_facts.kinds()``."""
     node = _get(data, parts)
-    if node is _NO:
+    if node is _NO or (not parts and not isinstance(data, dict)):
         return None
     if not parts:
-        return _root_kind(data, role)
+        return "test-cases-file" if role == "test-cases-file" else "agent"
+    kind = None
     if isinstance(data, dict) and parts[0] == "evaluations":
-        kind = _agent_evaluations_kind(parts[1:], node)
-        if kind is not None:
-            return kind
+        kind = _first(_AGENT_EVALUATIONS, parts[1:], exact=True)
     index, relative = walk.test_case_of(data, parts)
-    if index is None:
-        return None
-    return _test_case_kind(relative, node)
-
-
-def _root_kind(data: Any, role: str) -> str | None:
-    if not isinstance(data, dict):
-        return None
-    return "test-cases-file" if role == "test-cases-file" else "agent"
+    if kind is None and index is not None:
+        kind = _first(_TEST_CASE, relative, exact=True) or _first(_TEST_CASE_ENDS, relative)
+    return _metric(node) if kind == _METRIC else kind
 
 
 #: A path pattern: a key, ``int`` for any index, ``...`` for any key or index.
@@ -194,100 +150,66 @@ _TEST_CASE_ENDS: tuple[tuple[_Pattern, str], ...] = (
 )
 
 
-def _matches(pattern: _Pattern, parts: JsonPath) -> bool:
-    return len(pattern) == len(parts) and all(
+def matches(pattern: _Pattern, parts: JsonPath) -> bool:
+    """Whether ``parts`` begins with ``pattern`` (``int``: any index; ``...``: anything)."""
+    return len(parts) >= len(pattern) and all(
         want is ... or (isinstance(part, int) if want is int else want == part)
-        for want, part in zip(pattern, parts, strict=True)
+        for want, part in zip(pattern, parts, strict=False)
     )
 
 
-def _ends_with(parts: JsonPath, pattern: _Pattern) -> bool:
-    return len(parts) >= len(pattern) and _matches(pattern, parts[len(parts) - len(pattern) :])
-
-
-def _agent_evaluations_kind(rest: JsonPath, node: Any) -> str | None:
-    kind = next((kind for pattern, kind in _AGENT_EVALUATIONS if _matches(pattern, rest)), None)
-    return _metric(node) if kind == _METRIC else kind
-
-
-def _test_case_kind(relative: JsonPath, node: Any) -> str | None:
-    kind = next((kind for pattern, kind in _TEST_CASE if _matches(pattern, relative)), None)
-    if kind is None:
-        ends = (kind for pattern, kind in _TEST_CASE_ENDS if _ends_with(relative, pattern))
-        kind = next(ends, None)
-    return _metric(node) if kind == _METRIC else kind
-
-
-_METRIC_BRANCHES = {
-    "#/$defs/StandardMetric": "metric:standard",
-    "#/$defs/GEvalMetric": "metric:geval",
-    "#/$defs/RagMetric": "metric:rag",
-    "#/$defs/CodeMetric": "metric:code",
-}
+def _first(
+    table: tuple[tuple[_Pattern, str], ...], parts: JsonPath, exact: bool = False
+) -> str | None:
+    """The kind of the first pattern ``parts`` is (``exact``) or ends with."""
+    for pattern, kind in table:
+        fits = len(pattern) == len(parts) if exact else len(pattern) <= len(parts)
+        if fits and matches(pattern, parts[len(parts) - len(pattern) :]):
+            return kind
+    return None
 
 
 def _metric(node: Any) -> str | None:
-    """The metric's kind, as the schema picks the branch the author meant."""
-    from holodeck_mt.contract import registry as schemas
-    from holodeck_mt.contract.messages import meant_branch
+    """The metric's kind (``metric:<type>``), as the schema picks the branch the author meant."""
+    from holodeck_mt.contract.messages import metric_kind
 
-    if not isinstance(node, dict):
-        return None
-    metric = schemas.definition(schemas.METRIC, "Metric")
-    return _METRIC_BRANCHES.get(meant_branch(metric, node) or "")
+    kind = metric_kind(node) if isinstance(node, dict) else None
+    return f"metric:{kind}" if kind else None
 
 
 def _get(data: Any, parts: JsonPath) -> Any:
-    node = data
+    """The node at ``parts``, or ``_NO``."""
     for part in parts:
-        found = isinstance(node, dict) and part in node
-        found = found or (
-            isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)
-        )
-        if found:
-            node = node[part]
-        else:
+        listed = isinstance(data, list) and isinstance(part, int) and 0 <= part < len(data)
+        if not (listed or (isinstance(data, dict) and part in data)):
             return _NO
-    return node
-
-
-# --- turning the schema's faults into the platform's verdict ----------------------
+        data = data[part]
+    return data
 
 
 def relax(
     data: Any, faults: list[Fault], judge: Callable[[Any], list[Fault]], role: str = "document"
 ) -> tuple[list[Fault], Any]:
-    """The faults of the document as the platform reads it, and that document.
-
-    ``judge`` gives the schema's faults of a document. The result holds the
-    schema's faults of the converted document, plus one warning per conversion
-    (at the path it was written). ``data`` itself is never changed.
-    """
+    """The faults of the document as the platform reads it (``judge``'s on the converted
+    copy, and one warning per conversion), and that document; ``data`` is left as it is."""
     notes: dict[JsonPath, Fault] = {}
     current = data
     for _ in range(_ROUNDS):
-        changes = [c for c in (_change(current, f.parts, role) for f in faults) if c is not None]
-        changes = [c for c in changes if c[0] not in notes]
+        changes: dict[JsonPath, tuple[JsonPath, Any, Fault | None]] = {}
+        for fault in faults:
+            change = _change(current, fault.parts, role)
+            if change is not None and change[0] not in notes:
+                changes.setdefault(change[0], change)
         if not changes:
             break
-        unique = _unique(changes)
-        current = _replaced(current, {parts: replacement for parts, replacement, _ in unique})
-        for parts, _, note in unique:
+        current = _replaced(current, {parts: new for parts, new, _ in changes.values()})
+        for parts, _, note in changes.values():
             # A dropped null is remembered (never converted twice) but never shown.
             notes[parts] = note if note is not None else Fault("", "", parts)
         faults = judge(current)
     # A value that is wrong even as the platform reads it is its error alone.
     wrong = {f.parts for f in faults}
     return faults + [n for n in notes.values() if n.code and n.parts not in wrong], current
-
-
-def _unique(
-    changes: Iterable[tuple[JsonPath, Any, Fault | None]],
-) -> list[tuple[JsonPath, Any, Fault | None]]:
-    seen: dict[JsonPath, tuple[JsonPath, Any, Fault | None]] = {}
-    for change in changes:
-        seen.setdefault(change[0], change)
-    return list(seen.values())
 
 
 def _change(data: Any, parts: JsonPath, role: str) -> tuple[JsonPath, Any, Fault | None] | None:
@@ -314,10 +236,10 @@ def _dropped(
 def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, Fault] | None:
     """A value the platform converts, as it converts it, with the warning that says so."""
     how = _reading(kind, parts[-1])
-    if how is None or value is None or _canonical(how, value):
+    if how is None or value is None:
         return None
     converted = _CONVERT[how](value)
-    if converted is _NO:
+    if converted is _NO or converted is value:  # the value itself: written as it is read
         return None
     return parts, converted, _note(how, parts, value, converted)
 
@@ -325,12 +247,7 @@ def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, F
 def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
     name = next((p for p in reversed(parts) if isinstance(p, str)), "")
     written = _written(converted)
-    what = {
-        NUMBER: f"the number {written}",
-        INTEGER: f"the integer {written}",
-        COUNT: f"the count {written}",
-        BOOLEAN: written,
-    }[how]
+    what = written if how == BOOLEAN else f"the {how} {written}"  # the number 5, the count 1
     fix = Rewrite(written, key=None if isinstance(parts[-1], int) else name)
     return Fault(
         _CODES[how],
@@ -359,17 +276,6 @@ NO_TEST_CASES = Fault(
 )
 
 
-def no_test_cases(diagnostic: Diagnostic) -> Diagnostic:
-    """An empty (or comment-only) test-cases file: zero test cases, not an error."""
-    return make(
-        NO_TEST_CASES.code,
-        NO_TEST_CASES.message,
-        diagnostic.line,
-        diagnostic.column,
-        hint=NO_TEST_CASES.hint,
-    )
-
-
 def _written(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -381,41 +287,29 @@ def _written(value: Any) -> str:
 
 
 def _replaced(data: Any, changes: dict[JsonPath, Any]) -> Any:
-    """A copy of ``data`` with each node at a path of ``changes`` replaced (``_NO``: removed).
-
-    Only the containers on the changed paths are copied, each once, whatever the
-    number of changes below it; everything else is shared.
-    """
-    tree: dict[Any, Any] = {}
+    """A copy of ``data`` with each node at a path of ``changes`` replaced (``_NO``: removed);
+    only the containers on the changed paths are copied, each once."""
+    root = _shallow(data)
+    fresh = {id(root)}
     for parts, replacement in changes.items():
-        if not parts:
-            continue
-        node = tree
+        node = root
         for part in parts[:-1]:
-            node = node.setdefault(("in", part), {})
-        node[("at", parts[-1])] = replacement
-    return _rebuilt(data, tree)
-
-
-def _rebuilt(data: Any, tree: dict[Any, Any]) -> Any:
-    if isinstance(data, dict):
-        copy: Any = dict(data)
-    elif isinstance(data, list):
-        copy = list(data)
-    else:
-        return data
-    removed = []
-    for (how, part), below in tree.items():
-        present = part in copy if isinstance(copy, dict) else 0 <= part < len(copy)
-        if not present:
-            continue
-        if how == "in":
-            copy[part] = _rebuilt(copy[part], below)
-        elif below is _NO:
-            removed.append(part)
+            child = _get(node, (part,))
+            if not isinstance(child, (dict, list)):
+                break
+            if id(child) not in fresh:
+                child = node[part] = _shallow(child)
+                fresh.add(id(child))
+            node = child
         else:
-            copy[part] = below
-    for part in removed:
-        if isinstance(copy, dict):
-            del copy[part]
-    return copy
+            if not parts or _get(node, parts[-1:]) is _NO:
+                continue
+            if replacement is not _NO:
+                node[parts[-1]] = replacement
+            elif isinstance(node, dict):
+                del node[parts[-1]]
+    return root
+
+
+def _shallow(data: Any) -> Any:
+    return dict(data) if isinstance(data, dict) else list(data) if isinstance(data, list) else data

@@ -1,9 +1,7 @@
 """The canonical schema files, loaded into an offline ``referencing.Registry``.
 
-``schema/`` at the top of the repository is the source of truth, read expanded
-(:mod:`holodeck_mt.contract.expansion`: each fact is written once there). An installed
-package carries a copy as ``holodeck_mt/schema``; a checkout (or an editable
-install) reads the top-level folder directly.
+``schema/`` at the top of the repository is the source of truth, read expanded; an
+installed package carries a copy as ``holodeck_mt/schema``.
 """
 
 from __future__ import annotations
@@ -15,34 +13,29 @@ from typing import TYPE_CHECKING, Any
 
 from holodeck_mt.urls import SCHEMA_BASE
 
-# jsonschema and referencing are imported only when a Python validator is built:
-# a run the compiled validator settles never loads them (see fast_path).
+# Imported only when a Python validator is built: a run the compiled one settles never does.
 if TYPE_CHECKING:
     from jsonschema import Draft202012Validator
     from referencing import Registry, Resource
 
-#: The folder of every schema file's ``$id`` (holodeck_mt/urls.py is where it is set).
 BASE_URI = SCHEMA_BASE
 
 #: The root schemas a document can be validated against, by role.
 DOCUMENT = BASE_URI + "document.schema.json"
 AGENT = BASE_URI + "agent.schema.json"
 TEST_CASES_FILE = BASE_URI + "test-cases-file.schema.json"
-#: The metric definitions (the kinds, and what chooses each).
 METRIC = BASE_URI + "metric.schema.json"
-#: The LLM model an evaluator runs on.
 LLM_MODEL = BASE_URI + "llm-model.schema.json"
 
 
 def schema_dir() -> Path:
     """Return the folder holding the schema files (installed copy first)."""
     packaged = Path(__file__).resolve().parent.parent / "schema"
-    if packaged.is_dir():
-        return packaged
-    checkout = Path(__file__).resolve().parent.parent.parent / "schema"
-    if checkout.is_dir():
-        return checkout
-    raise FileNotFoundError(f"schema files not found in {packaged} nor {checkout}")
+    checkout = packaged.parent.parent / "schema"
+    found = next((folder for folder in (packaged, checkout) if folder.is_dir()), None)
+    if found is None:
+        raise FileNotFoundError(f"schema files not found in {packaged} nor {checkout}")
+    return found
 
 
 def refuse_retrieval(uri: str) -> Resource[Any]:
@@ -55,17 +48,14 @@ def refuse_retrieval(uri: str) -> Resource[Any]:
 @cache
 def source_files() -> dict[str, dict[str, Any]]:
     """Every schema file as written, by its ``$id``."""
-    contents: dict[str, dict[str, Any]] = {}
-    for path in sorted(schema_dir().glob("*.schema.json")):
-        schema = json.loads(path.read_text(encoding="utf-8"))
-        contents[schema["$id"]] = schema
-    return contents
+    paths = sorted(schema_dir().glob("*.schema.json"))
+    schemas = [json.loads(path.read_text(encoding="utf-8")) for path in paths]
+    return {schema["$id"]: schema for schema in schemas}
 
 
 @cache
 def schema_files() -> dict[str, dict[str, Any]]:
-    """Every schema file, by its ``$id``, expanded (see :mod:`.expansion`): what the
-    validators, the bundle, the docs and the field tables all read."""
+    """Every schema file, by its ``$id``, expanded (see :mod:`.expansion`)."""
     from holodeck_mt.contract.expansion import expand
 
     return expand(source_files())
@@ -97,10 +87,8 @@ def registry() -> Registry[Any]:
 
 @cache
 def validator(root: str = DOCUMENT) -> Draft202012Validator:
-    """A validator for one of the root schemas, built once.
-
-    Its keywords never quote the instance in their messages (see schema_keywords).
-    """
+    """A validator for one of the root schemas, built once, whose messages never quote
+    the instance (:mod:`.keywords`)."""
     from jsonschema import Draft202012Validator
 
     from holodeck_mt.contract.keywords import extended

@@ -1,8 +1,6 @@
 """The agent.yaml sections no platform model checked in a run, and how to check them.
 
-What the text summary says once and the JSON summary lists, when the platform's models
-were off or did not import (:mod:`holodeck_mt.contract.platform_models`). Kept apart from
-the models so that a renderer imports nothing that reads YAML.
+Kept apart from :mod:`.platform_models` so that a renderer imports nothing that reads YAML.
 """
 
 from __future__ import annotations
@@ -15,22 +13,17 @@ from holodeck_mt.text.safe_text import clip
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
-#: How to get the models, as the summary says it.
 INSTALL = "pip install holodeck-ai"
 
 
 def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
-    """The sections no model checked in any of ``results`` (each once, clipped), and
-    how to check them (None when every section was checked)."""
-    names: dict[str, None] = {}
-    off = False
-    for result in results:
-        for section in result.unchecked:
-            names.setdefault(clip(section), None)
-        off = off or result.unchecked_because == "off"
+    """The sections no model checked in ``results`` (each once, clipped), and how to check
+    them (None when every section was checked)."""
+    names = list(dict.fromkeys(clip(section) for r in results for section in r.unchecked))
     if not names:
         return [], None
-    return list(names), ("--platform auto" if off else INSTALL)
+    off = any(result.unchecked_because == "off" for result in results)
+    return names, ("--platform auto" if off else INSTALL)
 
 
 def sections_note(results: Sequence[FileResult]) -> str | None:

@@ -1,10 +1,4 @@
-"""The contract's verdict on a loaded document: the schema's faults, read as the platform reads.
-
-The schema judges the document as the platform sees it (``platform_reading``):
-what the platform converts is a warning, what it still refuses an error. A
-document that is no mapping and no list (a lone scalar, nothing at all) is one
-fault, and an empty test-cases file holds no test cases; neither is judged further.
-"""
+"""The contract's verdict on a loaded document: the schema's faults, read as the platform reads."""
 
 from __future__ import annotations
 
@@ -15,7 +9,7 @@ from typing import Any
 from holodeck_mt.contract import compiled, free_form, registry
 from holodeck_mt.contract import platform_reading as lax
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, Role, under
+from holodeck_mt.model import Diagnostic, Fault, Role, make, under
 from holodeck_mt.read import loader
 from holodeck_mt.wording import hints
 
@@ -28,49 +22,45 @@ ROOTS: dict[Role, str] = {
 
 @dataclass(frozen=True)
 class Verdict:
-    """The contract's faults, and the document as the platform reads it (None: not a
-    document the rules can read, so only these faults stand)."""
+    """The contract's faults, and the document as the platform reads it (None: none)."""
 
     faults: list[Fault]
     as_read: Any
 
 
 def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
-    """The faults of the loaded ``doc`` read as ``role`` (the reader's diagnostics of
-    non-string keys the platform loads made warnings: ``free_form``)."""
+    """The faults of the loaded ``doc`` read as ``role``."""
     data = doc.data
     doc.diagnostics = free_form.reread(doc.diagnostics, data, role)
     if role == "test-cases-file" and not data:
         return Verdict([lax.NO_TEST_CASES], None)
     if not isinstance(data, (dict, list)):
-        return Verdict([_not_a_document(data)], None)
+        shown = "empty" if data is None else f"a single {hints.kind_of(data)}"
+        message = (
+            f"the document is {shown}; an agent.yaml is a mapping and a test-cases file "
+            "a list of test cases"
+        )
+        return Verdict([Fault("HMT006", message, ())], None)
     faults, as_read = lax.relax(data, *_schema_of(doc, role, limits), role=role)
     return Verdict(faults, as_read)
 
 
 def unloaded(diagnostics: list[Diagnostic], role: Role) -> list[Diagnostic]:
-    """The reading's diagnostics of a document that did not load, in the role's wording
-    (an empty test-cases file holds no test cases)."""
+    """The diagnostics of a document that did not load, in the role's wording."""
     if role != "test-cases-file":
         return diagnostics
-    return [lax.no_test_cases(d) if d.code == "HMT006" else d for d in diagnostics]
-
-
-def _not_a_document(data: Any) -> Fault:
-    shown = "empty" if data is None else f"a single {hints.kind_of(data)}"
-    return Fault(
-        "HMT006",
-        f"the document is {shown}; an agent.yaml is a mapping and a test-cases file "
-        "a list of test cases",
-        (),
-    )
+    none = lax.NO_TEST_CASES
+    return [
+        make(none.code, none.message, d.line, d.column, hint=none.hint) if d.code == "HMT006" else d
+        for d in diagnostics
+    ]
 
 
 def _schema_of(
     doc: loader.Document, role: Role, limits: Limits
 ) -> tuple[list[Fault], Callable[[Any], list[Fault]]]:
-    """The schema's faults of the loaded document, and the function that found them
-    (for the document as the platform reads it); none at or below a loader's report."""
+    """The schema's faults of the loaded document (none below a loader's report), and the
+    function that found them."""
     uses_json_only = not doc.has_non_json
 
     def schema(document: Any) -> list[Fault]:

@@ -1,9 +1,6 @@
 """The keywords our schema uses, by what their values are, and the one walk over its subschemas.
 
-The fast path strips the annotations before compiling, the bundler rewrites ``$ref``
-everywhere but in data, the schema check and the docs generator visit every
-subschema: all of them read these lists, so a keyword added to the schema is
-added here once.
+Everything that reads or rewrites the schema reads these lists: a keyword is added here once.
 """
 
 from __future__ import annotations
@@ -31,7 +28,6 @@ NAMED_SUBSCHEMAS = ("properties", "$defs", "patternProperties", "dependentSchema
 #: Keywords whose value is a list of subschemas.
 LISTED_SUBSCHEMAS = ("oneOf", "anyOf", "allOf", "prefixItems")
 
-# Our own annotations: what the schema tells the validator's messages (schema_errors).
 #: On a ``oneOf``: ``[{"if": <schema>, "then": <branch $ref>}]``, the branch the author meant.
 CHOOSE = "x-holodeck-choose"
 #: ``{keyword: code}``: the code a keyword of this node reports, where it states a rule.
@@ -81,11 +77,7 @@ DATA = frozenset({"const", "enum", "default", "examples"}) | EDITOR_KEYWORDS | H
 
 
 def subschemas(schema: Any, pointer: str = "") -> Iterator[tuple[str, dict[str, Any]]]:
-    """Every subschema of ``schema`` with its JSON pointer, keyword by keyword.
-
-    Data keywords (``examples``, ``default``, ``enum``, ``defaultSnippets``, ...) are not
-    entered, so a property called ``description`` is a subschema, not a description.
-    """
+    """Every subschema of ``schema`` with its JSON pointer; data keywords are not entered."""
     if not isinstance(schema, dict):
         return
     yield pointer, schema
@@ -124,8 +116,3 @@ def rebuild(
         else:
             out[key] = rebuild(value, keep, ref)
     return out
-
-
-def without_annotations(schema: Any) -> Any:
-    """The schema with only what validates (the compiled validator builds faster)."""
-    return rebuild(schema, keep=lambda keyword: keyword not in ANNOTATIONS)
