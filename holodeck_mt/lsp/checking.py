@@ -1,13 +1,9 @@
 """What the server validates an open document with, inside its workspace and its limits.
 
-The boundary of a language server is its workspace (the ``rootUri`` and
-``workspaceFolders`` of ``initialize``), not the folder its process was started in: an
-editor started from ``$HOME`` must not let a document's ``test_cases_file:
-../.aws/credentials`` be read. A document outside every workspace folder has its own
-folder as its tree. Files read for context (the agent.yaml naming the open file) are
-read as the CLI reads files: confined, regular files only, within the size limit. The
-workspace folder is also where ``holodeck`` would run: its ``.env`` is the one read for
-``${NAME}``, never that of the folder the server was started in.
+The workspace (``rootUri``, ``workspaceFolders``), not the folder the process started
+in, bounds what is read: an editor started from ``$HOME`` must not let a document's
+``test_cases_file: ../.aws/credentials`` be read; its ``.env`` is the one read for
+``${NAME}``. A document outside every workspace folder has its own folder as its tree.
 """
 
 from __future__ import annotations
@@ -20,8 +16,23 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.lsp import roles
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.pipeline import read_saved, validate_document_text, validate_text
+from holodeck_mt.project.config import ConfigError, find, load
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Options
+from holodeck_mt.selection import SelectionError
+
+
+def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
+    """The options of the workspace configuration (docs/usage.md) looked for from ``path``
+    up to ``tree``, read afresh each time; and why it was not used (every code is then)."""
+    try:
+        found = find(path.parent, top=tree)
+        if found is None:
+            return Options(), None
+        settings = load(found)
+        return Options(selection=settings.selection(), platform=settings.platform), None
+    except (ConfigError, SelectionError, OSError, ValueError) as e:
+        return Options(), f"configuration not used: {e}"
 
 
 def diagnose(
@@ -31,8 +42,7 @@ def diagnose(
     limits: Limits | None = None,
     options: Options | None = None,
 ) -> list[Diagnostic] | None:
-    """Every diagnostic the CLI reports for this text; None for a file that is not ours.
-    ``options``: the workspace configuration's (:mod:`holodeck_mt.lsp.configuration`)."""
+    """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
     target = roles.target_of(path, text, tree)
@@ -51,8 +61,8 @@ def diagnose_as(
     limits: Limits | None = None,
     options: Options | None = None,
 ) -> list[Diagnostic]:
-    """:func:`diagnose` of a document whose workspace folder (``tree``) and target are
-    known, and ``agent_text``, the saved text of the agent.yaml naming it (if one does)."""
+    """:func:`diagnose` of a document whose ``tree`` and ``target`` are known;
+    ``agent_text``: the saved text of the agent.yaml naming it (if one does)."""
     common: dict[str, Any] = {
         "base_dir": target.base_dir,
         "limits": limits or Limits(),
