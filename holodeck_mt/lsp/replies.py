@@ -1,13 +1,8 @@
 """Every request gets an answer: one pygls cannot even read gets a JSON-RPC error.
 
-pygls turns a request whose params do not fit the method's type into an exception
-raised while the message is read: the request is logged and never answered, and a
-client waits for ever. Here such a request is answered with ``Invalid Params``
-(``-32602``), its id echoed when it is one JSON-RPC allows. A command's arguments
-that are not what the command takes raise :func:`invalid` for the same answer,
-without the server's traceback in it. After ``shutdown``, pygls drops every message
-but ``exit``; here a request is answered ``Invalid Request`` (``-32600``), as LSP asks,
-and a notification is still dropped.
+pygls never answers a request whose params it cannot read (the client waits for ever):
+here it gets ``-32602``. After ``shutdown`` pygls drops every message but ``exit``; here
+a request gets ``-32600``, as LSP asks.
 """
 
 from __future__ import annotations
@@ -22,8 +17,6 @@ from holodeck_mt.text.safe_text import clip, escape
 
 
 class AnsweringProtocol(LanguageServerProtocol):
-    """The LSP protocol, answering a request it cannot read instead of dropping it."""
-
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
             return super().structure_message(data)

@@ -1,8 +1,4 @@
-"""Which open documents the server validates, and as what (docs/editors.md): an
-agent.yaml as the CLI validates it; a file an agent.yaml (as saved) names, as that agent's
-test-cases file; any other YAML file holding test cases by the editor's buffer, as a file
-given on the command line. Every other file gets no diagnostics.
-"""
+"""Which open documents the server validates, and as what (docs/editors.md)."""
 
 from __future__ import annotations
 
@@ -25,9 +21,7 @@ class Target:
 
 def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
     """How to validate the document at ``path`` holding ``text``; None: not a HoloDeck file.
-
-    ``tree``: the folder (real path) no agent.yaml is looked for above (the workspace).
-    """
+    No agent.yaml is looked for above ``tree`` (the workspace)."""
     if discovery.is_agent_file(path):
         return Target("document", path.parent)
     agent = discovery.naming_agent(path, tree)

@@ -1,9 +1,5 @@
-"""The server's one setting, ``holodeck-mt.schemaDiagnostics``, as editors send it.
-
-Why it exists, and the three ways editors spell it (all read here, from the
-initialisation options or ``workspace/didChangeConfiguration``): docs/editors.md.
-Anything else (a string, a number, a missing key) keeps the value the server has.
-"""
+"""The server's one setting, ``holodeck-mt.schemaDiagnostics``, in each of the three
+spellings editors send (docs/editors.md); any other value keeps the server's."""
 
 from __future__ import annotations
 

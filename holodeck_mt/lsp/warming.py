@@ -1,13 +1,9 @@
 """A small sample validated when the server starts, before the editor's first document.
 
-A process's first validation pays once for what every later one finds ready: the
-schema's validators built, the modules only a fault needs imported (its message, its
-hint, its place and range in the text). The editor sends its first document right
-after ``initialize``; the worker validates this sample meanwhile, so that the first
-document's diagnostics come as fast as the next ones. The sample reads no file and
-names none of the platform's own sections (whose models take a fifth of a second to
-import, and are imported by the first agent.yaml that has them); nothing of it is
-published.
+A first validation pays once for validators built and modules imported; paying it on
+the sample makes the first document as fast as the next. The sample reads no file and
+names none of the platform's sections (their models are slow to import); nothing of it
+is published.
 """
 
 from __future__ import annotations
