@@ -1,14 +1,12 @@
-"""The explain document (``--format json``, ``"version": 1``): what runs on every turn.
-
-The text output is rendered from this document, so both always say the same.
-"""
+"""The explain document (``--format json``, ``"version": 1``): what runs on every turn,
+and the summary closing it. The text output is rendered from it: both say the same."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.explain import describe, summary
+from holodeck_mt.explain import describe
 from holodeck_mt.explain.sources import Sources
 from holodeck_mt.model import format_path
 from holodeck_mt.semantics import precedence
@@ -23,9 +21,7 @@ INPUT_CHARS = 80
 RAG_DEFAULT_THRESHOLD = 0.5
 #: A geval evaluator built from a definition without `threshold` judges at 0.5.
 GEVAL_DEFAULT_THRESHOLD = 0.5
-#: The output budget: turns plus the metrics they list. A few agent-level metrics over
-#: many turns multiply; past the budget the remaining test cases and turns are left out,
-#: and ``left_out`` counts them (``--test-case`` explains one test case whole).
+#: The output budget (turns plus the metrics they list); ``left_out`` counts the rest.
 MAX_ENTRIES = 4_000
 
 
@@ -195,7 +191,7 @@ def build(
         "files": files,
         "evaluators": evaluators(sources, plan)[:MAX_ENTRIES],
         "test_cases": cases,
-        "summary": summary.summarise(cases),
+        "summary": summarise(cases),
     }
     if left["turns"]:
         built["left_out"] = left
@@ -222,4 +218,43 @@ def refused(files: list[dict[str, Any]]) -> dict[str, Any]:
         "evaluators": [],
         "test_cases": [],
         "summary": None,
+    }
+
+
+#: A metric's statuses that count as running on the turn (a single turn without a ground
+#: truth still runs its comparison: it fails).
+_RUNNING = ("runs", "no-ground-truth")
+
+
+def summarise(test_cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``summary``, read from the test cases explained (``--test-case`` narrows it)."""
+    metrics: dict[tuple[str, str], dict[str, Any]] = {}
+    turns = without_metric = with_tools = with_config = config_unread = 0
+    for case in test_cases:
+        for turn in case["turns"]:
+            turns += 1
+            running = [m for m in turn["metrics"] if m["status"] in _RUNNING]
+            for metric in turn["metrics"]:
+                key = (metric["metric"], metric["kind"])
+                entry = metrics.setdefault(
+                    key,
+                    {"metric": key[0], "kind": key[1], "turns_running": 0, "turns_skipped": 0},
+                )
+                if metric["status"] in _RUNNING:
+                    entry["turns_running"] += 1
+                elif metric["status"] == "skipped-no-ground-truth":
+                    entry["turns_skipped"] += 1
+            without_metric += not running
+            with_tools += bool(turn["expected_tools"])
+            if turn["has_turn_config"]:
+                with_config += 1
+                config_unread += not any(m["kind"] == "code" for m in running)
+    return {
+        "test_cases": len(test_cases),
+        "turns": turns,
+        "metrics": list(metrics.values()),
+        "turns_without_metrics": without_metric,
+        "turns_with_tool_assertions": with_tools,
+        "turns_with_turn_config": with_config,
+        "turn_config_read_by_nothing": config_unread,
     }

@@ -1,9 +1,5 @@
-"""The documents explain reads: the file given, and the test-cases file it names.
-
-Both as the validator read and judged them (``pipeline.check_file``: the text with its
-``${NAME}`` references substituted, as the platform reads it), handed over, never read
-or followed again here. Only called once the validator found no error in either, so
-every shape is the schema's.
+"""The documents explain reads: the file given and the test-cases file it names, as the
+validator judged them (never read again here), with no error, so every shape is the schema's.
 """
 
 from __future__ import annotations
@@ -19,8 +15,6 @@ from holodeck_mt.semantics.precedence import Origin
 
 @dataclass(frozen=True)
 class Source:
-    """One document as the validator judged it, and the path shown for it."""
-
     display: str
     checked: Checked
     limits: Limits
@@ -36,8 +30,6 @@ class Source:
 
 @dataclass(frozen=True)
 class Sources:
-    """The agent (None for a bare test-cases file) and where the test cases are."""
-
     agent: Source | None
     cases: Source | None
     cases_base: JsonPath
