@@ -60,7 +60,6 @@ class HoloDeckServer(LanguageServer):
         super().__init__("holodeck-mt", version, protocol_cls=AnsweringProtocol)
         self.schema_diagnostics = settings.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
-        self.validations = 0
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._running: set[str] = set()
         self.last_edit: dict[str, float] = {}
@@ -123,14 +122,12 @@ class HoloDeckServer(LanguageServer):
             del self._validating[uri]
 
     async def _validate(self, uri: str, text: str, version: int) -> Checked | None:
-        loop = asyncio.get_running_loop()
         started = time.perf_counter()
         self._log(f"validating {uri} version {version}")
-        found, cpu = await loop.run_in_executor(self._worker, self._timed, uri, text)
+        found, cpu = await self.off_the_loop(self._timed, uri, text)
         current = self.workspace.text_documents.get(uri)
         if current is None or (current.version or 0) != version:
             return None  # the editor has moved on: a newer validation is scheduled
-        self.validations += 1
         checked = Checked(version, text, found or [])
         self.checked[uri] = checked
         self.publish(uri, checked)
@@ -236,13 +233,10 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
     end_line = d.end_line if d.end_line is not None else d.line
     end_column = d.end_column if d.end_column is not None else d.column
     end = lines.from_validator(end_line, end_column)
-    severity = (
-        lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning
-    )
     return lsp.Diagnostic(
         range=lsp.Range(start=lsp.Position(*start), end=lsp.Position(*max(start, end))),
         message=shown_message(d),
-        severity=severity,
+        severity=lsp.DiagnosticSeverity[d.severity.capitalize()],
         code=d.code,
         code_description=lsp.CodeDescription(href=code_docs(d.code)),
         source=SOURCE,
