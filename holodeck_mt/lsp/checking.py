@@ -1,4 +1,4 @@
-"""What the server validates an open document with, inside its workspace and its limits.
+"""Which open documents the server validates, as what (docs/editors.md), and with what.
 
 The workspace (``rootUri``, ``workspaceFolders``), not the folder the process started
 in, bounds what is read: an editor started from ``$HOME`` must not let a document's
@@ -9,17 +9,41 @@ in, bounds what is read: an editor started from ``$HOME`` must not let a documen
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.lsp import roles
-from holodeck_mt.model import Diagnostic
+from holodeck_mt.model import Diagnostic, Role
 from holodeck_mt.pipeline import read_saved, validate_document_text, validate_text
+from holodeck_mt.project import discovery
 from holodeck_mt.project.config import ConfigError, find, load
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Options
 from holodeck_mt.selection import SelectionError
+
+
+@dataclass(frozen=True)
+class Target:
+    """How a document is validated: its role and the folder its paths are relative to."""
+
+    role: Role
+    base_dir: Path
+    #: The agent.yaml that names it, for a test-cases file validated through it.
+    agent: Path | None = None
+
+
+def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
+    """How to validate the document at ``path`` holding ``text``; None: not a HoloDeck file.
+    No agent.yaml is looked for above ``tree`` (the workspace)."""
+    if discovery.is_agent_file(path):
+        return Target("document", path.parent)
+    agent = discovery.naming_agent(path, tree)
+    if agent is not None:
+        return Target("test-cases-file", agent.parent, agent)
+    if discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text):
+        return Target("document", path.parent)
+    return None
 
 
 def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
@@ -45,7 +69,7 @@ def diagnose(
     """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
-    target = roles.target_of(path, text, tree)
+    target = target_of(path, text, tree)
     if target is None:
         return None
     saved = read_saved(target.agent, tree, limits) if target.agent is not None else None
@@ -56,7 +80,7 @@ def diagnose_as(
     path: Path,
     text: str,
     tree: Path,
-    target: roles.Target,
+    target: Target,
     agent_text: str | None,
     limits: Limits | None = None,
     options: Options | None = None,

@@ -22,7 +22,7 @@ from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.lsp import checking, documents, roles, settings, sharing, warming
+from holodeck_mt.lsp import checking, documents, sharing, warming
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
@@ -58,7 +58,7 @@ class HoloDeckServer(LanguageServer):
     def __init__(self, version: str = "") -> None:
         # The version the command line runs, told by it when it serves (``serve``).
         super().__init__("holodeck-mt", version, protocol_cls=AnsweringProtocol)
-        self.schema_diagnostics = settings.DEFAULT_SCHEMA_DIAGNOSTICS
+        self.schema_diagnostics = sharing.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._running: set[str] = set()
@@ -176,7 +176,7 @@ class HoloDeckServer(LanguageServer):
         """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
         path = Path(to_fs_path(uri) or uri)
         tree = confine.tree_of(path, self.roots())
-        target = roles.target_of(path, text, tree)
+        target = checking.target_of(path, text, tree)
         if target is None:
             return None
         options, problem = checking.options_for(path, tree)
@@ -302,7 +302,7 @@ def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
     documents.install(ls.workspace)
     # The sample runs on the worker before the first document (one job at a time there).
     ls._worker.submit(warming.warm)
-    ls.schema_diagnostics = settings.schema_diagnostics(
+    ls.schema_diagnostics = sharing.schema_diagnostics(
         params.initialization_options, ls.schema_diagnostics
     )
 
@@ -310,7 +310,7 @@ def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
 @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
 def did_change_configuration(ls: HoloDeckServer, params: lsp.DidChangeConfigurationParams) -> None:
     """A changed ``holodeck-mt.schemaDiagnostics`` republishes every open document."""
-    chosen = settings.schema_diagnostics(params.settings, ls.schema_diagnostics)
+    chosen = sharing.schema_diagnostics(params.settings, ls.schema_diagnostics)
     if chosen == ls.schema_diagnostics:
         return
     ls.schema_diagnostics = chosen

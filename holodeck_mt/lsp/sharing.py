@@ -1,10 +1,13 @@
 """How the server shares the editor with the YAML language server: who reports what.
 
-With ``holodeck-mt.schemaDiagnostics: false`` (docs/editors.md) what the YAML language
-server reports too is left to it; quick fixes are offered either way.
+With ``holodeck-mt.schemaDiagnostics: false`` (docs/editors.md, in each of its three
+spellings; any other value keeps the server's) what the YAML language server reports
+too is left to it; quick fixes are offered either way.
 """
 
 from __future__ import annotations
+
+from typing import Any
 
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.rules.registry import REGISTRY
@@ -14,6 +17,10 @@ SHOWN_BY_YAML_SERVER = frozenset(entry.code for entry in REGISTRY if entry.yaml_
 #: `test_cases` beside `test_cases_file` is the schema's (a refused key, located on it);
 #: a file that cannot be read is not (located on the value).
 _BOTH_SET = "HMT110"
+SECTION = "holodeck-mt"
+SCHEMA_DIAGNOSTICS = "schemaDiagnostics"
+#: Every diagnostic is published unless the editor says otherwise.
+DEFAULT_SCHEMA_DIAGNOSTICS = True
 
 
 def published(
@@ -33,3 +40,21 @@ def _shown_by_yaml_server(diagnostic: Diagnostic, text: str) -> bool:
         return False
     line = lines[diagnostic.line - 1]  # located on its line's first key: the schema's
     return diagnostic.column == len(line) - len(line.lstrip()) + 1
+
+
+def schema_diagnostics(settings: Any, current: bool) -> bool:
+    """The ``schemaDiagnostics`` value ``settings`` sets, else ``current``."""
+    if not isinstance(settings, dict):
+        return current
+    for candidate in (
+        settings.get(SCHEMA_DIAGNOSTICS),
+        settings.get(f"{SECTION}.{SCHEMA_DIAGNOSTICS}"),
+        _nested(settings.get(SECTION)),
+    ):
+        if isinstance(candidate, bool):
+            return candidate
+    return current
+
+
+def _nested(section: Any) -> Any:
+    return section.get(SCHEMA_DIAGNOSTICS) if isinstance(section, dict) else None
