@@ -17,7 +17,7 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
     """The explain document of ``path`` (:class:`OSError` when it cannot be read), judged
     on the documents the validator judged, showing none of their substituted values."""
-    from holodeck_mt.explain import describe, document, sources
+    from holodeck_mt.explain import describe, document
     from holodeck_mt.pipeline import check_file
 
     limits = limits or Limits()
@@ -26,7 +26,7 @@ def explain(path: str, *, test_case: str | None = None, limits: Limits | None = 
     files = [r.to_json() for r in results]
     if any(r.errors for r in results):
         return document.refused(files), results
-    built = document.build(sources.of(checked, path, limits), files, test_case)
+    built = document.build(document.sources_of(checked, path, limits), files, test_case)
     values = [c.values for c in checked if c.values is not None]
     return describe.as_written(built, values), results
 

@@ -1,17 +1,21 @@
 """The explain document (``--format json``, ``"version": 1``): what runs on every turn,
-and the summary closing it. The text output is rendered from it: both say the same."""
+and the summary closing it. The text output is rendered from it: both say the same. It
+reads the documents as the validator judged them (with no error: every shape is the
+schema's), never reading or following a file again."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.explain import describe
-from holodeck_mt.explain.sources import Sources
-from holodeck_mt.model import format_path
+from holodeck_mt.limits import Limits
+from holodeck_mt.model import JsonPath, format_path
+from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
-from holodeck_mt.semantics.precedence import Applied, Definition, Plan, TurnPlan
+from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
 from holodeck_mt.text.safe_text import clip
 
 VERSION = 1
@@ -23,6 +27,65 @@ RAG_DEFAULT_THRESHOLD = 0.5
 GEVAL_DEFAULT_THRESHOLD = 0.5
 #: The output budget (turns plus the metrics they list); ``left_out`` counts the rest.
 MAX_ENTRIES = 4_000
+
+
+@dataclass(frozen=True)
+class Source:
+    display: str
+    checked: Checked
+    limits: Limits
+
+    @property
+    def data(self) -> Any:
+        document = self.checked.document
+        return document.data if document is not None else None
+
+    def line(self, parts: JsonPath) -> int:
+        return self.checked.line(parts, self.limits)
+
+
+@dataclass(frozen=True)
+class Sources:
+    agent: Source | None
+    cases: Source | None
+    cases_base: JsonPath
+    cases_origin: Origin
+
+    def of(self, origin: Origin) -> Source | None:
+        return self.agent if origin == "agent" else self.cases
+
+    def case_list(self) -> list[Any]:
+        if self.cases is None:
+            return []
+        data = self.cases.data
+        for part in self.cases_base:
+            data = data[part]
+        return data if isinstance(data, list) else []
+
+
+def _source(checked: Checked, display: str, limits: Limits) -> Source | None:
+    return Source(display, checked, limits) if checked.document is not None else None
+
+
+def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
+    """The documents the validator judged (``checked``: the file given, shown as
+    ``display``, then the test-cases file it names, if it followed one)."""
+    main = _source(checked[0], display, limits)
+    data = main.data if main is not None else None
+    if isinstance(data, list):
+        return Sources(None, main, (), "test-cases")
+    if not isinstance(data, dict):
+        return Sources(None, None, (), "agent")
+    if isinstance(data.get("test_cases"), list):
+        return Sources(main, main, ("test_cases",), "agent")
+    target = data.get("test_cases_file")
+    if isinstance(target, str) and target:
+        followed = checked[1] if len(checked) > 1 else None
+        other = _source(followed, followed.result.path, limits) if followed else None
+        inner = other.data if other is not None else None
+        base: JsonPath = ("test_cases",) if isinstance(inner, dict) else ()
+        return Sources(main, other, base, "test-cases")
+    return Sources(main, None, (), "agent")
 
 
 def _case_name(sources: Sources, index: int | None) -> str | None:
