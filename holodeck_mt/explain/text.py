@@ -10,8 +10,6 @@ from holodeck_mt.text.safe_text import escape_as_json as safe
 from holodeck_mt.text.safe_text import guard_lines
 from holodeck_mt.wording.hints import quote
 
-_LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
-
 
 def where(loc: dict[str, Any]) -> str:
     """``turn 1 of test case 'x' (#2), cases.yaml:33``; ``the agent, agent.yaml:12``."""
@@ -71,7 +69,7 @@ def _turn_lines(turn: dict[str, Any]) -> list[str]:
     if source is None:
         lines.append("metrics: none (no evaluations at any level)")
     else:
-        lines.append(f"metrics from {_LEVEL_WORDS[source['level']]} ({safe(source['path'])}):")
+        lines.append(f"metrics from the {source['level']} ({safe(source['path'])}):")
         for metric in turn["metrics"]:
             lines += ["  " + line for line in _metric_lines(metric)]
     if turn["expected_tools"]:
@@ -97,18 +95,16 @@ def render(document: dict[str, Any]) -> str:
             out.append(f"    from {where(evaluator['from'])}")
             if evaluator["settings_differ"]:
                 others = [d for d in evaluator["definitions"] if d != evaluator["from"]]
-                for other in others:
-                    out.append(f"    overrides {where(other)}")
+                out += [f"    overrides {where(other)}" for other in others]
         out.append("")
     for case in document["test_cases"]:
         named = safe(test_case_phrase(case["name"], case["index"]))
         shape = _turns(len(case["turns"])) if case["multi_turn"] else "single turn"
         out.append(f"{named}, {shape}, {safe(str(case['file']))}:{case['line']}")
+        indent = "    " if case["multi_turn"] else "  "
         for turn in case["turns"]:
-            indent = "  "
             if case["multi_turn"]:
                 out.append(f"  turn {turn['turn']}, line {turn['line']}")
-                indent = "    "
             out += [indent + line for line in _turn_lines(turn)]
     out += ["", *_summary_lines(document["summary"])]
     left = document.get("left_out")
