@@ -10,6 +10,7 @@ one escaped line on stderr. A stream that ends inside a frame ends the input.
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from collections import deque
@@ -58,13 +59,10 @@ class FramedInput:
                 return None
             if length < 0:
                 continue
-            body = self._carry[:length]
-            self._carry = self._carry[length:]
+            body, self._carry = self._carry[:length], self._carry[length:]
             if len(body) < length:
                 body += self._raw.read(length - len(body))
-            if len(body) < length:
-                return None
-            return body
+            return body if len(body) == length else None
 
     def _line(self) -> bytes:
         """One line (at most :data:`MAX_HEADER` + 1 bytes), what was carried over first."""
@@ -132,8 +130,6 @@ class FramedInput:
     def _drop(self, why: str) -> None:
         stream = sys.stderr
         if stream is not None and not self._quiet:
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 stream.write(f"holodeck-mt lsp: dropped a message: {escape(why)}\n")
                 stream.flush()
-            except (OSError, ValueError):
-                pass
