@@ -4,6 +4,10 @@ The workspace (``rootUri``, ``workspaceFolders``), not the folder the process st
 in, bounds what is read: an editor started from ``$HOME`` must not let a document's
 ``test_cases_file: ../.aws/credentials`` be read; its ``.env`` is the one read for
 ``${NAME}``. A document outside every workspace folder has its own folder as its tree.
+
+A first validation pays once for validators built and modules imported: the server pays
+it on :data:`SAMPLE` at start, so the first document is as fast as the next. The sample
+reads no file and names none of the platform's sections (their models are slow to import).
 """
 
 from __future__ import annotations
@@ -104,3 +108,32 @@ def diagnose_as(
     if len(results) < 2:
         return validate_text(text, path=str(path), role=target.role, **common).diagnostics
     return results[1].diagnostics
+
+
+#: A key misspelt, a number where text belongs, a regex that does not compile, a
+#: duplicated tool: the schema's, the reader's and the rules' faults, located.
+SAMPLE = """\
+evaluations:
+  metrics: []
+test_cases:
+  - name: sample
+    turns:
+      - input: "q"
+        ground_truth: 206588.10
+        ground_truht: "x"
+        expected_tools:
+          - subtract
+          - subtract
+          - name: lookup
+            args:
+              b: {regex: "(2009"}
+"""
+
+
+def warm() -> list[Diagnostic]:
+    """Validate the sample as an open document is validated; its diagnostics."""
+    here = Path(__file__).parent
+    results = validate_document_text(
+        SAMPLE, path=str(here / "agent.yaml"), base_dir=here, tree=here
+    )
+    return [d for result in results for d in result.diagnostics]

@@ -17,16 +17,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.lsp import checking, documents, sharing, warming
+from holodeck_mt.lsp import checking, documents, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
-from holodeck_mt.lsp.replies import AnsweringProtocol, invalid
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.pipeline import read_saved
 from holodeck_mt.read import confine
@@ -42,6 +43,42 @@ SOURCE = "holodeck-mt"
 FIX_ALL_KIND = "source.fixAll.holodeck-mt"
 #: What opens the hint's line of a published message.
 HINT = "hint: "
+
+
+class AnsweringProtocol(LanguageServerProtocol):
+    """Every request gets an answer: pygls never answers one whose params it cannot read
+    (the client waits for ever): here it gets ``-32602``. After ``shutdown`` pygls drops
+    every message but ``exit``; here a request gets ``-32600``, as LSP asks."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            request_id = data.get("id")
+            if "method" in data and isinstance(request_id, (int, str)) and request_id is not True:
+                answer = _shut_down() if self._after_shutdown(data.get("method")) else error
+                self._send_response(request_id, error=answer.to_response_error())
+            raise
+
+    def handle_message(self, message: Any) -> None:
+        method, request_id = getattr(message, "method", None), getattr(message, "id", None)
+        if self._after_shutdown(method) and request_id is not None:
+            self._send_response(request_id, error=_shut_down().to_response_error())
+            return
+        super().handle_message(message)
+
+    def _after_shutdown(self, method: object) -> bool:
+        """Whether a message of ``method`` comes after ``shutdown``, and is not ``exit``."""
+        return bool(self._shutdown) and isinstance(method, str) and method != lsp.EXIT
+
+
+def _shut_down() -> JsonRpcInvalidRequest:
+    return JsonRpcInvalidRequest("Invalid Request: the server is shut down")
+
+
+def invalid(why: str) -> JsonRpcInvalidParams:
+    """The error a handler raises for arguments it cannot take (``-32602``)."""
+    return JsonRpcInvalidParams(f"Invalid Params: {escape(clip(why, 200))}")
 
 
 @dataclass
@@ -301,7 +338,7 @@ server = HoloDeckServer()
 def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
     documents.install(ls.workspace)
     # The sample runs on the worker before the first document (one job at a time there).
-    ls._worker.submit(warming.warm)
+    ls._worker.submit(checking.warm)
     ls.schema_diagnostics = sharing.schema_diagnostics(
         params.initialization_options, ls.schema_diagnostics
     )
