@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import FileResult
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, loader
@@ -104,48 +103,32 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
     if text != result.text:
         changed = f"'{writes.shown(name)}' changed while it was read: it is left alone"
         raise writes.WriteError(changed)
-    counted = report.applied, len(report.changed)
-    fixed = _fix_file(Path(name), result.text, again, request, report)
-    if fixed is None:
-        return
-    bom = _BOM if raw.startswith(_BOM) else b""
-    try:
-        writes.replace(source, bom + fixed.encode("utf-8"), tree, snapshot, name)
-    except writes.WriteError:
-        report.applied = counted[0]  # not fixed after all
-        del report.changed[counted[1] :]
-        raise
-
-
-def _fix_file(
-    path: Path,
-    text: str,
-    again: Callable[[str], FileResult],
-    request: Request,
-    report: Report,
-) -> str | None:
-    """The fixed text to write, None when nothing changed or only a diff is shown.
-    ``again``: the file's validation of a candidate text in its place."""
     outcome = fixes.fix_all(text, lambda t: again(t).diagnostics, unsafe=request.unsafe)
     report.unsafe_left += len(outcome.unsafe_left)
     report.errors_left += again(outcome.text).errors
     if outcome.text == text:
-        return None
-    report.applied += len(outcome.applied)
-    report.changed.append(str(path))
+        return
+    path = str(Path(name))
     if request.diff:
-        name = escape(display_path(str(path)))  # no control character reaches the terminal
-        diff_lines = difflib.unified_diff(
-            text.splitlines(keepends=True),
-            outcome.text.splitlines(keepends=True),
-            fromfile=f"a/{name}",
-            tofile=f"b/{name}",
-        )
-        request.out.writelines(map(_safe_line, diff_lines))
-        if not outcome.text.endswith(("\n", "\r")):
-            request.out.write("\n\\ No newline at end of file\n")
-        return None
-    return outcome.text
+        _write_diff(path, text, outcome.text, request.out)
+    else:
+        bom = _BOM if raw.startswith(_BOM) else b""
+        writes.replace(source, bom + outcome.text.encode("utf-8"), tree, snapshot, name)
+    report.applied += len(outcome.applied)
+    report.changed.append(path)
+
+
+def _write_diff(path: str, before: str, after: str, out: TextIO) -> None:
+    name = escape(display_path(path))  # no control character reaches the terminal
+    diff_lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
+    )
+    out.writelines(map(_safe_line, diff_lines))
+    if not after.endswith(("\n", "\r")):
+        out.write("\n\\ No newline at end of file\n")
 
 
 def _safe_line(line: str) -> str:
