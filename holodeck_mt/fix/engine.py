@@ -43,16 +43,12 @@ def _fix(d: Diagnostic, title: str, edit: Edit, isolation: tuple[int, int] | Non
     return Fix(d, title, (edit,), d.fix.applicability, isolation)
 
 
-def _at(d: Diagnostic) -> tuple[int, int]:
-    return d.line, d.column
-
-
 _Scalar = tuple[Located, yaml.ScalarNode, tuple[int, int], str]
 
 
 def _scalar(nodes: Tree, d: Diagnostic, key: bool | None = None) -> _Scalar | None:
     """The scalar the diagnostic is located at, its own characters' range and text."""
-    located = nodes.scalar(_at(d), key=key)
+    located = nodes.scalar((d.line, d.column), key=key)
     if located is None or not isinstance(located.node, yaml.ScalarNode):
         return None
     span = nodes.value_range(located.node)
@@ -132,7 +128,7 @@ def _rename(nodes: Tree, d: Diagnostic, intent: Rename) -> Fix | None:
 
 def _remove(nodes: Tree, d: Diagnostic, _: Remove) -> Fix | None:
     """Remove ``key: value`` with its line, or its comma; isolated within its mapping."""
-    located = nodes.scalar(_at(d), key=True)
+    located = nodes.scalar((d.line, d.column), key=True)
     if located is None or not isinstance(located.parent, yaml.MappingNode):
         return None
     mapping, i = located.parent, located.slot
@@ -178,7 +174,7 @@ def _line_around(text: str, start: int, end: int) -> tuple[int, int | None]:
 
 def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
     """``- t`` twice -> ``- {name: t, count: 2}``, the repeats removed."""
-    located = nodes.scalar(_at(d), key=False)
+    located = nodes.scalar((d.line, d.column), key=False)
     if located is None or not isinstance(located.parent, yaml.SequenceNode):
         return None
     items = located.parent.value
