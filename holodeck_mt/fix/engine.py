@@ -219,7 +219,6 @@ def _repeat_cut(nodes: Tree, items: list[yaml.Node], j: int, flow: bool) -> tupl
     return line_start, tail
 
 
-#: How each kind of intent is placed in the text.
 _PLACE: dict[type[Intent], Callable[[Tree, Diagnostic, Any], Fix | None]] = {
     Quote: _quote,
     Unquote: _unquote,

@@ -100,8 +100,7 @@ def diagnose_as(
     }
     if target.agent is None:
         return validate_document_text(text, path=str(path), **common)[0].diagnostics
-    # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
-    # the agent's settings); the agent as saved, this file as the editor holds it.
+    # Through the agent.yaml naming it, as saved (run-time checks read its settings).
     results = validate_document_text(
         agent_text or "", path=str(target.agent), followed_text=text, **common
     )

@@ -19,7 +19,6 @@ SHOWN_BY_YAML_SERVER = frozenset(entry.code for entry in REGISTRY if entry.yaml_
 _BOTH_SET = "HMT110"
 SECTION = "holodeck-mt"
 SCHEMA_DIAGNOSTICS = "schemaDiagnostics"
-#: Every diagnostic is published unless the editor says otherwise.
 DEFAULT_SCHEMA_DIAGNOSTICS = True
 
 
