@@ -116,6 +116,7 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
     out = []
     for key, winner in plan.evaluators.items():
         definitions = plan.definitions_of(key)
+        each = {repr(sorted(precedence.settings(d.metric).items())) for d in definitions}
         out.append(
             {
                 "metric": key,
@@ -124,10 +125,7 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
                 "explicit": _explicit(winner.metric),
                 "from": location(sources, winner),
                 "definitions": [location(sources, d) for d in definitions],
-                "settings_differ": len(
-                    {repr(sorted(precedence.settings(d.metric).items())) for d in definitions}
-                )
-                > 1,
+                "settings_differ": len(each) > 1,
             }
         )
     return out
@@ -154,8 +152,7 @@ def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
         return entry
     source = applied.evaluator or own
     if own.kind == "geval" and entry["threshold"] is None:
-        # Without a threshold of its own, the level takes the shared evaluator's verdict,
-        # judged at the threshold of the definition the evaluator was built from.
+        # No threshold of its own: the shared evaluator's verdict, at its definition's.
         entry["evaluator_threshold"] = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
     mine = precedence.settings(own.metric)
     entry["explicit"] = _explicit(source.metric)

@@ -325,10 +325,8 @@ def _range(lines: Lines, start: int, end: int) -> lsp.Range:
 
 
 def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
-    def key(p: lsp.Position) -> tuple[int, int]:
-        return p.line, p.character
-
-    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+    a0, a1, b0, b1 = ((p.line, p.character) for p in (a.start, a.end, b.start, b.end))
+    return a0 <= b1 and b0 <= a1
 
 
 server = HoloDeckServer()
