@@ -5,6 +5,7 @@ schema's), never reading or following a file again."""
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass
 from typing import Any
 
@@ -260,13 +261,8 @@ def build(
 
 def _within_budget(turns: list[TurnPlan], budget: int) -> list[TurnPlan]:
     """The first turns whose entries (a turn and its metrics each) fit in ``budget``."""
-    kept: list[TurnPlan] = []
-    for turn in turns:
-        budget -= 1 + len(turn.metrics)
-        if budget < 0:
-            break
-        kept.append(turn)
-    return kept
+    spent = itertools.accumulate(1 + len(turn.metrics) for turn in turns)  # only grows
+    return [turn for turn, total in zip(turns, spent, strict=True) if total <= budget]
 
 
 def refused(files: list[dict[str, Any]]) -> dict[str, Any]:
