@@ -246,10 +246,8 @@ def build(
                 "turns": [_turn(sources, turn) for turn in kept],
             }
         )
-    built = {
-        "version": VERSION,
+    built = refused(files) | {
         "explained": True,
-        "files": files,
         "evaluators": evaluators(sources, plan)[:MAX_ENTRIES],
         "test_cases": cases,
         "summary": summarise(cases),
