@@ -455,12 +455,9 @@ async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     if checked is None:
         return False
     found = await ls.off_the_loop(fixes.fixes, checked.text, checked.diagnostics)
-    safe = [f for f in found if f.safe]
-    _, applied = fixes.apply(checked.text, safe)
+    _, applied = fixes.apply(checked.text, [f for f in found if f.safe])
     edits = sorted({e for f in applied for e in f.edits})
-    if not edits:
-        return False
-    return await ls.apply(uri, checked, edits)
+    return bool(edits) and await ls.apply(uri, checked, edits)
 
 
 def serve(version: str) -> None:
