@@ -9,7 +9,13 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from holodeck_mt.explain import describe, document, text
 from holodeck_mt.limits import Limits
+from holodeck_mt.pipeline import check_file
+from holodeck_mt.project import discovery
+from holodeck_mt.render import renderer
+from holodeck_mt.text.safe_text import clip, escape, escape_as_json
+from holodeck_mt.wording import hints
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
@@ -17,9 +23,6 @@ EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
     """The explain document of ``path`` (:class:`OSError` when it cannot be read), judged
     on the documents the validator judged, showing none of their substituted values."""
-    from holodeck_mt.explain import describe, document
-    from holodeck_mt.pipeline import check_file
-
     limits = limits or Limits()
     checked = check_file(path, limits=limits)
     results = [c.result for c in checked]
@@ -34,9 +37,6 @@ def explain(path: str, *, test_case: str | None = None, limits: Limits | None = 
 def _through_agent(path: str) -> tuple[str, str | None]:
     """The agent.yaml naming ``path`` as its test-cases file (its metrics apply), else
     ``path``; and a note for a list of test cases no agent.yaml names."""
-    from holodeck_mt.project import discovery
-    from holodeck_mt.text.safe_text import clip, escape
-
     file = Path(path)
     if discovery.is_agent_file(file):
         return path, None
@@ -53,11 +53,6 @@ def _through_agent(path: str) -> tuple[str, str | None]:
 
 def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO) -> int:
     """Explain one file to ``out``; the exit code (0 explained, 1 refused, 2 usage)."""
-    from holodeck_mt.explain import text
-    from holodeck_mt.render import renderer
-    from holodeck_mt.text.safe_text import clip, escape, escape_as_json
-    from holodeck_mt.wording import hints
-
     if not Path(path).is_file():
         return _usage(f"cannot read '{escape(clip(path, 400))}': not a file")
     path, alone = _through_agent(path)
