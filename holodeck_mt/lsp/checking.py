@@ -68,7 +68,6 @@ def diagnose(
     text: str,
     roots: Sequence[Path],
     limits: Limits | None = None,
-    options: Options | None = None,
 ) -> list[Diagnostic] | None:
     """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
     limits = limits or Limits()
@@ -77,7 +76,7 @@ def diagnose(
     if target is None:
         return None
     saved = read_saved(target.agent, tree, limits) if target.agent is not None else None
-    return diagnose_as(path, text, tree, target, saved, limits, options)
+    return diagnose_as(path, text, tree, target, saved, limits)
 
 
 def diagnose_as(
