@@ -1,45 +1,42 @@
 """``holodeck-mt explain``: what the platform will run for each test case and turn
-(docs/explain.md). A file with errors is refused with the validator's diagnostics. The
-rules come from :mod:`holodeck_mt.semantics`.
-"""
+(docs/explain.md); a file with errors is refused with the validator's diagnostics."""
 
 from __future__ import annotations
 
 import io
 import json
+import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from holodeck_mt.explain import describe, document, text
 from holodeck_mt.limits import Limits
+from holodeck_mt.pipeline import check_file
+from holodeck_mt.project import discovery
+from holodeck_mt.render import renderer
+from holodeck_mt.text.safe_text import clip, escape, escape_as_json
+from holodeck_mt.wording import hints
 
 EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
 def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
-    """The explain document of ``path`` (raises :class:`OSError` when it cannot be read),
-    judged on the documents the validator judged, and showing none of their substituted
-    values (:func:`describe.as_written`)."""
-    from holodeck_mt.explain import describe, document, sources
-    from holodeck_mt.pipeline import check_file
-
+    """The explain document of ``path`` (:class:`OSError` when it cannot be read), judged
+    on the documents the validator judged, showing none of their substituted values."""
     limits = limits or Limits()
     checked = check_file(path, limits=limits)
     results = [c.result for c in checked]
     files = [r.to_json() for r in results]
     if any(r.errors for r in results):
         return document.refused(files), results
-    built = document.build(sources.of(checked, path, limits), files, test_case)
+    built = document.build(document.sources_of(checked, path, limits), files, test_case)
     values = [c.values for c in checked if c.values is not None]
     return describe.as_written(built, values), results
 
 
 def _through_agent(path: str) -> tuple[str, str | None]:
-    """The file to explain for ``path``: the agent.yaml naming it as its test-cases file
-    (its metrics apply), else ``path``; and, for a list of test cases no agent.yaml
-    names, a note that it is explained without any agent's metrics."""
-    from holodeck_mt.project import discovery
-    from holodeck_mt.text.safe_text import clip, escape
-
+    """The agent.yaml naming ``path`` as its test-cases file (its metrics apply), else
+    ``path``; and a note for a list of test cases no agent.yaml names."""
     file = Path(path)
     if discovery.is_agent_file(file):
         return path, None
@@ -56,32 +53,17 @@ def _through_agent(path: str) -> tuple[str, str | None]:
 
 def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO) -> int:
     """Explain one file to ``out``; the exit code (0 explained, 1 refused, 2 usage)."""
-    import sys
-
-    from holodeck_mt.explain import text
-    from holodeck_mt.render import renderer
-    from holodeck_mt.text.safe_text import clip, escape, escape_as_json
-    from holodeck_mt.wording import hints
-
     if not Path(path).is_file():
-        print(
-            f"holodeck-mt: error: cannot read '{escape(clip(path, 400))}': not a file",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
+        return _usage(f"cannot read '{escape(clip(path, 400))}': not a file")
     path, alone = _through_agent(path)
     if alone is not None:
         print(f"holodeck-mt: note: {alone}", file=sys.stderr)
     try:
         doc, results = explain(path, test_case=test_case, limits=limits)
     except OSError as e:
-        shown_path = escape(clip(path, 400))
-        print(f"holodeck-mt: error: cannot read '{shown_path}': {e.strerror or e}", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage(f"cannot read '{escape(clip(path, 400))}': {e.strerror or e}")
     if doc["explained"] and test_case is not None and not doc["test_cases"]:
-        shown = hints.quote(test_case)
-        print(f"holodeck-mt: error: no test case named {shown}", file=sys.stderr)
-        return EXIT_USAGE
+        return _usage(f"no test case named {hints.quote(test_case)}")
     if fmt == "json":
         dumped = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
         out.write(escape_as_json(dumped, keep="\n") + "\n")
@@ -94,3 +76,8 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
             renderer("text")(results, buffer)
             out.write("\n" + buffer.getvalue())
     return EXIT_OK if doc["explained"] else EXIT_REFUSED
+
+
+def _usage(message: str) -> int:
+    print(f"holodeck-mt: error: {message}", file=sys.stderr)
+    return EXIT_USAGE

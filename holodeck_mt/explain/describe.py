@@ -1,8 +1,5 @@
-"""Words for what will run: tool assertions, matcher values, metric settings.
-
-Every input string reaching the output goes through ``hints.quote`` or ``hints.literal``:
-clipped, JSON-quoted, and with no control or bidirectional character left raw.
-"""
+"""Words for what will run: tool assertions, matcher values, metric settings. Every input
+string shown goes through ``hints.quote`` or ``hints.literal`` (clipped, escaped)."""
 
 from __future__ import annotations
 
@@ -12,13 +9,12 @@ from typing import Any
 
 from holodeck_mt.semantics.matchers import Entry, classify
 from holodeck_mt.text.substituted import Values, reference
-from holodeck_mt.wording.hints import literal
-from holodeck_mt.wording.hints import quote as quote
+from holodeck_mt.wording.hints import literal, quote
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
 
 #: The entries of the explain document that show a value of the file (not a count, a
-#: line or a name of the validator's own): one from a reference is shown as written.
+#: line or a name of the validator's own).
 _VALUED = frozenset(
     {
         "settings",
@@ -35,8 +31,7 @@ _VALUED = frozenset(
 
 
 class Reference(str):
-    """A value that came whole from a ``${NAME}`` reference: shown as its reference
-    (``${TOL}``, unquoted), never as the variable's value."""
+    """A value that came whole from a ``${NAME}`` reference, shown as it (``${TOL}``)."""
 
 
 def show(value: Any) -> str:
@@ -45,10 +40,8 @@ def show(value: Any) -> str:
 
 
 def as_written(node: Any, values: Sequence[Values], valued: bool = False) -> Any:
-    """The explain document ``node`` showing no substituted value: a value that came whole
-    from a reference as its :class:`Reference`, any other text with each value in it
-    replaced by its reference (``substituted.Values.hidden``). The validator's own
-    entries (``files``: its results, already as written) are left as they are."""
+    """The explain document ``node`` showing no substituted value: each as its reference
+    (the validator's ``files`` entries are already as written)."""
     if not values:
         return node
     if isinstance(node, dict):
@@ -64,7 +57,6 @@ def as_written(node: Any, values: Sequence[Values], valued: bool = False) -> Any
 
 
 def _scalar(value: Any, values: Sequence[Values]) -> Any:
-    """One scalar of the document as written: its reference, or its text hiding values."""
     for net in values:
         name = net.name_of(value)
         if name is not None:

@@ -1,19 +1,22 @@
-"""The explain document (``--format json``, ``"version": 1``): what runs on every turn.
-
-The text output is rendered from this document, so both always say the same.
-"""
+"""The explain document (``--format json``, ``"version": 1``): what runs on every turn,
+and the summary closing it. The text output is rendered from it: both say the same. It
+reads the documents as the validator judged them (with no error: every shape is the
+schema's), never reading or following a file again."""
 
 from __future__ import annotations
 
+import itertools
+from dataclasses import dataclass
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.explain import describe, summary
-from holodeck_mt.explain.sources import Sources
-from holodeck_mt.model import format_path
+from holodeck_mt.explain import describe
+from holodeck_mt.limits import Limits
+from holodeck_mt.model import JsonPath, format_path
+from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
-from holodeck_mt.semantics.precedence import Applied, Definition, Plan, TurnPlan
+from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
 from holodeck_mt.text.safe_text import clip
 
 VERSION = 1
@@ -23,10 +26,67 @@ INPUT_CHARS = 80
 RAG_DEFAULT_THRESHOLD = 0.5
 #: A geval evaluator built from a definition without `threshold` judges at 0.5.
 GEVAL_DEFAULT_THRESHOLD = 0.5
-#: The output budget: turns plus the metrics they list. A few agent-level metrics over
-#: many turns multiply; past the budget the remaining test cases and turns are left out,
-#: and ``left_out`` counts them (``--test-case`` explains one test case whole).
+#: The output budget (turns plus the metrics they list); ``left_out`` counts the rest.
 MAX_ENTRIES = 4_000
+
+
+@dataclass(frozen=True)
+class Source:
+    display: str
+    checked: Checked
+    limits: Limits
+
+    @property
+    def data(self) -> Any:
+        document = self.checked.document
+        return document.data if document is not None else None
+
+    def line(self, parts: JsonPath) -> int:
+        return self.checked.line(parts, self.limits)
+
+
+@dataclass(frozen=True)
+class Sources:
+    agent: Source | None
+    cases: Source | None
+    cases_base: JsonPath
+    cases_origin: Origin
+
+    def of(self, origin: Origin) -> Source | None:
+        return self.agent if origin == "agent" else self.cases
+
+    def case_list(self) -> list[Any]:
+        if self.cases is None:
+            return []
+        data = self.cases.data
+        for part in self.cases_base:
+            data = data[part]
+        return data if isinstance(data, list) else []
+
+
+def _source(checked: Checked, display: str, limits: Limits) -> Source | None:
+    return Source(display, checked, limits) if checked.document is not None else None
+
+
+def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
+    """The documents the validator judged (``checked``: the file given, shown as
+    ``display``, then the test-cases file it names, if it followed one)."""
+    main = _source(checked[0], display, limits)
+    data = main.data if main is not None else None
+    if isinstance(data, list):
+        return Sources(None, main, (), "test-cases")
+    if not isinstance(data, dict):
+        return Sources(None, None, (), "agent")
+    if isinstance(data.get("test_cases"), list):
+        return Sources(main, main, ("test_cases",), "agent")
+    target = data.get("test_cases_file")
+    if isinstance(target, str) and target:
+        followed = checked[1] if len(checked) > 1 else None
+        other = _source(followed, followed.result.path, limits) if followed else None
+        inner = other.data if other is not None else None
+        base: JsonPath = ("test_cases",) if isinstance(inner, dict) else ()
+        return Sources(main, other, base, "test-cases")
+    return Sources(main, None, (), "agent")
 
 
 def _case_name(sources: Sources, index: int | None) -> str | None:
@@ -57,6 +117,7 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
     out = []
     for key, winner in plan.evaluators.items():
         definitions = plan.definitions_of(key)
+        each = {repr(sorted(precedence.settings(d.metric).items())) for d in definitions}
         out.append(
             {
                 "metric": key,
@@ -65,10 +126,7 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
                 "explicit": _explicit(winner.metric),
                 "from": location(sources, winner),
                 "definitions": [location(sources, d) for d in definitions],
-                "settings_differ": len(
-                    {repr(sorted(precedence.settings(d.metric).items())) for d in definitions}
-                )
-                > 1,
+                "settings_differ": len(each) > 1,
             }
         )
     return out
@@ -95,8 +153,7 @@ def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
         return entry
     source = applied.evaluator or own
     if own.kind == "geval" and entry["threshold"] is None:
-        # Without a threshold of its own, the level takes the shared evaluator's verdict,
-        # judged at the threshold of the definition the evaluator was built from.
+        # No threshold of its own: the shared evaluator's verdict, at its definition's.
         entry["evaluator_threshold"] = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
     mine = precedence.settings(own.metric)
     entry["explicit"] = _explicit(source.metric)
@@ -189,13 +246,11 @@ def build(
                 "turns": [_turn(sources, turn) for turn in kept],
             }
         )
-    built = {
-        "version": VERSION,
+    built = refused(files) | {
         "explained": True,
-        "files": files,
         "evaluators": evaluators(sources, plan)[:MAX_ENTRIES],
         "test_cases": cases,
-        "summary": summary.summarise(cases),
+        "summary": summarise(cases),
     }
     if left["turns"]:
         built["left_out"] = left
@@ -204,13 +259,8 @@ def build(
 
 def _within_budget(turns: list[TurnPlan], budget: int) -> list[TurnPlan]:
     """The first turns whose entries (a turn and its metrics each) fit in ``budget``."""
-    kept: list[TurnPlan] = []
-    for turn in turns:
-        budget -= 1 + len(turn.metrics)
-        if budget < 0:
-            break
-        kept.append(turn)
-    return kept
+    spent = itertools.accumulate(1 + len(turn.metrics) for turn in turns)  # only grows
+    return [turn for turn, total in zip(turns, spent, strict=True) if total <= budget]
 
 
 def refused(files: list[dict[str, Any]]) -> dict[str, Any]:
@@ -222,4 +272,43 @@ def refused(files: list[dict[str, Any]]) -> dict[str, Any]:
         "evaluators": [],
         "test_cases": [],
         "summary": None,
+    }
+
+
+#: A metric's statuses that count as running on the turn (a single turn without a ground
+#: truth still runs its comparison: it fails).
+_RUNNING = ("runs", "no-ground-truth")
+
+
+def summarise(test_cases: list[dict[str, Any]]) -> dict[str, Any]:
+    """The ``summary``, read from the test cases explained (``--test-case`` narrows it)."""
+    metrics: dict[tuple[str, str], dict[str, Any]] = {}
+    turns = without_metric = with_tools = with_config = config_unread = 0
+    for case in test_cases:
+        for turn in case["turns"]:
+            turns += 1
+            running = [m for m in turn["metrics"] if m["status"] in _RUNNING]
+            for metric in turn["metrics"]:
+                key = (metric["metric"], metric["kind"])
+                entry = metrics.setdefault(
+                    key,
+                    {"metric": key[0], "kind": key[1], "turns_running": 0, "turns_skipped": 0},
+                )
+                if metric["status"] in _RUNNING:
+                    entry["turns_running"] += 1
+                elif metric["status"] == "skipped-no-ground-truth":
+                    entry["turns_skipped"] += 1
+            without_metric += not running
+            with_tools += bool(turn["expected_tools"])
+            if turn["has_turn_config"]:
+                with_config += 1
+                config_unread += not any(m["kind"] == "code" for m in running)
+    return {
+        "test_cases": len(test_cases),
+        "turns": turns,
+        "metrics": list(metrics.values()),
+        "turns_without_metrics": without_metric,
+        "turns_with_tool_assertions": with_tools,
+        "turns_with_turn_config": with_config,
+        "turn_config_read_by_nothing": config_unread,
     }

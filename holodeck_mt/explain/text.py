@@ -4,14 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from holodeck_mt.explain import summary
 from holodeck_mt.explain.describe import label, settings_text, show
 from holodeck_mt.model import test_case_phrase
 from holodeck_mt.text.safe_text import escape_as_json as safe
 from holodeck_mt.text.safe_text import guard_lines
 from holodeck_mt.wording.hints import quote
-
-_LEVEL_WORDS = {"turn": "the turn", "test case": "the test case", "agent": "the agent"}
 
 
 def where(loc: dict[str, Any]) -> str:
@@ -72,7 +69,7 @@ def _turn_lines(turn: dict[str, Any]) -> list[str]:
     if source is None:
         lines.append("metrics: none (no evaluations at any level)")
     else:
-        lines.append(f"metrics from {_LEVEL_WORDS[source['level']]} ({safe(source['path'])}):")
+        lines.append(f"metrics from the {source['level']} ({safe(source['path'])}):")
         for metric in turn["metrics"]:
             lines += ["  " + line for line in _metric_lines(metric)]
     if turn["expected_tools"]:
@@ -98,21 +95,18 @@ def render(document: dict[str, Any]) -> str:
             out.append(f"    from {where(evaluator['from'])}")
             if evaluator["settings_differ"]:
                 others = [d for d in evaluator["definitions"] if d != evaluator["from"]]
-                for other in others:
-                    out.append(f"    overrides {where(other)}")
+                out += [f"    overrides {where(other)}" for other in others]
         out.append("")
     for case in document["test_cases"]:
         named = safe(test_case_phrase(case["name"], case["index"]))
-        n = len(case["turns"])
-        shape = (f"{n} turn" + ("s" if n != 1 else "")) if case["multi_turn"] else "single turn"
+        shape = _turns(len(case["turns"])) if case["multi_turn"] else "single turn"
         out.append(f"{named}, {shape}, {safe(str(case['file']))}:{case['line']}")
+        indent = "    " if case["multi_turn"] else "  "
         for turn in case["turns"]:
-            indent = "  "
             if case["multi_turn"]:
                 out.append(f"  turn {turn['turn']}, line {turn['line']}")
-                indent = "    "
             out += [indent + line for line in _turn_lines(turn)]
-    out += ["", *summary.text_lines(document["summary"])]
+    out += ["", *_summary_lines(document["summary"])]
     left = document.get("left_out")
     if left:
         out.append(
@@ -120,3 +114,28 @@ def render(document: dict[str, Any]) -> str:
             "left out: the output is bounded; explain one test case with --test-case NAME"
         )
     return guard_lines("\n".join(out) + "\n")
+
+
+def _turns(n: int) -> str:
+    return f"{n} turn" + ("" if n == 1 else "s")
+
+
+def _summary_lines(summary: dict[str, Any]) -> list[str]:
+    cases = summary["test_cases"]
+    head = f"summary: {cases} test case{'' if cases == 1 else 's'}, {_turns(summary['turns'])}"
+    lines = [head]
+    for metric in summary["metrics"]:
+        running = _turns(metric["turns_running"])
+        line = f"  {label(metric['metric'])} ({metric['kind']}): runs on {running}"
+        if metric["turns_skipped"]:
+            line += f", skipped on {metric['turns_skipped']} for want of a ground_truth"
+        lines.append(line)
+    lines.append(f"  turns with no metric: {summary['turns_without_metrics']}")
+    lines.append(f"  turns with tool assertions: {summary['turns_with_tool_assertions']}")
+    if summary["turns_with_turn_config"]:
+        unread = summary["turn_config_read_by_nothing"]
+        line = f"  turns with a turn_config: {summary['turns_with_turn_config']}"
+        if unread:
+            line += f", read by nothing on {_turns(unread)} (no code metric runs there)"
+        lines.append(line)
+    return lines

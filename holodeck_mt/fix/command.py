@@ -1,27 +1,22 @@
-"""``holodeck-mt fix PATH...``: apply the fix engine's fixes to files, or show them as a diff.
-
-What it fixes and its options: docs/fix.md. The file written is the file read: its real
-path, as validating it resolved it (never the path as displayed), inside the tree
-validating it confines it to, and only while it is as it was read; the write is atomic
-(:mod:`holodeck_mt.project.writes`), with the file's own bytes (byte order mark included).
+"""``holodeck-mt fix PATH...``: apply the fix engine's fixes to files, or show them as a
+diff (docs/fix.md). The file written is the real path validation read, inside the tree it
+was confined to, only while it is as it was read, atomically, byte order mark kept.
 """
 
 from __future__ import annotations
 
 import difflib
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, FileResult
-from holodeck_mt.pipeline import Checked, check_file
+from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, loader
-from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import clip, display_path, escape
 
 _BOM = b"\xef\xbb\xbf"
@@ -31,17 +26,12 @@ class SettingsError(ValueError):
     """A file's configuration cannot be used: the run stops (exit 2)."""
 
 
-#: The options a file is fixed with (its configuration's codes, per-file ignores, ...).
-OptionsOf = Callable[[str], Options]
-
-
 @dataclass(frozen=True)
 class Request:
     unsafe: bool
     diff: bool
     limits: Limits
     out: TextIO
-    options: Options = field(default_factory=Options)
 
 
 @dataclass
@@ -60,12 +50,12 @@ def run(
     diff: bool,
     limits: Limits,
     out: TextIO,
-    options_of: OptionsOf | None = None,
+    options_of: OptionsOf,
 ) -> Report:
-    """Fix every file under ``paths``, each once; the diff (``diff``) goes to ``out``.
-    ``options_of``: each file's options (its configuration's selection of codes); a
-    diagnostic the configuration or the file's own comments silence is not fixed."""
+    """Fix every file under ``paths``, each once, with its options (a diagnostic they or
+    the file's comments silence is not fixed); the diff (``diff``) goes to ``out``."""
     report = Report()
+    request = Request(unsafe, diff, limits, out)
     found = discovery.find(paths)
     report.problems += found.problems
     # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
@@ -79,10 +69,8 @@ def run(
     for path in ordered:
         if discovery.same_file_key(path) in seen:
             continue
-        options = options_of(path) if options_of is not None else Options()
-        request = Request(unsafe, diff, limits, out, options)
         try:
-            checked = check_file(path, options=options, limits=limits)
+            checked = check_file(path, options=options_of(path), limits=limits)
             tree = confine.tree_of(Path(path))
         except (OSError, ValueError) as e:
             report.problems.append(
@@ -115,53 +103,32 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
     if text != result.text:
         changed = f"'{writes.shown(name)}' changed while it was read: it is left alone"
         raise writes.WriteError(changed)
-    counted = report.applied, len(report.changed)
-    fixed = _fix_file(Path(name), result.text, again, request, report)
-    if fixed is None:
-        return
-    bom = _BOM if raw.startswith(_BOM) else b""
-    try:
-        writes.replace(source, bom + fixed.encode("utf-8"), tree, snapshot, name)
-    except writes.WriteError:
-        report.applied = counted[0]  # not fixed after all
-        del report.changed[counted[1] :]
-        raise
-
-
-def _fix_file(
-    path: Path,
-    text: str,
-    again: Callable[[str], FileResult],
-    request: Request,
-    report: Report,
-) -> str | None:
-    """The fixed text to write, None when nothing changed or only a diff is shown.
-    ``again``: the file's validation of a candidate text in its place (as the pipeline
-    validated the file: its role, its tree, the agent.yaml naming it)."""
-
-    def diagnose(candidate: str) -> list[Diagnostic]:
-        return again(candidate).diagnostics
-
-    out = request.out
-    outcome = fixes.fix_all(text, diagnose, unsafe=request.unsafe)
+    outcome = fixes.fix_all(text, lambda t: again(t).diagnostics, unsafe=request.unsafe)
     report.unsafe_left += len(outcome.unsafe_left)
-    report.errors_left += sum(d.severity == "error" for d in diagnose(outcome.text))
+    report.errors_left += again(outcome.text).errors
     if outcome.text == text:
-        return None
-    report.applied += len(outcome.applied)
-    report.changed.append(str(path))
+        return
+    path = str(Path(name))
     if request.diff:
-        diff_lines = difflib.unified_diff(
-            text.splitlines(keepends=True),
-            outcome.text.splitlines(keepends=True),
-            fromfile=f"a/{_printable(str(path))}",
-            tofile=f"b/{_printable(str(path))}",
-        )
-        out.writelines(map(_safe_line, diff_lines))
-        if not outcome.text.endswith(("\n", "\r")):
-            out.write("\n\\ No newline at end of file\n")
-        return None
-    return outcome.text
+        _write_diff(path, text, outcome.text, request.out)
+    else:
+        bom = _BOM if raw.startswith(_BOM) else b""
+        writes.replace(source, bom + outcome.text.encode("utf-8"), tree, snapshot, name)
+    report.applied += len(outcome.applied)
+    report.changed.append(path)
+
+
+def _write_diff(path: str, before: str, after: str, out: TextIO) -> None:
+    name = escape(display_path(path))  # no control character reaches the terminal
+    diff_lines = difflib.unified_diff(
+        before.splitlines(keepends=True),
+        after.splitlines(keepends=True),
+        fromfile=f"a/{name}",
+        tofile=f"b/{name}",
+    )
+    out.writelines(map(_safe_line, diff_lines))
+    if not after.endswith(("\n", "\r")):
+        out.write("\n\\ No newline at end of file\n")
 
 
 def _safe_line(line: str) -> str:
@@ -170,11 +137,6 @@ def _safe_line(line: str) -> str:
     ending = line[len(body) :]
     plain = body.replace("\t", "")
     return line if escape(plain) == plain else escape(body) + ending
-
-
-def _printable(text: str) -> str:
-    """No control character of a file name reaches the terminal."""
-    return escape(display_path(text))
 
 
 def summary(report: Report, *, diff: bool, unsafe: bool) -> str:
@@ -200,7 +162,7 @@ def main(
     unsafe: bool,
     diff: bool,
     limits: Limits,
-    options_of: OptionsOf | None = None,
+    options_of: OptionsOf,
 ) -> int:
     """The ``fix`` command: exit 0 when nothing is left to fix or report, 1 when errors
     remain (with ``--diff``: when a fix would change a file), 2 on a usage error."""

@@ -1,12 +1,6 @@
-"""The fix engine: each diagnostic's fix intent, turned into edits of its text.
-
-Shared by ``holodeck-mt fix`` and the language server's quick fixes. What would fix a
-fault is decided where the fault is made, as data (:class:`holodeck_mt.model.Intent`),
-and so is its safety (docs/fix.md); here an intent is only placed: the diagnostic's
-position finds its node, the intent's data says what to write there. The diagnostic's
-message and hint are never read, so a new rule gets its fix by giving its fault an
-intent, without a change here. A fix that removes a key is isolated: it waits while
-another fix changes the mapping it sits in. Every edit replaces one range of the text.
+"""The fix engine (``holodeck-mt fix``, the language server's quick fixes): each
+diagnostic's fix intent (:class:`holodeck_mt.model.Intent`, decided where the fault is
+made) placed at the node its position finds. Messages and hints are never read.
 """
 
 from __future__ import annotations
@@ -18,7 +12,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_mt.fix.nodes import Tree, tree
+from holodeck_mt.fix.nodes import Located, Tree, tree
 from holodeck_mt.model import (
     Count,
     Diagnostic,
@@ -49,21 +43,26 @@ def _fix(d: Diagnostic, title: str, edit: Edit, isolation: tuple[int, int] | Non
     return Fix(d, title, (edit,), d.fix.applicability, isolation)
 
 
-def _at(d: Diagnostic) -> tuple[int, int]:
-    return d.line, d.column
+_Scalar = tuple[Located, yaml.ScalarNode, tuple[int, int], str]
+
+
+def _scalar(nodes: Tree, d: Diagnostic, key: bool | None = None) -> _Scalar | None:
+    """The scalar the diagnostic is located at, its own characters' range and text."""
+    located = nodes.scalar((d.line, d.column), key=key)
+    if located is None or not isinstance(located.node, yaml.ScalarNode):
+        return None
+    span = nodes.value_range(located.node)
+    if span is None:  # a tag decides the type
+        return None
+    return located, located.node, span, nodes.text[span[0] : span[1]]
 
 
 def _quote(nodes: Tree, d: Diagnostic, _: Quote) -> Fix | None:
-    """``25587`` -> ``"25587"``: the characters as written, now a string (a value's, or a
-    key's: ``1: x`` -> ``"1": x``)."""
-    located = nodes.scalar(_at(d))
-    if located is None or not isinstance(located.node, yaml.ScalarNode):
-        return None
-    node = located.node
-    span = nodes.value_range(node)
-    if span is None or node.style:  # plain is None (Python parser) or "" (libyaml)
-        return None  # a tag decides; already quoted, or a block scalar (always a string)
-    written = nodes.text[span[0] : span[1]]
+    """``25587`` -> ``"25587"`` (a key too: ``1: x`` -> ``"1": x``)."""
+    found = _scalar(nodes, d)
+    if found is None or found[1].style:  # plain is None (Python parser) or "" (libyaml)
+        return None  # already quoted, or a block scalar (always a string)
+    located, node, span, written = found
     if not written or "\n" in written or "\r" in written or written != node.value:
         return None  # a multi-line plain scalar folds: its value is not its characters
     if located.is_key and _has_key(located.parent, written, besides=located.slot):
@@ -85,24 +84,22 @@ def _has_key(mapping: yaml.Node | None, name: str, *, besides: int = -1) -> bool
 
 def _unquote(nodes: Tree, d: Diagnostic, _: Unquote) -> Fix | None:
     """``"0.5"`` -> ``0.5`` where a number is required."""
-    found = nodes.value_scalar(_at(d))
+    found = _scalar(nodes, d, key=False)
     if found is None:
         return None
-    node, span = found
+    node, span, written = found[1:]
     if node.style not in ('"', "'") or not _NUMBER.match(node.value):
         return None
-    written = nodes.text[span[0] : span[1]]
     if written != f"{node.style}{node.value}{node.style}":
         return None  # escapes or line breaks inside the quotes: not a plain number
     return _fix(d, f"Write {written} unquoted: {node.value}", Edit(*span, node.value))
 
 
 def _rewrite(nodes: Tree, d: Diagnostic, intent: Rewrite) -> Fix | None:
-    """``enabled: "yes"`` -> ``enabled: true``: the value as the platform reads it, in the
-    form the contract writes it, when YAML reads that back as the same kind."""
-    located = nodes.scalar(_at(d), key=False)
+    """``enabled: "yes"`` -> ``enabled: true``, when YAML reads that back as the same kind."""
+    found = _scalar(nodes, d, key=False)
     canonical = intent.literal
-    if located is None or not isinstance(located.node, yaml.ScalarNode) or "\n" in canonical:
+    if found is None or "\n" in canonical or "\n" in found[3]:
         return None
     try:
         read_back = yaml.safe_load(canonical)
@@ -110,24 +107,18 @@ def _rewrite(nodes: Tree, d: Diagnostic, intent: Rewrite) -> Fix | None:
         return None
     if not isinstance(read_back, (bool, int, float)):
         return None
-    span = nodes.value_range(located.node)
-    if span is None or "\n" in nodes.text[span[0] : span[1]]:
-        return None
-    written = nodes.text[span[0] : span[1]]
+    _, _, span, written = found
     return _fix(d, f"Write {written} as {canonical}", Edit(*span, canonical))
 
 
 def _rename(nodes: Tree, d: Diagnostic, intent: Rename) -> Fix | None:
     """``ground_truht`` -> ``ground_truth``: the one close allowed name."""
-    located = nodes.scalar(_at(d))
+    found = _scalar(nodes, d)
     candidate = intent.to
-    if located is None or not isinstance(located.node, yaml.ScalarNode):
+    if found is None or not _NAME.match(candidate) or "\n" in found[3]:
         return None
-    node, parent = located.node, located.parent
-    span = nodes.value_range(node)
-    if span is None or not _NAME.match(candidate) or "\n" in nodes.text[span[0] : span[1]]:
-        return None
-    if located.is_key and _has_key(parent, candidate):
+    located, node, span, _ = found
+    if located.is_key and _has_key(located.parent, candidate):
         return None  # renaming would write a duplicate key
     quote = node.style if node.style in ('"', "'") else ""
     what = "key" if located.is_key else "value"
@@ -137,7 +128,7 @@ def _rename(nodes: Tree, d: Diagnostic, intent: Rename) -> Fix | None:
 
 def _remove(nodes: Tree, d: Diagnostic, _: Remove) -> Fix | None:
     """Remove ``key: value`` with its line, or its comma; isolated within its mapping."""
-    located = nodes.scalar(_at(d), key=True)
+    located = nodes.scalar((d.line, d.column), key=True)
     if located is None or not isinstance(located.parent, yaml.MappingNode):
         return None
     mapping, i = located.parent, located.slot
@@ -163,20 +154,27 @@ def _pair_cut(nodes: Tree, mapping: yaml.MappingNode, i: int) -> tuple[int, int]
         if i > 0:  # from the end of the previous pair: ", key: value"
             return nodes.end(mapping.value[i - 1][1]), end
         return start, nodes.start(mapping.value[i + 1][0])  # up to the next key
-    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
-    tail = _LINE_END.match(text, end)
+    line_start, tail = _line_around(text, start, end)
     if tail is None:
         return None
     if text[line_start:start].strip() == "":  # the key opens its line: remove the lines
-        return line_start, tail.end()
+        return line_start, tail
     if i + 1 < len(mapping.value):  # "- flag: x" then "  metric: m": move the next up
         return start, nodes.start(mapping.value[i + 1][0])
     return None
 
 
+def _line_around(text: str, start: int, end: int) -> tuple[int, int | None]:
+    """Where the line holding ``start`` starts, and where the line of ``end`` ends (after
+    blanks and a comment); None when more than those follows ``end``."""
+    line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
+    tail = _LINE_END.match(text, end)
+    return line_start, tail.end() if tail is not None else None
+
+
 def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
     """``- t`` twice -> ``- {name: t, count: 2}``, the repeats removed."""
-    located = nodes.scalar(_at(d), key=False)
+    located = nodes.scalar((d.line, d.column), key=False)
     if located is None or not isinstance(located.parent, yaml.SequenceNode):
         return None
     items = located.parent.value
@@ -206,10 +204,8 @@ def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
 
 
 def _repeat_cut(nodes: Tree, items: list[yaml.Node], j: int, flow: bool) -> tuple[int, int] | None:
-    """What removing the repeat ``items[j]`` cuts: ``, t`` in a flow list, else its line.
-
-    None when it cannot go: an anchor, tag or alias, or a line that holds more than it.
-    """
+    """What removing the repeat ``items[j]`` cuts: ``, t`` in a flow list, else its line;
+    None for an anchor, tag or alias, or a line that holds more than it."""
     item = items[j]
     if nodes.source(item)[:1] in "&!*":
         return None
@@ -217,14 +213,12 @@ def _repeat_cut(nodes: Tree, items: list[yaml.Node], j: int, flow: bool) -> tupl
         return nodes.end(items[j - 1]), nodes.end(item)
     text = nodes.text  # the whole "- t" line
     dash = text.rfind("-", 0, nodes.start(item))
-    line_start = max(text.rfind("\n", 0, dash), text.rfind("\r", 0, dash)) + 1
-    tail = _LINE_END.match(text, nodes.end(item))
+    line_start, tail = _line_around(text, dash, nodes.end(item))
     if dash < 0 or text[line_start:dash].strip() or tail is None:
         return None
-    return line_start, tail.end()
+    return line_start, tail
 
 
-#: How each kind of intent is placed in the text.
 _PLACE: dict[type[Intent], Callable[[Tree, Diagnostic, Any], Fix | None]] = {
     Quote: _quote,
     Unquote: _unquote,
@@ -237,24 +231,17 @@ _PLACE: dict[type[Intent], Callable[[Tree, Diagnostic, Any], Fix | None]] = {
 
 def fixable(d: Diagnostic) -> bool:
     """Whether the diagnostic carries a fix (its position may still rule it out)."""
-    return d.fix is not None and type(d.fix) in _PLACE
+    return type(d.fix) in _PLACE
 
 
 def fixes(text: str, diagnostics: Iterable[Diagnostic]) -> list[Fix]:
     """The fix of each diagnostic that has one, in the order of the diagnostics."""
     wanted = [d for d in diagnostics if fixable(d)]
-    if not wanted:
-        return []
-    nodes = tree(text)
+    nodes = tree(text) if wanted else None
     if nodes is None:
         return []
-    out = []
-    for d in wanted:
-        intent = d.fix
-        fix = _PLACE[type(intent)](nodes, d, intent) if intent is not None else None
-        if fix is not None:
-            out.append(fix)
-    return out
+    found = (_PLACE[type(d.fix)](nodes, d, d.fix) for d in wanted if d.fix is not None)
+    return [fix for fix in found if fix is not None]
 
 
 def _overlap(a: tuple[int, int], b: tuple[int, int]) -> bool:
@@ -277,12 +264,9 @@ def _conflicts(fix: Fix, edits: Sequence[Edit], isolated: Sequence[tuple[int, in
 
 
 def apply(text: str, chosen: Sequence[Fix]) -> tuple[str, list[Fix]]:
-    """The text with the fixes applied, and those applied (one that overlaps a fix
-    applied, or the stretch an isolated one keeps to itself, waits).
-
-    Fixes that are not isolated go first, in the order of their edits; an isolated fix
-    goes only if nothing else changes its stretch.
-    """
+    """The text with the fixes applied, and those applied. Fixes that are not isolated go
+    first, in the order of their edits; one that overlaps a fix applied, or the stretch
+    an isolated one keeps to itself, waits."""
     applied: list[Fix] = []
     edits: list[Edit] = []
     isolated: list[tuple[int, int]] = []

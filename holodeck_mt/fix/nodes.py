@@ -1,8 +1,5 @@
-"""The document's nodes, each findable where it starts: what the fix engine edits.
-
-One parse of the text with PyYAML (composed nodes, nothing constructed) gives every
-node with its offsets, its parent and its slot there; a diagnostic's 1-based line and
-column find the node it is located at.
+"""The document's nodes (composed, nothing constructed), each findable by the 1-based
+line and column where it starts, with its offsets, parent and slot: what the fix engine edits.
 """
 
 from __future__ import annotations
@@ -21,15 +18,12 @@ except ImportError:  # pragma: no cover - exercised only without libyaml
 @dataclass(frozen=True)
 class Located:
     node: yaml.Node
-    #: The collection holding the node, and the node's key (in a mapping) or index.
     parent: yaml.Node | None
     slot: int  # index of the pair (mapping) or item (sequence) in the parent
     is_key: bool
 
 
 class Tree:
-    """The composed document, each node findable by its 1-based start line and column."""
-
     def __init__(self, text: str) -> None:
         self.text = text
         #: libyaml counts offsets after a byte order mark.
@@ -73,14 +67,6 @@ class Tree:
             if isinstance(located.node, yaml.ScalarNode) and key in (None, located.is_key):
                 return located
         return None
-
-    def value_scalar(self, at: tuple[int, int]) -> tuple[yaml.ScalarNode, tuple[int, int]] | None:
-        """The value scalar that starts at ``at``, and its own characters."""
-        located = self.scalar(at, key=False)
-        if located is None or not isinstance(located.node, yaml.ScalarNode):
-            return None
-        span = self.value_range(located.node)
-        return (located.node, span) if span is not None else None
 
     def value_range(self, node: yaml.ScalarNode) -> tuple[int, int] | None:
         """The scalar's own characters, after any anchor or tag written before it."""

@@ -1,5 +1,1 @@
-"""The language server (``holodeck-mt lsp``): the validator's diagnostics and fixes in editors.
-
-It needs pygls, installed with the ``lsp`` extra (``pip install 'holodeck-mt[lsp]'``); the
-validator itself does not.
-"""
+"""The language server (``holodeck-mt lsp``); it needs the ``lsp`` extra (pygls)."""

@@ -1,27 +1,66 @@
-"""What the server validates an open document with, inside its workspace and its limits.
+"""Which open documents the server validates, as what (docs/editors.md), and with what.
 
-The boundary of a language server is its workspace (the ``rootUri`` and
-``workspaceFolders`` of ``initialize``), not the folder its process was started in: an
-editor started from ``$HOME`` must not let a document's ``test_cases_file:
-../.aws/credentials`` be read. A document outside every workspace folder has its own
-folder as its tree. Files read for context (the agent.yaml naming the open file) are
-read as the CLI reads files: confined, regular files only, within the size limit. The
-workspace folder is also where ``holodeck`` would run: its ``.env`` is the one read for
-``${NAME}``, never that of the folder the server was started in.
+The workspace (``rootUri``, ``workspaceFolders``), not the folder the process started
+in, bounds what is read: an editor started from ``$HOME`` must not let a document's
+``test_cases_file: ../.aws/credentials`` be read; its ``.env`` is the one read for
+``${NAME}``. A document outside every workspace folder has its own folder as its tree.
+
+A first validation pays once for validators built and modules imported: the server pays
+it on :data:`SAMPLE` at start, so the first document is as fast as the next. The sample
+reads no file and names none of the platform's sections (their models are slow to import).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.lsp import roles
-from holodeck_mt.model import Diagnostic
+from holodeck_mt.model import Diagnostic, Role
 from holodeck_mt.pipeline import read_saved, validate_document_text, validate_text
+from holodeck_mt.project import discovery
+from holodeck_mt.project.config import ConfigError, find, load
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Options
+from holodeck_mt.selection import SelectionError
+
+
+@dataclass(frozen=True)
+class Target:
+    """How a document is validated: its role and the folder its paths are relative to."""
+
+    role: Role
+    base_dir: Path
+    #: The agent.yaml that names it, for a test-cases file validated through it.
+    agent: Path | None = None
+
+
+def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
+    """How to validate the document at ``path`` holding ``text``; None: not a HoloDeck file.
+    No agent.yaml is looked for above ``tree`` (the workspace)."""
+    if discovery.is_agent_file(path):
+        return Target("document", path.parent)
+    agent = discovery.naming_agent(path, tree)
+    if agent is not None:
+        return Target("test-cases-file", agent.parent, agent)
+    if discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text):
+        return Target("document", path.parent)
+    return None
+
+
+def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
+    """The options of the workspace configuration (docs/usage.md) looked for from ``path``
+    up to ``tree``, read afresh each time; and why it was not used (every code is then)."""
+    try:
+        found = find(path.parent, top=tree)
+        if found is None:
+            return Options(), None
+        settings = load(found)
+        return Options(selection=settings.selection(), platform=settings.platform), None
+    except (ConfigError, SelectionError, OSError, ValueError) as e:
+        return Options(), f"configuration not used: {e}"
 
 
 def diagnose(
@@ -29,30 +68,28 @@ def diagnose(
     text: str,
     roots: Sequence[Path],
     limits: Limits | None = None,
-    options: Options | None = None,
 ) -> list[Diagnostic] | None:
-    """Every diagnostic the CLI reports for this text; None for a file that is not ours.
-    ``options``: the workspace configuration's (:mod:`holodeck_mt.lsp.configuration`)."""
+    """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
-    target = roles.target_of(path, text, tree)
+    target = target_of(path, text, tree)
     if target is None:
         return None
     saved = read_saved(target.agent, tree, limits) if target.agent is not None else None
-    return diagnose_as(path, text, tree, target, saved, limits, options)
+    return diagnose_as(path, text, tree, target, saved, limits)
 
 
 def diagnose_as(
     path: Path,
     text: str,
     tree: Path,
-    target: roles.Target,
+    target: Target,
     agent_text: str | None,
     limits: Limits | None = None,
     options: Options | None = None,
 ) -> list[Diagnostic]:
-    """:func:`diagnose` of a document whose workspace folder (``tree``) and target are
-    known, and ``agent_text``, the saved text of the agent.yaml naming it (if one does)."""
+    """:func:`diagnose` of a document whose ``tree`` and ``target`` are known;
+    ``agent_text``: the saved text of the agent.yaml naming it (if one does)."""
     common: dict[str, Any] = {
         "base_dir": target.base_dir,
         "limits": limits or Limits(),
@@ -62,11 +99,39 @@ def diagnose_as(
     }
     if target.agent is None:
         return validate_document_text(text, path=str(path), **common)[0].diagnostics
-    # Through the agent.yaml naming it, as the CLI validates it (run-time checks read
-    # the agent's settings); the agent as saved, this file as the editor holds it.
+    # Through the agent.yaml naming it, as saved (run-time checks read its settings).
     results = validate_document_text(
         agent_text or "", path=str(target.agent), followed_text=text, **common
     )
     if len(results) < 2:
         return validate_text(text, path=str(path), role=target.role, **common).diagnostics
     return results[1].diagnostics
+
+
+#: A key misspelt, a number where text belongs, a regex that does not compile, a
+#: duplicated tool: the schema's, the reader's and the rules' faults, located.
+SAMPLE = """\
+evaluations:
+  metrics: []
+test_cases:
+  - name: sample
+    turns:
+      - input: "q"
+        ground_truth: 206588.10
+        ground_truht: "x"
+        expected_tools:
+          - subtract
+          - subtract
+          - name: lookup
+            args:
+              b: {regex: "(2009"}
+"""
+
+
+def warm() -> list[Diagnostic]:
+    """Validate the sample as an open document is validated; its diagnostics."""
+    here = Path(__file__).parent
+    results = validate_document_text(
+        SAMPLE, path=str(here / "agent.yaml"), base_dir=here, tree=here
+    )
+    return [d for result in results for d in result.diagnostics]

@@ -1,24 +1,16 @@
 """The language server's input, framed defensively: a hostile client cannot kill or hang it.
 
-pygls reads ``Content-Length`` frames trusting the client: a header line has no
-length limit, a length of ``10**18`` is read at once (the server dies of it), a
-header it cannot parse is skipped without resynchronising. :class:`FramedInput`
-stands between stdin and pygls and hands it only well-formed frames:
-
-- a header line longer than :data:`MAX_HEADER` bytes is read in bounded pieces and
-  passed over with the frame it was in;
-- a ``Content-Length`` that is not a plain decimal, or is over the frame limit (the
-  document limit, doubled for JSON's escapes), drops its frame: its body is never
-  allocated, and the reader looks for the next ``Content-Length`` header, however it
-  is glued to the junk before it;
-- a frame without a length is dropped; a stream that ends inside a frame ends the
-  input, as a closed stdin does.
-
-Each dropped frame is one escaped line on stderr (the client's server log).
+pygls trusts ``Content-Length`` (a length of ``10**18`` is read at once, a header line has
+no limit, a bad header is skipped without resynchronising). :class:`FramedInput` hands it
+only well-formed frames: an over-long header line, a length that is not a plain decimal
+or is over :data:`MAX_FRAME`, or a frame without a length drops its frame (its body never
+allocated; reading resumes at the next ``Content-Length``, however glued to junk), with
+one escaped line on stderr. A stream that ends inside a frame ends the input.
 """
 
 from __future__ import annotations
 
+import contextlib
 import re
 import sys
 from collections import deque
@@ -59,8 +51,6 @@ class FramedInput:
         body, self._body = self._body, b""
         return body
 
-    # -- frames ------------------------------------------------------------------------
-
     def _next_frame(self) -> bytes | None:
         """The next well-formed frame's body; None at the end of the input."""
         while True:
@@ -69,13 +59,10 @@ class FramedInput:
                 return None
             if length < 0:
                 continue
-            body = self._carry[:length]
-            self._carry = self._carry[length:]
+            body, self._carry = self._carry[:length], self._carry[length:]
             if len(body) < length:
                 body += self._raw.read(length - len(body))
-            if len(body) < length:
-                return None
-            return body
+            return body if len(body) == length else None
 
     def _line(self) -> bytes:
         """One line (at most :data:`MAX_HEADER` + 1 bytes), what was carried over first."""
@@ -89,11 +76,8 @@ class FramedInput:
         return self._raw.readline(MAX_HEADER + 1)
 
     def _headers(self) -> int | None:
-        """The length of the next frame, -1 when it is dropped, None at the end.
-
-        A line that is no header is junk between frames (the body of a dropped frame):
-        it is passed over, and the frame starts again with the next header.
-        """
+        """The length of the next frame, -1 when it is dropped, None at the end; a line
+        that is no header is junk (a dropped frame's body): the frame starts again after it."""
         length: int | None = None
         bad: str | None = None
         seen = False
@@ -146,8 +130,6 @@ class FramedInput:
     def _drop(self, why: str) -> None:
         stream = sys.stderr
         if stream is not None and not self._quiet:
-            try:
+            with contextlib.suppress(OSError, ValueError):
                 stream.write(f"holodeck-mt lsp: dropped a message: {escape(why)}\n")
                 stream.flush()
-            except (OSError, ValueError):
-                pass

@@ -1,9 +1,6 @@
-"""From the validator's positions to the client's: lines and columns in its encoding.
-
-The validator counts 1-based lines and columns in characters (code points); the fix
-engine counts offsets into the text. LSP counts 0-based lines, split at ``\\n``, ``\\r\\n``
-and ``\\r`` only, and characters in the position encoding agreed at initialisation:
-UTF-16 code units unless the client offers UTF-8 or UTF-32.
+"""From the validator's positions (1-based, in characters) and the fix engine's offsets
+to LSP's: 0-based lines broken at ``\\n``, ``\\r\\n`` and ``\\r`` only, and characters in
+the agreed encoding (UTF-16 code units unless the client offers UTF-8 or UTF-32).
 """
 
 from __future__ import annotations

@@ -1,18 +1,8 @@
 """``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio (pygls).
 
-What it publishes, when, and its quick fixes: docs/editors.md. Validation runs on one
-worker thread; a document is validated once at a time (edits meanwhile ask for one more
-run when it ends), a version is validated once however many ask for it (a quick fix asked
-for while it is validated waits for that validation), and a result for a version the
-editor has left is dropped. The worker validates a small sample while the editor sends its
-first document, so that what a first validation pays once (:mod:`holodeck_mt.lsp.warming`)
-is paid before it. Quick fixes come from :mod:`holodeck_mt.fix.engine`, as ``holodeck-mt
-fix``'s do.
-
-Which documents are validated, and as what: :mod:`holodeck_mt.lsp.roles`. The client is
-hostile too: the workspace is the boundary of what is read (:mod:`holodeck_mt.lsp.checking`),
-frames are read defensively (:mod:`holodeck_mt.lsp.framing`), every request is answered
-(:mod:`holodeck_mt.lsp.replies`), and what is published or logged is escaped.
+Behaviour: docs/editors.md. Validation runs on one worker thread, one at a time per
+document and once per version; a result for a version the editor has left is dropped.
+The client is hostile too: what is published or logged is escaped.
 """
 
 from __future__ import annotations
@@ -27,25 +17,17 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 from lsprotocol import types as lsp
+from pygls.exceptions import JsonRpcException, JsonRpcInvalidParams, JsonRpcInvalidRequest
 from pygls.lsp.server import LanguageServer
+from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.lsp import (
-    checking,
-    configuration,
-    documents,
-    reuse,
-    roles,
-    settings,
-    sharing,
-    warming,
-)
+from holodeck_mt.lsp import checking, documents, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
-from holodeck_mt.lsp.replies import AnsweringProtocol, invalid
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.pipeline import read_saved
 from holodeck_mt.read import confine
@@ -63,6 +45,42 @@ FIX_ALL_KIND = "source.fixAll.holodeck-mt"
 HINT = "hint: "
 
 
+class AnsweringProtocol(LanguageServerProtocol):
+    """Every request gets an answer: pygls never answers one whose params it cannot read
+    (the client waits for ever): here it gets ``-32602``. After ``shutdown`` pygls drops
+    every message but ``exit``; here a request gets ``-32600``, as LSP asks."""
+
+    def structure_message(self, data: dict[str, Any]) -> Any:
+        try:
+            return super().structure_message(data)
+        except JsonRpcException as error:
+            request_id = data.get("id")
+            if "method" in data and isinstance(request_id, (int, str)) and request_id is not True:
+                answer = _shut_down() if self._after_shutdown(data.get("method")) else error
+                self._send_response(request_id, error=answer.to_response_error())
+            raise
+
+    def handle_message(self, message: Any) -> None:
+        method, request_id = getattr(message, "method", None), getattr(message, "id", None)
+        if self._after_shutdown(method) and request_id is not None:
+            self._send_response(request_id, error=_shut_down().to_response_error())
+            return
+        super().handle_message(message)
+
+    def _after_shutdown(self, method: object) -> bool:
+        """Whether a message of ``method`` comes after ``shutdown``, and is not ``exit``."""
+        return bool(self._shutdown) and isinstance(method, str) and method != lsp.EXIT
+
+
+def _shut_down() -> JsonRpcInvalidRequest:
+    return JsonRpcInvalidRequest("Invalid Request: the server is shut down")
+
+
+def invalid(why: str) -> JsonRpcInvalidParams:
+    """The error a handler raises for arguments it cannot take (``-32602``)."""
+    return JsonRpcInvalidParams(f"Invalid Params: {escape(clip(why, 200))}")
+
+
 @dataclass
 class Checked:
     """A document's last validation: the text and version it was of, and what it found."""
@@ -77,9 +95,8 @@ class HoloDeckServer(LanguageServer):
     def __init__(self, version: str = "") -> None:
         # The version the command line runs, told by it when it serves (``serve``).
         super().__init__("holodeck-mt", version, protocol_cls=AnsweringProtocol)
-        self.schema_diagnostics = settings.DEFAULT_SCHEMA_DIAGNOSTICS
+        self.schema_diagnostics = sharing.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
-        self.validations = 0
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._running: set[str] = set()
         self.last_edit: dict[str, float] = {}
@@ -87,9 +104,9 @@ class HoloDeckServer(LanguageServer):
         #: The validation under way of each document: its text and version, and the job.
         self._validating: dict[str, tuple[str, int, asyncio.Future[Checked | None]]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
-        self.readings = reuse.LastReadings()
-
-    # -- validating --------------------------------------------------------------------------
+        #: The last reading of each document: its text, the agent.yaml's it was validated
+        #: through, and its diagnostics; reused while both are the same.
+        self.readings: dict[str, tuple[str, str | None, list[Diagnostic] | None]] = {}
 
     @property
     def encoding(self) -> str:
@@ -121,14 +138,8 @@ class HoloDeckServer(LanguageServer):
             quiet_for = time.monotonic() - self.last_edit.get(uri, -DEBOUNCE)
             self.schedule(uri, max(0.0, DEBOUNCE - quiet_for))
 
-    def warm_up(self) -> None:
-        """Validate :mod:`holodeck_mt.lsp.warming`'s sample on the worker, ahead of the
-        documents: it runs before the first of them, as the worker takes one job at a time."""
-        self._worker.submit(warming.warm)
-
     async def validate(self, uri: str) -> Checked | None:
-        """Validate the open document and publish; None when it is not a HoloDeck file.
-        A validation of the same version under way is awaited, not run again."""
+        """Validate the open document and publish; None when it is not a HoloDeck file."""
         document = self.workspace.text_documents.get(uri)
         if document is None:
             return None
@@ -148,14 +159,12 @@ class HoloDeckServer(LanguageServer):
             del self._validating[uri]
 
     async def _validate(self, uri: str, text: str, version: int) -> Checked | None:
-        loop = asyncio.get_running_loop()
         started = time.perf_counter()
         self._log(f"validating {uri} version {version}")
-        found, cpu = await loop.run_in_executor(self._worker, self._timed, uri, text)
+        found, cpu = await self.off_the_loop(self._timed, uri, text)
         current = self.workspace.text_documents.get(uri)
         if current is None or (current.version or 0) != version:
             return None  # the editor has moved on: a newer validation is scheduled
-        self.validations += 1
         checked = Checked(version, text, found or [])
         self.checked[uri] = checked
         self.publish(uri, checked)
@@ -167,7 +176,6 @@ class HoloDeckServer(LanguageServer):
         return checked
 
     def _log(self, message: str) -> None:
-        """A line of the server's log (the client's output panel; the benchmark counts them)."""
         shown = escape(clip(message, 2000))
         self.window_log_message(lsp.LogMessageParams(type=lsp.MessageType.Log, message=shown))
 
@@ -202,35 +210,35 @@ class HoloDeckServer(LanguageServer):
         return found, time.thread_time() - started
 
     def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
-        """Every diagnostic the CLI reports for this text; None for a file that is not ours.
-        The last reading of the same text (and agent.yaml, as saved) is reused (see reuse)."""
+        """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
         path = Path(to_fs_path(uri) or uri)
-        roots = self.roots()
-        tree = confine.tree_of(path, roots)
-        target = roles.target_of(path, text, tree)
+        tree = confine.tree_of(path, self.roots())
+        target = checking.target_of(path, text, tree)
         if target is None:
             return None
-        options, problem = configuration.options_for(path, tree)
+        options, problem = checking.options_for(path, tree)
         if problem is not None:
             self._log(problem)
         context = saved = None
         if target.agent is not None:  # validated through it: its saved text counts too
             saved = read_saved(target.agent, tree, Limits())
             context = f"{target.agent}\0{tree}\0{saved}"
-        # A reading is reused only under the default selection: a configuration may change.
+        # Reused only under the default selection (a configuration may change), and never
+        # for a document naming a test_cases_file (it reads that file from disk).
         reusable = options.selection.everything
-        last = self.readings.get(uri, text, context) if reusable else None
-        if last is not None:
-            return last.diagnostics
+        last = self.readings.get(uri) if reusable else None
+        if last is not None and last[:2] == (text, context):
+            return last[2]
         found = checking.diagnose_as(path, text, tree, target, saved, options=options)
-        if reusable:
-            self.readings.keep(uri, text, context, found)
+        if reusable and context is None and "test_cases_file" in text:
+            self.readings.pop(uri, None)
+        elif reusable:
+            self.readings[uri] = (text, context, found)
         return found
 
     def roots(self) -> list[Path]:
         """The workspace folders (``workspaceFolders``, else ``rootUri``), as paths."""
-        workspace = self.workspace
-        uris = [folder.uri for folder in workspace.folders.values()] or [workspace.root_uri]
+        uris = [f.uri for f in self.workspace.folders.values()] or [self.workspace.root_uri]
         return [Path(path) for path in map(_fs_path, uris) if path]
 
     async def current(self, uri: str, version: int | None = None) -> Checked | None:
@@ -242,8 +250,6 @@ class HoloDeckServer(LanguageServer):
         if checked is None or checked.version != document.version:
             checked = await self.validate(uri)
         return checked
-
-    # -- fixing ------------------------------------------------------------------------------
 
     async def apply(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> bool:
         """Ask the editor to make ``edits`` to the validated version; whether it did."""
@@ -264,27 +270,22 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
     end_line = d.end_line if d.end_line is not None else d.line
     end_column = d.end_column if d.end_column is not None else d.column
     end = lines.from_validator(end_line, end_column)
-    severity = (
-        lsp.DiagnosticSeverity.Error if d.severity == "error" else lsp.DiagnosticSeverity.Warning
-    )
     return lsp.Diagnostic(
         range=lsp.Range(start=lsp.Position(*start), end=lsp.Position(*max(start, end))),
         message=shown_message(d),
-        severity=severity,
+        severity=lsp.DiagnosticSeverity[d.severity.capitalize()],
         code=d.code,
         code_description=lsp.CodeDescription(href=code_docs(d.code)),
         source=SOURCE,
         data={
-            "path": escape(d.path),
-            "test_case": escape(d.test_case) if d.test_case is not None else None,
-            "hint": escape(d.hint) if d.hint is not None else None,
+            key: escape(value) if value is not None else None
+            for key, value in (("path", d.path), ("test_case", d.test_case), ("hint", d.hint))
         },
     )
 
 
 def shown_message(d: Diagnostic) -> str:
-    """The message as an editor shows it: the CLI's message, then its hint on a second
-    line as the CLI prints it (editors show ``message``; few show ``data``)."""
+    """The CLI's message, then its hint on a second line (few editors show ``data``)."""
     if d.hint is None:
         return escape(d.message)
     return f"{escape(d.message)}\n{HINT}{escape(d.hint)}"
@@ -300,26 +301,21 @@ def _fs_path(uri: str | None) -> str | None:
         return None
 
 
-def _fix_arguments(arguments: tuple[Any, ...]) -> tuple[str, int, list[fixes.Edit]]:
-    """``[uri, version, [{start, end, newText}, ...]]``; -32602 for anything else."""
-    if len(arguments) != 3 or not isinstance(arguments[2], list) or not arguments[2]:
-        raise invalid("holodeck-mt.applyFix takes [uri, version, [{start, end, newText}, ...]]")
-    uri, version, edits = arguments
+def _arguments(command: str, arguments: tuple[Any, ...]) -> tuple[str, int, list[fixes.Edit]]:
+    """``[uri, version]``, and for applyFix ``[{start, end, newText}, ...]``; else -32602."""
+    if command == FIX_ALL:
+        usage, ok = "[uri, version]", len(arguments) == 2
+    else:
+        usage = "[uri, version, [{start, end, newText}, ...]]"
+        ok = len(arguments) == 3 and isinstance(arguments[2], list) and bool(arguments[2])
+    if not ok:
+        raise invalid(f"{command} takes {usage}")
     try:
+        edits = arguments[2] if command == APPLY_FIX else []
         chosen = [fixes.Edit(int(e["start"]), int(e["end"]), str(e["newText"])) for e in edits]
-        return str(uri), int(version), chosen
+        return str(arguments[0]), int(arguments[1]), chosen
     except (KeyError, TypeError, ValueError) as e:
-        raise invalid(f"holodeck-mt.applyFix: {e}") from None
-
-
-def _document_arguments(arguments: tuple[Any, ...]) -> tuple[str, int]:
-    """``[uri, version]``; -32602 for anything else."""
-    if len(arguments) != 2:
-        raise invalid("holodeck-mt.fixAll takes [uri, version]")
-    try:
-        return str(arguments[0]), int(arguments[1])
-    except (TypeError, ValueError) as e:
-        raise invalid(f"holodeck-mt.fixAll: {e}") from None
+        raise invalid(f"{command}: {e}") from None
 
 
 def _range(lines: Lines, start: int, end: int) -> lsp.Range:
@@ -329,10 +325,8 @@ def _range(lines: Lines, start: int, end: int) -> lsp.Range:
 
 
 def _overlaps(a: lsp.Range, b: lsp.Range) -> bool:
-    def key(p: lsp.Position) -> tuple[int, int]:
-        return p.line, p.character
-
-    return key(a.start) <= key(b.end) and key(b.start) <= key(a.end)
+    a0, a1, b0, b1 = ((p.line, p.character) for p in (a.start, a.end, b.start, b.end))
+    return a0 <= b1 and b0 <= a1
 
 
 server = HoloDeckServer()
@@ -341,8 +335,9 @@ server = HoloDeckServer()
 @server.feature(lsp.INITIALIZE)
 def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
     documents.install(ls.workspace)
-    ls.warm_up()
-    ls.schema_diagnostics = settings.schema_diagnostics(
+    # The sample runs on the worker before the first document (one job at a time there).
+    ls._worker.submit(checking.warm)
+    ls.schema_diagnostics = sharing.schema_diagnostics(
         params.initialization_options, ls.schema_diagnostics
     )
 
@@ -350,7 +345,7 @@ def initialize(ls: HoloDeckServer, params: lsp.InitializeParams) -> None:
 @server.feature(lsp.WORKSPACE_DID_CHANGE_CONFIGURATION)
 def did_change_configuration(ls: HoloDeckServer, params: lsp.DidChangeConfigurationParams) -> None:
     """A changed ``holodeck-mt.schemaDiagnostics`` republishes every open document."""
-    chosen = settings.schema_diagnostics(params.settings, ls.schema_diagnostics)
+    chosen = sharing.schema_diagnostics(params.settings, ls.schema_diagnostics)
     if chosen == ls.schema_diagnostics:
         return
     ls.schema_diagnostics = chosen
@@ -392,7 +387,7 @@ def did_close(ls: HoloDeckServer, params: lsp.DidCloseTextDocumentParams) -> Non
     if pending is not None:
         pending.cancel()
     ls.checked.pop(uri, None)
-    ls.readings.forget(uri)
+    ls.readings.pop(uri, None)
     ls.last_edit.pop(uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
@@ -442,9 +437,8 @@ async def code_action(
 
 @server.command(APPLY_FIX)
 async def apply_fix(ls: HoloDeckServer, *arguments: Any) -> bool:
-    """Apply one quick fix: ``[uri, version, [{start, end, newText}, ...]]`` (offsets in
-    the text)."""
-    uri, version, chosen = _fix_arguments(arguments)
+    """Apply one quick fix: ``[uri, version, [{start, end, newText}, ...]]`` (text offsets)."""
+    uri, version, chosen = _arguments(APPLY_FIX, arguments)
     checked = await ls.current(uri, version)
     if checked is None:
         return False  # the document changed since the fix was offered
@@ -456,17 +450,14 @@ async def apply_fix(ls: HoloDeckServer, *arguments: Any) -> bool:
 @server.command(FIX_ALL)
 async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
     """Apply every safe fix that does not overlap another: ``[uri, version]``."""
-    uri, version = _document_arguments(arguments)
+    uri, version, _ = _arguments(FIX_ALL, arguments)
     checked = await ls.current(uri, version)
     if checked is None:
         return False
     found = await ls.off_the_loop(fixes.fixes, checked.text, checked.diagnostics)
-    safe = [f for f in found if f.safe]
-    _, applied = fixes.apply(checked.text, safe)
+    _, applied = fixes.apply(checked.text, [f for f in found if f.safe])
     edits = sorted({e for f in applied for e in f.edits})
-    if not edits:
-        return False
-    return await ls.apply(uri, checked, edits)
+    return bool(edits) and await ls.apply(uri, checked, edits)
 
 
 def serve(version: str) -> None:

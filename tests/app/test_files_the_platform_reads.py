@@ -103,10 +103,10 @@ def test_explain_on_a_test_cases_file_no_agent_names_says_so(
 
 
 def test_the_language_servers_roles_use_the_same_naming_agent(tmp_path: Path) -> None:
-    from holodeck_mt.lsp import roles
+    from holodeck_mt.lsp import checking
 
     file = _repository(tmp_path, "")
-    target = roles.target_of(file, "")
+    target = checking.target_of(file, "")
     assert target is not None and target.role == "test-cases-file"
     assert target.agent == tmp_path / "agent.yaml"
 

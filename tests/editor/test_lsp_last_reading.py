@@ -1,4 +1,4 @@
-"""The language server keeps its last reading of an unchanged document (lsp.reuse)."""
+"""The language server keeps its last reading of an unchanged document (the server's readings)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.lsp import settings
+from holodeck_mt.lsp import sharing
 
 
 @pytest.mark.parametrize(
@@ -19,7 +19,7 @@ from holodeck_mt.lsp import settings
     ids=["flat", "dotted", "nested"],
 )
 def test_each_spelling_turns_the_schemas_diagnostics_off(sent: dict[str, Any]) -> None:
-    assert settings.schema_diagnostics(sent, True) is False
+    assert sharing.schema_diagnostics(sent, True) is False
 
 
 @pytest.mark.parametrize(
@@ -27,9 +27,9 @@ def test_each_spelling_turns_the_schemas_diagnostics_off(sent: dict[str, Any]) -
     [None, [], "false", {"schemaDiagnostics": "false"}, {"schemaDiagnostics": 0}, {"x": 1}],
 )
 def test_anything_else_keeps_the_current_value(sent: Any) -> None:
-    assert settings.schema_diagnostics(sent, True) is True
-    assert settings.schema_diagnostics(sent, False) is False
+    assert sharing.schema_diagnostics(sent, True) is True
+    assert sharing.schema_diagnostics(sent, False) is False
 
 
 def test_every_diagnostic_is_the_default() -> None:
-    assert settings.DEFAULT_SCHEMA_DIAGNOSTICS is True
+    assert sharing.DEFAULT_SCHEMA_DIAGNOSTICS is True

@@ -11,12 +11,12 @@ import pytest
 
 pytest.importorskip("pygls", reason="the language server needs the [lsp] extra (pygls)")
 
-from holodeck_mt.lsp import warming
+from holodeck_mt.lsp import checking
 from holodeck_mt.pipeline import validate_text
 
 
 def test_the_start_up_sample_has_a_fault_of_each_stage() -> None:
-    found = warming.warm()
+    found = checking.warm()
     codes = {d.code for d in found}
     assert {"HMT100", "HMT102"} <= codes  # the schema's: a misspelt key, a number
     assert "HMT104" in codes  # a rule's: a regex that does not compile
@@ -25,7 +25,7 @@ def test_the_start_up_sample_has_a_fault_of_each_stage() -> None:
 
 
 def test_the_start_up_sample_is_validated_as_the_cli_validates_it() -> None:
-    expected = validate_text(warming.SAMPLE, path="agent.yaml").diagnostics
-    assert [(d.code, d.line, d.column, d.message) for d in warming.warm()] == [
+    expected = validate_text(checking.SAMPLE, path="agent.yaml").diagnostics
+    assert [(d.code, d.line, d.column, d.message) for d in checking.warm()] == [
         (d.code, d.line, d.column, d.message) for d in expected
     ]
