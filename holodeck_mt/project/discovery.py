@@ -124,8 +124,7 @@ def _has_key(events: Iterator[Any]) -> bool:
 
 
 def _near_miss(key: str, keys: Iterable[str]) -> bool:
-    """Whether ``key`` is a misspelling of one of ``keys`` (``test_case``, ``testcases``,
-    ``test-cases-file``; ``inptu``, ``turn``)."""
+    """Whether ``key`` misspells one of ``keys`` (``test_case``, ``test-cases-file``, ``inptu``)."""
     if not 4 <= len(key) <= _LONGEST_KEY:
         return False
     import difflib  # only for a key that is not one of ours
@@ -179,8 +178,7 @@ def _is_test_case(keys: list[str]) -> bool:
 
 
 def _misspelt_case_key(key: str) -> bool:
-    """``inptu``, ``turn``: a misspelling of ``input`` or ``turns``; not a longer word that
-    starts with one (``inputs``, ``input_text``: other files' keys)."""
+    """``inptu``, ``turn``, not a longer word (``inputs``, ``input_text``: other files' keys)."""
     return _near_miss(key, _CASE_KEYS) and not key.startswith(tuple(_CASE_KEYS))
 
 
@@ -218,8 +216,8 @@ def agent_target(path: Path) -> Path | None:
 
 
 def _may_name_a_file(head: bytes) -> bool:
-    """Whether these bytes could hold a ``test_cases_file`` key: it is written out, or the
-    text is not UTF-8 (a UTF-16 file), or an escape could spell it in a quoted key."""
+    """Whether these bytes could hold a ``test_cases_file`` key: written out, in UTF-16, or
+    spelt by an escape in a quoted key."""
     return b"test_cases_file" in head or b"\\" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff")
 
 
@@ -345,6 +343,7 @@ def search(
     validating refuses it, ``HMT120``). What cannot be read goes to ``problems``.
     """
     told = problems if problems is not None else []
+    passed_over = passed if passed is not None else []
     inside = same_file_key(folder) + os.sep
     for root, files in walk_tree(folder, told):
         for name in files:
@@ -354,12 +353,11 @@ def search(
             elif not is_yaml_file(path):
                 continue
             elif path.is_symlink() and not same_file_key(path).startswith(inside):
-                if passed is not None:
-                    passed.append((str(path), LINKED_OUT))
+                passed_over.append((str(path), LINKED_OUT))
             elif _sniffed(path, told):
                 yield path
-            elif passed is not None:
-                passed.append((str(path), NOT_HOLODECK))
+            else:
+                passed_over.append((str(path), NOT_HOLODECK))
 
 
 def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[str]]]:
@@ -377,10 +375,9 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         folders, files = [], []
         for entry in entries:
             try:
-                is_dir = entry.is_dir()
-                is_link = entry.is_symlink()
+                is_dir, is_link = entry.is_dir(), entry.is_symlink()
             except OSError:
-                is_dir, is_link = False, False
+                is_dir = is_link = False
             if not is_dir:
                 files.append(entry.name)
             elif not is_link and entry.name not in SKIPPED_DIRS:
@@ -394,7 +391,8 @@ def _why(e: BaseException) -> str:
 
 
 def _sniffed(path: Path, problems: list[str]) -> bool:
-    """:func:`holds_test_cases`, a file that cannot be read told in ``problems``."""
+    """Whether the YAML file at ``path`` is a HoloDeck file by its content (one with a syntax
+    error is, so that its error is reported); a file that cannot be read goes to ``problems``."""
     try:
         head = _head(path)
     except (OSError, ValueError) as e:
@@ -450,5 +448,5 @@ def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -
 
 
 def text_holds_test_cases(text: str) -> bool:
-    """:func:`holds_test_cases` for a text (an editor's buffer) instead of a file."""
+    """Whether a text (an editor's buffer) is a HoloDeck file by its content."""
     return _judged(text.encode("utf-8", "surrogatepass")[:_SNIFF_BYTES])
