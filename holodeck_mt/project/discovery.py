@@ -329,7 +329,6 @@ class Found:
 
 #: Why a YAML file is not validated (``--show-files``).
 NOT_HOLODECK = "neither an agent.yaml nor a file holding test cases"
-LINKED_OUT = "a link to a file outside the folder searched"
 
 
 def search(
@@ -353,7 +352,7 @@ def search(
             elif not is_yaml_file(path):
                 continue
             elif path.is_symlink() and not same_file_key(path).startswith(inside):
-                passed_over.append((str(path), LINKED_OUT))
+                passed_over.append((str(path), "a link to a file outside the folder searched"))
             elif _sniffed(path, told):
                 yield path
             else:

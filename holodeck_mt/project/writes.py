@@ -20,11 +20,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from holodeck_mt.limits import MAX_FILE_BYTES
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import clip, display_path, escape
 
-#: The largest file read back to check it did not change (the validator's own limit).
-_MAX_READ = 64 * 1024 * 1024
 #: Bytes written per call: a short write is continued, a failing one ends the write.
 _CHUNK = 1024 * 1024
 
@@ -65,7 +64,7 @@ def real_target(path: Path, tree: Path, name: str | None = None) -> Path:
 
 
 def read(
-    path: Path, tree: Path, limit: int = _MAX_READ, name: str | None = None
+    path: Path, tree: Path, limit: int = MAX_FILE_BYTES, name: str | None = None
 ) -> tuple[bytes, Snapshot]:
     """The bytes of the regular file at ``path`` (inside ``tree``) and what it was then."""
     called = shown(name if name is not None else path)

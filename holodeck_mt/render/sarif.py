@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
 TOOL_NAME = "holodeck-mt"
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 
 
@@ -103,28 +104,14 @@ def result(
 def log(results: Sequence[FileResult]) -> dict[str, Any]:
     tool_rules = rules({d.code for r in results for d in r.diagnostics})
     rule_index = {rule["id"]: i for i, rule in enumerate(tool_rules)}
-    return {
-        "$schema": "https://json.schemastore.org/sarif-2.1.0.json",
-        "version": "2.1.0",
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": TOOL_NAME,
-                        "informationUri": REPOSITORY,
-                        "version": tool_version(),
-                        "rules": tool_rules,
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": [
-                    result(r.path, d, rule_index, r.level(d))
-                    for r in results
-                    for d in r.diagnostics
-                ],
-            }
-        ],
+    driver = {"name": TOOL_NAME, "informationUri": REPOSITORY, "version": tool_version()}
+    found = [result(r.path, d, rule_index, r.level(d)) for r in results for d in r.diagnostics]
+    run = {
+        "tool": {"driver": driver | {"rules": tool_rules}},
+        "columnKind": "unicodeCodePoints",
+        "results": found,
     }
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
 def render(results: Sequence[FileResult], out: TextIO) -> None:
