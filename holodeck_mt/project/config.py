@@ -49,8 +49,8 @@ class Settings:
     cache_dir: str | None = None
 
     def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
-        """The codes reported: ``select`` (the command line's) replaces the file's,
-        ``ignore`` adds to its."""
+        """The codes reported: the command line's ``select`` replaces the file's, and its
+        ``ignore`` adds to the file's."""
         from holodeck_mt.rules.registry import CODES
 
         chosen = parse(select, CODES, where="--select") if select else None
@@ -186,8 +186,8 @@ def _has_table(path: Path) -> bool:
 
 
 def _folders(start: Path, top: Path | None) -> list[Path]:
-    """The folders searched from ``start`` upward: to the repository's root, or the
-    working directory's tree outside a repository; never above ``top`` when given."""
+    """The folders searched from ``start`` up to the repository's root, else in the working
+    directory's tree; never above ``top``."""
     chain = [start, *start.parents][:MAX_LEVELS]
     if top is not None:
         chain = [f for f in chain if f.is_relative_to(top)]
@@ -223,7 +223,6 @@ def find(start: Path, *, top: Path | None = None) -> Path | None:
 
 
 def looked_for(folder: Path | str) -> list[Path]:
-    """Every path whose presence or content decides the settings of a file in ``folder``
-    (what a stored result of that file depends on)."""
+    """Every path that decides the settings of a file in ``folder`` (a stored result's inputs)."""
     folders = _folders(Path(os.path.abspath(folder)), None)
     return [f / name for f in folders for name in (FILE_NAME, PYPROJECT)]

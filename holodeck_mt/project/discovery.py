@@ -336,11 +336,8 @@ def search(
     problems: list[str] | None = None,
     passed: list[tuple[str, str]] | None = None,
 ) -> Iterator[Path]:
-    """Every HoloDeck file under ``folder``: agent files by name, the others by content.
-
-    A link to a file outside the folder is not read (an agent file so linked is yielded:
-    validating refuses it, ``HMT120``). What cannot be read goes to ``problems``.
-    """
+    """Every HoloDeck file under ``folder``: agent files by name, the others by content; a
+    link out of the folder is not read (an agent file so linked is refused later, HMT120)."""
     told = problems if problems is not None else []
     passed_over = passed if passed is not None else []
     inside = same_file_key(folder) + os.sep

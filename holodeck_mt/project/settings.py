@@ -13,10 +13,8 @@ from holodeck_mt.selection import matches
 
 
 class JobSettings:
-    """The options of each file of a run from ``validate``'s arguments and the configuration
-    found from the file's folder upward, however the file is reached (sent to the worker
-    processes with their jobs). Raises :class:`~holodeck_mt.project.config.ConfigError` or
-    :class:`~holodeck_mt.selection.SelectionError` before any file is validated."""
+    """Each file's options from ``validate``'s arguments and the configuration found from its
+    folder upward; a bad configuration or code raises before any file is validated."""
 
     def __init__(self, args: argparse.Namespace, options: Options) -> None:
         self._select: list[str] = list(args.select)
@@ -58,9 +56,8 @@ class JobSettings:
         return self._made[found]
 
     def kept(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
-        """The files less those a configuration's ``exclude`` matches (a file named on the
-        command line is validated whatever the globs say, as ruff does); those left out
-        go to ``passed``, with why."""
+        """The files less those an ``exclude`` matches (to ``passed``, with why), unless named
+        on the command line, as ruff does."""
         explicit = {os.path.abspath(p) for p in named}
         kept = []
         for file in files:
