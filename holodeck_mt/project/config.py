@@ -1,8 +1,7 @@
 """The configuration file: ``.holodeck-mt.toml``, or ``[tool.holodeck-mt]`` in ``pyproject.toml``.
 
-Its keys, where it is looked for and how the command line overrides it: docs/usage.md
-(*Choosing the codes*). A file found by the search must lie in the tree it was searched
-in, links resolved; one that cannot be used is a usage error (exit 2) naming the key.
+Its keys and where it is looked for: docs/usage.md (*Choosing the codes*). A file found must
+lie in the tree searched, links resolved; one that cannot be used is a usage error (exit 2).
 """
 
 from __future__ import annotations
@@ -26,8 +25,7 @@ MAX_CONFIG_BYTES = 1024 * 1024
 #: The most folders climbed looking for one.
 MAX_LEVELS = 64
 PLATFORM_CHOICES = ("auto", "off", "required")
-#: How a pyproject.toml names the table (``[tool.holodeck-mt]``, ``tool.holodeck-mt.x = ``),
-#: looked for before the file is parsed.
+#: How a pyproject.toml names the table, looked for before the file is parsed.
 _TABLE_MENTION = re.compile(rb"""tool\s*\.\s*["']?holodeck-mt""")
 KEYS = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform", "cache-dir")
 
@@ -51,8 +49,8 @@ class Settings:
     cache_dir: str | None = None
 
     def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
-        """The codes reported: ``select`` (the command line's) replaces the file's,
-        ``ignore`` adds to its."""
+        """The codes reported: the command line's ``select`` replaces the file's, and its
+        ``ignore`` adds to the file's."""
         from holodeck_mt.rules.registry import CODES
 
         chosen = parse(select, CODES, where="--select") if select else None
@@ -139,9 +137,9 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     if platform not in PLATFORM_CHOICES:
         raise ConfigError(f"{where}: 'platform' must be one of {', '.join(PLATFORM_CHOICES)}")
     cache_dir = table.get("cache-dir")
-    if cache_dir is not None and not isinstance(cache_dir, str):
-        raise ConfigError(f"{where}: 'cache-dir' must be a string")
     if cache_dir is not None:
+        if not isinstance(cache_dir, str):
+            raise ConfigError(f"{where}: 'cache-dir' must be a string")
         cache_dir = _inside(path.parent, cache_dir, where)
     return Settings(
         path=path,
@@ -157,9 +155,8 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
 
 
 def _inside(root: Path, folder: str, where: str) -> str:
-    """A configuration's ``cache-dir``, relative to its folder, which it may not leave
-    (links followed): a repository's own file chooses where the validator writes, so it
-    keeps inside the tree. ``HOLODECK_MT_CACHE_DIR`` names a folder anywhere."""
+    """A configuration's ``cache-dir``, relative to its folder, which it may not leave (links
+    followed): a repository's own file may not make the validator write outside it."""
     base = os.path.realpath(root)
     chosen = os.path.realpath(os.path.join(base, folder))
     if os.path.commonpath([base, chosen]) != base:
@@ -177,7 +174,7 @@ def _per_file(value: Any, where: str, codes: Iterable[str]) -> Iterable[PerFileI
 
 
 def _has_table(path: Path) -> bool:
-    """Whether a ``pyproject.toml`` holds the table (a cheap look before parsing)."""
+    """Whether a ``pyproject.toml`` holds the table."""
     try:
         raw = _read(path)
     except ConfigError:
@@ -189,8 +186,8 @@ def _has_table(path: Path) -> bool:
 
 
 def _folders(start: Path, top: Path | None) -> list[Path]:
-    """The folders searched from ``start`` upward: to the repository's root, or the
-    working directory's tree outside a repository; never above ``top`` when given."""
+    """The folders searched from ``start`` up to the repository's root, else in the working
+    directory's tree; never above ``top``."""
     chain = [start, *start.parents][:MAX_LEVELS]
     if top is not None:
         chain = [f for f in chain if f.is_relative_to(top)]
@@ -226,32 +223,6 @@ def find(start: Path, *, top: Path | None = None) -> Path | None:
 
 
 def looked_for(folder: Path | str) -> list[Path]:
-    """Every path whose presence or content decides the settings of a file in ``folder``
-    (what a stored result of that file depends on)."""
+    """Every path that decides the settings of a file in ``folder`` (a stored result's inputs)."""
     folders = _folders(Path(os.path.abspath(folder)), None)
     return [f / name for f in folders for name in (FILE_NAME, PYPROJECT)]
-
-
-class Finder:
-    """The settings of each file's folder, each configuration file read once."""
-
-    def __init__(self, *, config: Path | None = None, isolated: bool = False) -> None:
-        self._fixed: Settings | None = load(config) if config is not None else None
-        if isolated and self._fixed is None:
-            self._fixed = Settings()
-        self._by_folder: dict[Path, Settings] = {}
-        self._by_file: dict[Path, Settings] = {}
-
-    def settings(self, file: Path) -> Settings:
-        if self._fixed is not None:
-            return self._fixed
-        folder = Path(os.path.abspath(file)).parent
-        known = self._by_folder.get(folder)
-        if known is None:
-            found = find(folder)
-            if found is None:
-                known = Settings()
-            else:
-                known = self._by_file.get(found) or self._by_file.setdefault(found, load(found))
-            self._by_folder[folder] = known
-        return known

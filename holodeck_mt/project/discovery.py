@@ -1,8 +1,7 @@
 """Which files a run validates: HoloDeck's files found by their content, each once.
 
-What holds test cases: docs/usage.md. Only the top level of the first document is read,
-from the parser's events as they stream in: nothing is constructed, and reading stops as
-soon as the answer is known.
+What holds test cases: docs/usage.md. Only the first document's top level is read, from
+the parser's events: nothing is constructed, and reading stops once the answer is known.
 """
 
 from __future__ import annotations
@@ -18,8 +17,7 @@ from typing import Any
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import display_path
 
-# PyYAML is imported where a file's head is parsed, not with this module: a run that
-# names its files and meets no agent configuration never needs it (start-up).
+# PyYAML is imported where a file's head is parsed: a run may never need it (start-up).
 
 AGENT_FILE_NAMES = ("agent.yaml", "agent.yml")
 YAML_SUFFIXES = (".yaml", ".yml")
@@ -29,8 +27,7 @@ SKIPPED_DIRS = frozenset(
 
 #: Keys that make a top-level mapping a HoloDeck file.
 _MAPPING_KEYS = frozenset({"test_cases", "test_cases_file"})
-#: A top-level key this close to one of them is a misspelling of it (``test_case:``):
-#: the file is HoloDeck's, and validating it says "did you mean".
+#: A key this close to one of them misspells it (``test_case:``): validating says so.
 _NEAR_MISS = 0.8
 #: Longer keys are not compared (a hostile file's megabyte key costs nothing).
 _LONGEST_KEY = 40
@@ -38,9 +35,9 @@ _LONGEST_KEY = 40
 LEVELS_UP = 4
 #: Keys that make a mapping in a top-level list a test case.
 _CASE_KEYS = frozenset({"input", "turns"})
-#: A file is judged by its first bytes: a test-cases file tells on its first lines.
+#: A file is judged by its first bytes; when they do not parse before the content is
+#: known, by a line that looks like a test-cases file's.
 _SNIFF_BYTES = 1024 * 1024
-#: When those bytes do not parse before the content is known: a line that looks like it.
 _LOOKS_LIKE = re.compile(
     rb"^(?:test_cases(?:_file)?|-[ \t]+(?:input|turns)|[ \t]+(?:input|turns))[ \t]*:",
     re.MULTILINE,
@@ -55,17 +52,6 @@ def is_yaml_file(path: Path) -> bool:
     return path.suffix.lower() in YAML_SUFFIXES
 
 
-def holds_test_cases(path: Path) -> bool:
-    """Whether the YAML file at ``path`` is a HoloDeck file by its content.
-
-    Only a regular file is read (a FIFO would block). A file that cannot be read
-    is not one. A file whose YAML breaks before its top level tells is judged by
-    a look at its lines, so that a test-case file with a syntax error is still
-    validated, and its error reported.
-    """
-    return _sniffed(path, [])
-
-
 def _judged(head: bytes | None) -> bool:
     if head is None:
         return False
@@ -74,8 +60,8 @@ def _judged(head: bytes | None) -> bool:
 
 
 def _head(path: Path) -> bytes | None:
-    """The first bytes of a regular file; None for anything else (a FIFO, a socket, a file
-    under ``/proc``, ``/sys`` or ``/dev``). Raises :class:`OSError` for a file not read."""
+    """The first bytes of a regular file; None for anything else (a FIFO would block; nor
+    ``/proc``, ``/sys``, ``/dev``). Raises :class:`OSError` for a file not read."""
     if confine.refusal(path, None) is not None or not S_ISREG(path.stat().st_mode):
         return None
     with os.fdopen(confine.open_regular(path), "rb") as stream:
@@ -83,7 +69,7 @@ def _head(path: Path) -> bytes | None:
 
 
 class _End(Exception):
-    """The document (or the stream) ended."""
+    pass
 
 
 def _events(head: bytes) -> Iterator[Any]:
@@ -131,19 +117,14 @@ def _verdict(head: bytes) -> bool | None:
 
 
 def _has_key(events: Iterator[Any]) -> bool:
-    """After a top-level mapping's start: whether one of its keys is HoloDeck's, or a
-    misspelling of one.
-
-    Reads to the mapping's end unless the answer is yes.
-    """
+    """After a top-level mapping's start: whether a key is HoloDeck's, or misspells one."""
     return any(
         key in _MAPPING_KEYS or _near_miss(key, _MAPPING_KEYS) for key in _scalar_keys(events)
     )
 
 
 def _near_miss(key: str, keys: Iterable[str]) -> bool:
-    """Whether ``key`` is a misspelling of one of ``keys`` (``test_case``, ``testcases``,
-    ``test-cases-file``; ``inptu``, ``turn``)."""
+    """Whether ``key`` misspells one of ``keys`` (``test_case``, ``test-cases-file``, ``inptu``)."""
     if not 4 <= len(key) <= _LONGEST_KEY:
         return False
     import difflib  # only for a key that is not one of ours
@@ -184,10 +165,8 @@ def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
 
 
 def _is_test_case(keys: list[str]) -> bool:
-    """Whether a mapping of a top-level list, with these keys, is a test case: it has
-    ``input`` or ``turns``, or a misspelling of one and no key that a test case never
-    has (a list of ``name:``/``inptu:`` mappings is a test-cases file whose every case
-    misspells ``input``: validating it says so)."""
+    """Whether a top-level list's mapping is a test case: it has ``input`` or ``turns``, or
+    misspells one and has no key a test case never has (then validating says so)."""
     if not _CASE_KEYS.isdisjoint(keys):
         return True
     if not any(_misspelt_case_key(key) for key in keys):
@@ -199,8 +178,7 @@ def _is_test_case(keys: list[str]) -> bool:
 
 
 def _misspelt_case_key(key: str) -> bool:
-    """``inptu``, ``turn``: a misspelling of ``input`` or ``turns``; not a longer word that
-    starts with one (``inputs``, ``input_text``: other files' keys)."""
+    """``inptu``, ``turn``, not a longer word (``inputs``, ``input_text``: other files' keys)."""
     return _near_miss(key, _CASE_KEYS) and not key.startswith(tuple(_CASE_KEYS))
 
 
@@ -218,11 +196,8 @@ def _skip(events: Iterator[Any]) -> None:
 
 
 def agent_target(path: Path) -> Path | None:
-    """The test-cases file an agent configuration names, as validating it follows it.
-
-    Read from the top level (``test_cases_file``, and no inline ``test_cases``);
-    None when there is none, or the file does not parse that far.
-    """
+    """The test-cases file an agent configuration names (``test_cases_file``, without
+    inline ``test_cases``) as validating follows it; None when there is none."""
     try:
         head = _head(path)
     except (OSError, ValueError):
@@ -241,17 +216,14 @@ def agent_target(path: Path) -> Path | None:
 
 
 def _may_name_a_file(head: bytes) -> bool:
-    """Whether these bytes could hold a ``test_cases_file`` key: it is written out, or the
-    text is not UTF-8 (a UTF-16 file), or an escape could spell it in a quoted key."""
+    """Whether these bytes could hold a ``test_cases_file`` key: written out, in UTF-16, or
+    spelt by an escape in a quoted key."""
     return b"test_cases_file" in head or b"\\" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff")
 
 
 def _named_target(events: Iterator[Any]) -> str | None:
-    """The top-level mapping's ``test_cases_file``, as far as the document reads.
-
-    None beside inline ``test_cases`` (the file named is not followed; a null
-    ``test_cases`` is none), or when the top level is not a mapping.
-    """
+    """The top-level mapping's ``test_cases_file`` as far as the document reads; None
+    beside inline ``test_cases`` (a null one is none) or when the top is not a mapping."""
     import yaml
 
     target: str | None = None
@@ -281,8 +253,8 @@ _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 
 
 def _null(event: Any) -> bool:
-    """Whether a value's event is a plain null: `test_cases: null` is no test cases
-    written, and the platform follows `test_cases_file` beside it."""
+    """Whether a value is a plain null (the platform follows `test_cases_file` beside
+    `test_cases: null`)."""
     import yaml
 
     return (
@@ -307,11 +279,9 @@ def top_level_is_list(path: Path) -> bool:
 
 
 def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
-    """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in the file's
-    folder or up to :data:`LEVELS_UP` above it, never above the tree it lies in (the
-    repository holding it, else the working directory; ``tree``, a real path, when
-    given: the language server's workspace): a checkout's file never makes the validator
-    read outside that tree."""
+    """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in its folder or up
+    to :data:`LEVELS_UP` above, never above its tree (its repository, else the working
+    directory; else ``tree``, a real path: the language server's workspace)."""
     wanted = same_file_key(path)
     folder = path.parent
     top = _top_of(Path(os.path.realpath(folder))) if tree is None else None
@@ -330,9 +300,8 @@ def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
 
 
 def _top_of(folder: Path) -> str | None:
-    """The top of the tree ``folder`` (a real path) lies in: the nearest folder holding
-    ``.git``, else the working directory when ``folder`` is inside it; None for a folder
-    named outside both (the user's own choice: searched up to :data:`LEVELS_UP`)."""
+    """The repository ``folder`` (a real path) is in, else the working directory holding it;
+    None outside both (a folder the user chose: searched up to :data:`LEVELS_UP`)."""
     root = confine.repository_root(folder)
     if root is not None:
         return root
@@ -360,7 +329,6 @@ class Found:
 
 #: Why a YAML file is not validated (``--show-files``).
 NOT_HOLODECK = "neither an agent.yaml nor a file holding test cases"
-LINKED_OUT = "a link to a file outside the folder searched"
 
 
 def search(
@@ -368,14 +336,10 @@ def search(
     problems: list[str] | None = None,
     passed: list[tuple[str, str]] | None = None,
 ) -> Iterator[Path]:
-    """Every HoloDeck file under ``folder``: agent files by name, the others by content.
-
-    A link to a file outside the folder is not read to find out what it holds (an agent
-    file so linked is still yielded: validating it refuses it, ``HMT120``). A folder or
-    a YAML file that cannot be read is a problem (``problems``), never a silent skip.
-    The walk keeps its own stack: a tree of any depth is walked.
-    """
+    """Every HoloDeck file under ``folder``: agent files by name, the others by content; a
+    link out of the folder is not read (an agent file so linked is refused later, HMT120)."""
     told = problems if problems is not None else []
+    passed_over = passed if passed is not None else []
     inside = same_file_key(folder) + os.sep
     for root, files in walk_tree(folder, told):
         for name in files:
@@ -384,18 +348,17 @@ def search(
                 yield path
             elif not is_yaml_file(path):
                 continue
-            elif not _within(path, inside):
-                if passed is not None:
-                    passed.append((str(path), LINKED_OUT))
+            elif path.is_symlink() and not same_file_key(path).startswith(inside):
+                passed_over.append((str(path), "a link to a file outside the folder searched"))
             elif _sniffed(path, told):
                 yield path
-            elif passed is not None:
-                passed.append((str(path), NOT_HOLODECK))
+            else:
+                passed_over.append((str(path), NOT_HOLODECK))
 
 
 def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[str]]]:
-    """Each folder under ``folder`` (links to folders not entered) and its file names,
-    sorted, depth first, without recursion."""
+    """Each folder under ``folder`` (links not entered) and its file names, sorted, depth
+    first, without recursion (a tree of any depth)."""
     stack = [folder]
     while stack:
         current = stack.pop()
@@ -408,10 +371,9 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         folders, files = [], []
         for entry in entries:
             try:
-                is_dir = entry.is_dir()
-                is_link = entry.is_symlink()
+                is_dir, is_link = entry.is_dir(), entry.is_symlink()
             except OSError:
-                is_dir, is_link = False, False
+                is_dir = is_link = False
             if not is_dir:
                 files.append(entry.name)
             elif not is_link and entry.name not in SKIPPED_DIRS:
@@ -425,7 +387,8 @@ def _why(e: BaseException) -> str:
 
 
 def _sniffed(path: Path, problems: list[str]) -> bool:
-    """:func:`holds_test_cases`, a file that cannot be read told in ``problems``."""
+    """Whether the YAML file at ``path`` is a HoloDeck file by its content (one with a syntax
+    error is, so that its error is reported); a file that cannot be read goes to ``problems``."""
     try:
         head = _head(path)
     except (OSError, ValueError) as e:
@@ -434,27 +397,12 @@ def _sniffed(path: Path, problems: list[str]) -> bool:
     return _judged(head)
 
 
-def _within(path: Path, inside: str) -> bool:
-    return not path.is_symlink() or same_file_key(path).startswith(inside)
-
-
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
-    """The files to validate for the paths of a command line, each once.
-
-    A folder is searched (:func:`search`). A file named on the command line is
-    validated whatever it holds, unless ``named_by_content`` (the pre-commit hook,
-    which passes every staged YAML file): then it is taken only when it is an
-    agent file or holds test cases, as a folder search would.
-    """
+    """The files to validate for the paths of a command line, each once: a folder searched,
+    a file named whatever it holds, unless ``named_by_content`` (the pre-commit hook,
+    passing every staged YAML file): then only as a folder search would take it."""
     found = Found()
-    seen: set[str] = set()
-
-    def take(path: str) -> None:
-        key = same_file_key(path)
-        if key not in seen:
-            seen.add(key)
-            found.files.append(path)
-
+    unique: dict[str, str] = {}
     for given in list(paths) or ["agent.yaml"]:
         path = Path(given)
         try:  # stat can fail for reasons of its own: a name too long, a loop of links
@@ -462,34 +410,31 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
         except (OSError, ValueError) as e:
             found.problems.append(f"cannot read '{given}': {_why(e)}")
             continue
+        unread, files = len(found.problems), []
         if is_dir:
-            unread = len(found.problems)
-            files = list(search(path, found.problems, found.passed))
+            files = [str(file) for file in search(path, found.problems, found.passed)]
             if not files and len(found.problems) == unread:
                 found.problems.append(
                     f"no agent.yaml, agent.yml or YAML file holding test cases found under "
                     f"'{given}'"
                 )
-            for file in files:
-                take(str(file))
         elif is_file:
-            unread = len(found.problems)
-            named = _named_file(path, given, named_by_content, found.problems)
-            if not named and len(found.problems) == unread:
+            files = _named_file(path, given, named_by_content, found.problems)
+            if not files and len(found.problems) == unread:
                 found.passed.append((given, NOT_HOLODECK))
-            for name in named:
-                take(name)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:
             found.problems.append(f"cannot read '{given}': no such file or directory")
+        for file in files:
+            unique.setdefault(same_file_key(file), file)
+    found.files = list(unique.values())
     return found
 
 
 def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -> list[str]:
-    """What a file named on the command line makes a run validate. A file an agent.yaml
-    names is its test-cases file, whatever it holds (empty, a mapping of other keys):
-    validated through that agent.yaml, as the platform reads it."""
+    """What a named file makes a run validate: a file an agent.yaml names is validated through
+    it, whatever it holds, as the platform reads it."""
     agent = None if is_agent_file(path) else naming_agent(path)
     if agent is not None:
         return [str(agent), given]
@@ -499,5 +444,5 @@ def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -
 
 
 def text_holds_test_cases(text: str) -> bool:
-    """:func:`holds_test_cases` for a text (an editor's buffer) instead of a file."""
+    """Whether a text (an editor's buffer) is a HoloDeck file by its content."""
     return _judged(text.encode("utf-8", "surrogatepass")[:_SNIFF_BYTES])

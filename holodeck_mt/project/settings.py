@@ -7,21 +7,14 @@ import dataclasses
 import os
 from pathlib import Path
 
-from holodeck_mt.project.config import Finder, Settings
+from holodeck_mt.project.config import Settings, find, load
 from holodeck_mt.rules import Options
-from holodeck_mt.selection import Selection, matches
+from holodeck_mt.selection import matches
 
 
 class JobSettings:
-    """The options of each file of a run, from ``validate``'s arguments and the file's own
-    configuration (found from its folder upward), however the file is reached: named,
-    found in a folder, or named by an agent.yaml elsewhere (:meth:`of` is the validator's
-    ``options_of``). Sent to the worker processes with their jobs.
-
-    Raises :class:`~holodeck_mt.project.config.ConfigError` or
-    :class:`~holodeck_mt.selection.SelectionError` for a configuration or a code that
-    cannot be used (checked before any file is validated).
-    """
+    """Each file's options from ``validate``'s arguments and the configuration found from its
+    folder upward; a bad configuration or code raises before any file is validated."""
 
     def __init__(self, args: argparse.Namespace, options: Options) -> None:
         self._select: list[str] = list(args.select)
@@ -30,44 +23,49 @@ class JobSettings:
         #: ``--platform``, when given, wins over the configuration's ``platform``.
         self._platform: str | None = getattr(args, "platform", None)
         self._options = options
-        self._finder = Finder(config=args.config, isolated=args.isolated)
+        fixed = load(args.config) if args.config is not None else None
+        self._fixed = Settings() if fixed is None and args.isolated else fixed
         Settings().selection(self._select, self._ignore)  # the command line's codes, checked
+        self._by_folder: dict[Path, Settings] = {}
+        self._by_file: dict[Path, Settings] = {}
         self._made: dict[Settings, Options] = {}
 
     def settings(self, file: str) -> Settings:
-        return self._finder.settings(Path(file))
+        """The settings of ``file``'s folder, each configuration file read once."""
+        if self._fixed is not None:
+            return self._fixed
+        folder = Path(os.path.abspath(file)).parent
+        if folder not in self._by_folder:
+            found = find(folder)
+            if found is not None and found not in self._by_file:
+                self._by_file[found] = load(found)
+            self._by_folder[folder] = Settings() if found is None else self._by_file[found]
+        return self._by_folder[folder]
 
     def of(self, file: str) -> Options:
         """The options ``file`` is validated with (its strictness among them)."""
         found = self.settings(file)
-        made = self._made.get(found)
-        if made is None:
-            selection: Selection = found.selection(self._select, self._ignore)
-            made = dataclasses.replace(
+        if found not in self._made:
+            self._made[found] = dataclasses.replace(
                 self._options,
-                selection=selection,
+                selection=found.selection(self._select, self._ignore),
                 platform=self._platform or found.platform,
                 cache_dir=found.cache_dir,
                 strict=self._strict or found.strict,
             )
-            self._made[found] = made
-        return made
+        return self._made[found]
 
-    def kept(
-        self, files: list[str], named: list[str], passed: list[tuple[str, str]] | None = None
-    ) -> list[str]:
-        """The files less those a configuration's ``exclude`` matches (a file named on the
-        command line is validated whatever the globs say, as ruff does); those left out
-        go to ``passed``, with why."""
+    def kept(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
+        """The files less those an ``exclude`` matches (to ``passed``, with why), unless named
+        on the command line, as ruff does."""
         explicit = {os.path.abspath(p) for p in named}
         kept = []
         for file in files:
             found = self.settings(file)
             excluded = any(matches(file, found.root, glob) for glob in found.exclude)
             if excluded and os.path.abspath(file) not in explicit:
-                if passed is not None:
-                    where = str(found.path) if found.path is not None else "the configuration"
-                    passed.append((file, f"excluded by `exclude` in {where}"))
+                where = str(found.path) if found.path is not None else "the configuration"
+                passed.append((file, f"excluded by `exclude` in {where}"))
                 continue
             kept.append(file)
         return kept

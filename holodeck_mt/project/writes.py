@@ -1,19 +1,11 @@
 """Writing a file of the repository without ever losing it: confined, checked, atomic.
 
-``fix`` and ``init-editor`` rewrite files of a checkout that may be hostile, while an
-editor or another run may be writing them too. So a write here:
-
-- goes to the file's real path (links resolved once), and only when that path stays
-  in the tree (a link out of the repository, or into ``/proc``, ``/sys`` or ``/dev``,
-  is never written through) and is a regular file or not there yet;
-- is refused when the file changed since it was read (its size, ``mtime_ns`` or
-  content hash differs from the :class:`Snapshot` taken then), or has no write bit;
-- writes a temporary file in the same folder, flushes it to disk and ``os.replace``-s
-  it over the target, with the target's mode, and its owner and group where this
-  process may give them (root may; others keep the group if they are in it): a full
-  disk or a permission error half-way leaves the original as it was, and the temporary
-  file is removed.
-
+``fix`` and ``init-editor`` rewrite files of a possibly hostile checkout that others may be
+writing too. A write goes to the file's real path, only inside the tree (never through a
+link out of it, or into ``/proc``, ``/sys``, ``/dev``) and to a regular file or none; it is
+refused when the file changed since it was read (:class:`Snapshot`) or has no write bit;
+it fills a temporary file beside the target, flushed and ``os.replace``-d over it with the
+target's mode, owner and group as far as allowed, so a failure half-way leaves the original.
 Every failure is a :class:`WriteError` whose message is one line naming the file.
 """
 
@@ -28,11 +20,10 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from holodeck_mt.limits import MAX_FILE_BYTES
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import clip, display_path, escape
 
-#: The largest file read back to check it did not change (the validator's own limit).
-_MAX_READ = 64 * 1024 * 1024
 #: Bytes written per call: a short write is continued, a failing one ends the write.
 _CHUNK = 1024 * 1024
 
@@ -60,9 +51,7 @@ def shown(path: Path | str) -> str:
 
 def real_target(path: Path, tree: Path, name: str | None = None) -> Path:
     """The real path a write to ``path`` goes to; :class:`WriteError` when it leaves ``tree``.
-
-    ``name``: how messages name the file (the path the user gave), ``path`` by default.
-    """
+    ``name``: how messages name the file (the path the user gave), ``path`` by default."""
     called = shown(name if name is not None else path)
     try:
         why = confine.refusal(path, Path(os.path.realpath(tree)))
@@ -75,7 +64,7 @@ def real_target(path: Path, tree: Path, name: str | None = None) -> Path:
 
 
 def read(
-    path: Path, tree: Path, limit: int = _MAX_READ, name: str | None = None
+    path: Path, tree: Path, limit: int = MAX_FILE_BYTES, name: str | None = None
 ) -> tuple[bytes, Snapshot]:
     """The bytes of the regular file at ``path`` (inside ``tree``) and what it was then."""
     called = shown(name if name is not None else path)
@@ -93,11 +82,8 @@ def read(
 
 
 def _snapshot(status: os.stat_result, raw: bytes) -> Snapshot:
-    digest = hashlib.sha256(raw).hexdigest()
-    mode = stat.S_IMODE(status.st_mode)
-    return Snapshot(
-        status.st_size, status.st_mtime_ns, digest, mode, (status.st_uid, status.st_gid)
-    )
+    digest, owner = hashlib.sha256(raw).hexdigest(), (status.st_uid, status.st_gid)
+    return Snapshot(status.st_size, status.st_mtime_ns, digest, stat.S_IMODE(status.st_mode), owner)
 
 
 def _reason(e: BaseException) -> str:
@@ -107,12 +93,8 @@ def _reason(e: BaseException) -> str:
 def replace(
     path: Path, data: bytes, tree: Path, expected: Snapshot | None, name: str | None = None
 ) -> None:
-    """Write ``data`` as the file at ``path``, atomically; see the module's docstring.
-
-    ``expected`` None: the file must not exist yet (a new file, made with mode 0644
-    less the umask); otherwise it must still be as it was read. ``name``: how messages
-    name the file.
-    """
+    """Write ``data`` as the file at ``path``, atomically. ``expected`` None: the file must not
+    exist yet (made with mode 0644 less the umask); else it must still be as it was read."""
     real = real_target(path, tree, name)
     called = shown(name if name is not None else path)
     mode, owner = _check_unchanged(called, real, expected)
@@ -127,7 +109,6 @@ def replace(
 
 
 def _temporary(target: Path) -> tuple[int, str]:
-    """A new temporary file beside ``target``: its descriptor and name."""
     return tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
 
 
@@ -151,12 +132,12 @@ def _move_in(
             os.close(descriptor)
         os.replace(name, target)
     except OSError:
-        _remove(name)
+        with contextlib.suppress(OSError):
+            os.unlink(name)
         raise
 
 
 def _new_mode() -> int:
-    """The mode of a new file: 0644 less the umask."""
     umask = os.umask(0o022)
     os.umask(umask)
     return 0o644 & ~umask
@@ -172,10 +153,9 @@ def _check_unchanged(
             raise WriteError(f"'{called}' appeared meanwhile: it is left alone")
         return _new_mode(), None
     try:
-        raw, now = read(real, real.parent)
+        now = read(real, real.parent)[1]
     except WriteError:
         raise WriteError(f"'{called}' changed since it was read: it is left alone") from None
-    del raw
     if (now.size, now.mtime_ns, now.digest) != (expected.size, expected.mtime_ns, expected.digest):
         raise WriteError(f"'{called}' changed since it was read: it is left alone")
     if not now.mode & 0o222 or not os.access(real, os.W_OK):
@@ -184,9 +164,8 @@ def _check_unchanged(
 
 
 def _give(descriptor: int, owner: tuple[int, int] | None) -> None:
-    """Give the temporary file the original's owner and group, as far as allowed: root
-    gives both; another user, its group if a member of it (else the file is its own, as
-    any editor's rewrite would leave it)."""
+    """Give the temporary file the original's owner and group as far as allowed: root gives
+    both, another user the group if a member of it (else it is theirs, as an editor leaves it)."""
     if owner is None or not hasattr(os, "fchown"):  # Windows: no owner ids to give
         return
     status = os.fstat(descriptor)
@@ -214,13 +193,7 @@ def _write_chunk(descriptor: int, chunk: memoryview) -> int:
     return os.write(descriptor, chunk)
 
 
-def _remove(temporary: str) -> None:
-    with contextlib.suppress(OSError):
-        os.unlink(temporary)
-
-
 def create(path: Path, data: bytes) -> None:
-    """Write ``data`` as the file at ``path`` (a report the command line names: any folder
-    the user can write), atomically: a temporary file beside it, moved over it. Raises
-    :class:`OSError`; a file that was there is then unchanged."""
+    """Write ``data`` as the file at ``path`` (a report the command line names, in any folder
+    the user can write), atomically. Raises :class:`OSError`, leaving a file there unchanged."""
     _move_in(_temporary(path), path, data, _new_mode(), None)

@@ -1,11 +1,7 @@
-"""``--format github``: one GitHub Actions workflow command per diagnostic.
+"""``--format github``: one GitHub Actions workflow command per diagnostic, then the summary.
 
-``::error file=agent.yaml,line=6,col=23,title=HMT102 wrong-type::<message>``
-
-GitHub turns each such line of a step's log into an annotation on the file and
-line (in the pull request's diff and on the run's summary). Paths are printed as
-given, so run the validator from the repository's root with relative paths.
-The text renderer's summary line closes the output as plain log text.
+GitHub makes each an annotation on the file and line; paths are printed as given, so run
+the validator from the repository's root with relative paths.
 """
 
 from __future__ import annotations
@@ -22,14 +18,9 @@ if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
 
-def where(d: Diagnostic) -> str:
-    """``test case 'name' (#0), turns[1].input``: the test case and the field path."""
-    return escape(d.where)
-
-
 def message(d: Diagnostic) -> str:
     """The annotation's text: the cause, where it lies, and the hint on its own line."""
-    located = where(d)
+    located = escape(d.where)
     said = escape(d.message, keep_newlines=True)  # a newline is encoded (%0A) below
     text = f"{said} ({located})" if located else said
     if d.hint:

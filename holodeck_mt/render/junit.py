@@ -1,12 +1,7 @@
 """``--format junit``: a JUnit XML report, for CI systems that show test results.
 
-One ``<testsuite>`` per file; in it one ``<testcase>`` for the file itself (named
-``(file)``: YAML syntax and document-level diagnostics) and one per test case,
-named after the test case (``#i`` when it has no name; ``name (#i)`` when the
-name is shared). A test case with errors carries one ``<failure>``: its
-``message`` is the first error, its text every error in the text format's
-headline form. Warnings go to ``<system-out>``; they fail the test case only under
-``--strict``, where they are failures like errors.
+A ``<failure>``'s ``message`` is the first error, its text every error as the text format's
+headline; a shared test-case name becomes ``name (#i)``. The rest: docs/usage.md.
 """
 
 from __future__ import annotations
@@ -38,9 +33,7 @@ def _clean(text: str) -> str:
 def _names(result: FileResult) -> list[str | None]:
     """The name of every test case of the file, by index (None when unnamed)."""
     count = result.stats.get("test_cases", 0)
-    names: list[str | None] = [None] * count
-    for i, name in enumerate(result.test_cases[:count]):
-        names[i] = name
+    names = [*result.test_cases[:count], *[None] * (count - len(result.test_cases))]
     for d in result.diagnostics:  # the validator's own view wins
         if d.test_case_index is not None and d.test_case_index < count and d.test_case:
             names[d.test_case_index] = d.test_case
@@ -56,31 +49,24 @@ def _labels(names: list[str | None]) -> list[str]:
 
 
 def _testcase(
-    suite: ET.Element, path: str, name: str, diagnostics: list[Diagnostic], strict: bool = False
-) -> tuple[int, int]:
-    """Add one ``<testcase>``; return (1 if it failed, number of warnings)."""
-    where = {
-        "name": _clean(escape(name)),
-        "classname": _clean(escape(path)),
-        "file": _clean(escape(path)),
-    }
-    case = ET.SubElement(suite, "testcase", where)
+    suite: ET.Element, path: str, name: str, diagnostics: list[Diagnostic], strict: bool
+) -> bool:
+    """Add one ``<testcase>``; whether it failed."""
+    file = _clean(escape(path))
+    case = ET.SubElement(
+        suite, "testcase", {"name": _clean(escape(name)), "classname": file, "file": file}
+    )
     errors = [d for d in diagnostics if strict or d.severity == "error"]
     warnings = [d for d in diagnostics if not strict and d.severity != "error"]
     if errors:
-        failure = ET.SubElement(
-            case,
-            "failure",
-            {
-                "message": _clean(escape(f"[{errors[0].code}] {errors[0].message}")),
-                "type": errors[0].code,
-            },
-        )
+        first = errors[0]
+        message = _clean(escape(f"[{first.code}] {first.message}"))
+        failure = ET.SubElement(case, "failure", {"message": message, "type": first.code})
         failure.text = _clean("\n".join(_line(path, d) for d in errors) + "\n")
     if warnings:
         out = ET.SubElement(case, "system-out")
         out.text = _clean("\n".join(_line(path, d) for d in warnings) + "\n")
-    return int(bool(errors)), len(warnings)
+    return bool(errors)
 
 
 def _line(path: str, d: Diagnostic) -> str:
@@ -96,20 +82,16 @@ def report(results: Sequence[FileResult]) -> ET.Element:
         names = _names(result)
         by_case: dict[int | None, list[Diagnostic]] = {}
         for d in result.diagnostics:
-            index = d.test_case_index if d.test_case_index is not None else None
-            if index is not None and index >= len(names):
-                index = None
-            by_case.setdefault(index, []).append(d)
+            index = d.test_case_index
+            key = None if index is None or index >= len(names) else index
+            by_case.setdefault(key, []).append(d)
         cases = [(FILE_CASE, by_case.get(None, []))]
         labels = _labels(names)
         # The first test cases, and every one with a diagnostic: a file of a million
         # test cases cannot make a report of a million elements.
         listed = [i for i in range(len(labels)) if i < MAX_LISTED or i in by_case]
         cases += [(labels[i], by_case.get(i, [])) for i in listed]
-        failures = 0
-        for label, diagnostics in cases:
-            failed, _ = _testcase(suite, result.path, label, diagnostics, result.strict)
-            failures += failed
+        failures = sum(_testcase(suite, result.path, *case, result.strict) for case in cases)
         if len(listed) < len(labels):
             unlisted = len(labels) - len(listed)
             note = ET.SubElement(suite, "system-out")

@@ -1,13 +1,7 @@
 """``--format markdown``: a report for a GitHub job's step summary or a pull request comment.
 
-A heading with the verdict, a line of counts (files, errors, warnings), then a table of
-the first diagnostics: where, level, code, test case and field path, message. GitHub
-shows only the first 10 error and 10 warning annotations of a step; past either, a line
-says so, so that a pull request with a thousand faults does not look like it has ten.
-
-Every piece of text that comes from a file is escaped for Markdown (each character
-Markdown reads as markup behind a backslash, control characters written as escapes), so
-a message cannot close the table, start a link, mention someone or run HTML.
+What it holds: docs/usage.md. Text from a file is escaped (markup behind a backslash, control
+characters as escapes), so a message cannot close the table, link, mention or run HTML.
 """
 
 from __future__ import annotations
@@ -46,9 +40,11 @@ def _row(path: str, d: Diagnostic, level: str) -> str:
 
 
 def _capped(errors: int, warnings: int) -> str | None:
+    """The line saying GitHub's annotations did not show every fault (a thousand faults must
+    not look like ten), None when they did."""
     over = [
-        f"{n:,} {word}s"
-        for n, word in ((errors, "error"), (warnings, "warning"))
+        f"{n:,} {w}s"
+        for n, w in ((errors, "error"), (warnings, "warning"))
         if n > ANNOTATIONS_SHOWN
     ]
     if not over:

@@ -1,11 +1,8 @@
 """``--format sarif``: a SARIF 2.1.0 log, for code scanning (GitHub, IDE viewers).
 
-One run whose driver lists, as rules, the codes of the registry
-(:mod:`holodeck_mt.rules.registry`) that occur in the results, as ruff does; one
-result per diagnostic, located by file, line and column (physical location) and
-by test case and field path (logical location). Relative paths stay relative
-(``uriBaseId`` ``%SRCROOT%``: the folder the validator ran in), so code scanning
-maps them onto the repository when the validator runs from its root.
+The rules listed are the codes that occur, as ruff does. Relative paths stay relative
+(``%SRCROOT%``: the folder the validator ran in), so code scanning maps them onto the
+repository when the validator runs from its root.
 """
 
 from __future__ import annotations
@@ -27,25 +24,22 @@ from holodeck_mt.urls import REPOSITORY
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
-SARIF_VERSION = "2.1.0"
-SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 TOOL_NAME = "holodeck-mt"
-#: Where a reader of the log learns about the tool: its repository (README, docs, releases).
-INFORMATION_URI = REPOSITORY
+SARIF_SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 SRCROOT = "%SRCROOT%"
 
 
 @cache
 def tool_version() -> str:
     try:
-        return metadata.version("holodeck-mt")
+        return metadata.version(TOOL_NAME)
     except metadata.PackageNotFoundError:  # pragma: no cover - a bare source tree
         return "0+unknown"
 
 
-def rules(codes: set[str] | None = None) -> list[dict[str, Any]]:
-    """The rule table: the registry's entries for ``codes`` (every code when None), by code."""
-    chosen = sorted(CODES) if codes is None else sorted(c for c in codes if c in CODES)
+def rules(codes: set[str]) -> list[dict[str, Any]]:
+    """The rule table: the registry's entries for ``codes``, by code."""
+    chosen = sorted(c for c in codes if c in CODES)
     return [
         {
             "id": CODES[code].code,
@@ -71,25 +65,18 @@ def logical_location(d: Diagnostic) -> dict[str, str] | None:
         return None
     last = d.pointer_parts[-1] if d.pointer_parts else None
     kind = "element" if isinstance(last, int) else "property" if last is not None else "object"
-    location = {
-        "name": d.path or (f"#{d.test_case_index}" if d.test_case_index is not None else ""),
-        "fullyQualifiedName": clip(format_path(clip_parts(d.pointer_parts)), MESSAGE),
-        "kind": kind,
-    }
-    if not location["name"]:
-        location["name"] = location["fullyQualifiedName"]
-    return location
+    full = clip(format_path(clip_parts(d.pointer_parts)), MESSAGE)
+    case = f"#{d.test_case_index}" if d.test_case_index is not None else ""
+    return {"name": d.path or case or full, "fullyQualifiedName": full, "kind": kind}
 
 
 def result(
     path: str, d: Diagnostic, rule_index: dict[str, int], level: str | None = None
 ) -> dict[str, Any]:
     """One SARIF result; ``level`` overrides the code's (a warning under ``--strict``)."""
-    region: dict[str, int] = {"startLine": d.line, "startColumn": d.column}
-    if d.end_line is not None:
-        region["endLine"] = d.end_line
-    if d.end_column is not None:
-        region["endColumn"] = d.end_column
+    ends = {"endLine": d.end_line, "endColumn": d.end_column}
+    region = {"startLine": d.line, "startColumn": d.column}
+    region |= {k: v for k, v in ends.items() if v is not None}
     location: dict[str, Any] = {
         "physicalLocation": {"artifactLocation": artifact_location(path), "region": region}
     }
@@ -117,28 +104,14 @@ def result(
 def log(results: Sequence[FileResult]) -> dict[str, Any]:
     tool_rules = rules({d.code for r in results for d in r.diagnostics})
     rule_index = {rule["id"]: i for i, rule in enumerate(tool_rules)}
-    return {
-        "$schema": SARIF_SCHEMA,
-        "version": SARIF_VERSION,
-        "runs": [
-            {
-                "tool": {
-                    "driver": {
-                        "name": TOOL_NAME,
-                        "informationUri": INFORMATION_URI,
-                        "version": tool_version(),
-                        "rules": tool_rules,
-                    }
-                },
-                "columnKind": "unicodeCodePoints",
-                "results": [
-                    result(r.path, d, rule_index, r.level(d))
-                    for r in results
-                    for d in r.diagnostics
-                ],
-            }
-        ],
+    driver = {"name": TOOL_NAME, "informationUri": REPOSITORY, "version": tool_version()}
+    found = [result(r.path, d, rule_index, r.level(d)) for r in results for d in r.diagnostics]
+    run = {
+        "tool": {"driver": driver | {"rules": tool_rules}},
+        "columnKind": "unicodeCodePoints",
+        "results": found,
     }
+    return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 
 def render(results: Sequence[FileResult], out: TextIO) -> None:

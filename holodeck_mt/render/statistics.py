@@ -1,9 +1,7 @@
 """``--statistics``: how many diagnostics of each code a run found, instead of the diagnostics.
 
-As text, a line per code, the most frequent first (``  12  HMT102  error    wrong-type``),
-then the summary line; as JSON, a list of ``{"code", "name", "severity", "count"}``.
-The counts are those the report would print (the codes selected, the suppressions and
-``--max-diagnostics`` applied), the level the report would give each (``--strict``).
+The counts and levels are the report's (selection, suppressions, ``--max-diagnostics`` and
+``--strict`` applied), the most frequent code first.
 """
 
 from __future__ import annotations
@@ -25,13 +23,10 @@ def counts(results: Sequence[FileResult]) -> list[dict[str, Any]]:
     found: Counter[tuple[str, str]] = Counter(
         (d.code, result.level(d)) for result in results for d in result.diagnostics
     )
-    rows = []
-    for (code, level), count in sorted(found.items(), key=lambda kv: (-kv[1], kv[0])):
-        rule = CODES.get(code)
-        rows.append(
-            {"code": code, "name": rule.name if rule else "", "severity": level, "count": count}
-        )
-    return rows
+    return [
+        {"code": code, "name": getattr(CODES.get(code), "name", ""), "severity": level, "count": n}
+        for (code, level), n in sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
+    ]
 
 
 def render_text(results: Sequence[FileResult], out: TextIO) -> None:

@@ -1,14 +1,10 @@
-"""``--format text``: ``file:line:col: error[CODE] test case 'name' (#i) path: cause``.
-
-Then the source line with a caret under the offending token, then the hint.
-Colour only on a terminal, and never with ``NO_COLOR`` set.
-"""
+"""``--format text``: each diagnostic's headline, source line with a caret, and hint."""
 
 from __future__ import annotations
 
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
@@ -31,12 +27,7 @@ def use_colour(out: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
-class _Style:
-    def __init__(self, on: bool) -> None:
-        self.on = on
-
-    def __call__(self, text: str, code: str) -> str:
-        return f"\x1b[{code}m{text}\x1b[0m" if self.on else text
+Style = Callable[[str, str], str]
 
 
 def headline(result_path: str, d: Diagnostic) -> str:
@@ -46,7 +37,7 @@ def headline(result_path: str, d: Diagnostic) -> str:
     return guard_lines(escape(line))  # one line, whatever the input quoted in it holds
 
 
-def _excerpt(line: str | None, d: Diagnostic, style: _Style) -> list[str]:
+def _excerpt(line: str | None, d: Diagnostic, style: Style) -> list[str]:
     if line is None:
         return []
     source = line.rstrip("\r\n")
@@ -70,7 +61,11 @@ def _excerpt(line: str | None, d: Diagnostic, style: _Style) -> list[str]:
 
 
 def render(results: Sequence[FileResult], out: TextIO) -> None:
-    style = _Style(use_colour(out))
+    on = use_colour(out)
+
+    def style(text: str, code: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if on else text
+
     for result in results:
         lines = result.quoted_lines()
         for d in result.diagnostics:

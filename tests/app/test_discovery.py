@@ -97,6 +97,11 @@ def make_repository(root: Path) -> Path:
     return root
 
 
+def found_by_content(path: Path) -> bool:
+    """Whether a search of its folder takes ``path`` (a YAML file, not an agent file)."""
+    return path in set(discovery.search(path.parent))
+
+
 def _not_holodeck_files() -> list[Path]:
     return sorted(p for p in NOT_HOLODECK.rglob("*") if p.is_file() and discovery.is_yaml_file(p))
 
@@ -109,7 +114,7 @@ def test_the_other_yaml_files_are_a_dozen_and_more() -> None:
     "path", _not_holodeck_files(), ids=lambda p: p.relative_to(NOT_HOLODECK).as_posix()
 )
 def test_a_yaml_file_that_holds_no_test_cases_is_not_a_holodeck_file(path: Path) -> None:
-    assert not discovery.holds_test_cases(path)
+    assert not found_by_content(path)
 
 
 @pytest.mark.parametrize(
@@ -128,7 +133,7 @@ def test_a_yaml_file_that_holds_no_test_cases_is_not_a_holodeck_file(path: Path)
 def test_a_file_holding_test_cases_is_found_whatever_its_name(tmp_path: Path, text: str) -> None:
     path = tmp_path / "whatever.yml"
     path.write_text(text, encoding="utf-8")
-    assert discovery.holds_test_cases(path)
+    assert found_by_content(path)
 
 
 @pytest.mark.parametrize(
@@ -145,7 +150,7 @@ def test_a_file_holding_test_cases_is_found_whatever_its_name(tmp_path: Path, te
 def test_a_file_without_test_cases_at_its_top_level_is_not(tmp_path: Path, text: str) -> None:
     path = tmp_path / "other.yaml"
     path.write_text(text, encoding="utf-8")
-    assert not discovery.holds_test_cases(path)
+    assert not found_by_content(path)
 
 
 def _faults(document: dict[str, object], root: Path) -> list[tuple[str, int, str]]:
@@ -329,7 +334,7 @@ def test_a_list_of_cases_misspelling_input_is_a_test_cases_file(
     tmp_path: Path, text: str, holds: bool
 ) -> None:
     (tmp_path / "cases.yaml").write_text(text, encoding="utf-8")
-    assert discovery.holds_test_cases(tmp_path / "cases.yaml") is holds
+    assert found_by_content(tmp_path / "cases.yaml") is holds
 
 
 def test_a_folder_of_cases_misspelling_input_is_validated_with_did_you_mean(

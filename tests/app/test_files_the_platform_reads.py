@@ -13,6 +13,7 @@ from holodeck_mt.app.cli import main
 from holodeck_mt.explain import run as explain_run
 from holodeck_mt.limits import Limits
 from holodeck_mt.project import discovery
+from tests.app.test_discovery import found_by_content
 from tests.conftest import RunJson
 
 AGENT = """\
@@ -33,7 +34,7 @@ def test_a_near_miss_of_test_cases_at_the_top_is_a_holodeck_file_with_did_you_me
 ) -> None:
     (tmp_path / "suite.yaml").write_text(f"{key}:\n  - input: hi\n", encoding="utf-8")
     (tmp_path / "compose.yaml").write_text("services: {web: {image: x}}\n", encoding="utf-8")
-    assert discovery.holds_test_cases(tmp_path / "suite.yaml")
+    assert found_by_content(tmp_path / "suite.yaml")
     code, document = run_json(str(tmp_path))
     assert code == 1
     [file] = document["files"]
@@ -45,7 +46,7 @@ def test_a_near_miss_of_test_cases_at_the_top_is_a_holodeck_file_with_did_you_me
 
 def test_a_key_far_from_test_cases_is_not_holodecks(tmp_path: Path) -> None:
     (tmp_path / "other.yaml").write_text("tests:\n  - input: hi\n", encoding="utf-8")
-    assert not discovery.holds_test_cases(tmp_path / "other.yaml")
+    assert not found_by_content(tmp_path / "other.yaml")
 
 
 def _repository(tmp_path: Path, cases: str) -> Path:

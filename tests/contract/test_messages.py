@@ -260,13 +260,14 @@ def test_github_escapes_colon_and_comma_in_a_property_too() -> None:
     assert safe_text.escape_command_property("a:b,c%\r\n") == "a%3Ab%2Cc%25%0D%0A"
 
 
-def test_github_where_names_the_test_case_and_path() -> None:
+def test_github_annotation_names_the_test_case_and_path() -> None:
     named = Diagnostic("HMT100", "m", 1, 1, test_case="t", test_case_index=2, path="input")
-    assert github.where(named) == "test case 't' (#2), input"
+    assert github.command("a.yaml", named).endswith("::m (test case 't' (#2), input)")
     unnamed = Diagnostic("HMT100", "m", 1, 1, test_case_index=0)
-    assert github.where(unnamed) == "test case #0"
-    assert github.where(Diagnostic("HMT100", "m", 1, 1, path="evaluations")) == "evaluations"
-    assert github.where(Diagnostic("HMT100", "m", 1, 1)) == ""
+    assert github.command("a.yaml", unnamed).endswith("::m (test case #0)")
+    evaluations = Diagnostic("HMT100", "m", 1, 1, path="evaluations")
+    assert github.command("a.yaml", evaluations).endswith("::m (evaluations)")
+    assert github.command("a.yaml", Diagnostic("HMT100", "m", 1, 1)).endswith("unknown-key::m")
 
 
 def test_github_command_of_a_warning_without_location_or_hint() -> None:
