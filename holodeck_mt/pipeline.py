@@ -26,7 +26,7 @@ import errno
 import gc
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -104,13 +104,20 @@ class Checked:
 
 
 @dataclass(frozen=True)
-class _Following:
-    """How a document follows the `test_cases_file` it names: the path it is shown by,
-    whether the file may lie outside its tree, and that file's text when an editor holds it."""
+class _Judging:
+    """How one text is judged: the path it is shown by, as what, from which folder and tree,
+    with which options; ``agent``: the data of the agent.yaml naming this test-cases file,
+    for the run-time lints (which run only when neither has an error)."""
 
-    display: str
-    allow_outside: bool
-    given: str | None = None
+    path: str
+    role: Role
+    base_dir: Path
+    options: Options
+    limits: Limits
+    tree: Path
+    agent: Any = None
+    agent_clean: bool = True
+    workdir: Path | None = None
 
 
 @dataclass(frozen=True)
@@ -137,50 +144,36 @@ def _substituted(text: str, workdir: Path | None) -> _Written:
 
 
 def _validate_text(
-    text: str,
-    path: str,
-    role: Role,
-    base_dir: Path,
-    options: Options,
-    limits: Limits,
-    tree: Path | None = None,
-    agent: Any = None,
-    agent_clean: bool = True,
-    workdir: Path | None = None,
-    following: _Following | None = None,
+    text: str, how: _Judging, following: bool = False, given: str | None = None
 ) -> tuple[Checked, follow.Followed | None]:
-    """The whole path of one document, and the test-cases file it names (``following``).
+    """The whole path of one document, and the test-cases file it names (when ``following``;
+    ``given``: that file's text when an editor holds it).
 
     Its ``${NAME}`` references are substituted first as the platform does, with the
     variables a ``holodeck`` command run in ``workdir`` sees; every fault is made with its
     final words while its values are known (``text/substituted``), then placed in the text
-    as written, where its suppression comments are matched, and the list finished once.
-    ``agent``: the data of the agent.yaml naming this test-cases file, for the run-time
-    lints (which run only when neither has an error)."""
+    as written, where its suppression comments are matched, and the list finished once."""
+    options, limits = how.options, how.limits
 
     def again(candidate: str) -> FileResult:
-        checked, _ = _validate_text(
-            candidate, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
-        )
+        checked, _ = _validate_text(candidate, how)
         found = checked.result
         return found if checked.screen is None else _closed([checked], options)[0]
 
     if len(text) > limits.max_bytes:
-        found = _screened(path, [files.too_large(len(text), limits)], options, limits)
+        found = _screened(how.path, [files.too_large(len(text), limits)], options, limits)
         return Checked(found, again=again), None
-    screen = Screen.of(text, path, options)
-    written = _substituted(text, workdir)
+    screen = Screen.of(text, how.path, options)
+    written = _substituted(text, how.workdir)
     with substituted.judging(written.values):
         doc = document.read(written.text, limits)
-        followed = _follow(doc, base_dir, tree, limits, following)
+        followed = _follow(doc, how, given) if following else None
         if doc.loaded:
             read = _Read(doc, followed, dialect.warnings(doc.dialect, set()))
-            located, result = _judged(
-                read, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
-            )
+            located, result = _judged(read, how)
         else:
-            located = report.unloaded(verdict.unloaded(doc.diagnostics, role), doc.text)
-            result = FileResult(path)
+            located = report.unloaded(verdict.unloaded(doc.diagnostics, how.role), doc.text)
+            result = FileResult(how.path)
         if written.placer is not None:
             located = [d for d in map(written.placer.place, located) if d is not None]
         keep = screen.keep if screen is not None else None
@@ -192,31 +185,25 @@ def _validate_text(
     return checked, followed
 
 
-def _follow(
-    doc: loader.Document,
-    base_dir: Path,
-    tree: Path | None,
-    limits: Limits,
-    following: _Following | None,
-) -> follow.Followed | None:
+def _follow(doc: loader.Document, how: _Judging, given: str | None) -> follow.Followed | None:
     """The test-cases file ``doc`` names, read (None: it names none, or is not followed).
 
     The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
     written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
     data = doc.data
-    if following is None or not isinstance(data, dict) or data.get("test_cases") is not None:
+    if not isinstance(data, dict) or data.get("test_cases") is not None:
         return None
     target = data.get("test_cases_file")
     if not isinstance(target, str) or not target:
         return None
     return follow.follow(
         target,
-        base_dir=base_dir,
-        display=following.display,
-        tree=tree if tree is not None else confine.tree_of(base_dir / "_"),
-        allow_outside=following.allow_outside,
-        limits=limits,
-        given=following.given,
+        base_dir=how.base_dir,
+        display=how.path,
+        tree=how.tree,
+        allow_outside=how.options.allow_outside_paths,
+        limits=how.limits,
+        given=given,
     )
 
 
@@ -253,18 +240,7 @@ class _Read:
     dialect: list[Diagnostic]
 
 
-def _judged(
-    read: _Read,
-    path: str,
-    role: Role,
-    base_dir: Path,
-    options: Options,
-    limits: Limits,
-    tree: Path | None,
-    agent: Any,
-    agent_clean: bool,
-    workdir: Path | None,
-) -> tuple[list[Diagnostic], FileResult]:
+def _judged(read: _Read, how: _Judging) -> tuple[list[Diagnostic], FileResult]:
     """Contract (the platform's models on an agent's own sections too), rules, locate, on
     a document that loaded; its diagnostics (not yet placed, kept, capped) and its result."""
     doc, followed = read.doc, read.followed
@@ -276,29 +252,29 @@ def _judged(
     if spared:
         gc.freeze()
     try:
-        judged = verdict.judge(doc, role, limits)
+        judged = verdict.judge(doc, how.role, how.limits)
         faults = judged.faults
-        reading = (tree, options.allow_outside_paths, limits, workdir)
-        checked = platform_models.judge(doc, faults, role, options.platform, *reading)
+        reading = (how.tree, how.options.allow_outside_paths, how.limits, how.workdir)
+        checked = platform_models.judge(doc, faults, how.role, how.options.platform, *reading)
         faults = faults + checked.faults
         if judged.as_read is not None:
             faults = faults + running.faults(
                 doc,
                 faults,
                 judged.as_read,
-                base_dir=base_dir,
-                options=options,
-                tree=tree,
-                agent=agent,
-                agent_clean=agent_clean,
+                base_dir=how.base_dir,
+                options=how.options,
+                tree=how.tree,
+                agent=how.agent,
+                agent_clean=how.agent_clean,
             )
         beside = [followed.fault] if followed is not None and followed.fault is not None else []
         stats, names = walk.stats(doc.data), walk.names(doc.data)
-        located = report.diagnostics(cascade.pruned(faults), doc, limits, beside, read.dialect)
+        located = report.diagnostics(cascade.pruned(faults), doc, how.limits, beside, read.dialect)
     finally:
         if spared:
             gc.unfreeze()
-    result = FileResult(path, [], stats, test_cases=names)
+    result = FileResult(how.path, [], stats, test_cases=names)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
     result.reads = list(checked.reads)
     return located, result
@@ -363,9 +339,8 @@ def validate_text(
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    checked, _ = _validate_text(
-        text, display_path(path), role, folder, options, limits, tree, workdir=workdir
-    )
+    how = _Judging(display_path(path), role, folder, options, limits, tree, workdir=workdir)
+    checked, _ = _validate_text(text, how)
     result = checked.result
     return result if checked.screen is None else _closed([checked], options)[0]
 
@@ -522,18 +497,8 @@ def _validate_document(
     """The document, then the test-cases file its `test_cases_file` names (if any), judged
     with ``options_of`` its path when given (its own folder's settings)."""
     tree = tree if tree is not None else confine.tree_of(path)
-    following = _Following(display, options.allow_outside_paths, followed_text)
-    checked, found = _validate_text(
-        text,
-        display,
-        "document",
-        base_dir,
-        options,
-        limits,
-        tree,
-        workdir=workdir,
-        following=following,
-    )
+    how = _Judging(display, "document", base_dir, options, limits, tree, workdir=workdir)
+    checked, found = _validate_text(text, how, following=True, given=followed_text)
     if found is None or found.fault is not None:
         return [checked]
     if options_of is not None and checked.document is not None:
@@ -543,17 +508,17 @@ def _validate_document(
         problems = [found.problem] if found.problem else []
         return [checked, Checked(_screened(found.shown, problems, options, limits))]
     agent = checked.document.data if checked.document is not None else None
+    clean = checked.result.errors == 0
     referenced, _ = _validate_text(
         found.text,
-        found.shown,
-        "test-cases-file",
-        base_dir,
-        options,
-        limits,
-        tree,
-        agent=agent,
-        agent_clean=checked.result.errors == 0,
-        workdir=workdir,
+        replace(
+            how,
+            path=found.shown,
+            role="test-cases-file",
+            options=options,
+            agent=agent,
+            agent_clean=clean,
+        ),
     )
     referenced.result.source = found.source
     return [checked, referenced]
