@@ -24,10 +24,11 @@ Kind = Literal["standard", "geval", "rag", "code"]
 #: Which document a definition sits in: the agent.yaml, or the test-cases file it names.
 Origin = Literal["agent", "test-cases"]
 
-#: Standard metrics scored against the ground truth.
-STANDARD_NEEDING_GROUND_TRUTH = frozenset({"equality", "numeric", "bleu", "rouge", "meteor"})
-#: RAG metrics scored against the ground truth (the expected output).
-RAG_NEEDING_GROUND_TRUTH = frozenset({"contextual_precision", "contextual_recall"})
+#: The metrics scored against the ground truth (a RAG metric's expected output), by kind.
+NEEDING_GROUND_TRUTH: dict[str, frozenset[str]] = {
+    "standard": frozenset({"equality", "numeric", "bleu", "rouge", "meteor"}),
+    "rag": frozenset({"contextual_precision", "contextual_recall"}),
+}
 #: Read from each level's own definition, never from the shared evaluator.
 PER_LEVEL_KEYS = frozenset({"threshold", "response_path"})
 #: What names a metric rather than configures it.
@@ -69,14 +70,6 @@ def display_name(metric: dict[str, Any]) -> str:
         if isinstance(metric.get(key), str):
             return str(metric[key])
     return "?"
-
-
-def _needs_ground_truth(kind: Kind | None, name: str | None) -> bool:
-    if kind == "standard":
-        return name in STANDARD_NEEDING_GROUND_TRUTH
-    if kind == "rag":
-        return name in RAG_NEEDING_GROUND_TRUTH
-    return False
 
 
 def settings(metric: dict[str, Any]) -> dict[str, Any]:
@@ -236,14 +229,6 @@ def _definitions(
     ]
 
 
-def agent_metrics(agent: Any) -> list[Any]:
-    if isinstance(agent, dict):
-        evaluations = agent.get("evaluations")
-        if isinstance(evaluations, dict) and isinstance(evaluations.get("metrics"), list):
-            return list(evaluations["metrics"])
-    return []
-
-
 @dataclass(slots=True)
 class _Written:
     """A test case's own metric definitions, and those of each turn holding a list of its
@@ -269,7 +254,10 @@ def build(
     cases_origin: Origin = "agent",
 ) -> Plan:
     """The plan for ``cases`` (at ``cases_base`` in their document) under ``agent``'s metrics."""
-    agent_defs = _definitions(agent_metrics(agent), "agent", "agent", ("evaluations", "metrics"))
+    evaluations = agent.get("evaluations") if isinstance(agent, dict) else None
+    metrics = evaluations.get("metrics") if isinstance(evaluations, dict) else None
+    metrics = metrics if isinstance(metrics, list) else []
+    agent_defs = _definitions(metrics, "agent", "agent", ("evaluations", "metrics"))
     written = [
         _written(i, case, (*cases_base, i), cases_origin)
         for i, case in enumerate(cases)
@@ -366,6 +354,6 @@ def _applied(
         return Applied(own, None, status)
     evaluator = evaluators.get(own.key) if own.key is not None else None
     status = "runs"
-    if missing and _needs_ground_truth(own.kind, own.key):
+    if missing and own.key in NEEDING_GROUND_TRUTH.get(own.kind or "", ()):
         status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
     return Applied(own, evaluator, status)
