@@ -69,7 +69,7 @@ def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
     return None, parts
 
 
-def _scopes(data: Any) -> Iterator[tuple[JsonPath, int | None, dict[str, Any]]]:
+def scopes(data: Any) -> Iterator[tuple[JsonPath, int | None, dict[str, Any]]]:
     """``(test case's path, turn index, mapping)`` for every mapping carrying a single
     turn's fields: a turn of a multi-turn test case, or a single-turn test case (no index)."""
     for _, path, case in test_cases(data):
@@ -84,16 +84,10 @@ def _scopes(data: Any) -> Iterator[tuple[JsonPath, int | None, dict[str, Any]]]:
             yield path, None, case
 
 
-def scopes(data: Any) -> Iterator[Node]:
-    """Every mapping that carries a single turn's fields: single-turn cases and turns."""
-    for path, j, scope in _scopes(data):
-        yield (path if j is None else (*path, "turns", j)), scope
-
-
 def _fields(data: Any, key: str, *, turns_only: bool = False) -> Iterator[Node]:
     """The path and value of ``key`` in every scope (see :func:`scopes`) holding it, or in
     every turn of a multi-turn test case; no path is made for the scopes without it."""
-    for path, j, scope in _scopes(data):
+    for path, j, scope in scopes(data):
         if key not in scope or (turns_only and j is None):
             continue
         yield ((*path, key) if j is None else (*path, "turns", j, key)), scope[key]
