@@ -169,8 +169,7 @@ def _validate_text(
         doc = document.read(written.text, limits)
         followed = _follow(doc, how, given) if following else None
         if doc.loaded:
-            read = _Read(doc, followed, dialect.warnings(doc.dialect, set()))
-            located, result = _judged(read, how)
+            located, result = _judged(doc, followed, how)
         else:
             located = report.unloaded(verdict.unloaded(doc.diagnostics, how.role), doc.text)
             result = FileResult(how.path)
@@ -229,21 +228,15 @@ def _may_reference(text: str) -> bool:
     return at >= 0 and text.find("${", at - 1) >= 0
 
 
-@dataclass(frozen=True)
-class _Read:
-    """What the reading found: the document (loaded), the test-cases file it names (whose
-    fault, when it is not followed, is located with the rest), and the warnings on plain
-    scalars the platform and editors read differently (``read/dialect``)."""
-
-    doc: loader.Document
-    followed: follow.Followed | None
-    dialect: list[Diagnostic]
-
-
-def _judged(read: _Read, how: _Judging) -> tuple[list[Diagnostic], FileResult]:
+def _judged(
+    doc: loader.Document, followed: follow.Followed | None, how: _Judging
+) -> tuple[list[Diagnostic], FileResult]:
     """Contract (the platform's models on an agent's own sections too), rules, locate, on
-    a document that loaded; its diagnostics (not yet placed, kept, capped) and its result."""
-    doc, followed = read.doc, read.followed
+    a document that loaded; its diagnostics (not yet placed, kept, capped) and its result.
+    ``followed``: the test-cases file it names, whose fault, when it is not followed, is
+    located with the rest."""
+    # The warnings on plain scalars the platform and editors read differently.
+    warned = dialect.warnings(doc.dialect, set())
     spared = not _set_apart_before()
     # A document is a million containers and no cycles: the collections its checks set off
     # would walk all of it again, for nothing. What exists once it is read is set apart
@@ -270,7 +263,7 @@ def _judged(read: _Read, how: _Judging) -> tuple[list[Diagnostic], FileResult]:
             )
         beside = [followed.fault] if followed is not None and followed.fault is not None else []
         stats, names = walk.stats(doc.data), walk.names(doc.data)
-        located = report.diagnostics(cascade.pruned(faults), doc, how.limits, beside, read.dialect)
+        located = report.diagnostics(cascade.pruned(faults), doc, how.limits, beside, warned)
     finally:
         if spared:
             gc.unfreeze()
@@ -389,9 +382,8 @@ def check_file(
     text, problem = files.read_text(path, limits)
     if text is None:
         return [Checked(_screened(display, [problem] if problem else [], options, limits))]
-    checked = _validate_document(
-        text, display, path, path.parent, options, limits, options_of=options_of
-    )
+    how = _Judging(display, "document", path.parent, options, limits, confine.tree_of(path))
+    checked = _validate_document(text, how, None, options_of)
     checked[0].result.source = os.path.realpath(path)
     _closed(checked, options)
     return checked
@@ -443,19 +435,9 @@ def check_document_text(
 ) -> list[Checked]:
     """As :func:`validate_document_text`, each result with what it was judged on."""
     options, limits = options or Options(), limits or Limits()
-    display = display_path(path)
-    checked = _validate_document(
-        text,
-        display,
-        Path(path),
-        base_dir,
-        options,
-        limits,
-        followed_text,
-        tree,
-        workdir,
-        options_of,
-    )
+    tree = tree if tree is not None else confine.tree_of(Path(path))
+    how = _Judging(display_path(path), "document", base_dir, options, limits, tree, workdir=workdir)
+    checked = _validate_document(text, how, followed_text, options_of)
     _closed(checked, options)
     return checked
 
@@ -483,30 +465,20 @@ def read_saved(path: Path, tree: Path, limits: Limits) -> str:
 
 
 def _validate_document(
-    text: str,
-    display: str,
-    path: Path,
-    base_dir: Path,
-    options: Options,
-    limits: Limits,
-    followed_text: str | None = None,
-    tree: Path | None = None,
-    workdir: Path | None = None,
-    options_of: OptionsOf | None = None,
+    text: str, how: _Judging, followed_text: str | None, options_of: OptionsOf | None
 ) -> list[Checked]:
     """The document, then the test-cases file its `test_cases_file` names (if any), judged
     with ``options_of`` its path when given (its own folder's settings)."""
-    tree = tree if tree is not None else confine.tree_of(path)
-    how = _Judging(display, "document", base_dir, options, limits, tree, workdir=workdir)
     checked, found = _validate_text(text, how, following=True, given=followed_text)
+    options = how.options
     if found is None or found.fault is not None:
         return [checked]
     if options_of is not None and checked.document is not None:
         named = str(checked.document.data.get("test_cases_file"))
-        options = options_of(os.path.abspath(base_dir / named))
+        options = options_of(os.path.abspath(how.base_dir / named))
     if found.text is None:
         problems = [found.problem] if found.problem else []
-        return [checked, Checked(_screened(found.shown, problems, options, limits))]
+        return [checked, Checked(_screened(found.shown, problems, options, how.limits))]
     agent = checked.document.data if checked.document is not None else None
     clean = checked.result.errors == 0
     referenced, _ = _validate_text(
