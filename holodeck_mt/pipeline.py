@@ -1,23 +1,9 @@
-"""Validate one document: read, contract, rules, locate, result.
+"""Validate one document: read, contract, rules, locate, result (docs/architecture.md).
 
-This is the Python API: :func:`validate_text` for YAML text, :func:`validate_file`
-for a path (following `test_cases_file`), both returning :class:`FileResult`;
-:func:`check_file` and :func:`check_document_text` return a :class:`Checked` per file,
-the result with what it was judged on, for the commands that need more than its
-diagnostics (``explain``, ``fix``, the language server): this module is the only one
-that reads a file and follows a `test_cases_file`. Every stage is a leaf this module
-calls in turn, once each; the whole path is :func:`_validate_text`:
-
-1. read (``read/``): the text with its ``${NAME}`` references substituted as the platform
-   does (``read/substitution``), the YAML as the platform's loader reads it
-   (``read/document``), the test-cases file it names (``read/follow``);
-2. contract (``contract/verdict``): the schema's faults, read as the platform reads;
-3. rules (``rules/running``): the semantic checks, then the run-time lints;
-4. locate (``locate/report``): each fault at its line, made with its final words (values
-   as written, none a variable's), then placed in the file as written and finished
-   once: kept as the selection of codes and the file's suppressions say
-   (``locate/suppressions``), clipped, sorted, capped;
-5. result (``model.FileResult``): the diagnostics, the counts, the test cases' names.
+The Python API: ``validate_*`` return a :class:`FileResult` per file, ``check_*`` a
+:class:`Checked` (the result with what it was judged on, for ``explain``, ``fix`` and the
+language server). The only module that reads a file and follows a `test_cases_file`;
+:func:`_validate_text` is the whole path, one leaf per stage.
 """
 
 from __future__ import annotations
@@ -71,25 +57,21 @@ __all__ = [
 
 @dataclass
 class Checked:
-    """One file's result and what it was judged on, handed to the commands that need more
-    than its diagnostics, so that none reads or follows a file again."""
+    """One file's result and what it was judged on: no command reads or follows a file again."""
 
     result: FileResult
-    #: The reading judged: the text with its references substituted, as the platform
-    #: reads it (None: not read as YAML).
+    #: The reading judged, references substituted (None: not read as YAML).
     document: loader.Document | None = None
     #: The values substituted for its ``${NAME}`` references: never shown (None: none).
     values: substituted.Values | None = None
     #: The same validation of another text in this file's place (None: not read as text).
     again: Callable[[str], FileResult] | None = field(default=None, repr=False)
-    #: What the file reports of its diagnostics (the codes selected, its suppressions),
-    #: until its unused suppressions are reported (None: it reports every one).
+    #: The codes selected and the file's suppressions, until the unused ones are reported.
     screen: Screen | None = field(default=None, repr=False)
     _locator: Locator | None = field(default=None, repr=False)
 
     def line(self, parts: JsonPath, limits: Limits) -> int:
-        """The line the value at ``parts`` of :attr:`document` stands on (1 when unknown):
-        from the reading's index, its test case's lines read again when it holds no more."""
+        """The line the value at ``parts`` of :attr:`document` stands on (1 when unknown)."""
         if self.document is None or self.document.positions is None:
             return 1
         if self._locator is None:
@@ -105,9 +87,8 @@ class Checked:
 
 @dataclass(frozen=True)
 class _Judging:
-    """How one text is judged: the path it is shown by, as what, from which folder and tree,
-    with which options; ``agent``: the data of the agent.yaml naming this test-cases file,
-    for the run-time lints (which run only when neither has an error)."""
+    """How one text is judged; ``agent``: the data of the agent.yaml naming this test-cases
+    file, for the run-time lints (which run only when neither has an error)."""
 
     path: str
     role: Role
@@ -122,9 +103,8 @@ class _Judging:
 
 @dataclass(frozen=True)
 class _Written:
-    """The text read for a text as written: its references substituted, the values (None:
-    none), where each position of the one stands in the other (None: the same text), and
-    what the reading finds on the text as written (unset references, refused ``.env``)."""
+    """A text with its references substituted, the values, where each position stands in the
+    text as written, and what the reading finds there (unset references, refused ``.env``)."""
 
     text: str
     values: substituted.Values | None = None
@@ -147,12 +127,8 @@ def _validate_text(
     text: str, how: _Judging, following: bool = False, given: str | None = None
 ) -> tuple[Checked, follow.Followed | None]:
     """The whole path of one document, and the test-cases file it names (when ``following``;
-    ``given``: that file's text when an editor holds it).
-
-    Its ``${NAME}`` references are substituted first as the platform does, with the
-    variables a ``holodeck`` command run in ``workdir`` sees; every fault is made with its
-    final words while its values are known (``text/substituted``), then placed in the text
-    as written, where its suppression comments are matched, and the list finished once."""
+    ``given``: that file's text when an editor holds it). Every fault is worded while the
+    substituted values are known, then placed in the text as written and finished once."""
     options, limits = how.options, how.limits
 
     def again(candidate: str) -> FileResult:
@@ -185,10 +161,8 @@ def _validate_text(
 
 
 def _follow(doc: loader.Document, how: _Judging, given: str | None) -> follow.Followed | None:
-    """The test-cases file ``doc`` names, read (None: it names none, or is not followed).
-
-    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
-    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
+    """The test-cases file ``doc`` names, read (None: none). The platform loads it beside
+    `test_cases: null` (or empty) and refuses any other `test_cases` (HMT110)."""
     data = doc.data
     if not isinstance(data, dict) or data.get("test_cases") is not None:
         return None
@@ -211,13 +185,9 @@ _BRACES_LOOKED_AT = 1024
 
 
 def _may_reference(text: str) -> bool:
-    """Whether ``text`` holds ``${``, where a ``${NAME}`` reference would start.
-
-    As ``"${" in text``, with each brace found by a search for one character (memchr),
-    then the character before it looked at: a text of a few braces (YAML in block style)
-    is read at memory speed, not twenty times slower as a search for two characters
-    reads a text full of ``$``. Past so many braces, the rest is searched whole.
-    """
+    """``"${" in text``, each brace found by a one-character search (memchr): a text of few
+    braces is read at memory speed, not twenty times slower as a two-character search reads
+    a text full of ``$``. Past so many braces, the rest is searched whole."""
     at = text.find("{", 1)
     for _ in range(_BRACES_LOOKED_AT):
         if at < 0:
@@ -231,17 +201,14 @@ def _may_reference(text: str) -> bool:
 def _judged(
     doc: loader.Document, followed: follow.Followed | None, how: _Judging
 ) -> tuple[list[Diagnostic], FileResult]:
-    """Contract (the platform's models on an agent's own sections too), rules, locate, on
-    a document that loaded; its diagnostics (not yet placed, kept, capped) and its result.
-    ``followed``: the test-cases file it names, whose fault, when it is not followed, is
-    located with the rest."""
+    """Contract, rules, locate on a loaded document: its diagnostics (not yet placed, kept,
+    capped) and its result; the fault of the test-cases file it names is located too."""
     # The warnings on plain scalars the platform and editors read differently.
     warned = dialect.warnings(doc.dialect, set())
     spared = not _set_apart_before()
-    # A document is a million containers and no cycles: the collections its checks set off
-    # would walk all of it again, for nothing. What exists once it is read is set apart
-    # while it is checked and handed back afterwards; what the checks make is collected as
-    # usual. Whether the collector is on stays the reader's to say (threads share it).
+    # A document is a million containers and no cycles: collections would walk it all again,
+    # for nothing. It is set apart while checked; whether the collector is on stays the
+    # reader's to say (threads share it).
     if spared:
         gc.freeze()
     try:
@@ -273,18 +240,16 @@ def _judged(
     return located, result
 
 
-#: Whether this process held objects set apart from the collector before it validated
-#: anything (empty: not asked yet; asked again in a forked child).
+#: Whether objects were set apart before this process validated (empty: not asked yet).
 _SET_APART: list[bool] = []
 if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
     os.register_at_fork(after_in_child=_SET_APART.clear)
 
 
 def _set_apart_before() -> bool:
-    """Whether objects were set apart from the collector (``gc.freeze``) by someone else
-    before this process first validated: a worker forked from a parent that froze its own
-    (they must stay apart, unwalked and uncopied). Asked once per process, for the count
-    walks every object set apart."""
+    """Whether someone else froze objects (``gc.freeze``) before this process first validated:
+    a worker forked from a parent that froze its own, which must stay apart. Asked once per
+    process: the count walks every frozen object."""
     if not _SET_APART:
         _SET_APART.append(gc.get_freeze_count() > 0)
     return _SET_APART[0]
@@ -308,17 +273,11 @@ def validate_text(
     tree: Path | None = None,
     workdir: Path | None = None,
 ) -> FileResult:
-    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks);
-    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`);
-    ``workdir`` the folder ``holodeck`` runs in, whose ``.env`` is read (by default the
-    working directory).
-
-    ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
-    without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
-    other type raises :class:`TypeError`.
-    Raises :class:`ValueError` for a ``role`` other than ``"document"`` and
-    ``"test-cases-file"``.
-    """
+    """Validate YAML text (or bytes, decoded as a file's content is); ``base_dir`` is the
+    agent.yaml's folder, ``tree`` the folder its paths must stay in (by default
+    :func:`confine.tree_of`), ``workdir`` the folder whose ``.env`` is read (by default the
+    working directory). Raises :class:`TypeError` for other text, :class:`ValueError` for
+    an unknown ``role``."""
     if not isinstance(role, str) or role not in verdict.ROOTS:
         allowed = ", ".join(repr(r) for r in verdict.ROOTS)
         raise ValueError(f"role must be one of {allowed}, got {clip(repr(role))}")
@@ -346,14 +305,9 @@ def validate_file(
     limits: Limits | None = None,
     options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
-    """Validate a file, and the test-cases file it names; one result per file.
-
-    The test-cases file must lie in the agent.yaml's tree (see :mod:`holodeck_mt.read.confine`).
-    ``options_of``: the options of the test-cases file, by its path (its own folder's
-    configuration, say); by default those of the file that names it.
-    Raises :class:`OSError` when the file cannot be read (the CLI's exit 2), a path
-    holding a NUL character included.
-    """
+    """Validate a file, and the test-cases file it names (inside its tree); one result per
+    file. ``options_of``: the test-cases file's options, by its path (by default those of the
+    file naming it). Raises :class:`OSError` when the file cannot be read (a NUL included)."""
     checked = check_file(
         path, display=display, options=options, limits=limits, options_of=options_of
     )
@@ -401,12 +355,9 @@ def validate_document_text(
     workdir: Path | None = None,
     options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
-    """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
-    the document, then the test-cases file it names, read from ``base_dir`` unless
-    ``followed_text`` gives that file's text (the editor holds it too). ``tree``: the
-    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`;
-    ``workdir``: the folder ``holodeck`` runs in, whose ``.env`` is read (the editor's
-    workspace folder), not the working directory."""
+    """As :func:`validate_file` for a file's text (an editor's buffer): the test-cases file
+    it names is read from ``base_dir`` unless ``followed_text`` gives it; ``tree`` and
+    ``workdir`` as for :func:`validate_text` (the editor's workspace)."""
     checked = check_document_text(
         text,
         path=path,
@@ -443,8 +394,7 @@ def check_document_text(
 
 
 def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
-    """The results, each with its unused suppressions reported (when asked); the screens
-    dropped."""
+    """The results, with their unused suppressions reported (when asked); screens dropped."""
     closed = suppressions.close([(c.result, c.screen) for c in checked], options)
     for c in checked:
         c.screen = None
@@ -453,8 +403,7 @@ def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
 
 def read_saved(path: Path, tree: Path, limits: Limits) -> str:
     """The saved text of a file read for context (the agent.yaml naming an open document),
-    read as a file given is: confined to ``tree``, a regular file within the size limit;
-    empty when it may not or cannot be read."""
+    confined to ``tree`` and the size limit as a file given is; empty when it cannot be."""
     try:
         if confine.refusal(path, tree) is not None:
             return ""
