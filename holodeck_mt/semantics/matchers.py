@@ -1,12 +1,5 @@
-"""How the platform judges a turn's tool calls against its `expected_tools`.
-
-Reference semantics, written from the facts recorded for the platform's runner:
-tool names match as case-sensitive substrings; an entry ``{name, args, count}``
-holds when at least ``count`` calls of the turn satisfy it; each asserted
-argument is a literal, a fuzzy or a regex matcher. Pure functions over plain
-data (what a YAML or JSON document loads to), so explain, the lints and any
-other implementation running ``vectors/runtime-semantics.jsonl`` agree.
-"""
+"""How the platform judges a turn's tool calls against its `expected_tools`: reference
+semantics over plain data, written from the facts recorded for the platform's runner."""
 
 from __future__ import annotations
 
@@ -25,9 +18,6 @@ FUZZY_TOLERANCE = 1e-9
 _WHITESPACE_RUN = re.compile(r"\s+")
 
 
-# --- argument matchers --------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Matcher:
     """One asserted argument: its kind and its payload (the literal, or the pattern)."""
@@ -37,11 +27,8 @@ class Matcher:
 
 
 def classify(value: Any) -> Matcher:
-    """What an `args` value means: a one-key `fuzzy`/`regex` mapping is a matcher, else a literal.
-
-    The schema refuses the ambiguous shapes (both keys, a matcher key beside another key),
-    so a mapping reaching here with a matcher key has exactly that one key.
-    """
+    """What an `args` value means: a one-key `fuzzy`/`regex` mapping is a matcher, else a
+    literal (the schema refuses a matcher key beside another key)."""
     if isinstance(value, dict) and len(value) == 1:
         ((key, payload),) = value.items()
         if key == "fuzzy" and isinstance(payload, str):
@@ -92,9 +79,7 @@ def fuzzy_number(normalized: str) -> float | None:
 
 def fuzzy_match(pattern: str, actual: Any) -> bool:
     """Numbers within 1e-9 when both sides parse as numbers, else equal normalized strings.
-
-    Both matchers see Python's ``str`` of the argument: a float is ``206588.0``, a boolean
-    ``True``, null ``None``, a mapping its repr."""
+    Both matchers see Python's ``str`` of the argument: a float is ``206588.0``."""
     left, right = fuzzy_normalize(pattern), fuzzy_normalize(str(actual))
     a, b = fuzzy_number(left), fuzzy_number(right)
     if a is not None and b is not None:
@@ -115,9 +100,6 @@ def arg_matches(matcher: Any, actual: Any) -> bool:
     if m.kind == "regex":
         return regex_match(m.value, actual)
     return literal_equal(m.value, actual)
-
-
-# --- expected-tool entries ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)

@@ -1,10 +1,5 @@
-"""The deterministic metrics, `equality` and `numeric`, as the platform scores them.
-
-Both compare the agent's response with the turn's `ground_truth` and pass or fail
-(1.0 or 0.0); neither needs a model. Defaults are the platform's: every equality
-flag off; ``absolute_tolerance`` 1e-6, ``relative_tolerance`` 0, percent and
-thousands separators refused.
-"""
+"""The deterministic metrics, `equality` and `numeric`, as the platform scores them: the
+response against the turn's `ground_truth`, pass or fail, with the platform's defaults."""
 
 from __future__ import annotations
 

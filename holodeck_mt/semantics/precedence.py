@@ -73,10 +73,8 @@ def display_name(metric: dict[str, Any]) -> str:
 
 
 def settings(metric: dict[str, Any]) -> dict[str, Any]:
-    """What the shared evaluator takes from a definition, defaults filled for equality/numeric.
-
-    `enabled` is left out: it does nothing on the metrics that share an evaluator.
-    """
+    """What the shared evaluator takes from a definition (`enabled` does nothing there),
+    defaults filled for equality/numeric."""
     own = {
         k: v
         for k, v in metric.items()
@@ -101,17 +99,15 @@ def settings(metric: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Definition:
-    """One metric mapping as written, and where; its kind and evaluator name read once
-    (the plan asks for them on every turn that runs it)."""
+    """One metric mapping as written, and where; its kind and evaluator name read once."""
 
     metric: dict[str, Any]
     level: Level
     origin: Origin
     path: JsonPath
-    #: The test case and turn it sits on (None at the agent level / test-case level).
+    #: The test case and turn it sits on (None above them).
     case_index: int | None = None
     turn_index: int | None = None
-    #: Its kind (see :func:`kind_of`) and evaluator name (see :func:`evaluator_name`).
     kind: Kind | None = field(init=False, repr=False, compare=False)
     key: str | None = field(init=False, repr=False, compare=False)
 
@@ -197,7 +193,7 @@ class Plan:
         return list(self._index("users").get(id(definition), []))
 
     def _index(self, name: str) -> dict[Any, list[Any]]:
-        """One pass over the plan per index: a file may hold thousands of definitions."""
+        # One pass over the plan per index: a file may hold thousands of definitions.
         if name not in self._indexes:
             by_key: dict[Any, list[Any]] = {}
             for definition in self.definitions:
@@ -231,8 +227,7 @@ def _definitions(
 
 @dataclass(slots=True)
 class _Written:
-    """A test case's own metric definitions, and those of each turn holding a list of its
-    own, by the turn's index (most turns hold none)."""
+    """A test case's own metric definitions, and those of each turn holding some, by index."""
 
     index: int
     case: dict[str, Any]
@@ -241,7 +236,6 @@ class _Written:
     turns: dict[int, list[Definition]]
 
     def definitions(self) -> Iterator[Definition]:
-        """In walking order: the test case's, then each turn's."""
         yield from self.own
         for found in self.turns.values():
             yield from found
