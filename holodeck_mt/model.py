@@ -40,7 +40,7 @@ class Intent:
     what the author wrote, whatever the rule."""
 
     applicability: ClassVar[Applicability]
-    #: What the fix writes, as the table of fixes in docs/fix.md says it.
+    #: What the fix writes (each kind's own ``does`` is its row of docs/fix.md).
     does: ClassVar[str]
 
     def hint(self) -> str:
@@ -53,8 +53,6 @@ def _key_prefix(key: str | None) -> str:
 
 @dataclass(frozen=True)
 class Quote(Intent):
-    """Quote a scalar YAML read as a non-string, keeping every character as written."""
-
     applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'quote the scalar as written: `14.10` becomes `"14.10"`, not `"14.1"`'
     #: The scalar in its quotes, as the hint shows it (None: the hint shows no value).
@@ -70,8 +68,6 @@ class Quote(Intent):
 
 @dataclass(frozen=True)
 class Unquote(Intent):
-    """Write a quoted number unquoted where a number is required."""
-
     applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'write a quoted number unquoted: `"0.5"` becomes `0.5`'
     number: str
@@ -83,8 +79,6 @@ class Unquote(Intent):
 
 @dataclass(frozen=True)
 class Rewrite(Intent):
-    """Write a value as the platform reads it, in the form the contract writes it."""
-
     applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'write the value as the platform reads it: `"yes"` becomes `true`'
     literal: str
@@ -96,8 +90,6 @@ class Rewrite(Intent):
 
 @dataclass(frozen=True)
 class Rename(Intent):
-    """Rename a key (or a value) to the one allowed name it is close to."""
-
     applicability: ClassVar[Applicability] = "unsafe"
     does: ClassVar[str] = "rename the key or value to its one did-you-mean candidate"
     to: str
@@ -108,8 +100,6 @@ class Rename(Intent):
 
 @dataclass(frozen=True)
 class Remove(Intent):
-    """Remove a key (with its value) that the platform ignores or that has no effect."""
-
     applicability: ClassVar[Applicability] = "unsafe"
     does: ClassVar[str] = "remove the key, its value and its line (or its comma in a flow mapping)"
     #: The other way out the hint offers: ``use `metric: numeric` ``.
@@ -121,8 +111,6 @@ class Remove(Intent):
 
 @dataclass(frozen=True)
 class Count(Intent):
-    """Write a tool listed several times once, with how many calls it stands for."""
-
     applicability: ClassVar[Applicability] = "unsafe"
     does: ClassVar[str] = "write a repeated tool once: `- {name: subtract, count: 2}`"
     name: str
