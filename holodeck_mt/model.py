@@ -355,10 +355,7 @@ class FileResult:
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
-    def fails(self, diagnostic: Diagnostic) -> bool:
-        """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
-        return self.strict or diagnostic.severity == "error"
-
     def level(self, diagnostic: Diagnostic) -> Severity:
-        """The level a report gives ``diagnostic``: ``error`` when it fails the file."""
-        return "error" if self.fails(diagnostic) else diagnostic.severity
+        """The level a report gives ``diagnostic``: ``error`` when it fails the file (when strict,
+        every diagnostic does)."""
+        return "error" if self.strict else diagnostic.severity

@@ -80,10 +80,6 @@ class Checked:
             self._locator = Locator(self.document, limits)
         return self._locator.position(parts)[0]
 
-    def shown(self, text: str) -> str:
-        """``text`` (a name, a value) holding no substituted value: each as its reference."""
-        return self.values.hidden(text) if self.values else text
-
 
 @dataclass(frozen=True)
 class _Judging:

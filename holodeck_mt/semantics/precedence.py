@@ -297,20 +297,13 @@ def _case_plan(
     if not isinstance(turns, list):
         only = _turn(i, None, case, path, inherited, evaluators, False, shared)
         return CasePlan(i, case, path, [only])
-    plans = [
-        _turn(
-            i,
-            j,
-            turn,
-            (*path, "turns", j),
-            ("turn", written.turns[j]) if j in written.turns else inherited,
-            evaluators,
-            True,
-            shared,
-        )
-        for j, turn in enumerate(turns)
-        if isinstance(turn, dict)
-    ]
+    plans = []
+    for j, turn in enumerate(turns):
+        if isinstance(turn, dict):
+            level: tuple[Level, list[Definition]] = (
+                ("turn", written.turns[j]) if j in written.turns else inherited
+            )
+            plans.append(_turn(i, j, turn, (*path, "turns", j), level, evaluators, True, shared))
     return CasePlan(i, case, path, plans)
 
 
