@@ -48,6 +48,11 @@ def literal_equal(expected: Any, actual: Any) -> bool:
         return set(expected) == set(actual) and all(
             literal_equal(expected[k], actual[k]) for k in expected
         )
+    return _scalar_equal(expected, actual)
+
+
+def _scalar_equal(expected: Any, actual: Any) -> bool:
+    """A boolean equals only a boolean, null only null; numbers compare as floats."""
     if isinstance(expected, bool) or isinstance(actual, bool):
         return isinstance(expected, bool) and isinstance(actual, bool) and expected == actual
     if expected is None or actual is None:
