@@ -55,7 +55,7 @@ def _dwarfed(
             continue
         if not any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics):
             continue
-        value = metrics.parse_number(truth, settings).value
+        value = metrics.parse_number(truth, settings)
         if value is None or value == 0 or abs(value) > tolerance:
             continue
         dwarfed.append((turn.path, truth, value, turn.case_index))
