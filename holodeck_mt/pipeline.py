@@ -128,9 +128,7 @@ def _validate_text(
     options, limits = how.options, how.limits
 
     def again(candidate: str) -> FileResult:
-        checked, _ = _validate_text(candidate, how)
-        found = checked.result
-        return found if checked.screen is None else _closed([checked], options)[0]
+        return _closed([_validate_text(candidate, how)[0]], options)[0]
 
     if len(text) > limits.max_bytes:
         found = _screened(how.path, [files.too_large(len(text), limits)], options, limits)
@@ -288,9 +286,7 @@ def validate_text(
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
     how = _Judging(display_path(path), role, folder, options, limits, tree, workdir=workdir)
-    checked, _ = _validate_text(text, how)
-    result = checked.result
-    return result if checked.screen is None else _closed([checked], options)[0]
+    return _closed([_validate_text(text, how)[0]], options)[0]
 
 
 def validate_file(
