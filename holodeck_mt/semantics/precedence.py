@@ -292,44 +292,34 @@ def _case_plan(
     inherited: tuple[Level, list[Definition]] = (
         ("test case", written.own) if written.own else ("agent", agent_defs)
     )
-    shared: _Shared = {}
     turns = case.get("turns")
+    multi_turn = isinstance(turns, list)
+    shared: _Shared = {}
+
+    def plan(j: int | None, scope: dict[str, Any], where: JsonPath, own: bool) -> TurnPlan:
+        level: tuple[Level, list[Definition]] = (
+            ("turn", written.turns[j]) if own and j is not None else inherited
+        )
+        source, defs = level
+        if not defs:
+            return TurnPlan(i, j, scope, where, None, None, [])
+        missing = scope.get("ground_truth") is None
+        key = (id(defs), missing, multi_turn)
+        made = shared.get(key) if source != "turn" else None
+        if made is None:
+            made = defs[0].path[:-1], [_applied(d, evaluators, missing, multi_turn) for d in defs]
+            if source != "turn":
+                shared[key] = made
+        return TurnPlan(i, j, scope, where, source, made[0], list(made[1]))
+
     if not isinstance(turns, list):
-        only = _turn(i, None, case, path, inherited, evaluators, False, shared)
-        return CasePlan(i, case, path, [only])
-    plans = []
-    for j, turn in enumerate(turns):
-        if isinstance(turn, dict):
-            level: tuple[Level, list[Definition]] = (
-                ("turn", written.turns[j]) if j in written.turns else inherited
-            )
-            plans.append(_turn(i, j, turn, (*path, "turns", j), level, evaluators, True, shared))
+        return CasePlan(i, case, path, [plan(None, case, path, False)])
+    plans = [
+        plan(j, turn, (*path, "turns", j), j in written.turns)
+        for j, turn in enumerate(turns)
+        if isinstance(turn, dict)
+    ]
     return CasePlan(i, case, path, plans)
-
-
-def _turn(
-    case_index: int,
-    turn_index: int | None,
-    scope: dict[str, Any],
-    path: JsonPath,
-    level: tuple[Level, list[Definition]],
-    evaluators: dict[str, Definition],
-    multi_turn: bool,
-    shared: _Shared,
-) -> TurnPlan:
-    """The turn's plan, running the first non-empty list of its levels (``level``)."""
-    source, defs = level
-    if not defs:
-        return TurnPlan(case_index, turn_index, scope, path, None, None, [])
-    missing = scope.get("ground_truth") is None
-    key = (id(defs), missing, multi_turn)
-    made = shared.get(key) if source != "turn" else None
-    if made is None:
-        made = defs[0].path[:-1], [_applied(d, evaluators, missing, multi_turn) for d in defs]
-        if source != "turn":
-            shared[key] = made
-    source_path, applied = made
-    return TurnPlan(case_index, turn_index, scope, path, source, source_path, list(applied))
 
 
 def _applied(
