@@ -29,10 +29,11 @@ NEEDING_GROUND_TRUTH: dict[str, frozenset[str]] = {
     "standard": frozenset({"equality", "numeric", "bleu", "rouge", "meteor"}),
     "rag": frozenset({"contextual_precision", "contextual_recall"}),
 }
-#: Read from each level's own definition, never from the shared evaluator.
-PER_LEVEL_KEYS = frozenset({"threshold", "response_path"})
-#: What names a metric rather than configures it.
-IDENTITY_KEYS = frozenset({"type", "metric", "name", "metric_type"})
+#: Not taken by the shared evaluator: what names a metric, what each level reads from its
+#: own definition (`threshold`, `response_path`), and `enabled` (it does nothing there).
+NOT_SHARED = frozenset(
+    {"type", "metric", "name", "metric_type", "threshold", "response_path", "enabled"}
+)
 
 
 def kind_of(metric: dict[str, Any]) -> Kind | None:
@@ -73,18 +74,10 @@ def display_name(metric: dict[str, Any]) -> str:
 
 
 def settings(metric: dict[str, Any]) -> dict[str, Any]:
-    """What the shared evaluator takes from a definition (`enabled` does nothing there),
-    defaults filled for equality/numeric."""
-    own = {
-        k: v
-        for k, v in metric.items()
-        if k not in IDENTITY_KEYS and k not in PER_LEVEL_KEYS and k != "enabled"
-    }
-    defaults: dict[str, Any] = {}
-    if kind_of(metric) == "standard":
-        defaults = {"equality": EQUALITY_DEFAULTS, "numeric": NUMERIC_DEFAULTS}.get(
-            str(metric.get("metric")), {}
-        )
+    """What the shared evaluator takes from a definition, defaults filled for equality/numeric."""
+    own = {k: v for k, v in metric.items() if k not in NOT_SHARED}
+    named = str(metric.get("metric")) if kind_of(metric) == "standard" else ""
+    defaults = {"equality": EQUALITY_DEFAULTS, "numeric": NUMERIC_DEFAULTS}.get(named, {})
     out: dict[str, Any] = {}
     for key, default in defaults.items():
         value = own.pop(key, None)
