@@ -9,6 +9,7 @@ language server). The only module that reads a file and follows a `test_cases_fi
 from __future__ import annotations
 
 import errno
+import functools
 import gc
 import os
 from collections.abc import Callable
@@ -234,19 +235,16 @@ def _judged(
     return located, result
 
 
-#: Whether objects were set apart before this process validated (empty: not asked yet).
-_SET_APART: list[bool] = []
-if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
-    os.register_at_fork(after_in_child=_SET_APART.clear)
-
-
+@functools.cache
 def _set_apart_before() -> bool:
     """Whether someone else froze objects (``gc.freeze``) before this process first validated:
     a worker forked from a parent that froze its own, which must stay apart. Asked once per
     process: the count walks every frozen object."""
-    if not _SET_APART:
-        _SET_APART.append(gc.get_freeze_count() > 0)
-    return _SET_APART[0]
+    return gc.get_freeze_count() > 0
+
+
+if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
+    os.register_at_fork(after_in_child=_set_apart_before.cache_clear)
 
 
 def _screened(path: str, found: list[Diagnostic], options: Options, limits: Limits) -> FileResult:

@@ -151,8 +151,5 @@ def names(data: Any) -> list[str | None]:
     """Each test case's name (clipped, as :func:`shown_name` shows it) by index, or None."""
     from holodeck_mt.text.safe_text import clip
 
-    found: list[str | None] = []
-    for _, _, case in test_cases(data):
-        name = shown_name(case)
-        found.append(clip(name) if name is not None else None)
-    return found
+    shown = (shown_name(case) for _, _, case in test_cases(data))
+    return [clip(name) if name is not None else None for name in shown]
