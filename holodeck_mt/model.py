@@ -1,11 +1,5 @@
-"""The records every stage shares: a fault found, the diagnostic it becomes, a file's result,
-and the fix either carries (an intent; placed in a text, edits and their safety).
-
-The bottom layer, importing nothing of the package: the reader, the contract, the rules,
-the locator, the renderers, ``explain`` and the language server all speak these types,
-and what a run keeps while it validates a file (its screen of suppressions) stays in the
-pipeline.
-"""
+"""The records every stage shares: a fault, the diagnostic it becomes, a file's result, and
+the fix either carries. The bottom layer: it imports nothing of the package."""
 
 from __future__ import annotations
 
@@ -25,8 +19,8 @@ MESSAGE = 400
 
 
 def clip(text: str, limit: int = QUOTE) -> str:
-    """At most ``limit`` characters of ``text``, ending in ``…`` when cut: anything a record
-    quotes from an input is clipped (every input is hostile: a name can be a megabyte)."""
+    """At most ``limit`` characters of ``text``, ending in ``…`` when cut (a name quoted from a
+    hostile input can be a megabyte)."""
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
 
 
@@ -39,22 +33,14 @@ def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | in
 Applicability = Literal["safe", "unsafe"]
 
 
-# --- what would fix a fault: decided where the fault is made ----------------------------------
-#
-# A fault with an evident fix carries it as data, an intent; its hint is the intent's own
-# words, so a message is final when its fault is made and the fix engine never reads it.
-# The safety is the intent's: a fix that keeps what the file means is safe (the scalar as
-# written, now quoted; the value the platform reads, written as the contract writes it);
-# one that removes or renames what the author wrote is unsafe, whatever the rule.
-
-
 @dataclass(frozen=True)
 class Intent:
-    """What would fix a fault, before any text is looked at."""
+    """What would fix a fault, decided where the fault is made; its hint is the intent's own
+    words. Safe when the fix keeps what the file means, unsafe when it removes or renames
+    what the author wrote, whatever the rule."""
 
-    #: Applied unasked, or only when asked.
     applicability: ClassVar[Applicability]
-    #: What the fix writes, as the table of fixes in docs/fix.md says it.
+    #: What the fix writes (each kind's own ``does`` is its row of docs/fix.md).
     does: ClassVar[str]
 
     def hint(self) -> str:
@@ -67,8 +53,6 @@ def _key_prefix(key: str | None) -> str:
 
 @dataclass(frozen=True)
 class Quote(Intent):
-    """Quote a scalar YAML read as a non-string, keeping every character as written."""
-
     applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'quote the scalar as written: `14.10` becomes `"14.10"`, not `"14.1"`'
     #: The scalar in its quotes, as the hint shows it (None: the hint shows no value).
@@ -84,8 +68,6 @@ class Quote(Intent):
 
 @dataclass(frozen=True)
 class Unquote(Intent):
-    """Write a quoted number unquoted where a number is required."""
-
     applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'write a quoted number unquoted: `"0.5"` becomes `0.5`'
     number: str
@@ -97,8 +79,6 @@ class Unquote(Intent):
 
 @dataclass(frozen=True)
 class Rewrite(Intent):
-    """Write a value as the platform reads it, in the form the contract writes it."""
-
     applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'write the value as the platform reads it: `"yes"` becomes `true`'
     literal: str
@@ -110,8 +90,6 @@ class Rewrite(Intent):
 
 @dataclass(frozen=True)
 class Rename(Intent):
-    """Rename a key (or a value) to the one allowed name it is close to."""
-
     applicability: ClassVar[Applicability] = "unsafe"
     does: ClassVar[str] = "rename the key or value to its one did-you-mean candidate"
     to: str
@@ -122,8 +100,6 @@ class Rename(Intent):
 
 @dataclass(frozen=True)
 class Remove(Intent):
-    """Remove a key (with its value) that the platform ignores or that has no effect."""
-
     applicability: ClassVar[Applicability] = "unsafe"
     does: ClassVar[str] = "remove the key, its value and its line (or its comma in a flow mapping)"
     #: The other way out the hint offers: ``use `metric: numeric` ``.
@@ -135,8 +111,6 @@ class Remove(Intent):
 
 @dataclass(frozen=True)
 class Count(Intent):
-    """Write a tool listed several times once, with how many calls it stands for."""
-
     applicability: ClassVar[Applicability] = "unsafe"
     does: ClassVar[str] = "write a repeated tool once: `- {name: subtract, count: 2}`"
     name: str
@@ -164,14 +138,14 @@ class Edit:
 
 @dataclass(frozen=True)
 class Fix:
-    """The fix of one diagnostic, placed in its text: a title, the edits, their safety."""
+    """The fix of one diagnostic, placed in its text."""
 
     diagnostic: Diagnostic
     title: str
     edits: tuple[Edit, ...]
     applicability: Applicability
-    #: The stretch of text (offsets) no other fix may change in the same pass: a removed
-    #: key waits while a sibling is fixed, since that fix may be what gives the key effect.
+    #: Offsets no other fix may change in the same pass: a removed key waits while a sibling
+    #: is fixed, since that fix may be what gives the key effect.
     isolation: tuple[int, int] | None = None
 
     @property
@@ -194,11 +168,9 @@ class Diagnostic:
     end_column: int | None = None
     severity: Severity = field(default="error")
     end_line: int | None = None
-    #: What would fix it (an :class:`Intent`): data the fix engine turns into edits.
-    #: Not part of a diagnostic's identity, nor of any output but a fix.
+    #: What would fix it: not part of its identity, nor of any output but a fix.
     fix: Intent | None = field(default=None, compare=False)
-    #: The line that stands for the diagnostics past ``--max-diagnostics``: how many
-    #: errors and warnings it stands for (what the summary counts).
+    #: On the line standing for those past ``--max-diagnostics``: the errors and warnings.
     not_shown: tuple[int, int] | None = field(default=None, compare=False)
 
     @property
@@ -239,12 +211,8 @@ class Diagnostic:
 
 
 def test_case_phrase(name: str | None, index: int) -> str:
-    """``test case 'name' (#i)``, or ``test case #i`` when it has no name.
-
-    How every message and every output names a test case: by its name when it has
-    one (clipped, as anything quoted from the input is) and always by its index,
-    which stays unambiguous when two test cases share a name.
-    """
+    """``test case 'name' (#i)``, or ``test case #i`` when it has no name: how every output
+    names a test case (the index stays unambiguous when two share a name)."""
     return f"test case '{clip(name)}' (#{index})" if name else f"test case #{index}"
 
 
@@ -274,19 +242,14 @@ def make(
 
 
 def severity(code: str) -> Severity:
-    """A code's severity, told by its number: ``HMT0xx`` and ``HMT1xx`` are errors, ``HMT2xx``
-    and ``HMT3xx`` warnings. Written here only: the registry's entries
-    (:mod:`holodeck_mt.rules.registry`) read it, and a diagnostic is built without loading
-    the rules."""
+    """A code's severity, told by its number: ``HMT0xx`` and ``HMT1xx`` are errors, the rest
+    warnings (here, so that a diagnostic is built without loading the rules)."""
     return "error" if code[3:4] in ("0", "1") else "warning"
 
 
 def under(parts: JsonPath, reported: set[JsonPath]) -> bool:
-    """Whether ``parts`` is one of ``reported`` or lies below one of them.
-
-    One set lookup per prefix: scanning ``reported`` for every path is quadratic,
-    and a hostile file can make both counts large (one bad tag per list item).
-    """
+    """Whether ``parts`` is one of ``reported`` or lies below one: one set lookup per prefix,
+    as a hostile file can make both counts large (one bad tag per list item)."""
     return bool(reported) and any(parts[:i] in reported for i in range(len(parts) + 1))
 
 
@@ -315,19 +278,14 @@ def format_path(parts: Sequence[str | int]) -> str:
 
 @dataclass(frozen=True)
 class Fault:
-    """A diagnostic before it is located: what is wrong, and at which node.
-
-    ``at`` says which position locates it: ``"key"`` for an unknown or forbidden
-    key, ``"value"`` for a wrong value or (on a mapping) a missing key. ``fix``, when
-    the fault has an evident fix, is what it is; the hint is then the fix's own words.
-    """
+    """A diagnostic before it is located; ``at``: ``"key"`` for an unknown or forbidden key,
+    ``"value"`` for a wrong value or (on a mapping) a missing key."""
 
     code: str
     message: str
     parts: JsonPath
     at: str = "value"
     hint: str | None = None
-    #: Like a diagnostic's: not part of its identity (its hint, the fix's words, is).
     fix: Intent | None = field(default=None, compare=False)
 
     def __post_init__(self) -> None:
@@ -335,8 +293,8 @@ class Fault:
             object.__setattr__(self, "hint", self.fix.hint())
 
 
-#: How a document is read: as given on the command line (an agent.yaml, or a
-#: list of test cases), or as the test-cases file an agent.yaml names.
+#: How a document is read: as given (an agent.yaml, or a list of test cases), or as the
+#: test-cases file an agent.yaml names.
 Role = Literal["document", "test-cases-file"]
 
 
@@ -345,26 +303,22 @@ class FileResult:
     path: str
     diagnostics: list[Diagnostic] = field(default_factory=list)
     stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
-    #: The file's text, for renderers that quote the offending line; once validated,
-    #: only the lines they quote are kept (:attr:`quoted`).
+    #: The file's text, for renderers that quote the offending line.
     text: str | None = None
-    #: The lines quoted by the diagnostics, by 1-based number (as ``str.splitlines``
-    #: numbers them), once the text is dropped: a run over many files keeps no whole text.
+    #: Only the quoted lines, by 1-based number, once the text is dropped: a run over many
+    #: files keeps no whole text.
     quoted: dict[int, str] | None = None
     #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
-    #: The agent.yaml's own sections no platform model checked (``--platform off``, or
-    #: the platform not importable): the summary names them once.
+    #: The agent.yaml's own sections no platform model checked, and why: ``off``
+    #: (``--platform off``) or ``absent`` (not importable).
     unchecked: tuple[str, ...] = ()
-    #: Why they were not checked: ``off`` (``--platform off``) or ``absent`` (not importable).
     unchecked_because: str = ""
-    #: The real path of the file this text was read from (links resolved), None for a
-    #: text given as such: what ``fix`` writes back, never the path as displayed.
+    #: The real path the text was read from (None: given as text): what ``fix`` writes.
     source: str | None = None
-    #: The real paths of the other files read while judging it (a subagent's
-    #: ``prompt_file``, read or looked for inside the tree): its verdict depends on them.
+    #: The real paths of the other files its verdict depends on (a ``prompt_file``).
     reads: list[str] = field(default_factory=list)
 
     @property
@@ -386,15 +340,14 @@ class FileResult:
         return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
     def quoted_lines(self) -> dict[int, str]:
-        """The lines the diagnostics quote, by 1-based number: the kept ones, or those of
-        the text (split once, however many diagnostics quote it)."""
+        """The lines the diagnostics quote, by 1-based number."""
         if self.quoted is not None:
             return self.quoted
         lines = self.text.splitlines() if self.text is not None else []
         return {d.line: lines[d.line - 1] for d in self.diagnostics if 1 <= d.line <= len(lines)}
 
     def to_json(self) -> dict[str, Any]:
-        """The file's entry of every JSON document (``--format json``, ``explain``)."""
+        """The file's entry of every JSON document."""
         return {
             "path": self.path,
             "valid": self.valid,
@@ -402,10 +355,7 @@ class FileResult:
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
-    def fails(self, diagnostic: Diagnostic) -> bool:
-        """Whether ``diagnostic`` fails the file: an error, or any diagnostic when strict."""
-        return self.strict or diagnostic.severity == "error"
-
     def level(self, diagnostic: Diagnostic) -> Severity:
-        """The level a report gives ``diagnostic``: ``error`` when it fails the file."""
-        return "error" if self.fails(diagnostic) else diagnostic.severity
+        """The level a report gives ``diagnostic``: ``error`` when it fails the file (when strict,
+        every diagnostic does)."""
+        return "error" if self.strict else diagnostic.severity

@@ -1,32 +1,19 @@
-"""Validate one document: read, contract, rules, locate, result.
+"""Validate one document: read, contract, rules, locate, result (docs/architecture.md).
 
-This is the Python API: :func:`validate_text` for YAML text, :func:`validate_file`
-for a path (following `test_cases_file`), both returning :class:`FileResult`;
-:func:`check_file` and :func:`check_document_text` return a :class:`Checked` per file,
-the result with what it was judged on, for the commands that need more than its
-diagnostics (``explain``, ``fix``, the language server): this module is the only one
-that reads a file and follows a `test_cases_file`. Every stage is a leaf this module
-calls in turn, once each; the whole path is :func:`_validate_text`:
-
-1. read (``read/``): the text with its ``${NAME}`` references substituted as the platform
-   does (``read/substitution``), the YAML as the platform's loader reads it
-   (``read/document``), the test-cases file it names (``read/follow``);
-2. contract (``contract/verdict``): the schema's faults, read as the platform reads;
-3. rules (``rules/running``): the semantic checks, then the run-time lints;
-4. locate (``locate/report``): each fault at its line, made with its final words (values
-   as written, none a variable's), then placed in the file as written and finished
-   once: kept as the selection of codes and the file's suppressions say
-   (``locate/suppressions``), clipped, sorted, capped;
-5. result (``model.FileResult``): the diagnostics, the counts, the test cases' names.
+The Python API: ``validate_*`` return a :class:`FileResult` per file, ``check_*`` a
+:class:`Checked` (the result with what it was judged on, for ``explain``, ``fix`` and the
+language server). The only module that reads a file and follows a `test_cases_file`;
+:func:`_validate_text` is the whole path, one leaf per stage.
 """
 
 from __future__ import annotations
 
 import errno
+import functools
 import gc
 import os
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -71,25 +58,21 @@ __all__ = [
 
 @dataclass
 class Checked:
-    """One file's result and what it was judged on, handed to the commands that need more
-    than its diagnostics, so that none reads or follows a file again."""
+    """One file's result and what it was judged on: no command reads or follows a file again."""
 
     result: FileResult
-    #: The reading judged: the text with its references substituted, as the platform
-    #: reads it (None: not read as YAML).
+    #: The reading judged, references substituted (None: not read as YAML).
     document: loader.Document | None = None
     #: The values substituted for its ``${NAME}`` references: never shown (None: none).
     values: substituted.Values | None = None
     #: The same validation of another text in this file's place (None: not read as text).
     again: Callable[[str], FileResult] | None = field(default=None, repr=False)
-    #: What the file reports of its diagnostics (the codes selected, its suppressions),
-    #: until its unused suppressions are reported (None: it reports every one).
+    #: The codes selected and the file's suppressions, until the unused ones are reported.
     screen: Screen | None = field(default=None, repr=False)
     _locator: Locator | None = field(default=None, repr=False)
 
     def line(self, parts: JsonPath, limits: Limits) -> int:
-        """The line the value at ``parts`` of :attr:`document` stands on (1 when unknown):
-        from the reading's index, its test case's lines read again when it holds no more."""
+        """The line the value at ``parts`` of :attr:`document` stands on (1 when unknown)."""
         if self.document is None or self.document.positions is None:
             return 1
         if self._locator is None:
@@ -98,26 +81,27 @@ class Checked:
             self._locator = Locator(self.document, limits)
         return self._locator.position(parts)[0]
 
-    def shown(self, text: str) -> str:
-        """``text`` (a name, a value) holding no substituted value: each as its reference."""
-        return self.values.hidden(text) if self.values else text
-
 
 @dataclass(frozen=True)
-class _Following:
-    """How a document follows the `test_cases_file` it names: the path it is shown by,
-    whether the file may lie outside its tree, and that file's text when an editor holds it."""
+class _Judging:
+    """How one text is judged; ``agent``: the data of the agent.yaml naming this test-cases
+    file, for the run-time lints (which run only when neither has an error)."""
 
-    display: str
-    allow_outside: bool
-    given: str | None = None
+    path: str
+    role: Role
+    base_dir: Path
+    options: Options
+    limits: Limits
+    tree: Path
+    agent: Any = None
+    agent_clean: bool = True
+    workdir: Path | None = None
 
 
 @dataclass(frozen=True)
 class _Written:
-    """The text read for a text as written: its references substituted, the values (None:
-    none), where each position of the one stands in the other (None: the same text), and
-    what the reading finds on the text as written (unset references, refused ``.env``)."""
+    """A text with its references substituted, the values, where each position stands in the
+    text as written, and what the reading finds there (unset references, refused ``.env``)."""
 
     text: str
     values: substituted.Values | None = None
@@ -137,50 +121,29 @@ def _substituted(text: str, workdir: Path | None) -> _Written:
 
 
 def _validate_text(
-    text: str,
-    path: str,
-    role: Role,
-    base_dir: Path,
-    options: Options,
-    limits: Limits,
-    tree: Path | None = None,
-    agent: Any = None,
-    agent_clean: bool = True,
-    workdir: Path | None = None,
-    following: _Following | None = None,
+    text: str, how: _Judging, following: bool = False, given: str | None = None
 ) -> tuple[Checked, follow.Followed | None]:
-    """The whole path of one document, and the test-cases file it names (``following``).
-
-    Its ``${NAME}`` references are substituted first as the platform does, with the
-    variables a ``holodeck`` command run in ``workdir`` sees; every fault is made with its
-    final words while its values are known (``text/substituted``), then placed in the text
-    as written, where its suppression comments are matched, and the list finished once.
-    ``agent``: the data of the agent.yaml naming this test-cases file, for the run-time
-    lints (which run only when neither has an error)."""
+    """The whole path of one document, and the test-cases file it names (when ``following``;
+    ``given``: that file's text when an editor holds it). Every fault is worded while the
+    substituted values are known, then placed in the text as written and finished once."""
+    options, limits = how.options, how.limits
 
     def again(candidate: str) -> FileResult:
-        checked, _ = _validate_text(
-            candidate, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
-        )
-        found = checked.result
-        return found if checked.screen is None else _closed([checked], options)[0]
+        return _closed([_validate_text(candidate, how)[0]], options)[0]
 
     if len(text) > limits.max_bytes:
-        found = _screened(path, [files.too_large(len(text), limits)], options, limits)
+        found = _screened(how.path, [files.too_large(len(text), limits)], options, limits)
         return Checked(found, again=again), None
-    screen = Screen.of(text, path, options)
-    written = _substituted(text, workdir)
+    screen = Screen.of(text, how.path, options)
+    written = _substituted(text, how.workdir)
     with substituted.judging(written.values):
         doc = document.read(written.text, limits)
-        followed = _follow(doc, base_dir, tree, limits, following)
+        followed = _follow(doc, how, given) if following else None
         if doc.loaded:
-            read = _Read(doc, followed, dialect.warnings(doc.dialect, set()))
-            located, result = _judged(
-                read, path, role, base_dir, options, limits, tree, agent, agent_clean, workdir
-            )
+            located, result = _judged(doc, followed, how)
         else:
-            located = report.unloaded(verdict.unloaded(doc.diagnostics, role), doc.text)
-            result = FileResult(path)
+            located = report.unloaded(verdict.unloaded(doc.diagnostics, how.role), doc.text)
+            result = FileResult(how.path)
         if written.placer is not None:
             located = [d for d in map(written.placer.place, located) if d is not None]
         keep = screen.keep if screen is not None else None
@@ -192,31 +155,23 @@ def _validate_text(
     return checked, followed
 
 
-def _follow(
-    doc: loader.Document,
-    base_dir: Path,
-    tree: Path | None,
-    limits: Limits,
-    following: _Following | None,
-) -> follow.Followed | None:
-    """The test-cases file ``doc`` names, read (None: it names none, or is not followed).
-
-    The platform takes `test_cases: null` (or an empty `test_cases:`) as no test cases
-    written and loads the file; any other `test_cases` beside it is refused (HMT110)."""
+def _follow(doc: loader.Document, how: _Judging, given: str | None) -> follow.Followed | None:
+    """The test-cases file ``doc`` names, read (None: none). The platform loads it beside
+    `test_cases: null` (or empty) and refuses any other `test_cases` (HMT110)."""
     data = doc.data
-    if following is None or not isinstance(data, dict) or data.get("test_cases") is not None:
+    if not isinstance(data, dict) or data.get("test_cases") is not None:
         return None
     target = data.get("test_cases_file")
     if not isinstance(target, str) or not target:
         return None
     return follow.follow(
         target,
-        base_dir=base_dir,
-        display=following.display,
-        tree=tree if tree is not None else confine.tree_of(base_dir / "_"),
-        allow_outside=following.allow_outside,
-        limits=limits,
-        given=following.given,
+        base_dir=how.base_dir,
+        display=how.path,
+        tree=how.tree,
+        allow_outside=how.options.allow_outside_paths,
+        limits=how.limits,
+        given=given,
     )
 
 
@@ -225,13 +180,9 @@ _BRACES_LOOKED_AT = 1024
 
 
 def _may_reference(text: str) -> bool:
-    """Whether ``text`` holds ``${``, where a ``${NAME}`` reference would start.
-
-    As ``"${" in text``, with each brace found by a search for one character (memchr),
-    then the character before it looked at: a text of a few braces (YAML in block style)
-    is read at memory speed, not twenty times slower as a search for two characters
-    reads a text full of ``$``. Past so many braces, the rest is searched whole.
-    """
+    """``"${" in text``, each brace found by a one-character search (memchr): a text of few
+    braces is read at memory speed, not twenty times slower as a two-character search reads
+    a text full of ``$``. Past so many braces, the rest is searched whole."""
     at = text.find("{", 1)
     for _ in range(_BRACES_LOOKED_AT):
         if at < 0:
@@ -242,83 +193,58 @@ def _may_reference(text: str) -> bool:
     return at >= 0 and text.find("${", at - 1) >= 0
 
 
-@dataclass(frozen=True)
-class _Read:
-    """What the reading found: the document (loaded), the test-cases file it names (whose
-    fault, when it is not followed, is located with the rest), and the warnings on plain
-    scalars the platform and editors read differently (``read/dialect``)."""
-
-    doc: loader.Document
-    followed: follow.Followed | None
-    dialect: list[Diagnostic]
-
-
 def _judged(
-    read: _Read,
-    path: str,
-    role: Role,
-    base_dir: Path,
-    options: Options,
-    limits: Limits,
-    tree: Path | None,
-    agent: Any,
-    agent_clean: bool,
-    workdir: Path | None,
+    doc: loader.Document, followed: follow.Followed | None, how: _Judging
 ) -> tuple[list[Diagnostic], FileResult]:
-    """Contract (the platform's models on an agent's own sections too), rules, locate, on
-    a document that loaded; its diagnostics (not yet placed, kept, capped) and its result."""
-    doc, followed = read.doc, read.followed
+    """Contract, rules, locate on a loaded document: its diagnostics (not yet placed, kept,
+    capped) and its result; the fault of the test-cases file it names is located too."""
+    # The warnings on plain scalars the platform and editors read differently.
+    warned = dialect.warnings(doc.dialect, set())
     spared = not _set_apart_before()
-    # A document is a million containers and no cycles: the collections its checks set off
-    # would walk all of it again, for nothing. What exists once it is read is set apart
-    # while it is checked and handed back afterwards; what the checks make is collected as
-    # usual. Whether the collector is on stays the reader's to say (threads share it).
+    # A document is a million containers and no cycles: collections would walk it all again,
+    # for nothing. It is set apart while checked; whether the collector is on stays the
+    # reader's to say (threads share it).
     if spared:
         gc.freeze()
     try:
-        judged = verdict.judge(doc, role, limits)
+        judged = verdict.judge(doc, how.role, how.limits)
         faults = judged.faults
-        reading = (tree, options.allow_outside_paths, limits, workdir)
-        checked = platform_models.judge(doc, faults, role, options.platform, *reading)
+        reading = (how.tree, how.options.allow_outside_paths, how.limits, how.workdir)
+        checked = platform_models.judge(doc, faults, how.role, how.options.platform, *reading)
         faults = faults + checked.faults
         if judged.as_read is not None:
             faults = faults + running.faults(
                 doc,
                 faults,
                 judged.as_read,
-                base_dir=base_dir,
-                options=options,
-                tree=tree,
-                agent=agent,
-                agent_clean=agent_clean,
+                base_dir=how.base_dir,
+                options=how.options,
+                tree=how.tree,
+                agent=how.agent,
+                agent_clean=how.agent_clean,
             )
         beside = [followed.fault] if followed is not None and followed.fault is not None else []
         stats, names = walk.stats(doc.data), walk.names(doc.data)
-        located = report.diagnostics(cascade.pruned(faults), doc, limits, beside, read.dialect)
+        located = report.diagnostics(cascade.pruned(faults), doc, how.limits, beside, warned)
     finally:
         if spared:
             gc.unfreeze()
-    result = FileResult(path, [], stats, test_cases=names)
+    result = FileResult(how.path, [], stats, test_cases=names)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
     result.reads = list(checked.reads)
     return located, result
 
 
-#: Whether this process held objects set apart from the collector before it validated
-#: anything (empty: not asked yet; asked again in a forked child).
-_SET_APART: list[bool] = []
-if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
-    os.register_at_fork(after_in_child=_SET_APART.clear)
-
-
+@functools.cache
 def _set_apart_before() -> bool:
-    """Whether objects were set apart from the collector (``gc.freeze``) by someone else
-    before this process first validated: a worker forked from a parent that froze its own
-    (they must stay apart, unwalked and uncopied). Asked once per process, for the count
-    walks every object set apart."""
-    if not _SET_APART:
-        _SET_APART.append(gc.get_freeze_count() > 0)
-    return _SET_APART[0]
+    """Whether someone else froze objects (``gc.freeze``) before this process first validated:
+    a worker forked from a parent that froze its own, which must stay apart. Asked once per
+    process: the count walks every frozen object."""
+    return gc.get_freeze_count() > 0
+
+
+if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
+    os.register_at_fork(after_in_child=_set_apart_before.cache_clear)
 
 
 def _screened(path: str, found: list[Diagnostic], options: Options, limits: Limits) -> FileResult:
@@ -339,17 +265,11 @@ def validate_text(
     tree: Path | None = None,
     workdir: Path | None = None,
 ) -> FileResult:
-    """Validate YAML text; ``base_dir`` is the agent.yaml's folder (for opt-in checks);
-    ``tree`` the folder its paths must stay in (by default :func:`confine.tree_of`);
-    ``workdir`` the folder ``holodeck`` runs in, whose ``.env`` is read (by default the
-    working directory).
-
-    ``text`` may be bytes: they are decoded as a file's content is (UTF-8 with or
-    without BOM, UTF-16 with a BOM; an undecodable byte is an ``HMT005``). Any
-    other type raises :class:`TypeError`.
-    Raises :class:`ValueError` for a ``role`` other than ``"document"`` and
-    ``"test-cases-file"``.
-    """
+    """Validate YAML text (or bytes, decoded as a file's content is); ``base_dir`` is the
+    agent.yaml's folder, ``tree`` the folder its paths must stay in (by default
+    :func:`confine.tree_of`), ``workdir`` the folder whose ``.env`` is read (by default the
+    working directory). Raises :class:`TypeError` for other text, :class:`ValueError` for
+    an unknown ``role``."""
     if not isinstance(role, str) or role not in verdict.ROOTS:
         allowed = ", ".join(repr(r) for r in verdict.ROOTS)
         raise ValueError(f"role must be one of {allowed}, got {clip(repr(role))}")
@@ -363,11 +283,8 @@ def validate_text(
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    checked, _ = _validate_text(
-        text, display_path(path), role, folder, options, limits, tree, workdir=workdir
-    )
-    result = checked.result
-    return result if checked.screen is None else _closed([checked], options)[0]
+    how = _Judging(display_path(path), role, folder, options, limits, tree, workdir=workdir)
+    return _closed([_validate_text(text, how)[0]], options)[0]
 
 
 def validate_file(
@@ -378,14 +295,9 @@ def validate_file(
     limits: Limits | None = None,
     options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
-    """Validate a file, and the test-cases file it names; one result per file.
-
-    The test-cases file must lie in the agent.yaml's tree (see :mod:`holodeck_mt.read.confine`).
-    ``options_of``: the options of the test-cases file, by its path (its own folder's
-    configuration, say); by default those of the file that names it.
-    Raises :class:`OSError` when the file cannot be read (the CLI's exit 2), a path
-    holding a NUL character included.
-    """
+    """Validate a file, and the test-cases file it names (inside its tree); one result per
+    file. ``options_of``: the test-cases file's options, by its path (by default those of the
+    file naming it). Raises :class:`OSError` when the file cannot be read (a NUL included)."""
     checked = check_file(
         path, display=display, options=options, limits=limits, options_of=options_of
     )
@@ -414,9 +326,8 @@ def check_file(
     text, problem = files.read_text(path, limits)
     if text is None:
         return [Checked(_screened(display, [problem] if problem else [], options, limits))]
-    checked = _validate_document(
-        text, display, path, path.parent, options, limits, options_of=options_of
-    )
+    how = _Judging(display, "document", path.parent, options, limits, confine.tree_of(path))
+    checked = _validate_document(text, how, None, options_of)
     checked[0].result.source = os.path.realpath(path)
     _closed(checked, options)
     return checked
@@ -434,12 +345,9 @@ def validate_document_text(
     workdir: Path | None = None,
     options_of: OptionsOf | None = None,
 ) -> list[FileResult]:
-    """As :func:`validate_file` for a file's text (an editor's unsaved buffer, say):
-    the document, then the test-cases file it names, read from ``base_dir`` unless
-    ``followed_text`` gives that file's text (the editor holds it too). ``tree``: the
-    folder its paths must stay in (the editor's workspace), not :func:`confine.tree_of`;
-    ``workdir``: the folder ``holodeck`` runs in, whose ``.env`` is read (the editor's
-    workspace folder), not the working directory."""
+    """As :func:`validate_file` for a file's text (an editor's buffer): the test-cases file
+    it names is read from ``base_dir`` unless ``followed_text`` gives it; ``tree`` and
+    ``workdir`` as for :func:`validate_text` (the editor's workspace)."""
     checked = check_document_text(
         text,
         path=path,
@@ -468,26 +376,15 @@ def check_document_text(
 ) -> list[Checked]:
     """As :func:`validate_document_text`, each result with what it was judged on."""
     options, limits = options or Options(), limits or Limits()
-    display = display_path(path)
-    checked = _validate_document(
-        text,
-        display,
-        Path(path),
-        base_dir,
-        options,
-        limits,
-        followed_text,
-        tree,
-        workdir,
-        options_of,
-    )
+    tree = tree if tree is not None else confine.tree_of(Path(path))
+    how = _Judging(display_path(path), "document", base_dir, options, limits, tree, workdir=workdir)
+    checked = _validate_document(text, how, followed_text, options_of)
     _closed(checked, options)
     return checked
 
 
 def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
-    """The results, each with its unused suppressions reported (when asked); the screens
-    dropped."""
+    """The results, with their unused suppressions reported (when asked); screens dropped."""
     closed = suppressions.close([(c.result, c.screen) for c in checked], options)
     for c in checked:
         c.screen = None
@@ -496,8 +393,7 @@ def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
 
 def read_saved(path: Path, tree: Path, limits: Limits) -> str:
     """The saved text of a file read for context (the agent.yaml naming an open document),
-    read as a file given is: confined to ``tree``, a regular file within the size limit;
-    empty when it may not or cannot be read."""
+    confined to ``tree`` and the size limit as a file given is; empty when it cannot be."""
     try:
         if confine.refusal(path, tree) is not None:
             return ""
@@ -508,52 +404,32 @@ def read_saved(path: Path, tree: Path, limits: Limits) -> str:
 
 
 def _validate_document(
-    text: str,
-    display: str,
-    path: Path,
-    base_dir: Path,
-    options: Options,
-    limits: Limits,
-    followed_text: str | None = None,
-    tree: Path | None = None,
-    workdir: Path | None = None,
-    options_of: OptionsOf | None = None,
+    text: str, how: _Judging, followed_text: str | None, options_of: OptionsOf | None
 ) -> list[Checked]:
     """The document, then the test-cases file its `test_cases_file` names (if any), judged
     with ``options_of`` its path when given (its own folder's settings)."""
-    tree = tree if tree is not None else confine.tree_of(path)
-    following = _Following(display, options.allow_outside_paths, followed_text)
-    checked, found = _validate_text(
-        text,
-        display,
-        "document",
-        base_dir,
-        options,
-        limits,
-        tree,
-        workdir=workdir,
-        following=following,
-    )
+    checked, found = _validate_text(text, how, following=True, given=followed_text)
+    options = how.options
     if found is None or found.fault is not None:
         return [checked]
     if options_of is not None and checked.document is not None:
         named = str(checked.document.data.get("test_cases_file"))
-        options = options_of(os.path.abspath(base_dir / named))
+        options = options_of(os.path.abspath(how.base_dir / named))
     if found.text is None:
         problems = [found.problem] if found.problem else []
-        return [checked, Checked(_screened(found.shown, problems, options, limits))]
+        return [checked, Checked(_screened(found.shown, problems, options, how.limits))]
     agent = checked.document.data if checked.document is not None else None
+    clean = checked.result.errors == 0
     referenced, _ = _validate_text(
         found.text,
-        found.shown,
-        "test-cases-file",
-        base_dir,
-        options,
-        limits,
-        tree,
-        agent=agent,
-        agent_clean=checked.result.errors == 0,
-        workdir=workdir,
+        replace(
+            how,
+            path=found.shown,
+            role="test-cases-file",
+            options=options,
+            agent=agent,
+            agent_clean=clean,
+        ),
     )
     referenced.result.source = found.source
     return [checked, referenced]

@@ -1,12 +1,6 @@
-"""Which codes a run reports: ``--select``, ``--ignore`` and per-file ignores, as ruff has them.
-
-A selector is a code (``HMT213``) or a prefix of codes (``HMT2``: every ``HMT2xx``;
-``HMT`` or ``ALL``: every code). A code is reported when a selector of ``select``
-matches it, unless a selector of ``ignore`` (or of a per-file ignore matching the
-file) matches it at least as closely: ``--select HMT2 --ignore HMT213`` reports every
-warning of the 2xx range but HMT213, and ``--ignore HMT2 --select HMT213`` HMT213
-alone of them.
-"""
+"""Which codes a run reports: ``--select``, ``--ignore`` and per-file ignores, as ruff has
+them (docs/usage.md): a code is reported when a selector of ``select`` matches it, unless
+one of ``ignore`` matches it at least as closely."""
 
 from __future__ import annotations
 
@@ -27,9 +21,8 @@ class SelectionError(ValueError):
 
 
 def parse(values: Iterable[str], known: Iterable[str], *, where: str) -> tuple[str, ...]:
-    """Selectors from ``values`` (each may hold several, comma-separated), checked against
-    the ``known`` codes. Raises :class:`SelectionError` naming ``where`` (an option or a
-    configuration key) for one that matches no code."""
+    """Selectors from ``values`` (comma-separated), checked against the ``known`` codes;
+    :class:`SelectionError` naming ``where`` for one that matches no code."""
     codes = list(known)
     found: list[str] = []
     for value in values:
@@ -106,9 +99,8 @@ def _relative(path: str, root: Path | None) -> str:
 
 
 def matches(path: str, root: Path | None, pattern: str) -> bool:
-    """Whether the glob ``pattern``, relative to ``root`` (the working directory when None),
-    matches ``path``: over the whole relative path, or over the file name when the glob
-    holds no ``/`` (``*.yml`` matches at any depth, as in ruff's per-file ignores)."""
+    """Whether the glob ``pattern``, relative to ``root`` (None: the working directory),
+    matches ``path``; one without ``/`` matches the file name at any depth, as in ruff."""
     import fnmatch  # only when a configuration has globs
 
     relative = _relative(path, root)

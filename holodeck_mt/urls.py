@@ -1,10 +1,5 @@
-"""Where holodeck-mt lives once released: the one place its public URLs are written.
-
-Everything else that names a URL (the schema files' ``$id``, the bundle, the SchemaStore
-kit, the README, the docs, SARIF's ``informationUri``) is stamped from these constants by
-``make schema`` (scripts/stamp_urls.py). Edit :data:`OWNER` (or :data:`SCHEMA_BASE`, to
-serve the schema elsewhere), then run ``make schema`` and commit what it rewrites.
-"""
+"""The one place holodeck-mt's public URLs are written: everything else naming one is
+stamped from these by ``make schema`` (scripts/stamp_urls.py)."""
 
 from __future__ import annotations
 

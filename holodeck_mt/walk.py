@@ -1,8 +1,5 @@
-"""Where things sit in a document: test cases, turns, metrics, expected tools, args.
-
-Every walker tolerates malformed data (the schema reports that): it yields only
-what has the expected shape, with its path from the document root.
-"""
+"""Where things sit in a document: test cases, turns, metrics, expected tools, args. Each
+walker yields only what has the expected shape (the schema reports the rest)."""
 
 from __future__ import annotations
 
@@ -41,16 +38,15 @@ def name_of(case: Any) -> str | None:
 
 
 def test_case_name(data: Any, index: int) -> str | None:
-    """The name (see :func:`name_of`) of the document's ``index``-th test case, as written
-    (a variable's value named by its reference: see :func:`shown_name`)."""
+    """The name of the document's ``index``-th test case, as :func:`shown_name` shows it."""
     found = test_case_list(data)
     cases = found[0] if found is not None else []
     return shown_name(cases[index]) if 0 <= index < len(cases) else None
 
 
 def shown_name(case: Any) -> str | None:
-    """A test case's name as a report shows it: a ``${NAME}`` reference of the text being
-    judged as written, never its value (:mod:`holodeck_mt.text.substituted`)."""
+    """A test case's name as a report shows it: a ``${NAME}`` reference as written, never
+    its value."""
     from holodeck_mt.text import substituted
 
     name = name_of(case)
@@ -69,7 +65,7 @@ def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
     return None, parts
 
 
-def _scopes(data: Any) -> Iterator[tuple[JsonPath, int | None, dict[str, Any]]]:
+def scopes(data: Any) -> Iterator[tuple[JsonPath, int | None, dict[str, Any]]]:
     """``(test case's path, turn index, mapping)`` for every mapping carrying a single
     turn's fields: a turn of a multi-turn test case, or a single-turn test case (no index)."""
     for _, path, case in test_cases(data):
@@ -84,16 +80,9 @@ def _scopes(data: Any) -> Iterator[tuple[JsonPath, int | None, dict[str, Any]]]:
             yield path, None, case
 
 
-def scopes(data: Any) -> Iterator[Node]:
-    """Every mapping that carries a single turn's fields: single-turn cases and turns."""
-    for path, j, scope in _scopes(data):
-        yield (path if j is None else (*path, "turns", j)), scope
-
-
 def _fields(data: Any, key: str, *, turns_only: bool = False) -> Iterator[Node]:
-    """The path and value of ``key`` in every scope (see :func:`scopes`) holding it, or in
-    every turn of a multi-turn test case; no path is made for the scopes without it."""
-    for path, j, scope in _scopes(data):
+    """The path and value of ``key`` in every scope holding it (only turns: ``turns_only``)."""
+    for path, j, scope in scopes(data):
         if key not in scope or (turns_only and j is None):
             continue
         yield ((*path, key) if j is None else (*path, "turns", j, key)), scope[key]
@@ -159,12 +148,8 @@ def stats(data: Any) -> dict[str, int]:
 
 
 def names(data: Any) -> list[str | None]:
-    """Each test case's name (clipped, as written: see :func:`shown_name`), by index; None
-    when it has none."""
+    """Each test case's name (clipped, as :func:`shown_name` shows it) by index, or None."""
     from holodeck_mt.text.safe_text import clip
 
-    found: list[str | None] = []
-    for _, _, case in test_cases(data):
-        name = shown_name(case)
-        found.append(clip(name) if name is not None else None)
-    return found
+    shown = (shown_name(case) for _, _, case in test_cases(data))
+    return [clip(name) if name is not None else None for name in shown]

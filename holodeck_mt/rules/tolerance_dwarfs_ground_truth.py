@@ -54,7 +54,7 @@ def _dwarfed(
         runs = any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics)
         if not runs or not isinstance(truth, str):
             continue
-        value = metrics.parse_number(truth, settings).value
+        value = metrics.parse_number(truth, settings)
         if value is None or value == 0 or abs(value) > tolerance:
             continue
         dwarfed.append((turn.path, truth, value, turn.case_index))

@@ -1,12 +1,5 @@
-"""How the platform judges a turn's tool calls against its `expected_tools`.
-
-Reference semantics, written from the facts recorded for the platform's runner:
-tool names match as case-sensitive substrings; an entry ``{name, args, count}``
-holds when at least ``count`` calls of the turn satisfy it; each asserted
-argument is a literal, a fuzzy or a regex matcher. Pure functions over plain
-data (what a YAML or JSON document loads to), so explain, the lints and any
-other implementation running ``vectors/runtime-semantics.jsonl`` agree.
-"""
+"""How the platform judges a turn's tool calls against its `expected_tools`: reference
+semantics over plain data, written from the facts recorded for the platform's runner."""
 
 from __future__ import annotations
 
@@ -25,17 +18,6 @@ FUZZY_TOLERANCE = 1e-9
 _WHITESPACE_RUN = re.compile(r"\s+")
 
 
-# --- tool names ---------------------------------------------------------------------------
-
-
-def name_matches(expected: str, actual: str) -> bool:
-    """A bare tool name, or an entry's `name`: a case-sensitive substring of the call's name."""
-    return expected in actual
-
-
-# --- argument matchers --------------------------------------------------------------------
-
-
 @dataclass(frozen=True)
 class Matcher:
     """One asserted argument: its kind and its payload (the literal, or the pattern)."""
@@ -45,11 +27,8 @@ class Matcher:
 
 
 def classify(value: Any) -> Matcher:
-    """What an `args` value means: a one-key `fuzzy`/`regex` mapping is a matcher, else a literal.
-
-    The schema refuses the ambiguous shapes (both keys, a matcher key beside another key),
-    so a mapping reaching here with a matcher key has exactly that one key.
-    """
+    """What an `args` value means: a one-key `fuzzy`/`regex` mapping is a matcher, else a
+    literal (the schema refuses a matcher key beside another key)."""
     if isinstance(value, dict) and len(value) == 1:
         ((key, payload),) = value.items()
         if key == "fuzzy" and isinstance(payload, str):
@@ -83,14 +62,6 @@ def _scalar_equal(expected: Any, actual: Any) -> bool:
     return bool(expected == actual)
 
 
-def python_str(value: Any) -> str:
-    """The text a regex and the fuzzy matcher see: Python's ``str`` of the argument.
-
-    A float is ``206588.0``, a boolean ``True``, null ``None``, a mapping its repr.
-    """
-    return str(value)
-
-
 def fuzzy_normalize(text: str) -> str:
     """Strip, lower-case, delete `,` `_` U+202F, collapse whitespace runs to one space."""
     text = text.strip().lower()
@@ -112,8 +83,9 @@ def fuzzy_number(normalized: str) -> float | None:
 
 
 def fuzzy_match(pattern: str, actual: Any) -> bool:
-    """Numbers within 1e-9 when both sides parse as numbers, else equal normalized strings."""
-    left, right = fuzzy_normalize(pattern), fuzzy_normalize(python_str(actual))
+    """Numbers within 1e-9 when both sides parse as numbers, else equal normalized strings.
+    Both matchers see Python's ``str`` of the argument: a float is ``206588.0``."""
+    left, right = fuzzy_normalize(pattern), fuzzy_normalize(str(actual))
     a, b = fuzzy_number(left), fuzzy_number(right)
     if a is not None and b is not None:
         return math.isclose(a, b, rel_tol=0.0, abs_tol=FUZZY_TOLERANCE)
@@ -122,7 +94,7 @@ def fuzzy_match(pattern: str, actual: Any) -> bool:
 
 def regex_match(pattern: str, actual: Any) -> bool:
     """``re.fullmatch`` of the pattern against ``str(actual)``."""
-    return re.fullmatch(pattern, python_str(actual)) is not None
+    return re.fullmatch(pattern, str(actual)) is not None
 
 
 def arg_matches(matcher: Any, actual: Any) -> bool:
@@ -133,9 +105,6 @@ def arg_matches(matcher: Any, actual: Any) -> bool:
     if m.kind == "regex":
         return regex_match(m.value, actual)
     return literal_equal(m.value, actual)
-
-
-# --- expected-tool entries ----------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -162,26 +131,16 @@ def entry_of(item: Any) -> Entry | None:
     return None
 
 
-@dataclass(frozen=True)
-class Call:
-    """A tool call the agent made during the turn."""
-
-    name: str
-    args: Mapping[str, Any] = field(default_factory=dict)
-
-
-def call_satisfies(entry: Entry, call: Call) -> bool:
-    """The name matches and every asserted argument is present and matches; others ignored."""
-    if not name_matches(entry.name, call.name):
+def _satisfies(entry: Entry, call: Mapping[str, Any]) -> bool:
+    # A bare name, or an entry's `name`, is a case-sensitive substring of the call's name.
+    if entry.name not in call["name"]:
         return False
-    return all(key in call.args and arg_matches(m, call.args[key]) for key, m in entry.args.items())
+    args = call.get("args") or {}
+    return all(key in args and arg_matches(m, args[key]) for key, m in entry.args.items())
 
 
-def entry_holds(entry: Entry, calls: Sequence[Call]) -> bool:
-    """At least ``count`` of the turn's calls satisfy the entry."""
-    return sum(call_satisfies(entry, call) for call in calls) >= entry.count
-
-
-def expected_tools_hold(entries: Sequence[Entry], calls: Sequence[Call]) -> bool:
-    """Every entry holds, each judged on its own: one call may satisfy several entries."""
-    return all(entry_holds(entry, calls) for entry in entries)
+def expected_tools_hold(entries: Sequence[Entry], calls: Sequence[Mapping[str, Any]]) -> bool:
+    """Every entry holds on the turn's calls (``{name, args}``), each judged on its own (one
+    call may satisfy several): at least ``count`` calls match its name and every argument
+    it asserts (the others are ignored)."""
+    return all(sum(_satisfies(entry, call) for call in calls) >= entry.count for entry in entries)

@@ -1,10 +1,5 @@
-"""The deterministic metrics, `equality` and `numeric`, as the platform scores them.
-
-Both compare the agent's response with the turn's `ground_truth` and pass or fail
-(1.0 or 0.0); neither needs a model. Defaults are the platform's: every equality
-flag off; ``absolute_tolerance`` 1e-6, ``relative_tolerance`` 0, percent and
-thousands separators refused.
-"""
+"""The deterministic metrics, `equality` and `numeric`, as the platform scores them: the
+response against the turn's `ground_truth`, pass or fail, with the platform's defaults."""
 
 from __future__ import annotations
 
@@ -12,7 +7,6 @@ import math
 import re
 import string
 from collections.abc import Mapping
-from dataclasses import dataclass
 from typing import Any
 
 EQUALITY_DEFAULTS: dict[str, Any] = {
@@ -54,47 +48,38 @@ def equality(response: str, ground_truth: str, settings: Mapping[str, Any]) -> b
     return equality_normalize(response, settings) == equality_normalize(ground_truth, settings)
 
 
-@dataclass(frozen=True)
-class Parsed:
-    """A side of `numeric` read as a number, or why it is not one."""
-
-    value: float | None
-    error: str | None = None
-
-
-def parse_number(text: str, settings: Mapping[str, Any]) -> Parsed:
-    """The whole (trimmed) text as a number, under the percent and separator flags."""
+def parse_number(text: str, settings: Mapping[str, Any]) -> float | None:
+    """The whole (trimmed) text as a number, under the percent and separator flags (None: it
+    is not one, or needs a flag that is off)."""
     raw = text.strip()
-    if not raw:
-        return Parsed(None, "empty")
     percent = raw.endswith("%")
     if percent:
         if not _flag(settings, "accept_percent", NUMERIC_DEFAULTS):
-            return Parsed(None, "a trailing % needs accept_percent")
+            return None
         raw = raw[:-1].strip()
     if _flag(settings, "accept_thousands_separators", NUMERIC_DEFAULTS):
         for separator in THOUSANDS_SEPARATORS:
             raw = raw.replace(separator, "")
     elif any(separator in raw for separator in THOUSANDS_SEPARATORS):
-        return Parsed(None, "a thousands separator needs accept_thousands_separators")
+        return None
     try:
         value = float(raw)
     except ValueError:
-        return Parsed(None, "not a number")
-    return Parsed(value / 100 if percent else value)
+        return None
+    return value / 100 if percent else value
 
 
 def numeric(response: str, ground_truth: str, settings: Mapping[str, Any]) -> bool:
     """Whether `numeric` passes: within the absolute tolerance, or the relative one when > 0."""
     actual, expected = parse_number(response, settings), parse_number(ground_truth, settings)
-    if actual.value is None or expected.value is None:
+    if actual is None or expected is None:
         return False
-    difference = abs(actual.value - expected.value)
+    difference = abs(actual - expected)
     if math.isnan(difference):
         return False
     absolute = float(_flag(settings, "absolute_tolerance", NUMERIC_DEFAULTS))
     relative = float(_flag(settings, "relative_tolerance", NUMERIC_DEFAULTS))
-    return difference <= absolute or (relative > 0 and difference <= relative * abs(expected.value))
+    return difference <= absolute or (relative > 0 and difference <= relative * abs(expected))
 
 
 def passing_interval(expected: float, settings: Mapping[str, Any]) -> tuple[float, float]:

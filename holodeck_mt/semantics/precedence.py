@@ -24,14 +24,16 @@ Kind = Literal["standard", "geval", "rag", "code"]
 #: Which document a definition sits in: the agent.yaml, or the test-cases file it names.
 Origin = Literal["agent", "test-cases"]
 
-#: Standard metrics scored against the ground truth.
-STANDARD_NEEDING_GROUND_TRUTH = frozenset({"equality", "numeric", "bleu", "rouge", "meteor"})
-#: RAG metrics scored against the ground truth (the expected output).
-RAG_NEEDING_GROUND_TRUTH = frozenset({"contextual_precision", "contextual_recall"})
-#: Read from each level's own definition, never from the shared evaluator.
-PER_LEVEL_KEYS = frozenset({"threshold", "response_path"})
-#: What names a metric rather than configures it.
-IDENTITY_KEYS = frozenset({"type", "metric", "name", "metric_type"})
+#: The metrics scored against the ground truth (a RAG metric's expected output), by kind.
+NEEDING_GROUND_TRUTH: dict[str, frozenset[str]] = {
+    "standard": frozenset({"equality", "numeric", "bleu", "rouge", "meteor"}),
+    "rag": frozenset({"contextual_precision", "contextual_recall"}),
+}
+#: Not taken by the shared evaluator: what names a metric, what each level reads from its
+#: own definition (`threshold`, `response_path`), and `enabled` (it does nothing there).
+NOT_SHARED = frozenset(
+    {"type", "metric", "name", "metric_type", "threshold", "response_path", "enabled"}
+)
 
 
 def kind_of(metric: dict[str, Any]) -> Kind | None:
@@ -71,29 +73,11 @@ def display_name(metric: dict[str, Any]) -> str:
     return "?"
 
 
-def _needs_ground_truth(kind: Kind | None, name: str | None) -> bool:
-    if kind == "standard":
-        return name in STANDARD_NEEDING_GROUND_TRUTH
-    if kind == "rag":
-        return name in RAG_NEEDING_GROUND_TRUTH
-    return False
-
-
 def settings(metric: dict[str, Any]) -> dict[str, Any]:
-    """What the shared evaluator takes from a definition, defaults filled for equality/numeric.
-
-    `enabled` is left out: it does nothing on the metrics that share an evaluator.
-    """
-    own = {
-        k: v
-        for k, v in metric.items()
-        if k not in IDENTITY_KEYS and k not in PER_LEVEL_KEYS and k != "enabled"
-    }
-    defaults: dict[str, Any] = {}
-    if kind_of(metric) == "standard":
-        defaults = {"equality": EQUALITY_DEFAULTS, "numeric": NUMERIC_DEFAULTS}.get(
-            str(metric.get("metric")), {}
-        )
+    """What the shared evaluator takes from a definition, defaults filled for equality/numeric."""
+    own = {k: v for k, v in metric.items() if k not in NOT_SHARED}
+    named = str(metric.get("metric")) if kind_of(metric) == "standard" else ""
+    defaults = {"equality": EQUALITY_DEFAULTS, "numeric": NUMERIC_DEFAULTS}.get(named, {})
     out: dict[str, Any] = {}
     for key, default in defaults.items():
         value = own.pop(key, None)
@@ -108,17 +92,15 @@ def settings(metric: dict[str, Any]) -> dict[str, Any]:
 
 @dataclass(frozen=True, slots=True)
 class Definition:
-    """One metric mapping as written, and where; its kind and evaluator name read once
-    (the plan asks for them on every turn that runs it)."""
+    """One metric mapping as written, and where; its kind and evaluator name read once."""
 
     metric: dict[str, Any]
     level: Level
     origin: Origin
     path: JsonPath
-    #: The test case and turn it sits on (None at the agent level / test-case level).
+    #: The test case and turn it sits on (None above them).
     case_index: int | None = None
     turn_index: int | None = None
-    #: Its kind (see :func:`kind_of`) and evaluator name (see :func:`evaluator_name`).
     kind: Kind | None = field(init=False, repr=False, compare=False)
     key: str | None = field(init=False, repr=False, compare=False)
 
@@ -204,7 +186,7 @@ class Plan:
         return list(self._index("users").get(id(definition), []))
 
     def _index(self, name: str) -> dict[Any, list[Any]]:
-        """One pass over the plan per index: a file may hold thousands of definitions."""
+        # One pass over the plan per index: a file may hold thousands of definitions.
         if name not in self._indexes:
             by_key: dict[Any, list[Any]] = {}
             for definition in self.definitions:
@@ -236,18 +218,9 @@ def _definitions(
     ]
 
 
-def agent_metrics(agent: Any) -> list[Any]:
-    if isinstance(agent, dict):
-        evaluations = agent.get("evaluations")
-        if isinstance(evaluations, dict) and isinstance(evaluations.get("metrics"), list):
-            return list(evaluations["metrics"])
-    return []
-
-
 @dataclass(slots=True)
 class _Written:
-    """A test case's own metric definitions, and those of each turn holding a list of its
-    own, by the turn's index (most turns hold none)."""
+    """A test case's own metric definitions, and those of each turn holding some, by index."""
 
     index: int
     case: dict[str, Any]
@@ -256,7 +229,6 @@ class _Written:
     turns: dict[int, list[Definition]]
 
     def definitions(self) -> Iterator[Definition]:
-        """In walking order: the test case's, then each turn's."""
         yield from self.own
         for found in self.turns.values():
             yield from found
@@ -269,7 +241,10 @@ def build(
     cases_origin: Origin = "agent",
 ) -> Plan:
     """The plan for ``cases`` (at ``cases_base`` in their document) under ``agent``'s metrics."""
-    agent_defs = _definitions(agent_metrics(agent), "agent", "agent", ("evaluations", "metrics"))
+    evaluations = agent.get("evaluations") if isinstance(agent, dict) else None
+    metrics = evaluations.get("metrics") if isinstance(evaluations, dict) else None
+    metrics = metrics if isinstance(metrics, list) else []
+    agent_defs = _definitions(metrics, "agent", "agent", ("evaluations", "metrics"))
     written = [
         _written(i, case, (*cases_base, i), cases_origin)
         for i, case in enumerate(cases)
@@ -310,51 +285,34 @@ def _case_plan(
     inherited: tuple[Level, list[Definition]] = (
         ("test case", written.own) if written.own else ("agent", agent_defs)
     )
-    shared: _Shared = {}
     turns = case.get("turns")
-    if not isinstance(turns, list):
-        only = _turn(i, None, case, path, inherited, evaluators, False, shared)
-        return CasePlan(i, case, path, [only])
-    plans = [
-        _turn(
-            i,
-            j,
-            turn,
-            (*path, "turns", j),
-            ("turn", written.turns[j]) if j in written.turns else inherited,
-            evaluators,
-            True,
-            shared,
+    multi_turn = isinstance(turns, list)
+    shared: _Shared = {}
+
+    def plan(j: int | None, scope: dict[str, Any], where: JsonPath, own: bool) -> TurnPlan:
+        level: tuple[Level, list[Definition]] = (
+            ("turn", written.turns[j]) if own and j is not None else inherited
         )
+        source, defs = level
+        if not defs:
+            return TurnPlan(i, j, scope, where, None, None, [])
+        missing = scope.get("ground_truth") is None
+        key = (id(defs), missing, multi_turn)
+        made = shared.get(key) if source != "turn" else None
+        if made is None:
+            made = defs[0].path[:-1], [_applied(d, evaluators, missing, multi_turn) for d in defs]
+            if source != "turn":
+                shared[key] = made
+        return TurnPlan(i, j, scope, where, source, made[0], list(made[1]))
+
+    if not isinstance(turns, list):
+        return CasePlan(i, case, path, [plan(None, case, path, False)])
+    plans = [
+        plan(j, turn, (*path, "turns", j), j in written.turns)
         for j, turn in enumerate(turns)
         if isinstance(turn, dict)
     ]
     return CasePlan(i, case, path, plans)
-
-
-def _turn(
-    case_index: int,
-    turn_index: int | None,
-    scope: dict[str, Any],
-    path: JsonPath,
-    level: tuple[Level, list[Definition]],
-    evaluators: dict[str, Definition],
-    multi_turn: bool,
-    shared: _Shared,
-) -> TurnPlan:
-    """The turn's plan, running the first non-empty list of its levels (``level``)."""
-    source, defs = level
-    if not defs:
-        return TurnPlan(case_index, turn_index, scope, path, None, None, [])
-    missing = scope.get("ground_truth") is None
-    key = (id(defs), missing, multi_turn)
-    made = shared.get(key) if source != "turn" else None
-    if made is None:
-        made = defs[0].path[:-1], [_applied(d, evaluators, missing, multi_turn) for d in defs]
-        if source != "turn":
-            shared[key] = made
-    source_path, applied = made
-    return TurnPlan(case_index, turn_index, scope, path, source, source_path, list(applied))
 
 
 def _applied(
@@ -366,6 +324,6 @@ def _applied(
         return Applied(own, None, status)
     evaluator = evaluators.get(own.key) if own.key is not None else None
     status = "runs"
-    if missing and _needs_ground_truth(own.kind, own.key):
+    if missing and own.key in NEEDING_GROUND_TRUTH.get(own.kind or "", ()):
         status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
     return Applied(own, evaluator, status)

@@ -1,16 +1,5 @@
-"""Run one row of the vector table (``vectors/runtime-semantics.jsonl``).
-
-Each row is a JSON object: ``rule`` (the runtime rule it pins), ``kind`` (what is
-judged), ``expected`` (as written in a test case), ``actual`` (what the agent
-produced), ``options`` (metric settings), ``result`` (pass or not) and ``reason``.
-Kinds: ``name`` (an expected tool name against a called name), ``literal``,
-``fuzzy``, ``regex`` (a matcher's payload against an argument value), ``arg`` (an
-`args` value as written, matcher or literal, against an argument value),
-``tools`` (an `expected_tools` list against the turn's calls ``[{name, args}]``),
-``equality`` and ``numeric`` (a ground truth against a response).
-
-    python -m holodeck_mt.semantics.vectors vectors/runtime-semantics.jsonl
-"""
+"""Run the vector table (``vectors/runtime-semantics.jsonl``, described in docs/explain.md)
+against the reference semantics: ``python -m holodeck_mt.semantics.vectors [FILE]``."""
 
 from __future__ import annotations
 
@@ -26,17 +15,16 @@ Judge = Callable[[Any, Any, dict[str, Any]], bool]
 
 
 def _tools(expected: Any, actual: Any, options: dict[str, Any]) -> bool:
-    """An `expected_tools` list against the turn's calls: every entry well formed, and held."""
+    """Every entry of an `expected_tools` list well formed and held on the turn's calls."""
     entries = [matchers.entry_of(item) for item in expected]
-    calls = [matchers.Call(c["name"], c.get("args") or {}) for c in actual]
     return all(e is not None for e in entries) and matchers.expected_tools_hold(
-        [e for e in entries if e is not None], calls
+        [e for e in entries if e is not None], actual
     )
 
 
-#: What judges each kind of row: the expected value, the actual one, the metric options.
+#: What judges each kind of row: ``expected`` as written, ``actual``, the metric options.
 _JUDGES: dict[str, Judge] = {
-    "name": lambda expected, actual, _: matchers.name_matches(expected, actual),
+    "name": lambda expected, actual, _: expected in actual,
     "literal": lambda expected, actual, _: matchers.literal_equal(expected, actual),
     "fuzzy": lambda expected, actual, _: matchers.fuzzy_match(expected, actual),
     "regex": lambda expected, actual, _: matchers.regex_match(expected, actual),
@@ -58,11 +46,8 @@ def judge(row: dict[str, Any]) -> bool:
 
 
 def load(path: Path) -> list[dict[str, Any]]:
-    rows = []
-    for line in path.read_text(encoding="utf-8").splitlines():
-        if line.strip():
-            rows.append(json.loads(line))
-    return rows
+    lines = path.read_text(encoding="utf-8").splitlines()
+    return [json.loads(line) for line in lines if line.strip()]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -32,8 +32,8 @@ def faulty(draw: st.DrawFn) -> tuple[str, Any]:
     """(YAML text with faults, the data its fixes must give)."""
     document = draw(strategies.documents())
     broken, expected = copy.deepcopy(document), copy.deepcopy(document)
-    broken_scopes = [scope for _, scope in walk.scopes(broken)]
-    expected_scopes = [scope for _, scope in walk.scopes(expected)]
+    broken_scopes = [scope for _, _, scope in walk.scopes(broken)]
+    expected_scopes = [scope for _, _, scope in walk.scopes(expected)]
     chosen = draw(st.lists(st.sampled_from(FAULTS), min_size=1, max_size=5, unique=True))
     where = draw(st.integers(0, len(broken_scopes) - 1))
     scope, wanted = broken_scopes[where], expected_scopes[where]
