@@ -1,13 +1,8 @@
 """Where a fault stands in the text: from a path in the data to a line and column.
 
-Most files are valid and need no position, so the validator reads a file keeping
-only the positions of its two top levels (``positions="top"`` in
-:func:`holodeck_mt.read.loader.load`): the agent.yaml's own keys and where each test
-case starts. A fault deeper in a test case is located by reading that test case's
-own lines again, with every position; a fault elsewhere, or in a test case whose
-lines do not read back as the same test case (an alias to an anchor outside it,
-the last test case followed by other keys), from a second reading of the whole
-text. Either way the answer is the one a single reading with every position gives.
+A file is read keeping the positions of its top two levels only; a deeper fault is
+located by reading its test case's (or root key's) own lines again, else the whole text,
+with the answer a single full reading gives.
 """
 
 from __future__ import annotations
@@ -253,15 +248,10 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
-    """Whether ``again``, read from the lines of ``reading``, is ``first``, the same node of
-    the first reading: :func:`same`, proven at once when ``marshal`` writes both alike.
-
-    Its version 2 writes each type apart (bool apart from int, floats bit for bit), keys in
-    order and every node in full, ten times faster than the comparison walks them; it is
-    asked only of lines holding no alias (``*``), where no node is written twice and the
-    bytes stay the size of the lines. The comparison decides the rest: a value marshal
-    cannot write (a timestamp), a document too deep for it, NaNs and zeros written
-    otherwise."""
+    """Whether ``again``, read from the lines of ``reading``, is ``first``: :func:`same`,
+    proven at once when ``marshal`` (version 2 keeps types, key order, float bits; ten
+    times faster) writes both alike, asked only of lines holding no alias (``*``), whose
+    bytes stay the size of the lines."""
     if "*" not in reading.text:
         try:
             if marshal.dumps(again, 2) == marshal.dumps(first, 2):

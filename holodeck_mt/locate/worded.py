@@ -1,9 +1,4 @@
-"""A fault's final words, once its value is found in the text as its author wrote it.
-
-A quote fix (and so its hint) is rebuilt from the scalar's own characters
-(:func:`holodeck_mt.text.quoting.quoted`), an alias's hint points at its anchor, and a
-conversion warning quotes the value as written (``"0.5"``, not 0.5), never a variable's.
-"""
+"""A fault's final words, once its value is found in the text as its author wrote it."""
 
 from __future__ import annotations
 

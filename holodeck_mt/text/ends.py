@@ -1,12 +1,6 @@
-"""Where a value ends, from what the first reading already saw.
-
-The builder notes, beside each indexed value's start, a record of the parser event
-that ended it (for a collection, the event ending its last node; a flow collection's
-closing bracket): see :func:`holodeck_mt.read.builder.end_record`. A diagnostic on
-such a value then finds its end without parsing its text again; the answer is the one
-:func:`holodeck_mt.text.ranges.end_of` gives, and None where that needs the text (an
-empty node, a merged key, the document itself).
-"""
+"""Where a value ends, from the record of the parser event that ended it the builder noted
+(:func:`holodeck_mt.read.builder.end_record`): no second parse; the answer
+:func:`holodeck_mt.text.ranges.end_of` gives, or None where that needs the text."""
 
 from __future__ import annotations
 

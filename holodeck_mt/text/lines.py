@@ -1,16 +1,9 @@
 """Line breaks, the one table of them, and where each line of a text starts.
 
-Three ways of breaking lines meet in a file: YAML's (the parser's marks, every
-position), ``str.splitlines``'s (the numbering of the lines a report quotes and its
-suppression comments are on) and CR, LF or CR LF (a line shown, an editor's line, a
-``.env`` line). Each is written here once, and every pattern breaking lines is built
-from them.
-
-Where each line starts is found once per text, kept in a compact array: a large file has
-a hundred thousand lines, and a thousand diagnostics find their lines (and a report the
-lines it quotes) without reading it a thousand times. A text holding no line break but LF
-(nearly every file) has them found by a one-character pattern, five times faster than by
-the alternatives of every break.
+YAML's breaks (the parser's marks), ``str.splitlines``'s (a report's line numbers and its
+suppressions) and CR, LF or CR LF (a line shown, an editor's, a ``.env`` line). Line starts
+are found once per text, in a compact array, by a one-character pattern when it breaks at
+LF alone (five times faster).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
-"""Where things stand in a text: offsets to lines and columns, and the index of a document.
-
-YAML breaks lines at LF, CR LF, a lone CR, NEL (U+0085), and the Unicode line
-and paragraph separators; the parser's marks count lines that way, and so does
-:func:`line_column`, the one place an offset becomes a line and a column.
-"""
+"""Where things stand in a text: offsets to lines and columns (:func:`line_column`, counting
+YAML's line breaks as the parser's marks do), and the index of a document."""
 
 from __future__ import annotations
 

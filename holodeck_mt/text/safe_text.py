@@ -1,14 +1,9 @@
 """What may be quoted from an input, and how: clipped, with control characters escaped.
 
-Every input is hostile: a test-case name, a key, a value or a file name can be a
-megabyte long, hold an ESC sequence that repaints a terminal, a bidi override
-that reorders what a reviewer reads, or a newline followed by ``::error ...``
-that GitHub Actions executes as a workflow command. So anything quoted from an
-input is clipped (:func:`clip`, the records' own), and every human-facing output escapes
-control characters (:func:`escape`) and never starts a line with ``::``
-(:func:`guard_lines`). The machine formats keep their data exact and escape
-only what a terminal or a log viewer would act on (:func:`escape_json`,
-:func:`escape_xml`).
+Any input can be a megabyte long or hold an ESC sequence, a bidi override, or a newline
+followed by ``::error`` (a GitHub Actions command): quotes are clipped (:func:`clip`),
+human-facing output escapes control characters (:func:`escape`) and starts no line with
+``::`` (:func:`guard_lines`); the machine formats escape only what a terminal would act on.
 """
 
 from __future__ import annotations

@@ -23,11 +23,8 @@ except ImportError:  # pragma: no cover - exercised only without libyaml
 
 @dataclass(frozen=True)
 class Span:
-    """The extent of one node: 1-based lines and columns, offsets into the text.
-
-    The end is exclusive: ``text[start_offset:end_offset]`` is the node, and
-    ``end_line``/``end_column`` name the position just after its last character.
-    """
+    """The extent of one node: 1-based lines and columns, offsets into the text; the end
+    is exclusive (``text[start_offset:end_offset]`` is the node)."""
 
     start_line: int
     start_column: int
@@ -43,11 +40,9 @@ Position = tuple[int, int]
 def node_span(text: str, line: int, column: int, *, innermost: bool = False) -> Span | None:
     """The node (scalar, alias, flow or block collection) starting at ``line``:``column``.
 
-    Positions are 1-based, as the loader reports them. A node's position is that
-    of its first character, anchor and tag included. A block mapping starts
-    where its first key does: the mapping is returned, as the loader reports the
-    mapping's value position there; ``innermost=True`` returns the key instead.
-    None when no node starts there (or the text is not YAML up to that point).
+    A node starts at its first character, anchor and tag included; a block mapping and its
+    first key start together: the mapping is returned, the key with ``innermost``. None
+    when no node starts there (or the text is not YAML up to that point).
     """
     return _events(text).at(line, column, innermost=innermost)
 

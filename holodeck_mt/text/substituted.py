@@ -1,16 +1,9 @@
 """Values that came from a ``${NAME}`` reference: never shown, always named by their reference.
 
-The platform replaces each ``${NAME}`` of a file by the variable's value before it
-parses it (:mod:`holodeck_mt.read.substitution`), and the validator reads the file
-the same way. Those values are often secrets (``api_key: ${OPENAI_API_KEY}``), and
-a report runs in CI logs, editors and caches: no message, hint, test-case name or
-field path ever shows one. While a file is judged, :func:`judging` makes its
-:class:`Values` known to whatever words a fault, so that the message names the
-reference from the start: "got the value of `${OPENAI_API_KEY}` (a string)", a test
-case named ``${KEY}`` as written. :meth:`Values.diagnostic`, the last step before a
-result leaves the pipeline, replaces any value of meaningful length still present
-(whole, or any stretch of :data:`SLICE` of its characters: a clipped value) by its
-reference.
+Such values are often secrets, and a report runs in CI logs, editors and caches. While a
+file is judged (:func:`judging`) messages name the reference from the start;
+:meth:`Values.diagnostic`, the last step before a result leaves the pipeline, replaces any
+value (whole, or any stretch of :data:`SLICE` characters of it) still present.
 """
 
 from __future__ import annotations
