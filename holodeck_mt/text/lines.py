@@ -71,14 +71,22 @@ def keep_quoted(result: FileResult) -> None:
 
 
 def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
+    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them): from
+    where each line starts when the locator found it, else read up to the last one wanted."""
     if not wanted:
         return
-    if not any(brk in text for brk in _SPLIT_NOT_LF):
-        yield from _lf_lines(text, wanted)
+    at_lf = not any(brk in text for brk in _SPLIT_NOT_LF)
+    starts = found(text) if at_lf else None
+    if starts is not None:
+        for number in sorted(n for n in wanted if 1 <= n <= len(starts)):
+            start = starts[number - 1]
+            if number < len(starts):
+                yield number, text[start : starts[number] - 1]
+            elif start < len(text):
+                yield number, text[start:]
         return
     last, number, start = max(wanted), 1, 0
-    for brk in SPLITLINES.finditer(text):
+    for brk in (_LF if at_lf else SPLITLINES).finditer(text):
         if number in wanted:
             yield number, text[start : brk.start()]
         number, start = number + 1, brk.end()
@@ -86,39 +94,3 @@ def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
             return
     if number in wanted and start < len(text):
         yield number, text[start:]
-
-
-def _lf_lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """:func:`numbered` of a text whose lines break at LF alone: from where each line starts
-    when the locator found it, else from line to line up to the last one wanted."""
-    starts = found(text)
-    if starts is None:
-        yield from _lf_walk(text, sorted(wanted))
-        return
-    for number in sorted(wanted):
-        if not 1 <= number <= len(starts):
-            continue
-        start = starts[number - 1]
-        if number < len(starts):
-            yield number, text[start : starts[number] - 1]
-        elif start < len(text):
-            yield number, text[start:]
-
-
-def _lf_walk(text: str, wanted: list[int]) -> Iterator[tuple[int, str]]:
-    """The lines numbered in ``wanted`` (in order) of a text breaking at LF alone, found by
-    going from each line's LF to the next."""
-    number, start = 1, 0
-    for target in wanted:
-        while number < target:
-            at = text.find("\n", start)
-            if at < 0:
-                return
-            number, start = number + 1, at + 1
-        if number != target:
-            continue  # a line number below 1
-        end = text.find("\n", start)
-        if end >= 0:
-            yield number, text[start:end]
-        elif start < len(text):
-            yield number, text[start:]
