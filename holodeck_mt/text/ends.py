@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt.model import JsonPath
-from holodeck_mt.text.positions import Position, Positions, line_column_after
+from holodeck_mt.text.positions import Position, Positions, line_column_after, node_at
 
 
 def value_end(
@@ -17,7 +17,7 @@ def value_end(
     None when the reading did not note it."""
     if not parts:
         return None  # the document: its text, trailing space aside (see ranges)
-    parent = _value_at(data, parts[:-1])
+    parent = node_at(data, parts[:-1])
     noted = positions.value_ends.get(id(parent))
     if noted is None or positions.values.get(id(parent)) is None:
         return None
@@ -37,13 +37,3 @@ def value_end(
             text, first_index, (first_line + 1, first_column + 1), index
         )
     return (line, column) if index > start else None
-
-
-def _value_at(data: Any, parts: JsonPath) -> Any:
-    node = data
-    for part in parts:
-        try:
-            node = node[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return node

@@ -3,7 +3,6 @@ YAML's line breaks as the parser's marks do), and the index of a document."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -52,42 +51,35 @@ class Positions:
     #: that ended it (see :func:`holodeck_mt.text.ends.value_end`); merged keys have none.
     value_ends: dict[int, Any] = field(default_factory=dict)
 
-    def _walk(self, data: Any, parts: dg.JsonPath) -> Iterator[tuple[Any, str | int]]:
-        node = data
-        for part in parts:
-            yield node, part
-            try:
-                node = node[part]
-            except (KeyError, IndexError, TypeError):
-                return
-
     def value(self, data: Any, parts: dg.JsonPath) -> Position:
         """Position of the value at ``parts``, or of its nearest located ancestor."""
-        found = self.root
-        for parent, part in self._walk(data, parts):
-            located = self.values.get(id(parent))
-            if located is None:
-                break
-            if isinstance(part, int) and isinstance(located, list):
-                if not 0 <= part < len(located):
-                    break
-                found = located[part]
-            elif isinstance(part, str) and isinstance(located, dict) and part in located:
-                found = located[part]
+        found, node = self.root, data
+        for part in parts:
+            located: Any = self.values.get(id(node))
+            if isinstance(part, int):
+                held = isinstance(located, list) and 0 <= part < len(located)
             else:
+                held = isinstance(located, dict) and part in located
+            if not held:
                 break
+            found = located[part]
+            node = node_at(node, (part,))
         return found
 
     def key(self, data: Any, parts: dg.JsonPath) -> Position:
         """Position of the key at the end of ``parts`` (its value's for a list index)."""
         if parts and isinstance(parts[-1], str):
-            parent: Any = data
-            for part in parts[:-1]:
-                try:
-                    parent = parent[part]
-                except (KeyError, IndexError, TypeError):
-                    return self.value(data, parts)
-            located = self.keys.get(id(parent))
+            located = self.keys.get(id(node_at(data, parts[:-1])))
             if located is not None and parts[-1] in located:
                 return located[parts[-1]]
         return self.value(data, parts)
+
+
+def node_at(data: Any, parts: dg.JsonPath) -> Any:
+    """The node of ``data`` at ``parts``; None when there is none."""
+    for part in parts:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
