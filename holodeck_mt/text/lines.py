@@ -54,13 +54,6 @@ def starts(text: str, breaks: re.Pattern[str] = YAML_BREAKS) -> Sequence[int]:
     return found
 
 
-def found(text: str) -> Sequence[int] | None:
-    """:func:`starts` of a text breaking at LF alone when they were found already (the
-    locator found them for its diagnostics), else None: a report quoting a line near the
-    top of a large file does not look for every line."""
-    return next((kept for seen, kept in list(_FOUND) if seen is text), None)
-
-
 def keep_quoted(result: FileResult) -> None:
     """Keep only the lines ``result``'s diagnostics quote, not its whole text (read once, up
     to the last quoted line, with no list of every line)."""
@@ -71,12 +64,12 @@ def keep_quoted(result: FileResult) -> None:
 
 
 def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them): from
-    where each line starts when the locator found it, else read up to the last one wanted."""
+    """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
     if not wanted:
         return
     at_lf = not any(brk in text for brk in _SPLIT_NOT_LF)
-    starts = found(text) if at_lf else None
+    # The starts found for the locator, if any: no search for every line of a large file.
+    starts = next((kept for seen, kept in list(_FOUND) if seen is text), None) if at_lf else None
     if starts is not None:
         for number in sorted(n for n in wanted if 1 <= n <= len(starts)):
             start = starts[number - 1]

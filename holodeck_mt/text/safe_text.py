@@ -18,17 +18,14 @@ from holodeck_mt.model import QUOTE as QUOTE
 from holodeck_mt.model import clip as clip
 from holodeck_mt.model import clip_parts as clip_parts
 
-#: C0 and C1 controls, DEL, bidi controls and invisible marks, line and
-#: paragraph separators, the BOM, and lone surrogates (an undecodable byte of a
-#: file name, as ``os`` hands it over).
-_CONTROL = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
-)
+#: DEL, C1 controls, bidi controls and invisible marks, line and paragraph separators, the BOM.
+_UNSAFE = "\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"
+#: Lone surrogates: an undecodable byte of a file name, as ``os`` hands it over.
+_SURROGATES = "\ud800-\udfff"
+_CONTROL = re.compile(f"[\x00-\x1f{_UNSAFE}{_SURROGATES}]")
 #: What the machine formats escape: a JSON string already escapes C0.
-_JSON_UNSAFE = re.compile(
-    "[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
-)
-_XML_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_JSON_UNSAFE = re.compile(f"[{_UNSAFE}{_SURROGATES}]")
+_XML_UNSAFE = re.compile(f"[{_UNSAFE}]")
 #: A line a CI runner would read as a workflow command (leading blanks allowed).
 _COMMAND_LINE = re.compile(r"(?m)^([ \t]*):(?=:)")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}

@@ -9,6 +9,7 @@ value (whole, or any stretch of :data:`SLICE` characters of it) still present.
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -119,17 +120,11 @@ class Values:
                 covered = _mark(marked, max(i, covered), i + STRETCH, stretch)
         if not found:
             return text
-        out: list[str] = []
-        i = 0
-        while i < len(text):
-            by = marked[i]
-            if by is None:
-                out.append(text[i])
-                i += 1
-                continue
-            while i < len(text) and marked[i] is not None:
-                i += 1
-            out.append(reference(by))
+        out, at = [], 0
+        for plain, run in itertools.groupby(marked, key=lambda by: by is None):
+            length = sum(1 for _ in run)
+            out.append(text[at : at + length] if plain else reference(marked[at] or ""))
+            at += length
         return "".join(out)
 
     def diagnostic(self, d: Diagnostic) -> Diagnostic:
