@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 from collections.abc import Callable
@@ -23,12 +24,11 @@ def _at_anchor(name: str, text: str, before: int) -> str:
     from holodeck_mt.text.safe_text import clip
 
     shown = clip(name)
-    anchor = None
-    for found in re.finditer(r"&" + re.escape(name) + r"(?=[\s,\[\]{}]|$)", text[:before]):
-        anchor = found
-    if anchor is None:
+    defined = re.finditer(r"&" + re.escape(name) + r"(?=[\s,\[\]{}]|$)", text[:before])
+    anchor = collections.deque(defined, maxlen=1)  # the last one before the alias
+    if not anchor:
         return f"the value comes from the anchor &{shown}: quote it where the anchor is set"
-    line, _ = line_column(text, anchor.start())
+    line, _ = line_column(text, anchor[0].start())
     return f"the value comes from the anchor &{shown} (line {line}): quote it there"
 
 

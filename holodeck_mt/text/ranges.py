@@ -100,12 +100,10 @@ def with_range(
     text: str | None, diagnostic: Diagnostic, *, key: bool = False, within: Lines | None = None
 ) -> Diagnostic:
     """The diagnostic with its end line and column filled in from ``text``."""
-    if text is None:
-        end_line, end_column = diagnostic.line, diagnostic.column
-    else:
-        end_line, end_column = end_of(
-            text, diagnostic.line, diagnostic.column, key=key, within=within
-        )
+    line, column = diagnostic.line, diagnostic.column
+    end_line, end_column = (
+        (line, column) if text is None else end_of(text, line, column, key=key, within=within)
+    )
     return dataclasses.replace(diagnostic, end_line=end_line, end_column=end_column)
 
 
