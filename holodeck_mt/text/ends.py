@@ -7,7 +7,7 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt.model import JsonPath
-from holodeck_mt.text.positions import Position, Positions, line_column_after, node_at
+from holodeck_mt.text.positions import Position, Positions, block_end, node_at
 
 
 def value_end(
@@ -31,9 +31,8 @@ def value_end(
         return None
     first_index, first_line, first_column, index, line, column, style = record
     line, column = line + 1, column + 1
-    if style is not None:  # a block scalar ends after its last non-blank line
-        index = first_index + len(text[first_index:index].rstrip(" \t\r\n"))
-        line, column = line_column_after(
+    if style is not None:
+        index, line, column = block_end(
             text, first_index, (first_line + 1, first_column + 1), index
         )
     return (line, column) if index > start else None

@@ -31,6 +31,13 @@ def line_column_after(text: str, anchor: int, at: Position, offset: int) -> Posi
     return at[0] + breaks, len(chunk) - start + 1
 
 
+def block_end(text: str, start: int, at: Position, end: int) -> tuple[int, int, int]:
+    """Where a block scalar written from ``start`` (at ``at``) to ``end`` ends: after its
+    last non-blank character, not its blank lines; the offset, line and column."""
+    index = start + len(text[start:end].rstrip(" \t\r\n"))
+    return index, *line_column_after(text, start, at, index)
+
+
 def of_mark(mark: Any) -> Position:
     """The 1-based position of a parser mark (0-based line and column)."""
     return mark.line + 1, mark.column + 1

@@ -13,7 +13,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_mt.text.positions import line_column_after
+from holodeck_mt.text.positions import block_end
 
 try:  # the C parser (libyaml); PyYAML without it parses the same, only slower
     from yaml._yaml import CParser as _Parser
@@ -120,8 +120,7 @@ class _Lazy:
         if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
             finished = end
             if isinstance(event, yaml.ScalarEvent) and event.style in ("|", ">"):
-                index = len(self.text[start.index : end[0]].rstrip(" \t\r\n")) + start.index
-                finished = (index, *line_column_after(self.text, start.index, where, index))
+                finished = block_end(self.text, start.index, where, end[0])
             self._close(where, start.index, finished)
         elif isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             if not self.open and self.root is None:
