@@ -1,11 +1,5 @@
-"""No warning cascades from a field whose own name is already an error.
-
-A metric whose ``metric`` or ``type`` is misspelt (``metric: numerical``) is not the
-metric its other keys were written for: a warning on those keys ("has no effect on
-the `numerical` metric") would follow from the typo, not from the file. Every
-warning at or below a mapping whose kind (``metric``, ``type``) is an error is
-dropped; the error itself says what to change.
-"""
+"""No warning cascades from a field whose own name is already an error: under a metric whose
+``metric`` or ``type`` is misspelt, a warning on its other keys follows from the typo."""
 
 from __future__ import annotations
 

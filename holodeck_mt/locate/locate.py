@@ -1,13 +1,8 @@
 """Where a fault stands in the text: from a path in the data to a line and column.
 
-Most files are valid and need no position, so the validator reads a file keeping
-only the positions of its two top levels (``positions="top"`` in
-:func:`holodeck_mt.read.loader.load`): the agent.yaml's own keys and where each test
-case starts. A fault deeper in a test case is located by reading that test case's
-own lines again, with every position; a fault elsewhere, or in a test case whose
-lines do not read back as the same test case (an alias to an anchor outside it,
-the last test case followed by other keys), from a second reading of the whole
-text. Either way the answer is the one a single reading with every position gives.
+A file is read keeping the positions of its top two levels only; a deeper fault is
+located by reading its test case's (or root key's) own lines again, else the whole text,
+with the answer a single full reading gives.
 """
 
 from __future__ import annotations
@@ -114,44 +109,55 @@ class Locator:
             return self._doc, parts, 1
         if self._whole is not None or len(parts) <= _TOP_DEPTH:
             return self._whole or self._doc, parts, 1
-        found = self._case(parts)
-        if found is not None:
-            (case, first), rest = found
-            return case, (0, *rest), first
-        section = self._section(parts)
-        if section is not None:
-            return section[0], parts, section[1]
-        return self._read_whole(), parts, 1
+        index, rest = walk.test_case_of(self._doc.data, parts)
+        own = self._own(parts)
+        if own is not None:
+            return own[0], parts if index is None else (0, *rest), own[1]
+        if self._whole is None:
+            self._whole = loader.load(self._doc.text, limits=self._limits, positions="all")
+        return self._whole, parts, 1
 
-    def _section(self, parts: JsonPath) -> tuple[loader.Document, int] | None:
-        """The reading of the root key holding ``parts`` from its own lines, when they
-        read back as the same data (a metric at ``evaluations.metrics[0]`` does not
-        cost a second reading of a file's thousands of test cases)."""
+    def _own(self, parts: JsonPath) -> tuple[loader.Document, int] | None:
+        """The reading of the test case holding ``parts`` from its own lines, else of the
+        root key holding it (a metric does not cost a second reading of a file's thousands
+        of test cases), and its first line; None unless they read back as the same data."""
+        data = self._doc.data
+        index, _ = walk.test_case_of(data, parts)
+        if index is not None:
+            if index not in self._cases:
+                found = walk.test_case_list(data)
+                before = found[0][index] if found is not None else None
+                self._cases[index] = self._read_back(self._case_lines_of(index), before, 0)
+            return self._cases[index]
         name = parts[0] if parts else None
-        if not isinstance(name, str) or walk.test_case_of(self._doc.data, parts)[0] is not None:
+        if not isinstance(name, str):
             return None
         if name not in self._sections:
-            self._sections[name] = self._read_section(name)
+            within = self._section_lines(name)
+            self._sections[name] = self._read_back(within, data[name] if within else None, name)
         return self._sections[name]
 
-    def _read_section(self, name: str) -> tuple[loader.Document, int] | None:
-        lines = self._section_lines(name)
-        if lines is None:
+    def _read_back(
+        self, within: ranges.Lines | None, before: Any, key: int | str
+    ) -> tuple[loader.Document, int] | None:
+        """The lines ``within`` read again keeping every position, and their first line,
+        when they hold just ``key`` (a test case: 0; a root key: its name) read back as
+        ``before``, the same node of the first reading."""
+        if within is None:
             return None
-        first, after = lines
-        section = self._load_lines(first, after)
-        data = section.data
-        if section.diagnostics or not isinstance(data, dict) or list(data) != [name]:
-            return None
-        return (section, first) if _read_back(section, data[name], self._doc.data[name]) else None
-
-    def _load_lines(self, first: int, after: int | None) -> loader.Document:
-        """The text's lines from ``first`` up to ``after`` (None: the end), read again
-        keeping every position."""
+        first, after = within
         text = self._doc.text
         starts = lines.starts(text)
         end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
-        return loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
+        again = loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
+        data = again.data
+        if isinstance(key, str):
+            held = isinstance(data, dict) and list(data) == [key]
+        else:
+            held = isinstance(data, list) and len(data) == 1
+        if again.diagnostics or not held:
+            return None
+        return (again, first) if _read_back(again, data[key], before) else None
 
     def _section_lines(self, name: str) -> ranges.Lines | None:
         """The lines from the root key ``name`` to the next root key (None: the end)."""
@@ -169,40 +175,13 @@ class Locator:
         after = _at(doc, (keys[following],), True)[0]
         return (line, after) if after > line else None
 
-    def _read_whole(self) -> loader.Document:
-        if self._whole is None:
-            self._whole = loader.load(self._doc.text, limits=self._limits, positions="all")
-        return self._whole
-
-    def _case(self, parts: JsonPath) -> tuple[tuple[loader.Document, int], JsonPath] | None:
-        """The reading of the test case holding ``parts``, and the path inside it."""
-        index, rest = walk.test_case_of(self._doc.data, parts)
-        if index is None:
-            return None
-        if index not in self._cases:
-            self._cases[index] = self._read_case(index)
-        found = self._cases[index]
-        return (found, rest) if found is not None else None
-
-    def _read_case(self, index: int) -> tuple[loader.Document, int] | None:
-        lines = self._case_lines_of(index)
-        found = walk.test_case_list(self._doc.data)
-        if lines is None or found is None:
-            return None
-        first, after = lines
-        case = self._load_lines(first, after)
-        data = case.data
-        if case.diagnostics or not isinstance(data, list) or len(data) != 1:
-            return None
-        return (case, first) if _read_back(case, data[0], found[0][index]) else None
-
     def lines(self, parts: JsonPath) -> ranges.Lines | None:
         """The lines of the test case holding ``parts``, when they are its own (see ranges),
         or of the root key holding it outside the test cases, when they read back alone."""
         index, _ = walk.test_case_of(self._doc.data, parts)
         if index is not None:
             return self._case_lines_of(index)
-        if len(parts) > 1 and self._section(parts) is not None and isinstance(parts[0], str):
+        if len(parts) > 1 and self._own(parts) is not None and isinstance(parts[0], str):
             return self._section_lines(parts[0])
         return None
 
@@ -253,15 +232,10 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
-    """Whether ``again``, read from the lines of ``reading``, is ``first``, the same node of
-    the first reading: :func:`same`, proven at once when ``marshal`` writes both alike.
-
-    Its version 2 writes each type apart (bool apart from int, floats bit for bit), keys in
-    order and every node in full, ten times faster than the comparison walks them; it is
-    asked only of lines holding no alias (``*``), where no node is written twice and the
-    bytes stay the size of the lines. The comparison decides the rest: a value marshal
-    cannot write (a timestamp), a document too deep for it, NaNs and zeros written
-    otherwise."""
+    """Whether ``again``, read from the lines of ``reading``, is ``first``: :func:`same`,
+    proven at once when ``marshal`` (version 2 keeps types, key order, float bits; ten
+    times faster) writes both alike, asked only of lines holding no alias (``*``), whose
+    bytes stay the size of the lines."""
     if "*" not in reading.text:
         try:
             if marshal.dumps(again, 2) == marshal.dumps(first, 2):

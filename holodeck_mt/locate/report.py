@@ -1,12 +1,8 @@
 """Faults become the file's diagnostics: located, worded as written, clipped, capped.
 
-Each fault is placed at its line and column in its test case (``locate``) and made
-with its final words there: every value a message or hint shows is the one its
-author wrote (``"0.5"``, not 0.5; ``locate/worded``), none a variable's value. The
-reader's findings and dialect warnings join where no fault covers the node. Then,
-once per file (:func:`finish`): everything quoted from the input is clipped, the list
-sorted and deduplicated, and past ``--max-diagnostics`` one ``HMT220`` line counts the
-rest: a hostile file cannot make the output grow with its number of faults.
+Each fault is located in its test case with its final words (values as written, none a
+variable's); once per file (:func:`finish`) everything quoted is clipped, the list sorted
+and deduplicated, and past ``--max-diagnostics`` one ``HMT220`` line counts the rest.
 """
 
 from __future__ import annotations

@@ -1,16 +1,9 @@
 """Which diagnostics a file's own comments silence, and the selection of codes applied.
 
-``# holodeck-mt: ignore[HMT213]`` (codes or prefixes, comma-separated) silences those
-codes for the diagnostics of its own line; ``# holodeck-mt: ignore-file[HMT213]``, on
-any line, silences them in the whole file. Without brackets either silences every
-code. A YAML syntax error (HMT001) is silenced only by ``ignore-file``: the comment on
-its line may be part of what failed to parse. ``--report-unused-ignores`` reports each
-code of a suppression that silenced nothing (HMT221).
-
-The directives are found by scanning the text, and only when it holds ``holodeck-mt:``:
-a clean file pays one substring search. Only a directive in a comment counts, as
-ruff's ``# noqa``: one inside a quoted or block scalar (a prompt, an expected answer)
-is the test's data (:mod:`holodeck_mt.read.comments` asks the YAML scanner).
+``# holodeck-mt: ignore[HMT213]`` silences codes (or prefixes) on its own line,
+``ignore-file[...]`` in the whole file, and without brackets every code; HMT001 only by
+``ignore-file``. A directive counts only in a comment, never inside a scalar (the
+test's data), and the text is scanned only when it holds ``holodeck-mt:``.
 """
 
 from __future__ import annotations

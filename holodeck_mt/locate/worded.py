@@ -1,12 +1,8 @@
-"""A fault's final words, once its value is found in the text as its author wrote it.
-
-A quote fix (and so its hint) is rebuilt from the scalar's own characters
-(:func:`holodeck_mt.text.quoting.quoted`), an alias's hint points at its anchor, and a
-conversion warning quotes the value as written (``"0.5"``, not 0.5), never a variable's.
-"""
+"""A fault's final words, once its value is found in the text as its author wrote it."""
 
 from __future__ import annotations
 
+import collections
 import dataclasses
 import re
 from collections.abc import Callable
@@ -28,12 +24,11 @@ def _at_anchor(name: str, text: str, before: int) -> str:
     from holodeck_mt.text.safe_text import clip
 
     shown = clip(name)
-    anchor = None
-    for found in re.finditer(r"&" + re.escape(name) + r"(?=[\s,\[\]{}]|$)", text[:before]):
-        anchor = found
-    if anchor is None:
+    defined = re.finditer(r"&" + re.escape(name) + r"(?=[\s,\[\]{}]|$)", text[:before])
+    anchor = collections.deque(defined, maxlen=1)  # the last one before the alias
+    if not anchor:
         return f"the value comes from the anchor &{shown}: quote it where the anchor is set"
-    line, _ = line_column(text, anchor.start())
+    line, _ = line_column(text, anchor[0].start())
     return f"the value comes from the anchor &{shown} (line {line}): quote it there"
 
 

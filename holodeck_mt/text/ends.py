@@ -1,19 +1,13 @@
-"""Where a value ends, from what the first reading already saw.
-
-The builder notes, beside each indexed value's start, a record of the parser event
-that ended it (for a collection, the event ending its last node; a flow collection's
-closing bracket): see :func:`holodeck_mt.read.builder.end_record`. A diagnostic on
-such a value then finds its end without parsing its text again; the answer is the one
-:func:`holodeck_mt.text.ranges.end_of` gives, and None where that needs the text (an
-empty node, a merged key, the document itself).
-"""
+"""Where a value ends, from the record of the parser event that ended it the builder noted
+(:func:`holodeck_mt.read.builder.end_record`): no second parse; the answer
+:func:`holodeck_mt.text.ranges.end_of` gives, or None where that needs the text."""
 
 from __future__ import annotations
 
 from typing import Any
 
 from holodeck_mt.model import JsonPath
-from holodeck_mt.text.positions import Position, Positions, line_column_after
+from holodeck_mt.text.positions import Position, Positions, block_end, node_at
 
 
 def value_end(
@@ -23,7 +17,7 @@ def value_end(
     None when the reading did not note it."""
     if not parts:
         return None  # the document: its text, trailing space aside (see ranges)
-    parent = _value_at(data, parts[:-1])
+    parent = node_at(data, parts[:-1])
     noted = positions.value_ends.get(id(parent))
     if noted is None or positions.values.get(id(parent)) is None:
         return None
@@ -37,19 +31,8 @@ def value_end(
         return None
     first_index, first_line, first_column, index, line, column, style = record
     line, column = line + 1, column + 1
-    if style is not None:  # a block scalar ends after its last non-blank line
-        index = first_index + len(text[first_index:index].rstrip(" \t\r\n"))
-        line, column = line_column_after(
+    if style is not None:
+        index, line, column = block_end(
             text, first_index, (first_line + 1, first_column + 1), index
         )
     return (line, column) if index > start else None
-
-
-def _value_at(data: Any, parts: JsonPath) -> Any:
-    node = data
-    for part in parts:
-        try:
-            node = node[part]
-        except (KeyError, IndexError, TypeError):
-            return None
-    return node

@@ -1,16 +1,9 @@
 """Line breaks, the one table of them, and where each line of a text starts.
 
-Three ways of breaking lines meet in a file: YAML's (the parser's marks, every
-position), ``str.splitlines``'s (the numbering of the lines a report quotes and its
-suppression comments are on) and CR, LF or CR LF (a line shown, an editor's line, a
-``.env`` line). Each is written here once, and every pattern breaking lines is built
-from them.
-
-Where each line starts is found once per text, kept in a compact array: a large file has
-a hundred thousand lines, and a thousand diagnostics find their lines (and a report the
-lines it quotes) without reading it a thousand times. A text holding no line break but LF
-(nearly every file) has them found by a one-character pattern, five times faster than by
-the alternatives of every break.
+YAML's breaks (the parser's marks), ``str.splitlines``'s (a report's line numbers and its
+suppressions) and CR, LF or CR LF (a line shown, an editor's, a ``.env`` line). Line starts
+are found once per text, in a compact array, by a one-character pattern when it breaks at
+LF alone (five times faster).
 """
 
 from __future__ import annotations
@@ -61,13 +54,6 @@ def starts(text: str, breaks: re.Pattern[str] = YAML_BREAKS) -> Sequence[int]:
     return found
 
 
-def found(text: str) -> Sequence[int] | None:
-    """:func:`starts` of a text breaking at LF alone when they were found already (the
-    locator found them for its diagnostics), else None: a report quoting a line near the
-    top of a large file does not look for every line."""
-    return next((kept for seen, kept in list(_FOUND) if seen is text), None)
-
-
 def keep_quoted(result: FileResult) -> None:
     """Keep only the lines ``result``'s diagnostics quote, not its whole text (read once, up
     to the last quoted line, with no list of every line)."""
@@ -81,11 +67,14 @@ def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
     """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
     if not wanted:
         return
-    if not any(brk in text for brk in _SPLIT_NOT_LF):
-        yield from _lf_lines(text, wanted)
+    at_lf = not any(brk in text for brk in _SPLIT_NOT_LF)
+    # The starts found for the locator, if any: no search for every line of a large file.
+    starts = next((kept for seen, kept in list(_FOUND) if seen is text), None) if at_lf else None
+    if starts is not None:
+        yield from _from_starts(text, starts, wanted)
         return
     last, number, start = max(wanted), 1, 0
-    for brk in SPLITLINES.finditer(text):
+    for brk in (_LF if at_lf else SPLITLINES).finditer(text):
         if number in wanted:
             yield number, text[start : brk.start()]
         number, start = number + 1, brk.end()
@@ -95,37 +84,11 @@ def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
         yield number, text[start:]
 
 
-def _lf_lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """:func:`numbered` of a text whose lines break at LF alone: from where each line starts
-    when the locator found it, else from line to line up to the last one wanted."""
-    starts = found(text)
-    if starts is None:
-        yield from _lf_walk(text, sorted(wanted))
-        return
-    for number in sorted(wanted):
-        if not 1 <= number <= len(starts):
-            continue
+def _from_starts(text: str, starts: Sequence[int], wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """:func:`numbered` of a text breaking at LF alone, from where each of its lines starts."""
+    for number in sorted(n for n in wanted if 1 <= n <= len(starts)):
         start = starts[number - 1]
         if number < len(starts):
             yield number, text[start : starts[number] - 1]
-        elif start < len(text):
-            yield number, text[start:]
-
-
-def _lf_walk(text: str, wanted: list[int]) -> Iterator[tuple[int, str]]:
-    """The lines numbered in ``wanted`` (in order) of a text breaking at LF alone, found by
-    going from each line's LF to the next."""
-    number, start = 1, 0
-    for target in wanted:
-        while number < target:
-            at = text.find("\n", start)
-            if at < 0:
-                return
-            number, start = number + 1, at + 1
-        if number != target:
-            continue  # a line number below 1
-        end = text.find("\n", start)
-        if end >= 0:
-            yield number, text[start:end]
         elif start < len(text):
             yield number, text[start:]

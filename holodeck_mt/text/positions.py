@@ -1,13 +1,8 @@
-"""Where things stand in a text: offsets to lines and columns, and the index of a document.
-
-YAML breaks lines at LF, CR LF, a lone CR, NEL (U+0085), and the Unicode line
-and paragraph separators; the parser's marks count lines that way, and so does
-:func:`line_column`, the one place an offset becomes a line and a column.
-"""
+"""Where things stand in a text: offsets to lines and columns (:func:`line_column`, counting
+YAML's line breaks as the parser's marks do), and the index of a document."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -36,6 +31,13 @@ def line_column_after(text: str, anchor: int, at: Position, offset: int) -> Posi
     return at[0] + breaks, len(chunk) - start + 1
 
 
+def block_end(text: str, start: int, at: Position, end: int) -> tuple[int, int, int]:
+    """Where a block scalar written from ``start`` (at ``at``) to ``end`` ends: after its
+    last non-blank character, not its blank lines; the offset, line and column."""
+    index = start + len(text[start:end].rstrip(" \t\r\n"))
+    return index, *line_column_after(text, start, at, index)
+
+
 def of_mark(mark: Any) -> Position:
     """The 1-based position of a parser mark (0-based line and column)."""
     return mark.line + 1, mark.column + 1
@@ -56,42 +58,35 @@ class Positions:
     #: that ended it (see :func:`holodeck_mt.text.ends.value_end`); merged keys have none.
     value_ends: dict[int, Any] = field(default_factory=dict)
 
-    def _walk(self, data: Any, parts: dg.JsonPath) -> Iterator[tuple[Any, str | int]]:
-        node = data
-        for part in parts:
-            yield node, part
-            try:
-                node = node[part]
-            except (KeyError, IndexError, TypeError):
-                return
-
     def value(self, data: Any, parts: dg.JsonPath) -> Position:
         """Position of the value at ``parts``, or of its nearest located ancestor."""
-        found = self.root
-        for parent, part in self._walk(data, parts):
-            located = self.values.get(id(parent))
-            if located is None:
-                break
-            if isinstance(part, int) and isinstance(located, list):
-                if not 0 <= part < len(located):
-                    break
-                found = located[part]
-            elif isinstance(part, str) and isinstance(located, dict) and part in located:
-                found = located[part]
+        found, node = self.root, data
+        for part in parts:
+            located: Any = self.values.get(id(node))
+            if isinstance(part, int):
+                held = isinstance(located, list) and 0 <= part < len(located)
             else:
+                held = isinstance(located, dict) and part in located
+            if not held:
                 break
+            found = located[part]
+            node = node_at(node, (part,))
         return found
 
     def key(self, data: Any, parts: dg.JsonPath) -> Position:
         """Position of the key at the end of ``parts`` (its value's for a list index)."""
         if parts and isinstance(parts[-1], str):
-            parent: Any = data
-            for part in parts[:-1]:
-                try:
-                    parent = parent[part]
-                except (KeyError, IndexError, TypeError):
-                    return self.value(data, parts)
-            located = self.keys.get(id(parent))
+            located = self.keys.get(id(node_at(data, parts[:-1])))
             if located is not None and parts[-1] in located:
                 return located[parts[-1]]
         return self.value(data, parts)
+
+
+def node_at(data: Any, parts: dg.JsonPath) -> Any:
+    """The node of ``data`` at ``parts``; None when there is none."""
+    for part in parts:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data

@@ -1,11 +1,5 @@
-"""The "quote it" hint quotes a scalar exactly as its author wrote it.
-
-YAML reads ``ground_truth: 14.10`` as the number 14.1; a hint built from the
-value would say ``"14.1"`` and, followed, silently change the ground truth. The
-hint is therefore rebuilt from the scalar's own characters in the source
-(:mod:`holodeck_mt.text.source`), with the quotes that keep every one of them
-(:mod:`holodeck_mt.locate.worded` rebuilds it once the fault is located).
-"""
+"""The "quote it" hint quotes a scalar exactly as its author wrote it: ``14.10`` read as
+the number 14.1 and hinted as ``"14.1"`` would silently change the ground truth."""
 
 from __future__ import annotations
 
@@ -23,14 +17,9 @@ _FOLD = re.compile(rf"[ \t]*(?:{CR_LF})[ \t]*")
 
 
 def quoted(written: str) -> str | None:
-    """``written`` (a plain scalar's source) in the quotes that keep its characters.
-
-    Double quotes unless the text holds a backslash or a double quote (escapes
-    would change it), then single quotes, doubling any single quote. A
-    multi-line plain scalar is folded as YAML folds it, quoted or not: each line
-    break with its indentation is one space. None for a scalar that is quoted
-    already, a block scalar, or one too long to quote in a one-line hint.
-    """
+    """``written`` (a plain scalar's source, folded as YAML folds it) in the quotes that keep
+    its characters: double unless it holds a backslash or a double quote, else single.
+    None for a scalar quoted already, a block scalar, or one too long for a hint."""
     text = _PROPERTIES.sub("", written, count=1) if written[:1] in "&!" else written
     if not text or text[0] in "\"'|>" or "\n\n" in text or "\r\n\r\n" in text:
         return None

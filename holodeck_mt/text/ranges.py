@@ -1,11 +1,6 @@
-"""Where a diagnostic ends: the extent of the offending key or value in the text.
-
-A diagnostic is located at the first character of its node (the loader's
-positions). Editors underline, and SARIF regions span, the whole node: its end
-comes from :func:`holodeck_mt.text.source.node_span`; the document's root spans its
-whole text. Where no node starts at the position (a syntax error, a file too large to
-parse), the range covers the token written there, or is empty at the end of a line.
-"""
+"""Where a diagnostic ends: just after its node (the document's root: its whole text), or
+where no node starts there (a syntax error, a file too large to parse), after the token
+written there."""
 
 from __future__ import annotations
 
@@ -27,12 +22,9 @@ Lines = tuple[int, int | None]
 
 
 def item_lines(text: str, item: tuple[int, int], following: tuple[int, int] | None) -> Lines | None:
-    """The lines of a block sequence item whose node starts on its dash's line.
-
-    ``item`` is where the item's node starts and ``following`` where the next
-    item's does (None for the last item). None when the item is not written that
-    way (a flow sequence, a node below a bare dash): its lines are not its own.
-    """
+    """The lines of a block sequence item whose node starts at ``item``, on its dash's line,
+    up to the next item's at ``following`` (None: the last); None when its lines are not
+    its own (a flow sequence, a node below a bare dash)."""
     starts = lines.starts(text)
     line, column = item
     if not 0 < line <= len(starts):
@@ -49,55 +41,40 @@ def end_of(
 ) -> tuple[int, int]:
     """The 1-based line and column just after the node at ``line``:``column``.
 
-    ``key`` asks for the key written there rather than the block mapping that
-    starts with it (both start at the first key of a block mapping). ``within``
-    names lines that hold the whole node (a test case's, from :func:`item_lines`):
-    only they are parsed, which on a large file is what keeps locating many
-    diagnostics cheap; the answer is the same as from the whole text.
+    ``key`` asks for the key written there rather than the block mapping that starts with
+    it. ``within`` names lines that hold the whole node (a test case's, from
+    :func:`item_lines`): only they are parsed, which keeps locating many diagnostics in a
+    large file cheap; the answer is the same as from the whole text.
     """
-    if within is not None:
-        found = _end_within(text, line, column, key, within)
-        if found is not None:
-            return found
-    try:
-        if not key and (line, column) == source.root_position(text):  # the document: its text
-            return line_column(text, len(text.rstrip()))
-        span = source.node_span(text, line, column, innermost=key)
-    except UnicodeError:  # a lone surrogate (API text): the parser cannot take the text
-        span = None
+    span = _span_within(text, line, column, key, within)
+    if span is None or span.end_offset <= span.start_offset:
+        try:
+            if not key and (line, column) == source.root_position(text):  # the document
+                return line_column(text, len(text.rstrip()))
+            span = source.node_span(text, line, column, innermost=key)
+        except UnicodeError:  # a lone surrogate (API text): the parser cannot take the text
+            span = None
     if span is not None and span.end_offset > span.start_offset:
         return span.end_line, span.end_column
     return line, column + _token_width(text, line, column)
-
-
-def _end_within(
-    text: str, line: int, column: int, key: bool, within: Lines
-) -> tuple[int, int] | None:
-    """:func:`end_of` from the lines ``within`` alone; None when they cannot tell."""
-    span = _span_within(text, line, column, key, within)
-    if span is None or span.end_offset <= span.start_offset:
-        return None
-    return span.end_line, span.end_column
 
 
 def span_at(
     text: str, line: int, column: int, *, innermost: bool = False, within: Lines | None = None
 ) -> source.Span | None:
     """:func:`holodeck_mt.text.source.node_span`, read from the lines ``within`` alone when
-    given and they tell (a test case's own lines: a fault deep in a large file does not
-    cost a reading of the text up to it)."""
-    if within is not None:
-        found = _span_within(text, line, column, innermost, within)
-        if found is not None:
-            return found
-    return source.node_span(text, line, column, innermost=innermost)
+    they tell (a fault deep in a large file does not cost a reading up to it)."""
+    found = _span_within(text, line, column, innermost, within)
+    return found or source.node_span(text, line, column, innermost=innermost)
 
 
 def _span_within(
-    text: str, line: int, column: int, innermost: bool, within: Lines
+    text: str, line: int, column: int, innermost: bool, within: Lines | None
 ) -> source.Span | None:
     """The node at ``line``:``column`` read from the lines ``within``, in the whole
     text's lines and offsets; None when they cannot tell."""
+    if within is None:
+        return None
     first, after = within
     starts = lines.starts(text)
     if not first <= line < (after or len(starts) + 1):
@@ -123,12 +100,10 @@ def with_range(
     text: str | None, diagnostic: Diagnostic, *, key: bool = False, within: Lines | None = None
 ) -> Diagnostic:
     """The diagnostic with its end line and column filled in from ``text``."""
-    if text is None:
-        end_line, end_column = diagnostic.line, diagnostic.column
-    else:
-        end_line, end_column = end_of(
-            text, diagnostic.line, diagnostic.column, key=key, within=within
-        )
+    line, column = diagnostic.line, diagnostic.column
+    end_line, end_column = (
+        (line, column) if text is None else end_of(text, line, column, key=key, within=within)
+    )
     return dataclasses.replace(diagnostic, end_line=end_line, end_column=end_column)
 
 
@@ -138,19 +113,11 @@ def with_ranges(text: str | None, diagnostics: Iterable[Diagnostic]) -> list[Dia
 
 
 def _token_width(text: str, line: int, column: int) -> int:
-    source_line = _line(text, line)
-    if source_line is None or column < 1:
-        return 0
-    match = _TOKEN.match(source_line, column - 1)
-    return len(match.group(0)) if match else 0
-
-
-def _line(text: str, line: int) -> str | None:
-    """The ``line``-th line (1-based, broken at CR, LF and CR LF) without its break; None
-    past the end."""
+    """The width of the token at ``line``:``column``, lines broken at CR, LF and CR LF."""
     starts = lines.starts(text, lines.CR_LF_BREAKS)
-    if line - 1 >= len(starts):
-        return None
+    if line - 1 >= len(starts) or column < 1:
+        return 0
     start = starts[max(line - 1, 0)]
     found = lines.CR_LF_BREAKS.search(text, start)
-    return text[start : found.start() if found else len(text)]
+    match = _TOKEN.match(text[start : found.start() if found else len(text)], column - 1)
+    return len(match.group(0)) if match else 0

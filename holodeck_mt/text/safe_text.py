@@ -1,14 +1,9 @@
 """What may be quoted from an input, and how: clipped, with control characters escaped.
 
-Every input is hostile: a test-case name, a key, a value or a file name can be a
-megabyte long, hold an ESC sequence that repaints a terminal, a bidi override
-that reorders what a reviewer reads, or a newline followed by ``::error ...``
-that GitHub Actions executes as a workflow command. So anything quoted from an
-input is clipped (:func:`clip`, the records' own), and every human-facing output escapes
-control characters (:func:`escape`) and never starts a line with ``::``
-(:func:`guard_lines`). The machine formats keep their data exact and escape
-only what a terminal or a log viewer would act on (:func:`escape_json`,
-:func:`escape_xml`).
+Any input can be a megabyte long or hold an ESC sequence, a bidi override, or a newline
+followed by ``::error`` (a GitHub Actions command): quotes are clipped (:func:`clip`),
+human-facing output escapes control characters (:func:`escape`) and starts no line with
+``::`` (:func:`guard_lines`); the machine formats escape only what a terminal would act on.
 """
 
 from __future__ import annotations
@@ -23,17 +18,14 @@ from holodeck_mt.model import QUOTE as QUOTE
 from holodeck_mt.model import clip as clip
 from holodeck_mt.model import clip_parts as clip_parts
 
-#: C0 and C1 controls, DEL, bidi controls and invisible marks, line and
-#: paragraph separators, the BOM, and lone surrogates (an undecodable byte of a
-#: file name, as ``os`` hands it over).
-_CONTROL = re.compile(
-    "[\x00-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
-)
+#: DEL, C1 controls, bidi controls and invisible marks, line and paragraph separators, the BOM.
+_UNSAFE = "\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"
+#: Lone surrogates: an undecodable byte of a file name, as ``os`` hands it over.
+_SURROGATES = "\ud800-\udfff"
+_CONTROL = re.compile(f"[\x00-\x1f{_UNSAFE}{_SURROGATES}]")
 #: What the machine formats escape: a JSON string already escapes C0.
-_JSON_UNSAFE = re.compile(
-    "[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff\ud800-\udfff]"
-)
-_XML_UNSAFE = re.compile("[\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff]")
+_JSON_UNSAFE = re.compile(f"[{_UNSAFE}{_SURROGATES}]")
+_XML_UNSAFE = re.compile(f"[{_UNSAFE}]")
 #: A line a CI runner would read as a workflow command (leading blanks allowed).
 _COMMAND_LINE = re.compile(r"(?m)^([ \t]*):(?=:)")
 _NAMED = {"\t": "\\t", "\n": "\\n", "\r": "\\r"}

@@ -1,21 +1,15 @@
 """Values that came from a ``${NAME}`` reference: never shown, always named by their reference.
 
-The platform replaces each ``${NAME}`` of a file by the variable's value before it
-parses it (:mod:`holodeck_mt.read.substitution`), and the validator reads the file
-the same way. Those values are often secrets (``api_key: ${OPENAI_API_KEY}``), and
-a report runs in CI logs, editors and caches: no message, hint, test-case name or
-field path ever shows one. While a file is judged, :func:`judging` makes its
-:class:`Values` known to whatever words a fault, so that the message names the
-reference from the start: "got the value of `${OPENAI_API_KEY}` (a string)", a test
-case named ``${KEY}`` as written. :meth:`Values.diagnostic`, the last step before a
-result leaves the pipeline, replaces any value of meaningful length still present
-(whole, or any stretch of :data:`SLICE` of its characters: a clipped value) by its
-reference.
+Such values are often secrets, and a report runs in CI logs, editors and caches. While a
+file is judged (:func:`judging`) messages name the reference from the start;
+:meth:`Values.diagnostic`, the last step before a result leaves the pipeline, replaces any
+value (whole, or any stretch of :data:`SLICE` characters of it) still present.
 """
 
 from __future__ import annotations
 
 import dataclasses
+import itertools
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -126,17 +120,11 @@ class Values:
                 covered = _mark(marked, max(i, covered), i + STRETCH, stretch)
         if not found:
             return text
-        out: list[str] = []
-        i = 0
-        while i < len(text):
-            by = marked[i]
-            if by is None:
-                out.append(text[i])
-                i += 1
-                continue
-            while i < len(text) and marked[i] is not None:
-                i += 1
-            out.append(reference(by))
+        out, at = [], 0
+        for plain, run in itertools.groupby(marked, key=lambda by: by is None):
+            length = sum(1 for _ in run)
+            out.append(text[at : at + length] if plain else reference(marked[at] or ""))
+            at += length
         return "".join(out)
 
     def diagnostic(self, d: Diagnostic) -> Diagnostic:

@@ -1,4 +1,5 @@
-"""node_span's lazy reading ends every node where the whole parse (source._spans) ends it.
+"""node_span's lazy reading ends every node where one whole parse (tests.support.whole_parse)
+ends it.
 
 It reads a text's events only as far as the node asked about (and keeps them for the next
 question), so a fault near the top of a large file does not cost a parse of the file. For
@@ -17,6 +18,7 @@ from holodeck_mt.read import loader
 from holodeck_mt.text import ranges, source
 from tests.conftest import ROOT, sample_files
 from tests.support import corpus as gen
+from tests.support import whole_parse
 
 #: Seconds, not milliseconds: left out of ``make test-fast``.
 pytestmark = pytest.mark.slow
@@ -36,7 +38,7 @@ def test_every_node_ends_where_source_ends_it(path: Path, backwards: bool) -> No
         text = path.read_bytes().decode("utf-8").removeprefix("\ufeff")
     except UnicodeDecodeError:
         pytest.skip("not UTF-8")
-    spans = source._spans(text)
+    spans = whole_parse.spans(text)
     source._events.cache_clear()  # questions in this order, from a fresh reading
     for (line, column), found in sorted(spans.items(), reverse=backwards):
         for key, span in ((False, found[0]), (True, found[-1])):
@@ -72,7 +74,7 @@ def test_a_test_cases_own_lines_end_every_node_as_the_whole_text_does() -> None:
         if found is None or doc.positions is None:
             continue
         cases, base = found
-        spans = source._spans(text)
+        spans = whole_parse.spans(text)
         for index in range(len(cases)):
             item = doc.positions.value(doc.data, (*base, index))
             following = (
