@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from holodeck_mt.app import streams
 from holodeck_mt.limits import (
@@ -46,12 +46,6 @@ EXIT_TERMINATED = 143
 
 class _Terminated(BaseException):
     """SIGTERM during ``validate``: the run unwinds as on Ctrl-C, its processes ended first."""
-
-
-def _formats() -> list[str]:
-    from holodeck_mt.render import FORMATS
-
-    return list(FORMATS)
 
 
 _SIZE = re.compile(r"(\d{1,15}(?:\.\d{1,6})?)([kmgt]?)b?")
@@ -122,294 +116,182 @@ def _help_width() -> int:
     return (columns or 80) - 2
 
 
-Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
-
-
-def _flags(command: _Parser, flags: dict[str, str]) -> None:
-    """Options that are on or off: each flag and its help."""
-    for flag, text in flags.items():
-        command.add_argument(flag, action="store_true", help=text)
-
-
-def _paths(command: _Parser, text: str) -> None:
-    command.add_argument("paths", nargs="*", metavar="PATH", help=text)
-
-
-def _format(command: _Parser, choices: list[str]) -> None:
-    command.add_argument(
-        "--format", default="text", choices=choices, help="output format (default: text)"
-    )
-
-
-def _max_file_size(command: _Parser) -> None:
-    """The size limit of the commands that read the files they are named (validate, fix)."""
-    command.add_argument(
-        "--max-file-size",
-        type=_size,
-        default=MAX_FILE_BYTES,
-        metavar="SIZE",
-        help=f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)",
-    )
-
-
-def _add_validate(commands: Commands) -> None:
-    validate = commands.add_parser(
-        "validate",
-        help="validate agent.yaml and test-cases files",
-        description="Validate agent.yaml files and the test-cases files they name. "
+#: Each option's names (``--output-file -o``) and help; its argparse keywords in
+#: :data:`_KEYWORDS`, else a flag (on or off).
+_SELECTION = {
+    "--select": "report only these codes, comma-separated; a prefix selects a range (HMT2: "
+    "every HMT2xx); replaces the configuration file's `select` (default: every code)",
+    "--ignore": "do not report these codes or prefixes, comma-separated; adds to the "
+    "configuration file's `ignore`",
+    "--config": "read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
+    "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
+    "--isolated": "read no configuration file",
+    "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
+    "silences nothing (HMT221)",
+}
+_MAX_FILE_SIZE = {
+    "--max-file-size": f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)"
+}
+_FORMAT = {"--format": "output format (default: text)"}
+_VALIDATE = {
+    "paths": "a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
+    "files and YAML files holding test cases (default: ./agent.yaml)",
+    "--by-content": "validate a named file only if it is an agent.yaml or holds test "
+    "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)",
+    **_FORMAT,
+    "--strict": "warnings fail the run too: the exit code and every format's verdict",
+    "--import-graders": "import each code grader and report missing modules or "
+    "callables (runs the graders' module code)",
+    "--check-files": "check that each files[*].path exists relative to the agent.yaml",
+    "--no-cache": "validate every file afresh: neither reuse nor store results in "
+    "the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
+    **_SELECTION,
+    "--stdin-filename": "with the path `-`: the file the text read from standard input stands "
+    "for (its name in the report, its folder's configuration and test_cases_file)",
+    "--output-file -o": "write the report to this file (replaced whole, never half-written) "
+    "instead of standard output",
+    "--statistics": "print how many diagnostics of each code there are, instead of "
+    "the diagnostics (text or json)",
+    "--show-files": "print the files a run would validate and the YAML files it "
+    "passes over, with why, and validate nothing",
+    "--platform": "judge the agent.yaml's own sections (model, instructions, tools, ...) with "
+    "the platform's models: when holodeck-ai is importable (auto, the default), never (off), "
+    "or exit 2 when it is not (required)",
+    "-j --jobs": f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
+    **_MAX_FILE_SIZE,
+    "--max-depth": "reject deeper nesting of mappings and lists, at most "
+    f"{MAX_DEPTH_OPTION} (default: {MAX_DEPTH})",
+    "--max-alias-nodes": "reject files whose aliases expand to more nodes, e.g. alias bombs "
+    f"(default: {MAX_ALIAS_NODES})",
+    "--max-diagnostics": "diagnostics shown per file; one more line counts the rest; 0 shows "
+    f"all (default: {MAX_DIAGNOSTICS})",
+    "--allow-outside-paths": "let test_cases_file and files[*].path (--check-files) "
+    "name files outside the repository tree (/proc, /sys and /dev stay refused)",
+}
+_FIX = {
+    "paths": "as for validate (default: ./agent.yaml)",
+    "--unsafe-fixes": "also apply the fixes that change what a test asserts "
+    "(renames, removals, `count`)",
+    "--diff": "print a unified diff and change no file",
+    **_SELECTION,
+    **_MAX_FILE_SIZE,
+}
+_EXPLAIN = {
+    "path": "an agent.yaml or a test-cases file",
+    "--test-case": "explain only the test case of this name",
+    **_FORMAT,
+}
+_INIT_EDITOR = {
+    "folder": "the repository's root (default: .)",
+    "--modeline": "put a `# yaml-language-server: $schema=...` line at the top of "
+    "each file instead",
+    "--schema": "the schema to bind (default: a copy of the bundle in .vscode/; the released "
+    f"one is {BUNDLE_URL})",
+}
+_RULE = {
+    "code": "a code (HMT102) or its name",
+    "--all": "print every code's documentation",
+}
+_KEYWORDS: dict[str, dict[str, Any]] = {
+    "paths": {"nargs": "*", "metavar": "PATH"},
+    "path": {"metavar": "PATH"},
+    "folder": {"nargs": "?", "default": "."},
+    "code": {"nargs": "?", "metavar": "CODE"},
+    "--format": {"default": "text", "choices": ["text", "json"]},
+    "--select": {"action": "append", "default": [], "metavar": "CODES"},
+    "--ignore": {"action": "append", "default": [], "metavar": "CODES"},
+    "--config": {"type": Path, "metavar": "PATH"},
+    "--stdin-filename": {"metavar": "PATH"},
+    "--output-file -o": {"type": Path, "metavar": "FILE"},
+    "--platform": {"choices": ("auto", "off", "required"), "default": None},
+    "-j --jobs": {"type": _count(1, MAX_JOBS), "default": os.cpu_count() or 1},
+    "--max-file-size": {"type": _size, "default": MAX_FILE_BYTES, "metavar": "SIZE"},
+    "--max-depth": {"type": _count(1, MAX_DEPTH_OPTION), "default": MAX_DEPTH, "metavar": "N"},
+    "--max-alias-nodes": {"type": _positive, "default": MAX_ALIAS_NODES, "metavar": "N"},
+    "--max-diagnostics": {
+        "type": _count(0, MAX_COUNT_OPTION),
+        "default": MAX_DIAGNOSTICS,
+        "metavar": "N",
+    },
+    "--test-case": {"metavar": "NAME"},
+    "--schema": {"metavar": "URL_OR_PATH"},
+}
+#: Each command's help, description and options.
+_COMMAND_TABLE: dict[str, tuple[str, str | None, dict[str, str]]] = {
+    "validate": (
+        "validate agent.yaml and test-cases files",
+        "Validate agent.yaml files and the test-cases files they name. "
         "Exit 0: valid; 1: errors found; 2: usage error or unreadable path.",
-    )
-    _paths(
-        validate,
-        "a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
-        "files and YAML files holding test cases (default: ./agent.yaml)",
-    )
-    _flags(
-        validate,
-        {
-            "--by-content": "validate a named file only if it is an agent.yaml or holds test "
-            "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)"
-        },
-    )
-    _format(validate, _formats())
-    _flags(
-        validate,
-        {
-            "--strict": "warnings fail the run too: the exit code and every format's verdict",
-            "--import-graders": "import each code grader and report missing modules or "
-            "callables (runs the graders' module code)",
-            "--check-files": "check that each files[*].path exists relative to the agent.yaml",
-            "--no-cache": "validate every file afresh: neither reuse nor store results in "
-            "the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
-        },
-    )
-    _add_selection(validate)
-    _add_habits(validate)
-    validate.add_argument(
-        "--platform",
-        choices=("auto", "off", "required"),
-        default=None,
-        help="judge the agent.yaml's own sections (model, instructions, tools, ...) with the "
-        "platform's models: when holodeck-ai is importable (auto, the default), never (off), "
-        "or exit 2 when it is not (required)",
-    )
-    validate.add_argument(
-        "-j",
-        "--jobs",
-        type=_count(1, MAX_JOBS),
-        default=os.cpu_count() or 1,
-        help=f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
-    )
-    _add_limits(validate)
-
-
-def _add_selection(validate: _Parser) -> None:
-    """Which codes are reported, and the configuration file."""
-    validate.add_argument(
-        "--select",
-        action="append",
-        default=[],
-        metavar="CODES",
-        help="report only these codes, comma-separated; a prefix selects a range (HMT2: "
-        "every HMT2xx); replaces the configuration file's `select` (default: every code)",
-    )
-    validate.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        metavar="CODES",
-        help="do not report these codes or prefixes, comma-separated; adds to the "
-        "configuration file's `ignore`",
-    )
-    validate.add_argument(
-        "--config",
-        type=Path,
-        metavar="PATH",
-        help="read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
-        "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
-    )
-    _flags(
-        validate,
-        {
-            "--isolated": "read no configuration file",
-            "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
-            "silences nothing (HMT221)",
-        },
-    )
-
-
-def _add_habits(validate: _Parser) -> None:
-    """Standard input, the report's file, counts by code, the files a search takes."""
-    validate.add_argument(
-        "--stdin-filename",
-        metavar="PATH",
-        help="with the path `-`: the file the text read from standard input stands for "
-        "(its name in the report, its folder's configuration and test_cases_file)",
-    )
-    validate.add_argument(
-        "--output-file",
-        "-o",
-        type=Path,
-        metavar="FILE",
-        help="write the report to this file (replaced whole, never half-written) instead "
-        "of standard output",
-    )
-    _flags(
-        validate,
-        {
-            "--statistics": "print how many diagnostics of each code there are, instead of "
-            "the diagnostics (text or json)",
-            "--show-files": "print the files a run would validate and the YAML files it "
-            "passes over, with why, and validate nothing",
-        },
-    )
-
-
-def _add_limits(validate: _Parser) -> None:
-    """The safety limits and the path confinement of `validate`."""
-    _max_file_size(validate)
-    for option, parse, default, what in [
-        (
-            "--max-depth",
-            _count(1, MAX_DEPTH_OPTION),
-            MAX_DEPTH,
-            f"reject deeper nesting of mappings and lists, at most {MAX_DEPTH_OPTION}",
-        ),
-        (
-            "--max-alias-nodes",
-            _positive,
-            MAX_ALIAS_NODES,
-            "reject files whose aliases expand to more nodes, e.g. alias bombs",
-        ),
-        (
-            "--max-diagnostics",
-            _count(0, MAX_COUNT_OPTION),
-            MAX_DIAGNOSTICS,
-            "diagnostics shown per file; one more line counts the rest; 0 shows all",
-        ),
-    ]:
-        validate.add_argument(
-            option, type=parse, default=default, metavar="N", help=f"{what} (default: {default})"
-        )
-    _flags(
-        validate,
-        {
-            "--allow-outside-paths": "let test_cases_file and files[*].path (--check-files) "
-            "name files outside the repository tree (/proc, /sys and /dev stay refused)"
-        },
-    )
-
-
-def _add_fix(commands: Commands) -> None:
-    fix = commands.add_parser(
-        "fix",
-        help="apply the fixes of diagnostics that have an evident fix",
-        description="Apply the safe fixes to agent.yaml and test-cases files, changing only "
+        _VALIDATE,
+    ),
+    "fix": (
+        "apply the fixes of diagnostics that have an evident fix",
+        "Apply the safe fixes to agent.yaml and test-cases files, changing only "
         "the fixed characters. Exit 0: nothing left to report; 1: errors remain (with --diff: "
         "a file would change); 2: usage error or unreadable path.",
-    )
-    _paths(fix, "as for validate (default: ./agent.yaml)")
-    _flags(
-        fix,
-        {
-            "--unsafe-fixes": "also apply the fixes that change what a test asserts "
-            "(renames, removals, `count`)",
-            "--diff": "print a unified diff and change no file",
-        },
-    )
-    _add_selection(fix)
-    _max_file_size(fix)
-
-
-def _add_lsp(commands: Commands) -> None:
-    commands.add_parser(
-        "lsp",
-        help="run the language server on stdio (needs the [lsp] extra)",
-        description="A language server over stdio that publishes the validator's diagnostics "
+        _FIX,
+    ),
+    "lsp": (
+        "run the language server on stdio (needs the [lsp] extra)",
+        "A language server over stdio that publishes the validator's diagnostics "
         "and offers its fixes as quick fixes; it runs beside the YAML language server.",
-    )
-
-
-def _add_explain(commands: Commands) -> None:
-    explain = commands.add_parser(
-        "explain",
-        help="say what the platform will run for each test case and turn",
-        description="For each test case and turn: the metrics that will run, the level they "
+        {},
+    ),
+    "explain": (
+        "say what the platform will run for each test case and turn",
+        "For each test case and turn: the metrics that will run, the level they "
         "come from and the settings that really apply, the metrics skipped for want of a "
         "ground truth, the tool assertions spelled out, the files sent. "
         "Exit 0: explained; 1: the file has errors (the validator's diagnostics); 2: usage.",
-    )
-    explain.add_argument("path", metavar="PATH", help="an agent.yaml or a test-cases file")
-    explain.add_argument(
-        "--test-case", metavar="NAME", help="explain only the test case of this name"
-    )
-    _format(explain, ["text", "json"])
-
-
-def _add_init_editor(commands: Commands) -> None:
-    editor = commands.add_parser(
-        "init-editor",
-        help="bind the schema to this repository's HoloDeck files in .vscode/settings.json",
-        description="Write or merge .vscode/settings.json so that the YAML language server "
+        _EXPLAIN,
+    ),
+    "init-editor": (
+        "bind the schema to this repository's HoloDeck files in .vscode/settings.json",
+        "Write or merge .vscode/settings.json so that the YAML language server "
         "(VS Code's YAML extension and others) checks and completes every agent.yaml, the "
         "test-cases files they name and every other YAML file holding test cases; and set "
         '"yaml.yamlVersion": "1.1", the YAML the platform reads. Run it again after adding '
         "files; it changes nothing otherwise.",
-    )
-    editor.add_argument("folder", nargs="?", default=".", help="the repository's root (default: .)")
-    _flags(
-        editor,
-        {
-            "--modeline": "put a `# yaml-language-server: $schema=...` line at the top of "
-            "each file instead"
-        },
-    )
-    editor.add_argument(
-        "--schema",
-        metavar="URL_OR_PATH",
-        help="the schema to bind (default: a copy of the bundle in .vscode/; the released "
-        f"one is {BUNDLE_URL})",
-    )
-
-
-def _add_schema(commands: Commands) -> None:
-    schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
-    _flags(schema, {"--path": "print where the installed schema file is instead"})
-
-
-def _add_rule(commands: Commands) -> None:
-    rule = commands.add_parser(
-        "rule",
-        help="print a diagnostic code's documentation, with its example",
-        description="Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
+        _INIT_EDITOR,
+    ),
+    "schema": (
+        "print the bundled single-file JSON Schema",
+        None,
+        {"--path": "print where the installed schema file is instead"},
+    ),
+    "rule": (
+        "print a diagnostic code's documentation, with its example",
+        "Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
         "meaning, an example file and what the validator prints for it.",
-    )
-    chosen = rule.add_mutually_exclusive_group(required=True)
-    chosen.add_argument("code", nargs="?", metavar="CODE", help="a code (HMT102) or its name")
-    chosen.add_argument("--all", action="store_true", help="print every code's documentation")
+        _RULE,
+    ),
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from holodeck_mt import __version__
+    from holodeck_mt.render import FORMATS
+
     parser = _Parser(
         prog="holodeck-mt",
         description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
     )
-    from holodeck_mt import __version__
-
     parser.add_argument(
         "--version",
         action="version",
         version=f"holodeck-mt {__version__}",
         help="print the version",
     )
-    commands: Commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _add_validate(commands)
-    _add_fix(commands)
-    _add_lsp(commands)
-    _add_explain(commands)
-    _add_init_editor(commands)
-    _add_schema(commands)
-    _add_rule(commands)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    formats = {"default": "text", "choices": list(FORMATS)}
+    for name, (summary, description, options) in _COMMAND_TABLE.items():
+        command = commands.add_parser(name, help=summary, description=description)
+        # ``rule``: a code or --all, one of the two.
+        group = command.add_mutually_exclusive_group(required=True) if name == "rule" else command
+        keywords = {**_KEYWORDS, "--format": formats} if name == "validate" else _KEYWORDS
+        for names, text in options.items():
+            flag = {"action": "store_true"}
+            group.add_argument(*names.split(), help=text, **keywords.get(names, flag))
     return parser
 
 
