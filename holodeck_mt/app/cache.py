@@ -1,9 +1,7 @@
-"""The cache: a file's results reused while nothing they depend on has changed, and only
-if this installation stored them (what an entry depends on, and where it is kept:
-docs/usage.md, *The cache*). An entry is named by an HMAC of what is known before
-validating; it records keyed hashes of what validating reads, checked before use, and no
-value. The key is made on first use in the user's cache folder (0600, ``O_EXCL``), never
-in the repository validated. Without ``dir_fd`` (Windows) there is no cache.
+"""The cache (docs/usage.md, *The cache*): a file's results reused while nothing they depend
+on has changed, only if this installation stored them. An entry is named by an HMAC of what
+is known before validating and records keyed hashes, no value, of what validating reads.
+The key lives in the user's cache folder, never the repository. No ``dir_fd``: no cache.
 """
 
 from __future__ import annotations
@@ -25,12 +23,9 @@ if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
     from holodeck_mt.rules import Options
 
-#: The entries' layout; a change makes every older entry foreign.
-FORMAT = 2
-#: An entry larger than this is not read (nor written).
-MAX_ENTRY_BYTES = 16 * 1024 * 1024
-#: A file larger than this is not cached: hashing it would cost what validating does.
-MAX_FILE_BYTES = 64 * 1024 * 1024
+#: The entries' layout (a change makes every older entry foreign); the largest entry read or
+#: written; the largest file cached (hashing it would cost what validating does).
+FORMAT, MAX_ENTRY_BYTES, MAX_FILE_BYTES = 2, 16 * 1024 * 1024, 64 * 1024 * 1024
 #: The key's file, in the user's cache folder, and its size.
 SECRET, SECRET_BYTES = "secret.key", 32
 #: What an entry keeps of a result besides its diagnostics and quoted lines.
@@ -94,8 +89,8 @@ def _secret(place: str) -> bytes | None:
 
 
 def _entry_folder(root: str, name: str, create: bool) -> int:
-    """The folder of entry ``name`` (made when ``create``): the root's last part and the
-    entry's own folder are never opened through a link (a committed link leads nowhere)."""
+    """The folder of entry ``name`` (made when ``create``), its last two parts never opened
+    through a link."""
     parent, last = os.path.split(os.path.abspath(root))
     if create:
         os.makedirs(parent, mode=0o700, exist_ok=True)
@@ -138,7 +133,7 @@ def _state(key: bytes, path: str) -> str:
 
 def _variables(key: bytes, names: Collection[str]) -> str:
     """A keyed hash of each named variable's value (or that it is unset) as the ``holodeck``
-    command sees it: the environment, and the ``.env`` files' values, expanded."""
+    command sees it, ``.env`` files included."""
     from holodeck_mt.read.substitution import environment
 
     seen = environment().variables if names else {}
@@ -223,8 +218,8 @@ class Entry:
             return None
 
     def write(self, results: list[FileResult]) -> bool:
-        """Store ``results`` (their text dropped) if the file is as it was when its entry
-        was named; whether they were. A cache not written is only a slower next run."""
+        """Store ``results`` if the file is as it was when its entry was named; whether they
+        were."""
         key, name, raw = self.key, self.name, _content(self.path, self.limit)
         if key is None or name is None or raw is None or self._name() != name:
             return False
@@ -243,7 +238,7 @@ class Entry:
 
     def _entry(self, key: bytes, raw: bytes, results: list[FileResult]) -> dict[str, Any] | None:
         """The results with keyed hashes of what validating read; None when a file they
-        depend on is not known (one the document named and could not follow may appear)."""
+        depend on is not known (a test-cases file named and not followed)."""
         from holodeck_mt.read.env_vars import REFERENCE
         from holodeck_mt.read.substitution import ENV_FILES
 
@@ -266,8 +261,7 @@ class Entry:
 
 
 def _configurations(followed: list[str]) -> list[str]:
-    """The configuration files that could apply to each test-cases file a document named:
-    each was judged with its own folder's."""
+    """The configuration files that could apply to each test-cases file a document named."""
     from holodeck_mt.project.config import looked_for
 
     return [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]

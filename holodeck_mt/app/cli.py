@@ -37,11 +37,8 @@ if TYPE_CHECKING:
     from holodeck_mt.project import discovery
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-#: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
-EXIT_INTERRUPTED = 130
-#: The shell's code for a run ended by SIGTERM (128 + SIGTERM): ``timeout``, ``kill``, a
-#: cancelled CI job.
-EXIT_TERMINATED = 143
+#: The shell's codes for a run ended by Ctrl-C and by SIGTERM (128 + the signal).
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 
 
 class _Terminated(BaseException):
@@ -52,14 +49,10 @@ _SIZE = re.compile(r"(\d{1,15}(?:\.\d{1,6})?)([kmgt]?)b?")
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 #: The largest --max-file-size: beyond it a limit protects nothing (and reads overflow).
 MAX_SIZE_OPTION = 1024**4
-#: The largest count an option takes (--max-depth, --max-alias-nodes, --max-diagnostics).
-MAX_COUNT_OPTION = 10**9
-#: The deepest nesting --max-depth allows: the recursive walkers run out of stack beyond.
-MAX_DEPTH_OPTION = 500
-#: The most worker processes --jobs starts.
-MAX_JOBS = 256
-#: Whether workers are forked, and so inherit what the process they are forked from
-#: imported (elsewhere than on Linux, each starts afresh).
+#: The largest count an option takes; the deepest --max-depth (the recursive walkers run
+#: out of stack beyond); the most worker processes --jobs starts.
+MAX_COUNT_OPTION, MAX_DEPTH_OPTION, MAX_JOBS = 10**9, 500, 256
+#: Whether workers are forked, inheriting what their parent imported (Linux only).
 _FORK = sys.platform == "linux"
 
 
@@ -302,9 +295,8 @@ class _Job:
     limits: Limits
     #: The options of the test-cases file the document names: its own.
     options_of: Callable[[str], Options] | None = None
-    #: The cache's folder (None: no cache).
+    #: The cache's folder and the configuration file the options came from (None: none).
     cache: str | None = None
-    #: The configuration file the options were read from (None: none).
     config: str | None = None
 
 
@@ -365,9 +357,8 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
 
 
 def _start_worker(parent: int) -> None:
-    """In a worker: Ctrl-C is the parent's to handle (no traceback from each worker);
-    ``terminate()`` ends it, whatever the process it was forked from does on SIGTERM; and
-    so does the death of ``parent``, the process that forked it."""
+    """In a worker: Ctrl-C is the parent's to handle; ``terminate()`` and the death of
+    ``parent`` (the process that forked it) end it."""
     import signal
 
     from holodeck_mt.app.pool_host import end_with
@@ -378,10 +369,8 @@ def _start_worker(parent: int) -> None:
 
 
 def _prepare(models: bool) -> None:
-    """Import and build what every worker needs, before they are forked, so that they
-    share it instead of each paying for it: the validator's stages, the compiled
-    validators and, when ``models``, the platform's models (about 0.15 s of CPU time
-    for each process that imports them)."""
+    """Import what every worker needs before they are forked, so that they share it: the
+    validator's stages, the compiled validators and, when ``models``, the platform's models."""
     import holodeck_mt.pipeline  # noqa: F401  (each stage a worker runs)
     from holodeck_mt.contract import compiled as fast_path
     from holodeck_mt.contract import platform_models
@@ -392,30 +381,23 @@ def _prepare(models: bool) -> None:
 
 
 def _judges_platform(job: _Job) -> bool:
-    """Whether validating ``job`` asks for the platform's models: an agent.yaml, judged
-    unless ``--platform off``."""
+    """Whether ``job`` needs the platform's models: an agent.yaml, unless ``--platform off``."""
     from holodeck_mt.project import discovery
 
     return job.options.platform != "off" and discovery.is_agent_file(Path(job.path))
 
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
-    """Validate on ``workers`` processes; results in the order of ``jobs``.
-
-    A worker that dies (killed for its memory, say) takes down the pool and every
-    file it was working on; those files are then validated again, each in a
-    process of its own, so that only the file that kills its own process is lost
-    (an internal error for that file). The others' results stand.
-    """
+    """Validate on ``workers`` processes; results in the order of ``jobs``. A dead worker
+    takes its pool down: its files are validated again, each alone, so that only a file that
+    kills its own process is lost (an internal error)."""
     import gc
     import multiprocessing
 
     from holodeck_mt.app import pool_host
     from holodeck_mt.rules.registry import rules_to_run
 
-    # Forked workers inherit the imported modules (checks included) and the
-    # compiled validators built here, instead of each paying for them; frozen,
-    # the parent's objects are not walked, nor copied, by a worker's collector.
+    # Frozen, the parent's objects are neither walked nor copied by a worker's collector.
     _prepare(_FORK and any(map(_judges_platform, jobs)))
     pool_host.ready()
     rules_to_run(jobs[0].options)
@@ -478,11 +460,9 @@ def _parallel(args: argparse.Namespace, files: int) -> bool:
 def _pool_host(
     args: argparse.Namespace, files: list[str]
 ) -> Iterator[PoolHost[_Job, Outcome] | None]:
-    """The process the workers are forked from, started now, while the parent still reads
-    each file's settings, when ``files`` may be validated in parallel (with fork) and the
-    platform's models will be wanted: an agent.yaml is among them and ``--platform`` is
-    not ``off``. It imports them (and the validator's stages) on another core meanwhile,
-    once for every worker. Without them, a host would save less than it costs."""
+    """The process the workers are forked from (:mod:`.pool_host`), when ``files`` may be
+    validated in parallel and the platform's models will be wanted: without them, a host
+    would save less than it costs."""
     from holodeck_mt.project import discovery
 
     if not (
@@ -540,9 +520,8 @@ def _main(argv: Sequence[str] | None) -> int:
 @contextlib.contextmanager
 def _terminable() -> Iterator[None]:
     """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED` and no report: at
-    once when every process it forked ends with it (on Linux, each asked the kernel),
-    else by :class:`_Terminated`, so that its pool ends them first. At once, too, in a
-    process forked meanwhile that has not chosen its own way yet."""
+    once when every process it forked ends with it, else by :class:`_Terminated`, so that
+    its pool ends them first; at once, too, in a child not yet set up."""
     import signal
     import threading
 
@@ -630,8 +609,8 @@ _Judged = tuple["list[FileResult]", list[str]]
 
 
 def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judged | int:
-    """Find the files (or standard input), settle each one's settings, validate them; an
-    exit code instead when the run ends before (a usage error, ``--show-files``)."""
+    """Find the files (or standard input), settle their settings, validate them; or the
+    exit code of a run ended before (a usage error, ``--show-files``)."""
     from holodeck_mt.project import discovery, settings
     from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
@@ -692,8 +671,7 @@ def _misused(args: argparse.Namespace) -> str | None:
 
 
 def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
-    """The results of the text on standard input, as if it were the file ``name`` (its
-    folder's test_cases_file followed), or ``-`` in the working folder."""
+    """The results of standard input's text, as the file ``name`` (else ``-`` here)."""
     from holodeck_mt.pipeline import validate_document_text, validate_text
     from holodeck_mt.read import files
 
@@ -726,8 +704,7 @@ def _show_files(files: list[str], found: discovery.Found) -> int:
 
 
 def _write_output(path: Path, render: Callable[[TextIO], None]) -> bool:
-    """``--output-file``: the report written to a temporary file beside ``path``, then
-    moved over it (a reader never sees half a report); an error said, not raised."""
+    """``--output-file``: the report swapped in whole; an error said, not raised."""
     import io
 
     from holodeck_mt.project import writes
@@ -756,8 +733,7 @@ def _platform_missing() -> bool:
 
 
 def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) -> list[list[_Job]]:
-    """The jobs with the cache's folder and their configuration file, when they may be
-    cached and this installation has its key."""
+    """The jobs with the cache's folder and their configuration file, when cached."""
     from holodeck_mt.app import cache
 
     if cache.secret() is None:  # read now: forked workers have it
@@ -775,9 +751,8 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
 def _rounds(
     files: list[str], job: Callable[[str], _Job], settings: Callable[[str], object]
 ) -> list[list[_Job]]:
-    """The files in two rounds: a file an agent.yaml of this run names is validated
-    through it (as the platform reads it), and on its own only if that did not happen.
-    The ``settings`` of each file named are read now, before any file is validated."""
+    """The files in two rounds: a file an agent.yaml of this run names is validated through
+    it, and alone only if that did not happen; the named files' ``settings`` read first."""
     from holodeck_mt.project import discovery
 
     targets = [t for t in map(discovery.agent_target, map(Path, files)) if t is not None]
@@ -821,7 +796,6 @@ def _outcomes(
         return [_run(job) for job in batch]
     workers = min(args.jobs, len(batch))
     if host is not None:
-        # Not waited for while it imports the platform's models when no job needs them.
         wait = host.ready() or any(map(_judges_platform, batch))
         outcomes = host.run(batch, workers) if wait else None
         if outcomes is not None:

@@ -1,19 +1,7 @@
-"""``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files.
-
-What it writes, and why beside HoloDeck's own agent schema: docs/editors.md. Test-case
-files are named anything, so the exact list of files is bound (found by content, as
-``validate`` finds them), never a glob. HoloDeck's agent schema is recognised as a file
-inside the repository whose top-level ``properties`` hold ``model``, ``instructions`` and
-``test_cases``; the composed copy records its source, so that a later run writes it
-again from it.
-
-The repository may be hostile: every file is read and written through
-:mod:`holodeck_mt.project.writes` (inside the folder, never through a link out of it, never
-a FIFO or a device, atomically, left alone if it changed meanwhile); settings that
-could not be written back as the same JSON (a number too large for a float, ``NaN``,
-nesting past :data:`MAX_NESTING`) are refused; a file whose name a glob would read
-as a pattern (``*``, ``?``, ``[``, ``{``, a leading ``!``) is not bound by name, since
-the entry would bind other files: it is listed, for ``--modeline``.
+"""``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files, by
+their exact names, never a glob (what it writes and why: docs/editors.md). Every file is
+read and written through :mod:`holodeck_mt.project.writes`; settings that could not be
+written back as the same JSON are refused.
 """
 
 from __future__ import annotations
@@ -32,7 +20,7 @@ SETTINGS = Path(".vscode") / "settings.json"
 SCHEMA_COPY = Path(".vscode") / "holodeck-mt.schema.json"
 YAML_VERSION = "1.1"
 MODELINE = "# yaml-language-server: $schema="
-#: HoloDeck's agent schema, composed with ours (see above), and the key recording its source.
+#: HoloDeck's agent schema, composed with ours, and the key recording its source.
 AGENT_SCHEMA_COPY = Path(".vscode") / "holodeck-agent.schema.json"
 SOURCE_KEY = "x-holodeck-mt-source"
 #: The keys of HoloDeck's agent schema that tell it, and those left to ours.
@@ -132,8 +120,8 @@ def _init_editor(root: Path, modeline: bool, schema: str | None) -> Outcome:
 
 
 def _compose_holodeck_schema(root: Path, settings: dict[str, Any]) -> bool:
-    """Move the globs of HoloDeck's agent schema, bound in ``yaml.schemas``, to the schema
-    composed from it (written from its source); True when the composed file was written."""
+    """Move the globs bound to HoloDeck's agent schema to the schema composed from it; True
+    when the composed file was written."""
     bindings = settings.get("yaml.schemas")
     if not isinstance(bindings, dict):
         return False
@@ -169,8 +157,8 @@ def _recorded_source(root: Path) -> str | None:
 
 
 def _holodeck_agent_schema(root: Path, key: str) -> dict[str, Any] | None:
-    """The schema bound as ``key`` if it is a file of the repository that is HoloDeck's
-    agent schema; None for a URL, a file outside, or another schema."""
+    """The schema bound as ``key`` if it is a file of the repository whose ``properties`` tell
+    HoloDeck's agent schema; None for a URL, a file outside, or another schema."""
     if not isinstance(key, str) or re.match(r"[a-z][a-z0-9+.-]*:", key) or os.path.isabs(key):
         return None
     schema = _json_file(root, key)
@@ -198,9 +186,8 @@ def _json_file(root: Path, name: str) -> Any:
 
 
 def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
-    """HoloDeck's agent schema with ``test_cases`` and ``test_cases_file`` left to ours,
-    and not applied to a test-cases file. Its ``#/$defs/...`` references still resolve:
-    its definitions stay where they were, and the root becomes one more of them."""
+    """HoloDeck's agent schema with ``test_cases`` and ``test_cases_file`` left to ours, not
+    applied to a test-cases file; its root becomes one more of its ``$defs``."""
     agent = {k: v for k, v in schema.items() if k not in ("$defs", "definitions", "$id", "$schema")}
     properties = dict(agent.get("properties", {}))
     properties.update(dict.fromkeys(_LEFT_TO_OURS, True))
@@ -233,8 +220,7 @@ def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
 
 
 def _bind(settings: dict[str, Any], outcome: Outcome, schema: str | None) -> None:
-    """Bind the schema to the files by name in ``yaml.schemas``, but for names a glob
-    would read as patterns (:attr:`Outcome.unbound`)."""
+    """Bind the schema to the files by name, but for names a glob would read as patterns."""
     key = schema if schema is not None else "./" + SCHEMA_COPY.as_posix()
     bindings = settings.get("yaml.schemas")
     if not isinstance(bindings, dict):

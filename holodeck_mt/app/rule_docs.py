@@ -1,12 +1,5 @@
-"""``holodeck-mt rule CODE``: a code's documentation, offline, as ``ruff rule`` prints it.
-
-The text is the code's section of docs/diagnostics.md, which ``make docs`` generates from
-the registry (:mod:`holodeck_mt.rules.registry`: name, severity, meaning), the code's
-example (``docs/examples/<CODE>.yaml``) and what the validator prints for it; for a rule
-of :mod:`holodeck_mt.rules`, its module's documentation follows, then the page's link.
-An installed package carries the page as ``holodeck_mt/docs/diagnostics.md`` (the
-wheel's ``force-include``); a checkout reads ``docs/`` itself. Nothing is written twice.
-"""
+"""``holodeck-mt rule CODE``: a code's section of docs/diagnostics.md (generated from the
+registry), then its rule module's documentation and the page's link, offline."""
 
 from __future__ import annotations
 

@@ -23,9 +23,8 @@ def make_safe() -> None:
 
 
 class _PipeGuard:
-    """Standard output that a reader gone (``| head -1``) quietly ends: the first broken
-    pipe points descriptor 1 at /dev/null and every later write goes nowhere, so that the
-    command finishes and exits with its usual code, and no traceback is printed."""
+    """Standard output that a reader gone (``| head -1``) quietly ends: later writes go
+    nowhere, and the command exits with its usual code, no traceback printed."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
@@ -65,8 +64,8 @@ def guard_pipe() -> None:
 
 
 def write_report(render: Callable[[TextIO], None]) -> bool:
-    """Render to stdout; a closed stdout or a reader gone (``| head``) is not our failure.
-    Whether the whole report was written."""
+    """Render to stdout (a closed stdout or a reader gone is not our failure); whether the
+    whole report was written."""
     stream = sys.stdout
     try:
         if stream is None:
@@ -80,8 +79,7 @@ def write_report(render: Callable[[TextIO], None]) -> bool:
 
 
 def _detach_stdout() -> None:
-    """Point descriptor 1 at /dev/null, so that the exit's flush cannot fail and change the
-    exit code."""
+    """Point descriptor 1 at /dev/null: the exit's flush cannot fail and change the code."""
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
