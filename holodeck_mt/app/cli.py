@@ -480,20 +480,23 @@ def _pool_host(
     except OSError:  # no process to spare: the parent forks the workers itself
         yield None
         return
-    with host:
+    with contextlib.closing(host):
         yield host
 
 
 def _say(line: str) -> None:
     """One line on stderr, escaped; a closed or broken stderr changes nothing."""
     stream = sys.stderr
-    if stream is None:
-        return
-    try:
-        stream.write(escape(clip(line, 2 * MESSAGE)) + "\n")
-        stream.flush()
-    except (OSError, ValueError):
-        pass
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(escape(clip(line, 2 * MESSAGE)) + "\n")
+            stream.flush()
+
+
+def _error(message: object) -> int:
+    """``holodeck-mt: error: ...`` on stderr; the usage error's exit code."""
+    _say(f"holodeck-mt: error: {message}")
+    return EXIT_USAGE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -557,8 +560,7 @@ def _fix(args: argparse.Namespace) -> int:
     try:
         jobs = settings.JobSettings(args, Options(report_unused_ignores=args.report_unused_ignores))
     except (ConfigError, SelectionError) as e:
-        _say(f"holodeck-mt: error: {e}")
-        return EXIT_USAGE
+        return _error(e)
 
     def options_of(file: str) -> Options:
         try:
@@ -580,8 +582,7 @@ def _explain(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     misused = _misused(args)
     if misused is not None:
-        _say(f"holodeck-mt: error: {misused}")
-        return EXIT_USAGE
+        return _error(misused)
     options = Options(
         import_graders=args.import_graders,
         check_files=args.check_files,
@@ -595,22 +596,11 @@ def _validate(args: argparse.Namespace) -> int:
         max_alias_nodes=args.max_alias_nodes,
         max_diagnostics=args.max_diagnostics,
     )
-    judged = _judge(args, options, limits)
-    if isinstance(judged, int):
-        return judged
-    results, problems = judged
-    for problem in problems:
-        _say(f"holodeck-mt: error: {problem}")
-    return _report(args, results, bool(problems))
+    return _judge(args, options, limits)
 
 
-#: What a run found: the results and the problems.
-_Judged = tuple["list[FileResult]", list[str]]
-
-
-def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judged | int:
-    """Find the files (or standard input), settle their settings, validate them; or the
-    exit code of a run ended before (a usage error, ``--show-files``)."""
+def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
+    """Find the files (or standard input), settle their settings, validate them, report."""
     from holodeck_mt.project import discovery, settings
     from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
@@ -626,19 +616,21 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judge
             files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
             rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
         except (ConfigError, SelectionError) as e:
-            _say(f"holodeck-mt: error: {e}")
-            return EXIT_USAGE
+            return _error(e)
         if args.show_files:
             return _show_files(files, found)
         required = any(job.options.platform == "required" for batch in rounds for job in batch)
         if required and _platform_missing():
             return EXIT_USAGE
         if stdin:
-            return _from_stdin(rounds[0][0], args.stdin_filename), []
-        if not args.no_cache:
-            rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
-        results = _validate_all(rounds, args, found.problems, host)
-    return results, found.problems
+            results = _from_stdin(rounds[0][0], args.stdin_filename)
+        else:
+            if not args.no_cache:
+                rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
+            results = _validate_all(rounds, args, found.problems, host)
+    for problem in found.problems:
+        _error(problem)
+    return _report(args, results, bool(found.problems))
 
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
@@ -696,7 +688,7 @@ def _show_files(files: list[str], found: discovery.Found) -> int:
     """``--show-files``: what a run would validate, and what it passes over."""
     problems = found.problems
     for problem in problems:
-        _say(f"holodeck-mt: error: {problem}")
+        _error(problem)
     lines = [f"validate  {_shown(file)}" for file in files]
     lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
     streams.write_report(lambda out: out.writelines(line + "\n" for line in lines))
@@ -714,7 +706,7 @@ def _write_output(path: Path, render: Callable[[TextIO], None]) -> bool:
     try:
         writes.create(path, buffer.getvalue().encode("utf-8", "backslashreplace"))
     except OSError as e:
-        _say(f"holodeck-mt: error: cannot write '{display_path(path)}': {e.strerror or e}")
+        _error(f"cannot write '{display_path(path)}': {e.strerror or e}")
         return False
     return True
 
@@ -725,8 +717,8 @@ def _platform_missing() -> bool:
 
     if platform_models.agent_model() is not None:
         return False
-    _say(
-        "holodeck-mt: error: --platform required, but the platform's models do not import; "
+    _error(
+        "--platform required, but the platform's models do not import; "
         f"install them with `{unchecked.INSTALL}` (or use --platform auto)"
     )
     return True
@@ -827,8 +819,7 @@ def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
     try:
         outcome = init_editor(folder, modeline=modeline, schema=schema)
     except (SetupError, OSError, UnicodeError) as e:
-        _say(f"holodeck-mt: error: {e}")
-        return EXIT_USAGE
+        return _error(e)
     how = "a modeline in each file" if modeline else ".vscode/settings.json"
     bound = [name for name in outcome.files if name not in outcome.unbound]
     print(f"The schema is bound to {len(bound)} file(s) by {how}:")
@@ -873,14 +864,11 @@ def _rule(code: str | None, every: bool) -> int:
             else rule_docs.documentation(rule_docs.entry(code or ""), page)
         )
     except rule_docs.UnknownCode as e:
-        _say(
-            f"holodeck-mt: error: no code or rule named '{clip(str(e), 80)}'; "
-            "`holodeck-mt rule --all` prints every one"
+        return _error(
+            f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --all` prints every one"
         )
-        return EXIT_USAGE
     except OSError as e:
-        _say(f"holodeck-mt: error: the codes' documentation cannot be read: {e}")
-        return EXIT_USAGE
+        return _error(f"the codes' documentation cannot be read: {e}")
     sys.stdout.write(guard_lines(escape(text, keep_newlines=True)))
     return EXIT_OK
 

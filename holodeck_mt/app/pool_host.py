@@ -9,6 +9,7 @@ Nothing outlives the run: each process forked asks for a SIGTERM when its parent
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -38,11 +39,8 @@ class PoolHost(Generic[Job, Outcome]):
         import multiprocessing
 
         for stream in (sys.stdout, sys.stderr):  # or the host would write their rest again
-            try:
-                if stream is not None:
-                    stream.flush()
-            except (OSError, ValueError):
-                pass
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream.flush()
         context = multiprocessing.get_context("fork")
         ready()  # before the fork: the host inherits it
         self._conn, theirs = context.Pipe()
@@ -107,12 +105,6 @@ class PoolHost(Generic[Job, Outcome]):
         self._conn.close()
         process.join()
 
-    def __enter__(self) -> PoolHost[Job, Outcome]:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
 
 def _serve(
     conn: Connection,
@@ -125,11 +117,11 @@ def _serve(
     wrong ends it quietly: the parent then runs the batch."""
     parents.close()  # the parent's end: once the parent is gone, no one holds it open
     # Ctrl-C is the parent's. SIGTERM ends the host at once (its workers end with it), or,
-    # where they cannot be told, unwinds it so that its pool stops them.
+    # where they cannot be told, unwinds it by an exception so that its pool stops them.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     if not end_with(parent):
-        signal.signal(signal.SIGTERM, _unwind)
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         prepare()
         conn.send(_READY)
@@ -138,11 +130,6 @@ def _serve(
             conn.send(run(jobs, workers))
     except Exception:
         return
-
-
-def _unwind(signum: int, frame: object) -> None:
-    """SIGTERM in the host: leave by an exception, so that its pool stops its workers."""
-    sys.exit(128 + signum)
 
 
 #: Linux's ``prctl`` option: the signal a process gets when its parent dies.

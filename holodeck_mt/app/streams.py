@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -14,12 +15,8 @@ if TYPE_CHECKING:
 def make_safe() -> None:
     """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped."""
     for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            try:
-                reconfigure(errors="backslashreplace")
-            except (OSError, ValueError):
-                continue
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
 class _PipeGuard:
@@ -80,13 +77,9 @@ def write_report(render: Callable[[TextIO], None]) -> bool:
 
 def _detach_stdout() -> None:
     """Point descriptor 1 at /dev/null: the exit's flush cannot fail and change the code."""
-    try:
+    with contextlib.suppress(OSError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.close(devnull)
-    except OSError:
-        pass
-    try:
+    with contextlib.suppress(OSError):
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
-    except OSError:
-        return
