@@ -356,18 +356,6 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
     return [_run(job) for job in jobs]
 
 
-def _start_worker(parent: int) -> None:
-    """In a worker: Ctrl-C is the parent's to handle; ``terminate()`` and the death of
-    ``parent`` (the process that forked it) end it."""
-    import signal
-
-    from holodeck_mt.app.pool_host import end_with
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    end_with(parent)
-
-
 def _prepare(models: bool) -> None:
     """Import what every worker needs before they are forked, so that they share it: the
     validator's stages, the compiled validators and, when ``models``, the platform's models."""
@@ -428,10 +416,12 @@ def _pool_run(
     """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``."""
     from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
+    from holodeck_mt.app import pool_host
+
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
-        initializer=_start_worker,
+        initializer=pool_host.as_child,
         initargs=(os.getpid(),),
     )
     try:
@@ -815,10 +805,11 @@ def _lsp() -> int:
 
 def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
     from holodeck_mt.app.editor_setup import SetupError, init_editor
+    from holodeck_mt.project.writes import WriteError
 
     try:
         outcome = init_editor(folder, modeline=modeline, schema=schema)
-    except (SetupError, OSError, UnicodeError) as e:
+    except (SetupError, WriteError, OSError, UnicodeError) as e:
         return _error(e)
     how = "a modeline in each file" if modeline else ".vscode/settings.json"
     bound = [name for name in outcome.files if name not in outcome.unbound]

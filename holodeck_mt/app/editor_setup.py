@@ -68,24 +68,16 @@ def holodeck_files(root: Path) -> list[str]:
         target = discovery.agent_target(path)
         if target is not None and target.is_file() and discovery.is_yaml_file(target):
             found.add(target)
-    inside = discovery.same_file_key(root) + os.sep
-    out = set()
-    for path in found:
-        resolved = discovery.same_file_key(path)
-        if resolved.startswith(inside):
-            out.add(Path(os.path.relpath(resolved, discovery.same_file_key(root))).as_posix())
-    return sorted(out)
+    top = discovery.same_file_key(root)
+    keys = map(discovery.same_file_key, found)
+    return sorted(
+        {Path(os.path.relpath(k, top)).as_posix() for k in keys if k.startswith(top + os.sep)}
+    )
 
 
 def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None) -> Outcome:
-    """Bind the schema to ``root``'s HoloDeck files; return them and what was written."""
-    try:
-        return _init_editor(root, modeline, schema)
-    except writes.WriteError as e:
-        raise SetupError(str(e)) from None
-
-
-def _init_editor(root: Path, modeline: bool, schema: str | None) -> Outcome:
+    """Bind the schema to ``root``'s HoloDeck files; return them and what was written
+    (:class:`SetupError` or :class:`~holodeck_mt.project.writes.WriteError`: nothing)."""
     from holodeck_mt.contract.registry import bundle_path
 
     if not root.is_dir():

@@ -4,7 +4,7 @@ Forked as soon as the files are found, the host imports what is slow to import (
 validator's stages, the platform's models) on another core while the parent reads each
 file's settings; handed the jobs, it forks the workers, which share what it imported.
 Nothing outlives the run: each process forked asks for a SIGTERM when its parent dies
-(:func:`end_with`).
+(:func:`as_child`).
 """
 
 from __future__ import annotations
@@ -116,11 +116,9 @@ def _serve(
     """The host: prepared, then each batch's outcomes, until told to stop. Anything that goes
     wrong ends it quietly: the parent then runs the batch."""
     parents.close()  # the parent's end: once the parent is gone, no one holds it open
-    # Ctrl-C is the parent's. SIGTERM ends the host at once (its workers end with it), or,
-    # where they cannot be told, unwinds it by an exception so that its pool stops them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if not end_with(parent):
+    # Where its workers cannot be told of its death, SIGTERM unwinds the host by an
+    # exception instead, so that its pool stops them.
+    if not as_child(parent):
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         prepare()
@@ -139,7 +137,7 @@ _PRCTL: list[Callable[..., int] | None] = []
 
 
 def ready() -> None:
-    """Look up what :func:`end_with` needs, in a process about to fork: its children inherit it."""
+    """Look up what :func:`as_child` needs, in a process about to fork: its children inherit it."""
     if _PRCTL:
         return
     prctl = None
@@ -159,9 +157,12 @@ def children_end_with_us() -> bool:
     return not _PRCTL or _PRCTL[0] is not None
 
 
-def end_with(parent: int) -> bool:
-    """End this forked process with SIGTERM when ``parent`` dies, at once if it is gone
-    already; whether the kernel will tell it (Linux only). Call it with SIGTERM's action set."""
+def as_child(parent: int) -> bool:
+    """In a process ``parent`` forked: Ctrl-C is the parent's to handle; ``terminate()`` ends
+    it, and so does ``parent``'s death (at once if it is gone already). Whether the kernel
+    will tell it of that death (Linux only)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     ready()
     prctl = _PRCTL[0]
     told = prctl is not None and prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0
