@@ -32,6 +32,7 @@ SECRET, SECRET_BYTES = "secret.key", 32
 _KEPT = ("path", "stats", "test_cases", "unchecked", "unchecked_because", "reads")
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOLINK = getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOLINK
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
 _FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOLINK
 _HOME = os.path.join("~", "Library", "Caches") if sys.platform == "darwin" else "~/.cache"
@@ -73,10 +74,11 @@ def _secret(place: str) -> bytes | None:
         os.makedirs(place, mode=0o700, exist_ok=True)
         at = os.open(place, os.O_RDONLY | _CLOEXEC)
         try:
-            with contextlib.suppress(FileExistsError):
-                new = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOLINK
-                with os.fdopen(os.open(SECRET, new, 0o600, dir_fd=at), "wb") as handle:
-                    handle.write(os.urandom(SECRET_BYTES))
+            with (
+                contextlib.suppress(FileExistsError),
+                os.fdopen(os.open(SECRET, _NEW, 0o600, dir_fd=at), "wb") as handle,
+            ):
+                handle.write(os.urandom(SECRET_BYTES))
             with os.fdopen(os.open(SECRET, _READ | _NOLINK, dir_fd=at), "rb") as handle:
                 found, key = os.fstat(handle.fileno()), handle.read(SECRET_BYTES + 1)
         finally:
@@ -271,8 +273,7 @@ def _store(at: int, name: str, content: bytes) -> None:
     """Write ``content`` as ``name`` in the folder ``at`` (then closed): a new file, renamed."""
     temporary = f".{os.urandom(8).hex()}.tmp"
     try:
-        new = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOLINK
-        with os.fdopen(os.open(temporary, new, 0o600, dir_fd=at), "wb") as handle:
+        with os.fdopen(os.open(temporary, _NEW, 0o600, dir_fd=at), "wb") as handle:
             handle.write(content)
         os.replace(temporary, name, src_dir_fd=at, dst_dir_fd=at)
     except BaseException:

@@ -15,7 +15,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn, TextIO
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from holodeck_mt.app import streams
 from holodeck_mt.limits import (
@@ -185,14 +185,15 @@ _RULE = {
     "code": "a code (HMT102) or its name",
     "--all": "print every code's documentation",
 }
+_CODES = {"action": "append", "default": [], "metavar": "CODES"}
 _KEYWORDS: dict[str, dict[str, Any]] = {
     "paths": {"nargs": "*", "metavar": "PATH"},
     "path": {"metavar": "PATH"},
     "folder": {"nargs": "?", "default": "."},
     "code": {"nargs": "?", "metavar": "CODE"},
     "--format": {"default": "text", "choices": ["text", "json"]},
-    "--select": {"action": "append", "default": [], "metavar": "CODES"},
-    "--ignore": {"action": "append", "default": [], "metavar": "CODES"},
+    "--select": _CODES,
+    "--ignore": _CODES,
     "--config": {"type": Path, "metavar": "PATH"},
     "--stdin-filename": {"metavar": "PATH"},
     "--output-file -o": {"type": Path, "metavar": "FILE"},
@@ -385,7 +386,6 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     from holodeck_mt.app import pool_host
     from holodeck_mt.rules.registry import rules_to_run
 
-    # Frozen, the parent's objects are neither walked nor copied by a worker's collector.
     _prepare(_FORK and any(map(_judges_platform, jobs)))
     pool_host.ready()
     rules_to_run(jobs[0].options)
@@ -393,7 +393,7 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     size = max(1, len(jobs) // (4 * workers))
     chunks = [list(range(i, min(i + size, len(jobs)))) for i in range(0, len(jobs), size)]
     outcomes: list[Outcome | None] = [None] * len(jobs)
-    gc.freeze()
+    gc.freeze()  # the parent's objects: neither walked nor copied by a worker's collector
     try:
         _pool_run(jobs, chunks, workers, context, outcomes)
         for i, outcome in enumerate(outcomes):
@@ -455,22 +455,14 @@ def _pool_host(
     would save less than it costs."""
     from holodeck_mt.project import discovery
 
-    if not (
-        _FORK
-        and _parallel(args, len(files))
-        and args.platform != "off"
-        and any(discovery.is_agent_file(Path(f)) for f in files)
-    ):
-        yield None
-        return
-    from holodeck_mt.app.pool_host import PoolHost
+    host = None
+    agents = any(discovery.is_agent_file(Path(f)) for f in files)
+    if _FORK and _parallel(args, len(files)) and args.platform != "off" and agents:
+        from holodeck_mt.app.pool_host import PoolHost
 
-    try:
-        host = PoolHost(functools.partial(_prepare, True), _in_parallel)
-    except OSError:  # no process to spare: the parent forks the workers itself
-        yield None
-        return
-    with contextlib.closing(host):
+        with contextlib.suppress(OSError):  # no process to spare: the parent forks the workers
+            host = PoolHost(functools.partial(_prepare, True), _in_parallel)
+    with contextlib.closing(host) if host is not None else contextlib.nullcontext():
         yield host
 
 
@@ -624,15 +616,23 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
-    """Render the report (to stdout or ``--output-file``) and choose the exit code."""
+    """Render the report (to stdout, or swapped in whole as ``--output-file``) and choose the
+    exit code."""
+    import io
+
+    from holodeck_mt.project import writes
     from holodeck_mt.render import renderer, statistics
 
     render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
-    if args.output_file is not None:
-        if not _write_output(args.output_file, lambda out: render(results, out)):
-            return EXIT_USAGE
-    else:
+    if args.output_file is None:
         streams.write_report(lambda out: render(results, out))
+    else:
+        buffer = io.StringIO()
+        render(results, buffer)
+        try:
+            writes.create(args.output_file, buffer.getvalue().encode("utf-8", "backslashreplace"))
+        except OSError as e:
+            return _error(f"cannot write '{display_path(args.output_file)}': {e.strerror or e}")
     if problems:
         return EXIT_USAGE
     return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
@@ -683,22 +683,6 @@ def _show_files(files: list[str], found: discovery.Found) -> int:
     lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
     streams.write_report(lambda out: out.writelines(line + "\n" for line in lines))
     return EXIT_USAGE if problems else EXIT_OK
-
-
-def _write_output(path: Path, render: Callable[[TextIO], None]) -> bool:
-    """``--output-file``: the report swapped in whole; an error said, not raised."""
-    import io
-
-    from holodeck_mt.project import writes
-
-    buffer = io.StringIO()
-    render(buffer)
-    try:
-        writes.create(path, buffer.getvalue().encode("utf-8", "backslashreplace"))
-    except OSError as e:
-        _error(f"cannot write '{display_path(path)}': {e.strerror or e}")
-        return False
-    return True
 
 
 def _platform_missing() -> bool:
