@@ -138,17 +138,14 @@ _PRCTL: list[Callable[..., int] | None] = []
 
 def ready() -> None:
     """Look up what :func:`as_child` needs, in a process about to fork: its children inherit it."""
-    if _PRCTL:
-        return
-    prctl = None
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
+    if not _PRCTL:
+        prctl = None
+        if sys.platform.startswith("linux"):
+            with contextlib.suppress(ImportError, OSError, AttributeError):
+                import ctypes
 
-            prctl = ctypes.CDLL(None, use_errno=True).prctl
-        except (ImportError, OSError, AttributeError):
-            prctl = None
-    _PRCTL.append(prctl)
+                prctl = ctypes.CDLL(None, use_errno=True).prctl
+        _PRCTL.append(prctl)
 
 
 def children_end_with_us() -> bool:
