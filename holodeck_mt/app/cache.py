@@ -91,8 +91,7 @@ def _secret(place: str) -> bytes | None:
 
 
 def _entry_folder(root: str, name: str, create: bool) -> int:
-    """The folder of entry ``name`` (made when ``create``), its last two parts never opened
-    through a link."""
+    """The folder of entry ``name`` (made when ``create``), its last two parts never links."""
     parent, last = os.path.split(os.path.abspath(root))
     if create:
         os.makedirs(parent, mode=0o700, exist_ok=True)
@@ -220,8 +219,7 @@ class Entry:
             return None
 
     def write(self, results: list[FileResult]) -> bool:
-        """Store ``results`` if the file is as it was when its entry was named; whether they
-        were."""
+        """Store ``results`` if the file is as it was when its entry was named; whether stored."""
         key, name, raw = self.key, self.name, _content(self.path, self.limit)
         if key is None or name is None or raw is None or self._name() != name:
             return False

@@ -1,8 +1,6 @@
-"""``python -m holodeck_mt``: parse arguments, validate, render, choose the exit code.
-
-Exit codes: 0 every file valid (warnings allowed unless ``--strict``); 1 at least
-one error in a file; 2 a usage error or a path that cannot be read.
-"""
+"""``python -m holodeck_mt``: parse arguments, validate, render, choose the exit code: 0 every
+file valid (warnings allowed unless ``--strict``); 1 an error in a file; 2 a usage error or a
+path that cannot be read."""
 
 from __future__ import annotations
 
@@ -441,8 +439,7 @@ def _pool_run(
 
 
 def _parallel(args: argparse.Namespace, files: int) -> bool:
-    """Whether ``files`` are validated on several processes (never the graders' imports:
-    they run user code)."""
+    """Whether ``files`` run on several processes (never the graders' imports: user code)."""
     return args.jobs > 1 and files > 1 and not args.import_graders
 
 
@@ -616,8 +613,7 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
-    """Render the report (to stdout, or swapped in whole as ``--output-file``) and choose the
-    exit code."""
+    """Render the report (to stdout, or swapped in whole as ``--output-file``); the exit code."""
     import io
 
     from holodeck_mt.project import writes
@@ -774,13 +770,9 @@ def _lsp() -> int:
     try:
         from holodeck_mt.lsp import server
     except ImportError as e:
-        missing = e.name or "pygls"
-        print(
-            f"holodeck-mt: error: the language server needs {missing}: "
-            "pip install 'holodeck-mt[lsp]'",
-            file=sys.stderr,
+        return _error(
+            f"the language server needs {e.name or 'pygls'}: pip install 'holodeck-mt[lsp]'"
         )
-        return EXIT_USAGE
     from holodeck_mt import __version__
 
     server.serve(__version__)

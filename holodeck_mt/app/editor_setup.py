@@ -112,8 +112,7 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
 
 
 def _compose_holodeck_schema(root: Path, settings: dict[str, Any]) -> bool:
-    """Move the globs bound to HoloDeck's agent schema to the schema composed from it; True
-    when the composed file was written."""
+    """Move the globs bound to HoloDeck's agent schema to the one composed; whether written."""
     bindings = settings.get("yaml.schemas")
     if not isinstance(bindings, dict):
         return False

@@ -1,11 +1,6 @@
-"""The process the workers of a run are forked from (fork only), started before they are needed.
-
-Forked as soon as the files are found, the host imports what is slow to import (the
-validator's stages, the platform's models) on another core while the parent reads each
-file's settings; handed the jobs, it forks the workers, which share what it imported.
-Nothing outlives the run: each process forked asks for a SIGTERM when its parent dies
-(:func:`as_child`).
-"""
+"""The process the workers of a run are forked from, forked as soon as the files are found: it
+imports what is slow to import on another core while the parent reads each file's settings,
+then forks the workers, which share it. Each process forked ends with its parent."""
 
 from __future__ import annotations
 
@@ -149,8 +144,7 @@ def ready() -> None:
 
 
 def children_end_with_us() -> bool:
-    """Whether every process this one forked ends when it dies: none was (:func:`ready`
-    never called), or each asked the kernel."""
+    """Whether every process this one forked (if :func:`ready` was called) ends when it dies."""
     return not _PRCTL or _PRCTL[0] is not None
 
 

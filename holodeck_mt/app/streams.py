@@ -61,8 +61,7 @@ def guard_pipe() -> None:
 
 
 def write_report(render: Callable[[TextIO], None]) -> bool:
-    """Render to stdout (a closed stdout or a reader gone is not our failure); whether the
-    whole report was written."""
+    """Render to stdout (a closed one or a reader gone is no failure); whether it all was."""
     stream = sys.stdout
     try:
         if stream is None:
