@@ -153,36 +153,27 @@ def _holodeck_agent_schema(root: Path, key: str) -> dict[str, Any] | None:
     if not isinstance(key, str) or re.match(r"[a-z][a-z0-9+.-]*:", key) or os.path.isabs(key):
         return None
     schema = _json_file(root, key)
-    if not isinstance(schema, dict):
-        return None
-    properties = schema.get("properties")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict) or not all(k in properties for k in _AGENT_KEYS):
         return None
     return schema
 
 
-def _json_file(root: Path, name: str) -> Any:
-    """A JSON file of the repository, read as the settings are; None when it cannot be."""
-    relative = Path(name)
-    if ".." in relative.parts:
+def _json_file(root: Path, name: str) -> dict[str, Any] | None:
+    """A JSON object of the repository, read as the settings are; None when it cannot be."""
+    if ".." in Path(name).parts:
         return None
     try:
-        found = _existing(root, relative)
-        if found is None:
-            return None
-        value = _loads(found[0].decode("utf-8-sig"))
-    except (writes.WriteError, OSError, ValueError, RecursionError):
+        return _read_settings(root, Path(name))[0]
+    except (SetupError, writes.WriteError, OSError, ValueError, RecursionError):
         return None
-    return value if _depth(value) <= MAX_NESTING else None
 
 
 def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
     """HoloDeck's agent schema with ``test_cases`` and ``test_cases_file`` left to ours, not
     applied to a test-cases file; its root becomes one more of its ``$defs``."""
     agent = {k: v for k, v in schema.items() if k not in ("$defs", "definitions", "$id", "$schema")}
-    properties = dict(agent.get("properties", {}))
-    properties.update(dict.fromkeys(_LEFT_TO_OURS, True))
-    agent["properties"] = properties
+    agent["properties"] = {**agent.get("properties", {}), **dict.fromkeys(_LEFT_TO_OURS, True)}
     if isinstance(agent.get("required"), list):
         agent["required"] = [k for k in agent["required"] if k not in _LEFT_TO_OURS]
     definitions = dict(schema.get("$defs", {}))
@@ -241,30 +232,33 @@ def _existing(root: Path, name: Path) -> tuple[bytes, writes.Snapshot] | None:
     return writes.read(path, root, MAX_SETTINGS_BYTES, name.as_posix())
 
 
-def _read_settings(root: Path) -> tuple[dict[str, Any], tuple[bytes, writes.Snapshot] | None]:
-    """The settings as they are, and as read; refuse a file this cannot rewrite without loss."""
-    before = _existing(root, SETTINGS)
+def _read_settings(
+    root: Path, name: Path = SETTINGS
+) -> tuple[dict[str, Any], tuple[bytes, writes.Snapshot] | None]:
+    """The settings (or another JSON object) as they are, and as read; refuse a file this cannot
+    rewrite without loss."""
+    before = _existing(root, name)
     if before is None:
         return {}, None
     try:
         text = before[0].decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise SetupError(f"{SETTINGS.as_posix()} is not UTF-8 text") from None
+        raise SetupError(f"{name.as_posix()} is not UTF-8 text") from None
     try:
         settings = _loads(text) if text.strip() else {}
     except json.JSONDecodeError as e:
         raise SetupError(
-            f"{SETTINGS.as_posix()} is not plain JSON ({e.msg} at line {e.lineno}); it may "
+            f"{name.as_posix()} is not plain JSON ({e.msg} at line {e.lineno}); it may "
             "hold comments, which rewriting would lose: add the binding by hand "
             "(see docs/editors.md)"
         ) from None
     except (ValueError, RecursionError) as e:
-        raise SetupError(f"{SETTINGS.as_posix()} is not rewritten: {e}") from None
+        raise SetupError(f"{name.as_posix()} is not rewritten: {e}") from None
     if not isinstance(settings, dict):
-        raise SetupError(f"{SETTINGS.as_posix()} does not hold a JSON object")
+        raise SetupError(f"{name.as_posix()} does not hold a JSON object")
     if _depth(settings) > MAX_NESTING:
         raise SetupError(
-            f"{SETTINGS.as_posix()} is not rewritten: it nests deeper than {MAX_NESTING} levels"
+            f"{name.as_posix()} is not rewritten: it nests deeper than {MAX_NESTING} levels"
         )
     return settings, before
 
