@@ -33,19 +33,14 @@ def entry(name: str) -> Code:
     raise UnknownCode(wanted)
 
 
-def section(page: str, code: str) -> str:
-    """The part of the page under ``## CODE``, up to the next heading of its level."""
-    start = page.find(f"\n## {code}\n")
-    if start < 0:
-        raise UnknownCode(code)
-    start += 1
-    end = page.find("\n## ", start)
-    return page[start : end if end >= 0 else len(page)].strip("\n")
-
-
 def documentation(code: Code, page: str) -> str:
-    """What ``holodeck-mt rule CODE`` prints for one code."""
-    parts = [section(page, code.code)]
+    """What ``holodeck-mt rule CODE`` prints for one code: first its part of the page, under
+    ``## CODE`` up to the next heading of its level."""
+    start = page.find(f"\n## {code.code}\n")
+    if start < 0:
+        raise UnknownCode(code.code)
+    end = page.find("\n## ", start + 1)
+    parts = [page[start + 1 : end if end >= 0 else len(page)].strip("\n")]
     if isinstance(code, Rule) and code.documentation:
         parts.append(code.documentation)
     parts.append(f"Documentation: {code_docs(code.code)}")
