@@ -100,10 +100,8 @@ def _help_width() -> int:
     """The width argparse gives help: the terminal's (``COLUMNS`` first) less 2, or 78."""
     columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 0
     if columns <= 0:
-        try:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
     return (columns or 80) - 2
 
 
