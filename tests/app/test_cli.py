@@ -82,7 +82,10 @@ def test_exit_2_for_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
 def test_lsp_without_its_extra_says_what_to_install_and_exits_2(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
+    import holodeck_mt.lsp
+
     monkeypatch.setitem(sys.modules, "holodeck_mt.lsp.server", None)  # the import fails
+    monkeypatch.delattr(holodeck_mt.lsp, "server", raising=False)
     assert main(["lsp"]) == 2
     assert capsys.readouterr() == (
         "",
