@@ -1,9 +1,7 @@
-"""The cache: a file's results reused while nothing they depend on has changed, and only
-if this installation stored them (what an entry depends on, and where it is kept:
-docs/usage.md, *The cache*). An entry is named by an HMAC of what is known before
-validating; it records keyed hashes of what validating reads, checked before use, and no
-value. The key is made on first use in the user's cache folder (0600, ``O_EXCL``), never
-in the repository validated. Without ``dir_fd`` (Windows) there is no cache.
+"""The cache (docs/usage.md, *The cache*): a file's results reused while nothing they depend
+on has changed, only if this installation stored them. An entry is named by an HMAC of what
+is known before validating and records keyed hashes, no value, of what validating reads.
+The key lives in the user's cache folder, never the repository. No ``dir_fd``: no cache.
 """
 
 from __future__ import annotations
@@ -25,18 +23,16 @@ if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
     from holodeck_mt.rules import Options
 
-#: The entries' layout; a change makes every older entry foreign.
-FORMAT = 2
-#: An entry larger than this is not read (nor written).
-MAX_ENTRY_BYTES = 16 * 1024 * 1024
-#: A file larger than this is not cached: hashing it would cost what validating does.
-MAX_FILE_BYTES = 64 * 1024 * 1024
+#: The entries' layout (a change makes every older entry foreign); the largest entry read or
+#: written; the largest file cached (hashing it would cost what validating does).
+FORMAT, MAX_ENTRY_BYTES, MAX_FILE_BYTES = 2, 16 * 1024 * 1024, 64 * 1024 * 1024
 #: The key's file, in the user's cache folder, and its size.
 SECRET, SECRET_BYTES = "secret.key", 32
 #: What an entry keeps of a result besides its diagnostics and quoted lines.
 _KEPT = ("path", "stats", "test_cases", "unchecked", "unchecked_because", "reads")
 _CLOEXEC = getattr(os, "O_CLOEXEC", 0)
 _NOLINK = getattr(os, "O_NOFOLLOW", 0) | _CLOEXEC
+_NEW = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOLINK
 _READ = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0) | _CLOEXEC
 _FOLDER = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | _NOLINK
 _HOME = os.path.join("~", "Library", "Caches") if sys.platform == "darwin" else "~/.cache"
@@ -78,10 +74,11 @@ def _secret(place: str) -> bytes | None:
         os.makedirs(place, mode=0o700, exist_ok=True)
         at = os.open(place, os.O_RDONLY | _CLOEXEC)
         try:
-            with contextlib.suppress(FileExistsError):
-                new = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOLINK
-                with os.fdopen(os.open(SECRET, new, 0o600, dir_fd=at), "wb") as handle:
-                    handle.write(os.urandom(SECRET_BYTES))
+            with (
+                contextlib.suppress(FileExistsError),
+                os.fdopen(os.open(SECRET, _NEW, 0o600, dir_fd=at), "wb") as handle,
+            ):
+                handle.write(os.urandom(SECRET_BYTES))
             with os.fdopen(os.open(SECRET, _READ | _NOLINK, dir_fd=at), "rb") as handle:
                 found, key = os.fstat(handle.fileno()), handle.read(SECRET_BYTES + 1)
         finally:
@@ -94,8 +91,7 @@ def _secret(place: str) -> bytes | None:
 
 
 def _entry_folder(root: str, name: str, create: bool) -> int:
-    """The folder of entry ``name`` (made when ``create``): the root's last part and the
-    entry's own folder are never opened through a link (a committed link leads nowhere)."""
+    """The folder of entry ``name`` (made when ``create``), its last two parts never links."""
     parent, last = os.path.split(os.path.abspath(root))
     if create:
         os.makedirs(parent, mode=0o700, exist_ok=True)
@@ -138,7 +134,7 @@ def _state(key: bytes, path: str) -> str:
 
 def _variables(key: bytes, names: Collection[str]) -> str:
     """A keyed hash of each named variable's value (or that it is unset) as the ``holodeck``
-    command sees it: the environment, and the ``.env`` files' values, expanded."""
+    command sees it, ``.env`` files included."""
     from holodeck_mt.read.substitution import environment
 
     seen = environment().variables if names else {}
@@ -223,8 +219,7 @@ class Entry:
             return None
 
     def write(self, results: list[FileResult]) -> bool:
-        """Store ``results`` (their text dropped) if the file is as it was when its entry
-        was named; whether they were. A cache not written is only a slower next run."""
+        """Store ``results`` if the file is as it was when its entry was named; whether stored."""
         key, name, raw = self.key, self.name, _content(self.path, self.limit)
         if key is None or name is None or raw is None or self._name() != name:
             return False
@@ -243,7 +238,7 @@ class Entry:
 
     def _entry(self, key: bytes, raw: bytes, results: list[FileResult]) -> dict[str, Any] | None:
         """The results with keyed hashes of what validating read; None when a file they
-        depend on is not known (one the document named and could not follow may appear)."""
+        depend on is not known (a test-cases file named and not followed)."""
         from holodeck_mt.read.env_vars import REFERENCE
         from holodeck_mt.read.substitution import ENV_FILES
 
@@ -266,8 +261,7 @@ class Entry:
 
 
 def _configurations(followed: list[str]) -> list[str]:
-    """The configuration files that could apply to each test-cases file a document named:
-    each was judged with its own folder's."""
+    """The configuration files that could apply to each test-cases file a document named."""
     from holodeck_mt.project.config import looked_for
 
     return [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
@@ -277,8 +271,7 @@ def _store(at: int, name: str, content: bytes) -> None:
     """Write ``content`` as ``name`` in the folder ``at`` (then closed): a new file, renamed."""
     temporary = f".{os.urandom(8).hex()}.tmp"
     try:
-        new = os.O_WRONLY | os.O_CREAT | os.O_EXCL | _NOLINK
-        with os.fdopen(os.open(temporary, new, 0o600, dir_fd=at), "wb") as handle:
+        with os.fdopen(os.open(temporary, _NEW, 0o600, dir_fd=at), "wb") as handle:
             handle.write(content)
         os.replace(temporary, name, src_dir_fd=at, dst_dir_fd=at)
     except BaseException:

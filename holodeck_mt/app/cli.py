@@ -1,8 +1,6 @@
-"""``python -m holodeck_mt``: parse arguments, validate, render, choose the exit code.
-
-Exit codes: 0 every file valid (warnings allowed unless ``--strict``); 1 at least
-one error in a file; 2 a usage error or a path that cannot be read.
-"""
+"""``python -m holodeck_mt``: parse arguments, validate, render, choose the exit code: 0 every
+file valid (warnings allowed unless ``--strict``); 1 an error in a file; 2 a usage error or a
+path that cannot be read."""
 
 from __future__ import annotations
 
@@ -15,7 +13,7 @@ import sys
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, NoReturn, TextIO, TypeAlias
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from holodeck_mt.app import streams
 from holodeck_mt.limits import (
@@ -37,35 +35,22 @@ if TYPE_CHECKING:
     from holodeck_mt.project import discovery
 
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
-#: The shell's code for a run ended by Ctrl-C (128 + SIGINT).
-EXIT_INTERRUPTED = 130
-#: The shell's code for a run ended by SIGTERM (128 + SIGTERM): ``timeout``, ``kill``, a
-#: cancelled CI job.
-EXIT_TERMINATED = 143
+#: The shell's codes for a run ended by Ctrl-C and by SIGTERM (128 + the signal).
+EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 
 
 class _Terminated(BaseException):
     """SIGTERM during ``validate``: the run unwinds as on Ctrl-C, its processes ended first."""
 
 
-def _formats() -> list[str]:
-    from holodeck_mt.render import FORMATS
-
-    return list(FORMATS)
-
-
 _SIZE = re.compile(r"(\d{1,15}(?:\.\d{1,6})?)([kmgt]?)b?")
 _UNITS = {"": 1, "k": 1024, "m": 1024**2, "g": 1024**3, "t": 1024**4}
 #: The largest --max-file-size: beyond it a limit protects nothing (and reads overflow).
 MAX_SIZE_OPTION = 1024**4
-#: The largest count an option takes (--max-depth, --max-alias-nodes, --max-diagnostics).
-MAX_COUNT_OPTION = 10**9
-#: The deepest nesting --max-depth allows: the recursive walkers run out of stack beyond.
-MAX_DEPTH_OPTION = 500
-#: The most worker processes --jobs starts.
-MAX_JOBS = 256
-#: Whether workers are forked, and so inherit what the process they are forked from
-#: imported (elsewhere than on Linux, each starts afresh).
+#: The largest count an option takes; the deepest --max-depth (the recursive walkers run
+#: out of stack beyond); the most worker processes --jobs starts.
+MAX_COUNT_OPTION, MAX_DEPTH_OPTION, MAX_JOBS = 10**9, 500, 256
+#: Whether workers are forked, inheriting what their parent imported (Linux only).
 _FORK = sys.platform == "linux"
 
 
@@ -115,301 +100,188 @@ def _help_width() -> int:
     """The width argparse gives help: the terminal's (``COLUMNS`` first) less 2, or 78."""
     columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 0
     if columns <= 0:
-        try:
+        with contextlib.suppress(AttributeError, ValueError, OSError):
             columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-        except (AttributeError, ValueError, OSError):
-            columns = 0
     return (columns or 80) - 2
 
 
-Commands: TypeAlias = "argparse._SubParsersAction[_Parser]"
-
-
-def _flags(command: _Parser, flags: dict[str, str]) -> None:
-    """Options that are on or off: each flag and its help."""
-    for flag, text in flags.items():
-        command.add_argument(flag, action="store_true", help=text)
-
-
-def _paths(command: _Parser, text: str) -> None:
-    command.add_argument("paths", nargs="*", metavar="PATH", help=text)
-
-
-def _format(command: _Parser, choices: list[str]) -> None:
-    command.add_argument(
-        "--format", default="text", choices=choices, help="output format (default: text)"
-    )
-
-
-def _max_file_size(command: _Parser) -> None:
-    """The size limit of the commands that read the files they are named (validate, fix)."""
-    command.add_argument(
-        "--max-file-size",
-        type=_size,
-        default=MAX_FILE_BYTES,
-        metavar="SIZE",
-        help=f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)",
-    )
-
-
-def _add_validate(commands: Commands) -> None:
-    validate = commands.add_parser(
-        "validate",
-        help="validate agent.yaml and test-cases files",
-        description="Validate agent.yaml files and the test-cases files they name. "
+#: Each option's names (``--output-file -o``) and help; its argparse keywords in
+#: :data:`_KEYWORDS`, else a flag (on or off).
+_SELECTION = {
+    "--select": "report only these codes, comma-separated; a prefix selects a range (HMT2: "
+    "every HMT2xx); replaces the configuration file's `select` (default: every code)",
+    "--ignore": "do not report these codes or prefixes, comma-separated; adds to the "
+    "configuration file's `ignore`",
+    "--config": "read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
+    "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
+    "--isolated": "read no configuration file",
+    "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
+    "silences nothing (HMT221)",
+}
+_MAX_FILE_SIZE = {
+    "--max-file-size": f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)"
+}
+_FORMAT = {"--format": "output format (default: text)"}
+_VALIDATE = {
+    "paths": "a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
+    "files and YAML files holding test cases (default: ./agent.yaml)",
+    "--by-content": "validate a named file only if it is an agent.yaml or holds test "
+    "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)",
+    **_FORMAT,
+    "--strict": "warnings fail the run too: the exit code and every format's verdict",
+    "--import-graders": "import each code grader and report missing modules or "
+    "callables (runs the graders' module code)",
+    "--check-files": "check that each files[*].path exists relative to the agent.yaml",
+    "--no-cache": "validate every file afresh: neither reuse nor store results in "
+    "the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
+    **_SELECTION,
+    "--stdin-filename": "with the path `-`: the file the text read from standard input stands "
+    "for (its name in the report, its folder's configuration and test_cases_file)",
+    "--output-file -o": "write the report to this file (replaced whole, never half-written) "
+    "instead of standard output",
+    "--statistics": "print how many diagnostics of each code there are, instead of "
+    "the diagnostics (text or json)",
+    "--show-files": "print the files a run would validate and the YAML files it "
+    "passes over, with why, and validate nothing",
+    "--platform": "judge the agent.yaml's own sections (model, instructions, tools, ...) with "
+    "the platform's models: when holodeck-ai is importable (auto, the default), never (off), "
+    "or exit 2 when it is not (required)",
+    "-j --jobs": f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
+    **_MAX_FILE_SIZE,
+    "--max-depth": "reject deeper nesting of mappings and lists, at most "
+    f"{MAX_DEPTH_OPTION} (default: {MAX_DEPTH})",
+    "--max-alias-nodes": "reject files whose aliases expand to more nodes, e.g. alias bombs "
+    f"(default: {MAX_ALIAS_NODES})",
+    "--max-diagnostics": "diagnostics shown per file; one more line counts the rest; 0 shows "
+    f"all (default: {MAX_DIAGNOSTICS})",
+    "--allow-outside-paths": "let test_cases_file and files[*].path (--check-files) "
+    "name files outside the repository tree (/proc, /sys and /dev stay refused)",
+}
+_FIX = {
+    "paths": "as for validate (default: ./agent.yaml)",
+    "--unsafe-fixes": "also apply the fixes that change what a test asserts "
+    "(renames, removals, `count`)",
+    "--diff": "print a unified diff and change no file",
+    **_SELECTION,
+    **_MAX_FILE_SIZE,
+}
+_EXPLAIN = {
+    "path": "an agent.yaml or a test-cases file",
+    "--test-case": "explain only the test case of this name",
+    **_FORMAT,
+}
+_INIT_EDITOR = {
+    "folder": "the repository's root (default: .)",
+    "--modeline": "put a `# yaml-language-server: $schema=...` line at the top of "
+    "each file instead",
+    "--schema": "the schema to bind (default: a copy of the bundle in .vscode/; the released "
+    f"one is {BUNDLE_URL})",
+}
+_RULE = {
+    "code": "a code (HMT102) or its name",
+    "--all": "print every code's documentation",
+}
+_CODES = {"action": "append", "default": [], "metavar": "CODES"}
+_KEYWORDS: dict[str, dict[str, Any]] = {
+    "paths": {"nargs": "*", "metavar": "PATH"},
+    "path": {"metavar": "PATH"},
+    "folder": {"nargs": "?", "default": "."},
+    "code": {"nargs": "?", "metavar": "CODE"},
+    "--format": {"default": "text", "choices": ["text", "json"]},
+    "--select": _CODES,
+    "--ignore": _CODES,
+    "--config": {"type": Path, "metavar": "PATH"},
+    "--stdin-filename": {"metavar": "PATH"},
+    "--output-file -o": {"type": Path, "metavar": "FILE"},
+    "--platform": {"choices": ("auto", "off", "required"), "default": None},
+    "-j --jobs": {"type": _count(1, MAX_JOBS), "default": os.cpu_count() or 1},
+    "--max-file-size": {"type": _size, "default": MAX_FILE_BYTES, "metavar": "SIZE"},
+    "--max-depth": {"type": _count(1, MAX_DEPTH_OPTION), "default": MAX_DEPTH, "metavar": "N"},
+    "--max-alias-nodes": {"type": _positive, "default": MAX_ALIAS_NODES, "metavar": "N"},
+    "--max-diagnostics": {
+        "type": _count(0, MAX_COUNT_OPTION),
+        "default": MAX_DIAGNOSTICS,
+        "metavar": "N",
+    },
+    "--test-case": {"metavar": "NAME"},
+    "--schema": {"metavar": "URL_OR_PATH"},
+}
+#: Each command's help, description and options.
+_COMMAND_TABLE: dict[str, tuple[str, str | None, dict[str, str]]] = {
+    "validate": (
+        "validate agent.yaml and test-cases files",
+        "Validate agent.yaml files and the test-cases files they name. "
         "Exit 0: valid; 1: errors found; 2: usage error or unreadable path.",
-    )
-    _paths(
-        validate,
-        "a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
-        "files and YAML files holding test cases (default: ./agent.yaml)",
-    )
-    _flags(
-        validate,
-        {
-            "--by-content": "validate a named file only if it is an agent.yaml or holds test "
-            "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)"
-        },
-    )
-    _format(validate, _formats())
-    _flags(
-        validate,
-        {
-            "--strict": "warnings fail the run too: the exit code and every format's verdict",
-            "--import-graders": "import each code grader and report missing modules or "
-            "callables (runs the graders' module code)",
-            "--check-files": "check that each files[*].path exists relative to the agent.yaml",
-            "--no-cache": "validate every file afresh: neither reuse nor store results in "
-            "the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
-        },
-    )
-    _add_selection(validate)
-    _add_habits(validate)
-    validate.add_argument(
-        "--platform",
-        choices=("auto", "off", "required"),
-        default=None,
-        help="judge the agent.yaml's own sections (model, instructions, tools, ...) with the "
-        "platform's models: when holodeck-ai is importable (auto, the default), never (off), "
-        "or exit 2 when it is not (required)",
-    )
-    validate.add_argument(
-        "-j",
-        "--jobs",
-        type=_count(1, MAX_JOBS),
-        default=os.cpu_count() or 1,
-        help=f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
-    )
-    _add_limits(validate)
-
-
-def _add_selection(validate: _Parser) -> None:
-    """Which codes are reported, and the configuration file."""
-    validate.add_argument(
-        "--select",
-        action="append",
-        default=[],
-        metavar="CODES",
-        help="report only these codes, comma-separated; a prefix selects a range (HMT2: "
-        "every HMT2xx); replaces the configuration file's `select` (default: every code)",
-    )
-    validate.add_argument(
-        "--ignore",
-        action="append",
-        default=[],
-        metavar="CODES",
-        help="do not report these codes or prefixes, comma-separated; adds to the "
-        "configuration file's `ignore`",
-    )
-    validate.add_argument(
-        "--config",
-        type=Path,
-        metavar="PATH",
-        help="read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
-        "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
-    )
-    _flags(
-        validate,
-        {
-            "--isolated": "read no configuration file",
-            "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
-            "silences nothing (HMT221)",
-        },
-    )
-
-
-def _add_habits(validate: _Parser) -> None:
-    """Standard input, the report's file, counts by code, the files a search takes."""
-    validate.add_argument(
-        "--stdin-filename",
-        metavar="PATH",
-        help="with the path `-`: the file the text read from standard input stands for "
-        "(its name in the report, its folder's configuration and test_cases_file)",
-    )
-    validate.add_argument(
-        "--output-file",
-        "-o",
-        type=Path,
-        metavar="FILE",
-        help="write the report to this file (replaced whole, never half-written) instead "
-        "of standard output",
-    )
-    _flags(
-        validate,
-        {
-            "--statistics": "print how many diagnostics of each code there are, instead of "
-            "the diagnostics (text or json)",
-            "--show-files": "print the files a run would validate and the YAML files it "
-            "passes over, with why, and validate nothing",
-        },
-    )
-
-
-def _add_limits(validate: _Parser) -> None:
-    """The safety limits and the path confinement of `validate`."""
-    _max_file_size(validate)
-    for option, parse, default, what in [
-        (
-            "--max-depth",
-            _count(1, MAX_DEPTH_OPTION),
-            MAX_DEPTH,
-            f"reject deeper nesting of mappings and lists, at most {MAX_DEPTH_OPTION}",
-        ),
-        (
-            "--max-alias-nodes",
-            _positive,
-            MAX_ALIAS_NODES,
-            "reject files whose aliases expand to more nodes, e.g. alias bombs",
-        ),
-        (
-            "--max-diagnostics",
-            _count(0, MAX_COUNT_OPTION),
-            MAX_DIAGNOSTICS,
-            "diagnostics shown per file; one more line counts the rest; 0 shows all",
-        ),
-    ]:
-        validate.add_argument(
-            option, type=parse, default=default, metavar="N", help=f"{what} (default: {default})"
-        )
-    _flags(
-        validate,
-        {
-            "--allow-outside-paths": "let test_cases_file and files[*].path (--check-files) "
-            "name files outside the repository tree (/proc, /sys and /dev stay refused)"
-        },
-    )
-
-
-def _add_fix(commands: Commands) -> None:
-    fix = commands.add_parser(
-        "fix",
-        help="apply the fixes of diagnostics that have an evident fix",
-        description="Apply the safe fixes to agent.yaml and test-cases files, changing only "
+        _VALIDATE,
+    ),
+    "fix": (
+        "apply the fixes of diagnostics that have an evident fix",
+        "Apply the safe fixes to agent.yaml and test-cases files, changing only "
         "the fixed characters. Exit 0: nothing left to report; 1: errors remain (with --diff: "
         "a file would change); 2: usage error or unreadable path.",
-    )
-    _paths(fix, "as for validate (default: ./agent.yaml)")
-    _flags(
-        fix,
-        {
-            "--unsafe-fixes": "also apply the fixes that change what a test asserts "
-            "(renames, removals, `count`)",
-            "--diff": "print a unified diff and change no file",
-        },
-    )
-    _add_selection(fix)
-    _max_file_size(fix)
-
-
-def _add_lsp(commands: Commands) -> None:
-    commands.add_parser(
-        "lsp",
-        help="run the language server on stdio (needs the [lsp] extra)",
-        description="A language server over stdio that publishes the validator's diagnostics "
+        _FIX,
+    ),
+    "lsp": (
+        "run the language server on stdio (needs the [lsp] extra)",
+        "A language server over stdio that publishes the validator's diagnostics "
         "and offers its fixes as quick fixes; it runs beside the YAML language server.",
-    )
-
-
-def _add_explain(commands: Commands) -> None:
-    explain = commands.add_parser(
-        "explain",
-        help="say what the platform will run for each test case and turn",
-        description="For each test case and turn: the metrics that will run, the level they "
+        {},
+    ),
+    "explain": (
+        "say what the platform will run for each test case and turn",
+        "For each test case and turn: the metrics that will run, the level they "
         "come from and the settings that really apply, the metrics skipped for want of a "
         "ground truth, the tool assertions spelled out, the files sent. "
         "Exit 0: explained; 1: the file has errors (the validator's diagnostics); 2: usage.",
-    )
-    explain.add_argument("path", metavar="PATH", help="an agent.yaml or a test-cases file")
-    explain.add_argument(
-        "--test-case", metavar="NAME", help="explain only the test case of this name"
-    )
-    _format(explain, ["text", "json"])
-
-
-def _add_init_editor(commands: Commands) -> None:
-    editor = commands.add_parser(
-        "init-editor",
-        help="bind the schema to this repository's HoloDeck files in .vscode/settings.json",
-        description="Write or merge .vscode/settings.json so that the YAML language server "
+        _EXPLAIN,
+    ),
+    "init-editor": (
+        "bind the schema to this repository's HoloDeck files in .vscode/settings.json",
+        "Write or merge .vscode/settings.json so that the YAML language server "
         "(VS Code's YAML extension and others) checks and completes every agent.yaml, the "
         "test-cases files they name and every other YAML file holding test cases; and set "
         '"yaml.yamlVersion": "1.1", the YAML the platform reads. Run it again after adding '
         "files; it changes nothing otherwise.",
-    )
-    editor.add_argument("folder", nargs="?", default=".", help="the repository's root (default: .)")
-    _flags(
-        editor,
-        {
-            "--modeline": "put a `# yaml-language-server: $schema=...` line at the top of "
-            "each file instead"
-        },
-    )
-    editor.add_argument(
-        "--schema",
-        metavar="URL_OR_PATH",
-        help="the schema to bind (default: a copy of the bundle in .vscode/; the released "
-        f"one is {BUNDLE_URL})",
-    )
-
-
-def _add_schema(commands: Commands) -> None:
-    schema = commands.add_parser("schema", help="print the bundled single-file JSON Schema")
-    _flags(schema, {"--path": "print where the installed schema file is instead"})
-
-
-def _add_rule(commands: Commands) -> None:
-    rule = commands.add_parser(
-        "rule",
-        help="print a diagnostic code's documentation, with its example",
-        description="Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
+        _INIT_EDITOR,
+    ),
+    "schema": (
+        "print the bundled single-file JSON Schema",
+        None,
+        {"--path": "print where the installed schema file is instead"},
+    ),
+    "rule": (
+        "print a diagnostic code's documentation, with its example",
+        "Print what docs/diagnostics.md says of a code (or a rule name), offline: its "
         "meaning, an example file and what the validator prints for it.",
-    )
-    chosen = rule.add_mutually_exclusive_group(required=True)
-    chosen.add_argument("code", nargs="?", metavar="CODE", help="a code (HMT102) or its name")
-    chosen.add_argument("--all", action="store_true", help="print every code's documentation")
+        _RULE,
+    ),
+}
 
 
 def build_parser() -> argparse.ArgumentParser:
+    from holodeck_mt import __version__
+    from holodeck_mt.render import FORMATS
+
     parser = _Parser(
         prog="holodeck-mt",
         description="Validate HoloDeck test cases (agent.yaml and test-cases files).",
     )
-    from holodeck_mt import __version__
-
     parser.add_argument(
         "--version",
         action="version",
         version=f"holodeck-mt {__version__}",
         help="print the version",
     )
-    commands: Commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    _add_validate(commands)
-    _add_fix(commands)
-    _add_lsp(commands)
-    _add_explain(commands)
-    _add_init_editor(commands)
-    _add_schema(commands)
-    _add_rule(commands)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    formats = {"default": "text", "choices": list(FORMATS)}
+    for name, (summary, description, options) in _COMMAND_TABLE.items():
+        command = commands.add_parser(name, help=summary, description=description)
+        # ``rule``: a code or --all, one of the two.
+        group = command.add_mutually_exclusive_group(required=True) if name == "rule" else command
+        keywords = {**_KEYWORDS, "--format": formats} if name == "validate" else _KEYWORDS
+        for names, text in options.items():
+            flag = {"action": "store_true"}
+            group.add_argument(*names.split(), help=text, **keywords.get(names, flag))
     return parser
 
 
@@ -420,9 +292,8 @@ class _Job:
     limits: Limits
     #: The options of the test-cases file the document names: its own.
     options_of: Callable[[str], Options] | None = None
-    #: The cache's folder (None: no cache).
+    #: The cache's folder and the configuration file the options came from (None: none).
     cache: str | None = None
-    #: The configuration file the options were read from (None: none).
     config: str | None = None
 
 
@@ -482,24 +353,9 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
     return [_run(job) for job in jobs]
 
 
-def _start_worker(parent: int) -> None:
-    """In a worker: Ctrl-C is the parent's to handle (no traceback from each worker);
-    ``terminate()`` ends it, whatever the process it was forked from does on SIGTERM; and
-    so does the death of ``parent``, the process that forked it."""
-    import signal
-
-    from holodeck_mt.app.pool_host import end_with
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    end_with(parent)
-
-
 def _prepare(models: bool) -> None:
-    """Import and build what every worker needs, before they are forked, so that they
-    share it instead of each paying for it: the validator's stages, the compiled
-    validators and, when ``models``, the platform's models (about 0.15 s of CPU time
-    for each process that imports them)."""
+    """Import what every worker needs before they are forked, so that they share it: the
+    validator's stages, the compiled validators and, when ``models``, the platform's models."""
     import holodeck_mt.pipeline  # noqa: F401  (each stage a worker runs)
     from holodeck_mt.contract import compiled as fast_path
     from holodeck_mt.contract import platform_models
@@ -510,30 +366,22 @@ def _prepare(models: bool) -> None:
 
 
 def _judges_platform(job: _Job) -> bool:
-    """Whether validating ``job`` asks for the platform's models: an agent.yaml, judged
-    unless ``--platform off``."""
+    """Whether ``job`` needs the platform's models: an agent.yaml, unless ``--platform off``."""
     from holodeck_mt.project import discovery
 
     return job.options.platform != "off" and discovery.is_agent_file(Path(job.path))
 
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
-    """Validate on ``workers`` processes; results in the order of ``jobs``.
-
-    A worker that dies (killed for its memory, say) takes down the pool and every
-    file it was working on; those files are then validated again, each in a
-    process of its own, so that only the file that kills its own process is lost
-    (an internal error for that file). The others' results stand.
-    """
+    """Validate on ``workers`` processes; results in the order of ``jobs``. A dead worker
+    takes its pool down: its files are validated again, each alone, so that only a file that
+    kills its own process is lost (an internal error)."""
     import gc
     import multiprocessing
 
     from holodeck_mt.app import pool_host
     from holodeck_mt.rules.registry import rules_to_run
 
-    # Forked workers inherit the imported modules (checks included) and the
-    # compiled validators built here, instead of each paying for them; frozen,
-    # the parent's objects are not walked, nor copied, by a worker's collector.
     _prepare(_FORK and any(map(_judges_platform, jobs)))
     pool_host.ready()
     rules_to_run(jobs[0].options)
@@ -541,7 +389,7 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     size = max(1, len(jobs) // (4 * workers))
     chunks = [list(range(i, min(i + size, len(jobs)))) for i in range(0, len(jobs), size)]
     outcomes: list[Outcome | None] = [None] * len(jobs)
-    gc.freeze()
+    gc.freeze()  # the parent's objects: neither walked nor copied by a worker's collector
     try:
         _pool_run(jobs, chunks, workers, context, outcomes)
         for i, outcome in enumerate(outcomes):
@@ -564,10 +412,12 @@ def _pool_run(
     """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``."""
     from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
 
+    from holodeck_mt.app import pool_host
+
     pool = ProcessPoolExecutor(
         max_workers=workers,
         mp_context=context,
-        initializer=_start_worker,
+        initializer=pool_host.as_child,
         initargs=(os.getpid(),),
     )
     try:
@@ -587,8 +437,7 @@ def _pool_run(
 
 
 def _parallel(args: argparse.Namespace, files: int) -> bool:
-    """Whether ``files`` are validated on several processes (never the graders' imports:
-    they run user code)."""
+    """Whether ``files`` run on several processes (never the graders' imports: user code)."""
     return args.jobs > 1 and files > 1 and not args.import_graders
 
 
@@ -596,42 +445,35 @@ def _parallel(args: argparse.Namespace, files: int) -> bool:
 def _pool_host(
     args: argparse.Namespace, files: list[str]
 ) -> Iterator[PoolHost[_Job, Outcome] | None]:
-    """The process the workers are forked from, started now, while the parent still reads
-    each file's settings, when ``files`` may be validated in parallel (with fork) and the
-    platform's models will be wanted: an agent.yaml is among them and ``--platform`` is
-    not ``off``. It imports them (and the validator's stages) on another core meanwhile,
-    once for every worker. Without them, a host would save less than it costs."""
+    """The process the workers are forked from (:mod:`.pool_host`), when ``files`` may be
+    validated in parallel and the platform's models will be wanted: without them, a host
+    would save less than it costs."""
     from holodeck_mt.project import discovery
 
-    if not (
-        _FORK
-        and _parallel(args, len(files))
-        and args.platform != "off"
-        and any(discovery.is_agent_file(Path(f)) for f in files)
-    ):
-        yield None
-        return
-    from holodeck_mt.app.pool_host import PoolHost
+    host = None
+    agents = any(discovery.is_agent_file(Path(f)) for f in files)
+    if _FORK and _parallel(args, len(files)) and args.platform != "off" and agents:
+        from holodeck_mt.app.pool_host import PoolHost
 
-    try:
-        host = PoolHost(functools.partial(_prepare, True), _in_parallel)
-    except OSError:  # no process to spare: the parent forks the workers itself
-        yield None
-        return
-    with host:
+        with contextlib.suppress(OSError):  # no process to spare: the parent forks the workers
+            host = PoolHost(functools.partial(_prepare, True), _in_parallel)
+    with contextlib.closing(host) if host is not None else contextlib.nullcontext():
         yield host
 
 
 def _say(line: str) -> None:
     """One line on stderr, escaped; a closed or broken stderr changes nothing."""
     stream = sys.stderr
-    if stream is None:
-        return
-    try:
-        stream.write(escape(clip(line, 2 * MESSAGE)) + "\n")
-        stream.flush()
-    except (OSError, ValueError):
-        pass
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(escape(clip(line, 2 * MESSAGE)) + "\n")
+            stream.flush()
+
+
+def _error(message: object) -> int:
+    """``holodeck-mt: error: ...`` on stderr; the usage error's exit code."""
+    _say(f"holodeck-mt: error: {message}")
+    return EXIT_USAGE
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -658,9 +500,8 @@ def _main(argv: Sequence[str] | None) -> int:
 @contextlib.contextmanager
 def _terminable() -> Iterator[None]:
     """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED` and no report: at
-    once when every process it forked ends with it (on Linux, each asked the kernel),
-    else by :class:`_Terminated`, so that its pool ends them first. At once, too, in a
-    process forked meanwhile that has not chosen its own way yet."""
+    once when every process it forked ends with it, else by :class:`_Terminated`, so that
+    its pool ends them first; at once, too, in a child not yet set up."""
     import signal
     import threading
 
@@ -696,8 +537,7 @@ def _fix(args: argparse.Namespace) -> int:
     try:
         jobs = settings.JobSettings(args, Options(report_unused_ignores=args.report_unused_ignores))
     except (ConfigError, SelectionError) as e:
-        _say(f"holodeck-mt: error: {e}")
-        return EXIT_USAGE
+        return _error(e)
 
     def options_of(file: str) -> Options:
         try:
@@ -719,8 +559,7 @@ def _explain(args: argparse.Namespace) -> int:
 def _validate(args: argparse.Namespace) -> int:
     misused = _misused(args)
     if misused is not None:
-        _say(f"holodeck-mt: error: {misused}")
-        return EXIT_USAGE
+        return _error(misused)
     options = Options(
         import_graders=args.import_graders,
         check_files=args.check_files,
@@ -734,22 +573,11 @@ def _validate(args: argparse.Namespace) -> int:
         max_alias_nodes=args.max_alias_nodes,
         max_diagnostics=args.max_diagnostics,
     )
-    judged = _judge(args, options, limits)
-    if isinstance(judged, int):
-        return judged
-    results, problems = judged
-    for problem in problems:
-        _say(f"holodeck-mt: error: {problem}")
-    return _report(args, results, bool(problems))
+    return _judge(args, options, limits)
 
 
-#: What a run found: the results and the problems.
-_Judged = tuple["list[FileResult]", list[str]]
-
-
-def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judged | int:
-    """Find the files (or standard input), settle each one's settings, validate them; an
-    exit code instead when the run ends before (a usage error, ``--show-files``)."""
+def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
+    """Find the files (or standard input), settle their settings, validate them, report."""
     from holodeck_mt.project import discovery, settings
     from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
@@ -765,31 +593,40 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> _Judge
             files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
             rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
         except (ConfigError, SelectionError) as e:
-            _say(f"holodeck-mt: error: {e}")
-            return EXIT_USAGE
+            return _error(e)
         if args.show_files:
             return _show_files(files, found)
         required = any(job.options.platform == "required" for batch in rounds for job in batch)
         if required and _platform_missing():
             return EXIT_USAGE
         if stdin:
-            return _from_stdin(rounds[0][0], args.stdin_filename), []
-        if not args.no_cache:
-            rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
-        results = _validate_all(rounds, args, found.problems, host)
-    return results, found.problems
+            results = _from_stdin(rounds[0][0], args.stdin_filename)
+        else:
+            if not args.no_cache:
+                rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
+            results = _validate_all(rounds, args, found.problems, host)
+    for problem in found.problems:
+        _error(problem)
+    return _report(args, results, bool(found.problems))
 
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
-    """Render the report (to stdout or ``--output-file``) and choose the exit code."""
+    """Render the report (to stdout, or swapped in whole as ``--output-file``); the exit code."""
+    import io
+
+    from holodeck_mt.project import writes
     from holodeck_mt.render import renderer, statistics
 
     render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
-    if args.output_file is not None:
-        if not _write_output(args.output_file, lambda out: render(results, out)):
-            return EXIT_USAGE
-    else:
+    if args.output_file is None:
         streams.write_report(lambda out: render(results, out))
+    else:
+        buffer = io.StringIO()
+        render(results, buffer)
+        try:
+            writes.create(args.output_file, buffer.getvalue().encode("utf-8", "backslashreplace"))
+        except OSError as e:
+            return _error(f"cannot write '{display_path(args.output_file)}': {e.strerror or e}")
     if problems:
         return EXIT_USAGE
     return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
@@ -810,8 +647,7 @@ def _misused(args: argparse.Namespace) -> str | None:
 
 
 def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
-    """The results of the text on standard input, as if it were the file ``name`` (its
-    folder's test_cases_file followed), or ``-`` in the working folder."""
+    """The results of standard input's text, as the file ``name`` (else ``-`` here)."""
     from holodeck_mt.pipeline import validate_document_text, validate_text
     from holodeck_mt.read import files
 
@@ -836,28 +672,11 @@ def _show_files(files: list[str], found: discovery.Found) -> int:
     """``--show-files``: what a run would validate, and what it passes over."""
     problems = found.problems
     for problem in problems:
-        _say(f"holodeck-mt: error: {problem}")
+        _error(problem)
     lines = [f"validate  {_shown(file)}" for file in files]
     lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
     streams.write_report(lambda out: out.writelines(line + "\n" for line in lines))
     return EXIT_USAGE if problems else EXIT_OK
-
-
-def _write_output(path: Path, render: Callable[[TextIO], None]) -> bool:
-    """``--output-file``: the report written to a temporary file beside ``path``, then
-    moved over it (a reader never sees half a report); an error said, not raised."""
-    import io
-
-    from holodeck_mt.project import writes
-
-    buffer = io.StringIO()
-    render(buffer)
-    try:
-        writes.create(path, buffer.getvalue().encode("utf-8", "backslashreplace"))
-    except OSError as e:
-        _say(f"holodeck-mt: error: cannot write '{display_path(path)}': {e.strerror or e}")
-        return False
-    return True
 
 
 def _platform_missing() -> bool:
@@ -866,16 +685,15 @@ def _platform_missing() -> bool:
 
     if platform_models.agent_model() is not None:
         return False
-    _say(
-        "holodeck-mt: error: --platform required, but the platform's models do not import; "
+    _error(
+        "--platform required, but the platform's models do not import; "
         f"install them with `{unchecked.INSTALL}` (or use --platform auto)"
     )
     return True
 
 
 def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) -> list[list[_Job]]:
-    """The jobs with the cache's folder and their configuration file, when they may be
-    cached and this installation has its key."""
+    """The jobs with the cache's folder and their configuration file, when cached."""
     from holodeck_mt.app import cache
 
     if cache.secret() is None:  # read now: forked workers have it
@@ -893,9 +711,8 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
 def _rounds(
     files: list[str], job: Callable[[str], _Job], settings: Callable[[str], object]
 ) -> list[list[_Job]]:
-    """The files in two rounds: a file an agent.yaml of this run names is validated
-    through it (as the platform reads it), and on its own only if that did not happen.
-    The ``settings`` of each file named are read now, before any file is validated."""
+    """The files in two rounds: a file an agent.yaml of this run names is validated through
+    it, and alone only if that did not happen; the named files' ``settings`` read first."""
     from holodeck_mt.project import discovery
 
     targets = [t for t in map(discovery.agent_target, map(Path, files)) if t is not None]
@@ -939,7 +756,6 @@ def _outcomes(
         return [_run(job) for job in batch]
     workers = min(args.jobs, len(batch))
     if host is not None:
-        # Not waited for while it imports the platform's models when no job needs them.
         wait = host.ready() or any(map(_judges_platform, batch))
         outcomes = host.run(batch, workers) if wait else None
         if outcomes is not None:
@@ -952,13 +768,9 @@ def _lsp() -> int:
     try:
         from holodeck_mt.lsp import server
     except ImportError as e:
-        missing = e.name or "pygls"
-        print(
-            f"holodeck-mt: error: the language server needs {missing}: "
-            "pip install 'holodeck-mt[lsp]'",
-            file=sys.stderr,
+        return _error(
+            f"the language server needs {e.name or 'pygls'}: pip install 'holodeck-mt[lsp]'"
         )
-        return EXIT_USAGE
     from holodeck_mt import __version__
 
     server.serve(__version__)
@@ -967,12 +779,12 @@ def _lsp() -> int:
 
 def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
     from holodeck_mt.app.editor_setup import SetupError, init_editor
+    from holodeck_mt.project.writes import WriteError
 
     try:
         outcome = init_editor(folder, modeline=modeline, schema=schema)
-    except (SetupError, OSError, UnicodeError) as e:
-        _say(f"holodeck-mt: error: {e}")
-        return EXIT_USAGE
+    except (SetupError, WriteError, OSError, UnicodeError) as e:
+        return _error(e)
     how = "a modeline in each file" if modeline else ".vscode/settings.json"
     bound = [name for name in outcome.files if name not in outcome.unbound]
     print(f"The schema is bound to {len(bound)} file(s) by {how}:")
@@ -1017,14 +829,11 @@ def _rule(code: str | None, every: bool) -> int:
             else rule_docs.documentation(rule_docs.entry(code or ""), page)
         )
     except rule_docs.UnknownCode as e:
-        _say(
-            f"holodeck-mt: error: no code or rule named '{clip(str(e), 80)}'; "
-            "`holodeck-mt rule --all` prints every one"
+        return _error(
+            f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --all` prints every one"
         )
-        return EXIT_USAGE
     except OSError as e:
-        _say(f"holodeck-mt: error: the codes' documentation cannot be read: {e}")
-        return EXIT_USAGE
+        return _error(f"the codes' documentation cannot be read: {e}")
     sys.stdout.write(guard_lines(escape(text, keep_newlines=True)))
     return EXIT_OK
 

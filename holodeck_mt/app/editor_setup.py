@@ -1,19 +1,7 @@
-"""``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files.
-
-What it writes, and why beside HoloDeck's own agent schema: docs/editors.md. Test-case
-files are named anything, so the exact list of files is bound (found by content, as
-``validate`` finds them), never a glob. HoloDeck's agent schema is recognised as a file
-inside the repository whose top-level ``properties`` hold ``model``, ``instructions`` and
-``test_cases``; the composed copy records its source, so that a later run writes it
-again from it.
-
-The repository may be hostile: every file is read and written through
-:mod:`holodeck_mt.project.writes` (inside the folder, never through a link out of it, never
-a FIFO or a device, atomically, left alone if it changed meanwhile); settings that
-could not be written back as the same JSON (a number too large for a float, ``NaN``,
-nesting past :data:`MAX_NESTING`) are refused; a file whose name a glob would read
-as a pattern (``*``, ``?``, ``[``, ``{``, a leading ``!``) is not bound by name, since
-the entry would bind other files: it is listed, for ``--modeline``.
+"""``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files, by
+their exact names, never a glob (what it writes and why: docs/editors.md). Every file is
+read and written through :mod:`holodeck_mt.project.writes`; settings that could not be
+written back as the same JSON are refused.
 """
 
 from __future__ import annotations
@@ -32,7 +20,7 @@ SETTINGS = Path(".vscode") / "settings.json"
 SCHEMA_COPY = Path(".vscode") / "holodeck-mt.schema.json"
 YAML_VERSION = "1.1"
 MODELINE = "# yaml-language-server: $schema="
-#: HoloDeck's agent schema, composed with ours (see above), and the key recording its source.
+#: HoloDeck's agent schema, composed with ours, and the key recording its source.
 AGENT_SCHEMA_COPY = Path(".vscode") / "holodeck-agent.schema.json"
 SOURCE_KEY = "x-holodeck-mt-source"
 #: The keys of HoloDeck's agent schema that tell it, and those left to ours.
@@ -80,24 +68,16 @@ def holodeck_files(root: Path) -> list[str]:
         target = discovery.agent_target(path)
         if target is not None and target.is_file() and discovery.is_yaml_file(target):
             found.add(target)
-    inside = discovery.same_file_key(root) + os.sep
-    out = set()
-    for path in found:
-        resolved = discovery.same_file_key(path)
-        if resolved.startswith(inside):
-            out.add(Path(os.path.relpath(resolved, discovery.same_file_key(root))).as_posix())
-    return sorted(out)
+    top = discovery.same_file_key(root)
+    keys = map(discovery.same_file_key, found)
+    return sorted(
+        {Path(os.path.relpath(k, top)).as_posix() for k in keys if k.startswith(top + os.sep)}
+    )
 
 
 def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None) -> Outcome:
-    """Bind the schema to ``root``'s HoloDeck files; return them and what was written."""
-    try:
-        return _init_editor(root, modeline, schema)
-    except writes.WriteError as e:
-        raise SetupError(str(e)) from None
-
-
-def _init_editor(root: Path, modeline: bool, schema: str | None) -> Outcome:
+    """Bind the schema to ``root``'s HoloDeck files; return them and what was written
+    (:class:`SetupError` or :class:`~holodeck_mt.project.writes.WriteError`: nothing)."""
     from holodeck_mt.contract.registry import bundle_path
 
     if not root.is_dir():
@@ -132,8 +112,7 @@ def _init_editor(root: Path, modeline: bool, schema: str | None) -> Outcome:
 
 
 def _compose_holodeck_schema(root: Path, settings: dict[str, Any]) -> bool:
-    """Move the globs of HoloDeck's agent schema, bound in ``yaml.schemas``, to the schema
-    composed from it (written from its source); True when the composed file was written."""
+    """Move the globs bound to HoloDeck's agent schema to the one composed; whether written."""
     bindings = settings.get("yaml.schemas")
     if not isinstance(bindings, dict):
         return False
@@ -169,42 +148,32 @@ def _recorded_source(root: Path) -> str | None:
 
 
 def _holodeck_agent_schema(root: Path, key: str) -> dict[str, Any] | None:
-    """The schema bound as ``key`` if it is a file of the repository that is HoloDeck's
-    agent schema; None for a URL, a file outside, or another schema."""
+    """The schema bound as ``key`` if it is a file of the repository whose ``properties`` tell
+    HoloDeck's agent schema; None for a URL, a file outside, or another schema."""
     if not isinstance(key, str) or re.match(r"[a-z][a-z0-9+.-]*:", key) or os.path.isabs(key):
         return None
     schema = _json_file(root, key)
-    if not isinstance(schema, dict):
-        return None
-    properties = schema.get("properties")
+    properties = schema.get("properties") if isinstance(schema, dict) else None
     if not isinstance(properties, dict) or not all(k in properties for k in _AGENT_KEYS):
         return None
     return schema
 
 
-def _json_file(root: Path, name: str) -> Any:
-    """A JSON file of the repository, read as the settings are; None when it cannot be."""
-    relative = Path(name)
-    if ".." in relative.parts:
+def _json_file(root: Path, name: str) -> dict[str, Any] | None:
+    """A JSON object of the repository, read as the settings are; None when it cannot be."""
+    if ".." in Path(name).parts:
         return None
     try:
-        found = _existing(root, relative)
-        if found is None:
-            return None
-        value = _loads(found[0].decode("utf-8-sig"))
-    except (writes.WriteError, OSError, ValueError, RecursionError):
+        return _read_settings(root, Path(name))[0]
+    except (SetupError, writes.WriteError, OSError, ValueError, RecursionError):
         return None
-    return value if _depth(value) <= MAX_NESTING else None
 
 
 def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
-    """HoloDeck's agent schema with ``test_cases`` and ``test_cases_file`` left to ours,
-    and not applied to a test-cases file. Its ``#/$defs/...`` references still resolve:
-    its definitions stay where they were, and the root becomes one more of them."""
+    """HoloDeck's agent schema with ``test_cases`` and ``test_cases_file`` left to ours, not
+    applied to a test-cases file; its root becomes one more of its ``$defs``."""
     agent = {k: v for k, v in schema.items() if k not in ("$defs", "definitions", "$id", "$schema")}
-    properties = dict(agent.get("properties", {}))
-    properties.update(dict.fromkeys(_LEFT_TO_OURS, True))
-    agent["properties"] = properties
+    agent["properties"] = {**agent.get("properties", {}), **dict.fromkeys(_LEFT_TO_OURS, True)}
     if isinstance(agent.get("required"), list):
         agent["required"] = [k for k in agent["required"] if k not in _LEFT_TO_OURS]
     definitions = dict(schema.get("$defs", {}))
@@ -233,8 +202,7 @@ def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
 
 
 def _bind(settings: dict[str, Any], outcome: Outcome, schema: str | None) -> None:
-    """Bind the schema to the files by name in ``yaml.schemas``, but for names a glob
-    would read as patterns (:attr:`Outcome.unbound`)."""
+    """Bind the schema to the files by name, but for names a glob would read as patterns."""
     key = schema if schema is not None else "./" + SCHEMA_COPY.as_posix()
     bindings = settings.get("yaml.schemas")
     if not isinstance(bindings, dict):
@@ -264,30 +232,33 @@ def _existing(root: Path, name: Path) -> tuple[bytes, writes.Snapshot] | None:
     return writes.read(path, root, MAX_SETTINGS_BYTES, name.as_posix())
 
 
-def _read_settings(root: Path) -> tuple[dict[str, Any], tuple[bytes, writes.Snapshot] | None]:
-    """The settings as they are, and as read; refuse a file this cannot rewrite without loss."""
-    before = _existing(root, SETTINGS)
+def _read_settings(
+    root: Path, name: Path = SETTINGS
+) -> tuple[dict[str, Any], tuple[bytes, writes.Snapshot] | None]:
+    """The settings (or another JSON object) as they are, and as read; refuse a file this cannot
+    rewrite without loss."""
+    before = _existing(root, name)
     if before is None:
         return {}, None
     try:
         text = before[0].decode("utf-8-sig")
     except UnicodeDecodeError:
-        raise SetupError(f"{SETTINGS.as_posix()} is not UTF-8 text") from None
+        raise SetupError(f"{name.as_posix()} is not UTF-8 text") from None
     try:
         settings = _loads(text) if text.strip() else {}
     except json.JSONDecodeError as e:
         raise SetupError(
-            f"{SETTINGS.as_posix()} is not plain JSON ({e.msg} at line {e.lineno}); it may "
+            f"{name.as_posix()} is not plain JSON ({e.msg} at line {e.lineno}); it may "
             "hold comments, which rewriting would lose: add the binding by hand "
             "(see docs/editors.md)"
         ) from None
     except (ValueError, RecursionError) as e:
-        raise SetupError(f"{SETTINGS.as_posix()} is not rewritten: {e}") from None
+        raise SetupError(f"{name.as_posix()} is not rewritten: {e}") from None
     if not isinstance(settings, dict):
-        raise SetupError(f"{SETTINGS.as_posix()} does not hold a JSON object")
+        raise SetupError(f"{name.as_posix()} does not hold a JSON object")
     if _depth(settings) > MAX_NESTING:
         raise SetupError(
-            f"{SETTINGS.as_posix()} is not rewritten: it nests deeper than {MAX_NESTING} levels"
+            f"{name.as_posix()} is not rewritten: it nests deeper than {MAX_NESTING} levels"
         )
     return settings, before
 

@@ -1,9 +1,4 @@
-"""``holodeck-mt`` and ``python -m holodeck_mt``: the command line (:mod:`holodeck_mt.app.cli`).
-
-As a process (:func:`run`), it ends without tearing the interpreter down: once the
-output is flushed and no child process is left, freeing every module and the last
-document's objects one by one is work nobody sees (a tenth of a small file's run).
-"""
+"""``holodeck-mt`` and ``python -m holodeck_mt``: the command line (:mod:`holodeck_mt.app.cli`)."""
 
 from __future__ import annotations
 
@@ -22,8 +17,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> None:
     """The process: :func:`main`, its output flushed, then an exit that skips the
-    interpreter's teardown; the ordinary exit whenever that could lose anything (an
-    output that does not flush, a child process still running)."""
+    interpreter's teardown (a tenth of a small file's run), unless that could lose
+    anything (an output that does not flush, a child process still running)."""
     code = main()
     streams = (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)
     try:

@@ -1,21 +1,10 @@
-"""The process the workers of a run are forked from, started before the run needs them.
-
-Before a run over many files hands any file to a worker, the parent still has slow work
-of its own (each file's settings, the files the agent.yaml files name), and every worker
-needs what is slow to import (the validator's stages, the platform's models). Forked from
-the parent as soon as the files are found, the host imports all that on another core
-while the parent works; handed the jobs, it forks the workers from itself, so that they
-share what it imported, and sends their outcomes back. The parent imports none of it.
-
-Fork only: a process started otherwise inherits nothing of the parent's.
-
-Nothing outlives the run: the host and every worker ask the kernel (Linux's
-``PR_SET_PDEATHSIG``) for a SIGTERM when the process that forked them dies, however it
-dies (SIGKILL included), and end at once if it is already gone (:func:`end_with`).
-"""
+"""The process the workers of a run are forked from, forked as soon as the files are found: it
+imports what is slow to import on another core while the parent reads each file's settings,
+then forks the workers, which share it. Each process forked ends with its parent."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import sys
@@ -29,10 +18,8 @@ if TYPE_CHECKING:
 Job = TypeVar("Job")
 Outcome = TypeVar("Outcome")
 
-#: What the host sends once prepared, before it waits for jobs.
-_READY = "ready"
-#: Seconds between two looks at whether the host still runs, while waiting for it.
-_LOOK = 0.1
+#: What the host sends once prepared; seconds between two looks at whether it still runs.
+_READY, _LOOK = "ready", 0.1
 
 
 class PoolHost(Generic[Job, Outcome]):
@@ -47,18 +34,13 @@ class PoolHost(Generic[Job, Outcome]):
         import multiprocessing
 
         for stream in (sys.stdout, sys.stderr):  # or the host would write their rest again
-            try:
-                if stream is not None:
-                    stream.flush()
-            except (OSError, ValueError):
-                pass
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                stream.flush()
         context = multiprocessing.get_context("fork")
         ready()  # before the fork: the host inherits it
         self._conn, theirs = context.Pipe()
-        #: Prepared and waiting for jobs (told once: the ready message is read once).
-        self._ready = False
-        #: Handed a batch whose outcomes are not back yet.
-        self._busy = False
+        #: Prepared (the ready message is read once); handed a batch not yet answered.
+        self._ready = self._busy = False
         self._process: BaseProcess | None = context.Process(
             target=_serve, args=(theirs, self._conn, os.getpid(), prepare, run), daemon=False
         )
@@ -72,8 +54,8 @@ class PoolHost(Generic[Job, Outcome]):
         return self._ready
 
     def run(self, jobs: list[Job], workers: int) -> list[Outcome] | None:
-        """The outcomes of ``jobs`` on ``workers`` processes forked from the host, once it
-        is prepared; None when the host is gone (then the caller runs them itself)."""
+        """The outcomes of ``jobs`` on ``workers`` processes forked from the host, once it is
+        prepared; None when the host is gone."""
         if self._process is None or not (self._ready or self._answer() == _READY):
             self.close()
             return None
@@ -89,12 +71,11 @@ class PoolHost(Generic[Job, Outcome]):
         return outcomes
 
     def _answer(self) -> Any:
-        """The host's next message; None when it ended without one (killed for its memory,
-        say). Ctrl-C while waiting stops the host, and its workers, at once."""
+        """The host's next message; None when it ended without one. Ctrl-C while waiting
+        stops the host, and its workers, at once."""
         process = self._process
         try:
-            # Its end of the pipe (and its sentinel) may outlive it, held open by its
-            # workers: whether it still runs is asked of the process itself.
+            # Its workers may hold its end of the pipe open: the process itself is asked.
             while process is not None and not self._conn.poll(_LOOK):
                 if not process.is_alive():
                     return None
@@ -119,12 +100,6 @@ class PoolHost(Generic[Job, Outcome]):
         self._conn.close()
         process.join()
 
-    def __enter__(self) -> PoolHost[Job, Outcome]:
-        return self
-
-    def __exit__(self, *_: object) -> None:
-        self.close()
-
 
 def _serve(
     conn: Connection,
@@ -133,16 +108,13 @@ def _serve(
     prepare: Callable[[], None],
     run: Callable[[list[Any], int], list[Any]],
 ) -> None:
-    """The host: prepared, then each batch's outcomes, until told to stop (or the parent is
-    gone). Anything that goes wrong ends it quietly: the parent then runs the batch."""
+    """The host: prepared, then each batch's outcomes, until told to stop. Anything that goes
+    wrong ends it quietly: the parent then runs the batch."""
     parents.close()  # the parent's end: once the parent is gone, no one holds it open
-    # Ctrl-C is the parent's to handle. SIGTERM (the parent's terminate(), or its death)
-    # ends the host at once: its workers, told of its death, end with it; where they cannot
-    # be told, it unwinds instead, so that its pool stops them.
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    if not end_with(parent):
-        signal.signal(signal.SIGTERM, _unwind)
+    # Where its workers cannot be told of its death, SIGTERM unwinds the host by an
+    # exception instead, so that its pool stops them.
+    if not as_child(parent):
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         prepare()
         conn.send(_READY)
@@ -153,43 +125,35 @@ def _serve(
         return
 
 
-def _unwind(signum: int, frame: object) -> None:
-    """SIGTERM in the host: leave by an exception, so that its pool stops its workers."""
-    sys.exit(128 + signum)
-
-
 #: Linux's ``prctl`` option: the signal a process gets when its parent dies.
 _PR_SET_PDEATHSIG = 1
-#: libc's ``prctl`` once looked up (None: not to be had); empty: not looked up.
+#: libc's ``prctl`` once looked up (None: not to be had); empty: not looked up yet.
 _PRCTL: list[Callable[..., int] | None] = []
 
 
 def ready() -> None:
-    """Look up what :func:`end_with` needs, in a process about to fork: each child then
-    inherits it instead of loading it."""
-    if _PRCTL:
-        return
-    prctl = None
-    if sys.platform.startswith("linux"):
-        try:
-            import ctypes
+    """Look up what :func:`as_child` needs, in a process about to fork: its children inherit it."""
+    if not _PRCTL:
+        prctl = None
+        if sys.platform.startswith("linux"):
+            with contextlib.suppress(ImportError, OSError, AttributeError):
+                import ctypes
 
-            prctl = ctypes.CDLL(None, use_errno=True).prctl
-        except (ImportError, OSError, AttributeError):
-            prctl = None
-    _PRCTL.append(prctl)
+                prctl = ctypes.CDLL(None, use_errno=True).prctl
+        _PRCTL.append(prctl)
 
 
 def children_end_with_us() -> bool:
-    """Whether every process this one forked for a run ends when this one dies: none was
-    forked (:func:`ready` was never called), or each asked the kernel to be told."""
+    """Whether every process this one forked (if :func:`ready` was called) ends when it dies."""
     return not _PRCTL or _PRCTL[0] is not None
 
 
-def end_with(parent: int) -> bool:
-    """End this forked process with SIGTERM when ``parent`` (the pid that forked it) dies,
-    and at once should it be gone already (it died before the kernel was asked); whether
-    the kernel will tell it (Linux only). Call it with SIGTERM's action set."""
+def as_child(parent: int) -> bool:
+    """In a process ``parent`` forked: Ctrl-C is the parent's to handle; ``terminate()`` ends
+    it, and so does ``parent``'s death (at once if it is gone already). Whether the kernel
+    will tell it of that death (Linux only)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
     ready()
     prctl = _PRCTL[0]
     told = prctl is not None and prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0) == 0

@@ -1,12 +1,5 @@
-"""``holodeck-mt rule CODE``: a code's documentation, offline, as ``ruff rule`` prints it.
-
-The text is the code's section of docs/diagnostics.md, which ``make docs`` generates from
-the registry (:mod:`holodeck_mt.rules.registry`: name, severity, meaning), the code's
-example (``docs/examples/<CODE>.yaml``) and what the validator prints for it; for a rule
-of :mod:`holodeck_mt.rules`, its module's documentation follows, then the page's link.
-An installed package carries the page as ``holodeck_mt/docs/diagnostics.md`` (the
-wheel's ``force-include``); a checkout reads ``docs/`` itself. Nothing is written twice.
-"""
+"""``holodeck-mt rule CODE``: a code's section of docs/diagnostics.md (generated from the
+registry), then its rule module's documentation and the page's link, offline."""
 
 from __future__ import annotations
 
@@ -40,19 +33,14 @@ def entry(name: str) -> Code:
     raise UnknownCode(wanted)
 
 
-def section(page: str, code: str) -> str:
-    """The part of the page under ``## CODE``, up to the next heading of its level."""
-    start = page.find(f"\n## {code}\n")
-    if start < 0:
-        raise UnknownCode(code)
-    start += 1
-    end = page.find("\n## ", start)
-    return page[start : end if end >= 0 else len(page)].strip("\n")
-
-
 def documentation(code: Code, page: str) -> str:
-    """What ``holodeck-mt rule CODE`` prints for one code."""
-    parts = [section(page, code.code)]
+    """What ``holodeck-mt rule CODE`` prints for one code: first its part of the page, under
+    ``## CODE`` up to the next heading of its level."""
+    start = page.find(f"\n## {code.code}\n")
+    if start < 0:
+        raise UnknownCode(code.code)
+    end = page.find("\n## ", start + 1)
+    parts = [page[start + 1 : end if end >= 0 else len(page)].strip("\n")]
     if isinstance(code, Rule) and code.documentation:
         parts.append(code.documentation)
     parts.append(f"Documentation: {code_docs(code.code)}")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 
@@ -14,18 +15,13 @@ if TYPE_CHECKING:
 def make_safe() -> None:
     """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped."""
     for stream in (sys.stdout, sys.stderr):
-        reconfigure = getattr(stream, "reconfigure", None)
-        if reconfigure is not None:
-            try:
-                reconfigure(errors="backslashreplace")
-            except (OSError, ValueError):
-                continue
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
 
 
 class _PipeGuard:
-    """Standard output that a reader gone (``| head -1``) quietly ends: the first broken
-    pipe points descriptor 1 at /dev/null and every later write goes nowhere, so that the
-    command finishes and exits with its usual code, and no traceback is printed."""
+    """Standard output that a reader gone (``| head -1``) quietly ends: later writes go
+    nowhere, and the command exits with its usual code, no traceback printed."""
 
     def __init__(self, stream: TextIO) -> None:
         self._stream = stream
@@ -65,8 +61,7 @@ def guard_pipe() -> None:
 
 
 def write_report(render: Callable[[TextIO], None]) -> bool:
-    """Render to stdout; a closed stdout or a reader gone (``| head``) is not our failure.
-    Whether the whole report was written."""
+    """Render to stdout (a closed one or a reader gone is no failure); whether it all was."""
     stream = sys.stdout
     try:
         if stream is None:
@@ -80,15 +75,10 @@ def write_report(render: Callable[[TextIO], None]) -> bool:
 
 
 def _detach_stdout() -> None:
-    """Point descriptor 1 at /dev/null, so that the exit's flush cannot fail and change the
-    exit code."""
-    try:
+    """Point descriptor 1 at /dev/null: the exit's flush cannot fail and change the code."""
+    with contextlib.suppress(OSError):
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, 1)
         os.close(devnull)
-    except OSError:
-        pass
-    try:
+    with contextlib.suppress(OSError):
         sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
-    except OSError:
-        return

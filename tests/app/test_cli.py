@@ -79,6 +79,21 @@ def test_exit_2_for_a_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert "invalid choice" in capsys.readouterr().err
 
 
+def test_lsp_without_its_extra_says_what_to_install_and_exits_2(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import holodeck_mt.lsp
+
+    monkeypatch.setitem(sys.modules, "holodeck_mt.lsp.server", None)  # the import fails
+    monkeypatch.delattr(holodeck_mt.lsp, "server", raising=False)
+    assert main(["lsp"]) == 2
+    assert capsys.readouterr() == (
+        "",
+        "holodeck-mt: error: the language server needs holodeck_mt.lsp.server: "
+        "pip install 'holodeck-mt[lsp]'\n",
+    )
+
+
 @pytest.mark.slow
 def test_version_prints_the_version_and_exits_0(capsys: pytest.CaptureFixture[str]) -> None:
     from holodeck_mt import __version__
