@@ -40,6 +40,7 @@ FACTS: dict[str, tuple[str, str]] = {
         "model.py",
     ),
     "code selector": (r"HMT\\d\{0,3\}", "selection.py"),
+    "platform choices": (r"[\"']auto[\"'],\s*[\"']off[\"']", "project/config.py"),
 }
 
 
@@ -70,6 +71,7 @@ SECOND_DEFINITIONS = {
     "output formats": 'FORMATS = ("text", "json", "sarif")\n',
     "severity": "def severity(code: str) -> Severity:\n",
     "code selector": '_SELECTOR = re.compile(r"HMT\\d{0,3}")\n',
+    "platform choices": '"--platform": {"choices": ("auto", "off", "required")},\n',
 }
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
@@ -84,6 +86,7 @@ NEAR_MISSES = {
     "output formats": "choices = list(FORMATS)\n",
     "severity": 'if d.severity == "error":\n    @property\n    def severity(self) -> str:\n',
     "code selector": "if SELECTOR.fullmatch(code):\n",
+    "platform choices": '"--platform": {"choices": PLATFORM_CHOICES},\nif platform == "off":\n',
 }
 
 

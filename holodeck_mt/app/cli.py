@@ -23,6 +23,7 @@ from holodeck_mt.limits import (
     MAX_FILE_BYTES,
     Limits,
 )
+from holodeck_mt.project.config import PLATFORM_CHOICES
 from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import MESSAGE, clip, display_path, escape, guard_lines
 from holodeck_mt.urls import BUNDLE_URL
@@ -193,7 +194,7 @@ _KEYWORDS: dict[str, dict[str, Any]] = {
     "--config": {"type": Path, "metavar": "PATH"},
     "--stdin-filename": {"metavar": "PATH"},
     "--output-file -o": {"type": Path, "metavar": "FILE"},
-    "--platform": {"choices": ("auto", "off", "required"), "default": None},
+    "--platform": {"choices": PLATFORM_CHOICES, "default": None},
     "-j --jobs": {"type": _count(1, MAX_JOBS), "default": os.cpu_count() or 1},
     "--max-file-size": {"type": _size, "default": MAX_FILE_BYTES, "metavar": "SIZE"},
     "--max-depth": {"type": _count(1, MAX_DEPTH_OPTION), "default": MAX_DEPTH, "metavar": "N"},
