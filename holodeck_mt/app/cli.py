@@ -716,13 +716,10 @@ def _rounds(
     it, and alone only if that did not happen; the named files' ``settings`` read first."""
     from holodeck_mt.project import discovery
 
-    targets = [t for t in map(discovery.agent_target, map(Path, files)) if t is not None]
+    first, later, targets = discovery.followed_last(files)
     for target in targets:
         settings(os.path.abspath(target))
-    followed = {discovery.same_file_key(target) for target in targets}
-    later = [f for f in files if discovery.same_file_key(f) in followed]
-    first = [job(f) for f in files if f not in later]
-    return [first, [job(f) for f in later]]
+    return [list(map(job, first)), list(map(job, later))]
 
 
 def _validate_all(

@@ -59,14 +59,9 @@ def run(
     found = discovery.find(paths)
     report.problems += found.problems
     # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
-    followed = {
-        discovery.same_file_key(target)
-        for target in map(discovery.agent_target, map(Path, found.files))
-        if target is not None
-    }
-    ordered = sorted(found.files, key=lambda f: discovery.same_file_key(f) in followed)
+    first, later, _ = discovery.followed_last(found.files)
     seen: set[str] = set()
-    for path in ordered:
+    for path in first + later:
         if discovery.same_file_key(path) in seen:
             continue
         try:

@@ -215,6 +215,16 @@ def agent_target(path: Path) -> Path | None:
     return path.parent / target
 
 
+def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
+    """``files`` in the order a run checks them: first the others, then each an agent.yaml
+    among them names (checked through it, alone only if that did not happen); and the
+    test-cases files those agent.yaml files name."""
+    targets = [t for t in map(agent_target, map(Path, files)) if t is not None]
+    followed = {same_file_key(target) for target in targets}
+    later = [file for file in files if same_file_key(file) in followed]
+    return [file for file in files if same_file_key(file) not in followed], later, targets
+
+
 def _may_name_a_file(head: bytes) -> bool:
     """Whether these bytes could hold a ``test_cases_file`` key: written out, in UTF-16, or
     spelt by an escape in a quoted key."""
