@@ -29,6 +29,12 @@ def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | in
     return tuple(clip(p, limit) if isinstance(p, str) else p for p in parts)
 
 
+def reason_of(error: BaseException) -> str:
+    """Why a file could not be read or written, as messages say it: the system's words
+    (``No such file or directory``), else the error's own."""
+    return str(getattr(error, "strerror", None) or error)
+
+
 #: Whether a fix is applied unasked (``safe``) or only with ``--unsafe-fixes`` (``unsafe``).
 Applicability = Literal["safe", "unsafe"]
 

@@ -41,6 +41,7 @@ FACTS: dict[str, tuple[str, str]] = {
     ),
     "code selector": (r"HMT\\d\{0,3\}", "selection.py"),
     "platform choices": (r"[\"']auto[\"'],\s*[\"']off[\"']", "project/config.py"),
+    "error reason": (r"\bstrerror\b", "model.py"),
 }
 
 
@@ -72,6 +73,7 @@ SECOND_DEFINITIONS = {
     "severity": "def severity(code: str) -> Severity:\n",
     "code selector": '_SELECTOR = re.compile(r"HMT\\d{0,3}")\n',
     "platform choices": '"--platform": {"choices": ("auto", "off", "required")},\n',
+    "error reason": "return f\"cannot read '{path}': {e.strerror or e}\"\n",
 }
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
@@ -87,6 +89,7 @@ NEAR_MISSES = {
     "severity": 'if d.severity == "error":\n    @property\n    def severity(self) -> str:\n',
     "code selector": "if SELECTOR.fullmatch(code):\n",
     "platform choices": '"--platform": {"choices": PLATFORM_CHOICES},\nif platform == "off":\n',
+    "error reason": "return f\"cannot read '{path}': {reason_of(e)}\"\n",
 }
 
 

@@ -311,6 +311,7 @@ def _run(job: _Job) -> Outcome:
                 of = job.options_of if i else None  # the test-cases file's own, if followed
                 result.strict = (of(os.path.abspath(result.path)) if of else job.options).strict
             return list(cached), None
+    from holodeck_mt.model import reason_of
     from holodeck_mt.pipeline import validate_file
     from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
@@ -321,7 +322,7 @@ def _run(job: _Job) -> Outcome:
             job.path, options=job.options, limits=job.limits, options_of=job.options_of
         )
     except OSError as e:
-        return [], f"cannot read '{job.path}': {e.strerror or e}"
+        return [], f"cannot read '{job.path}': {reason_of(e)}"
     except (ConfigError, SelectionError) as e:  # the test-cases file's own configuration
         return [], str(e)
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
@@ -615,6 +616,7 @@ def _report(args: argparse.Namespace, results: list[FileResult], problems: bool)
     """Render the report (to stdout, or swapped in whole as ``--output-file``); the exit code."""
     import io
 
+    from holodeck_mt.model import reason_of
     from holodeck_mt.project import writes
     from holodeck_mt.render import renderer, statistics
 
@@ -627,7 +629,7 @@ def _report(args: argparse.Namespace, results: list[FileResult], problems: bool)
         try:
             writes.create(args.output_file, buffer.getvalue().encode("utf-8", "backslashreplace"))
         except OSError as e:
-            return _error(f"cannot write '{display_path(args.output_file)}': {e.strerror or e}")
+            return _error(f"cannot write '{display_path(args.output_file)}': {reason_of(e)}")
     if problems:
         return EXIT_USAGE
     return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK

@@ -11,6 +11,7 @@ from typing import Any, TextIO
 
 from holodeck_mt.explain import describe, document, text
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import reason_of
 from holodeck_mt.pipeline import check_file
 from holodeck_mt.project import discovery
 from holodeck_mt.render import renderer
@@ -61,7 +62,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
     try:
         doc, results = explain(path, test_case=test_case, limits=limits)
     except OSError as e:
-        return _usage(f"cannot read '{escape(clip(path, 400))}': {e.strerror or e}")
+        return _usage(f"cannot read '{escape(clip(path, 400))}': {reason_of(e)}")
     if doc["explained"] and test_case is not None and not doc["test_cases"]:
         return _usage(f"no test case named {hints.quote(test_case)}")
     if fmt == "json":

@@ -14,6 +14,7 @@ from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import reason_of
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, loader
@@ -68,9 +69,7 @@ def run(
             checked = check_file(path, options=options_of(path), limits=limits)
             tree = confine.tree_of(Path(path))
         except (OSError, ValueError) as e:
-            report.problems.append(
-                f"cannot read '{writes.shown(path)}': {getattr(e, 'strerror', None) or e}"
-            )
+            report.problems.append(f"cannot read '{writes.shown(path)}': {reason_of(e)}")
             continue
         for each in checked:
             result = each.result

@@ -14,6 +14,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 
+from holodeck_mt.model import reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import display_path
 
@@ -376,7 +377,7 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
             with os.scandir(current) as listing:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError as e:
-            problems.append(f"cannot read folder '{display_path(current)}': {_why(e)}")
+            problems.append(f"cannot read folder '{display_path(current)}': {reason_of(e)}")
             continue
         folders, files = [], []
         for entry in entries:
@@ -392,17 +393,13 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         stack.extend(reversed(folders))
 
 
-def _why(e: BaseException) -> str:
-    return str(getattr(e, "strerror", None) or e)
-
-
 def _sniffed(path: Path, problems: list[str]) -> bool:
     """Whether the YAML file at ``path`` is a HoloDeck file by its content (one with a syntax
     error is, so that its error is reported); a file that cannot be read goes to ``problems``."""
     try:
         head = _head(path)
     except (OSError, ValueError) as e:
-        problems.append(f"cannot read '{display_path(path)}': {_why(e)}")
+        problems.append(f"cannot read '{display_path(path)}': {reason_of(e)}")
         return False
     return _judged(head)
 
@@ -418,7 +415,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
         try:  # stat can fail for reasons of its own: a name too long, a loop of links
             is_dir, is_file, exists = path.is_dir(), path.is_file(), path.exists()
         except (OSError, ValueError) as e:
-            found.problems.append(f"cannot read '{given}': {_why(e)}")
+            found.problems.append(f"cannot read '{given}': {reason_of(e)}")
             continue
         unread, files = len(found.problems), []
         if is_dir:
