@@ -29,6 +29,11 @@ def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | in
     return tuple(clip(p, limit) if isinstance(p, str) else p for p in parts)
 
 
+#: The commands' exit codes: nothing wrong; an error in a file (``explain``: the file is
+#: refused; ``fix --diff``: a file would change); a usage error or a path that cannot be read.
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
 def reason_of(error: BaseException) -> str:
     """Why a file could not be read or written, as messages say it: the system's words
     (``No such file or directory``), else the error's own."""

@@ -42,6 +42,10 @@ FACTS: dict[str, tuple[str, str]] = {
     "code selector": (r"HMT\\d\{0,3\}", "selection.py"),
     "platform choices": (r"[\"']auto[\"'],\s*[\"']off[\"']", "project/config.py"),
     "error reason": (r"\bstrerror\b", "model.py"),
+    "exit codes": (
+        r"^[ \t]*(EXIT_\w+,[ \t]*)*EXIT_(OK|INVALID|REFUSED|USAGE)\b[\w, \t]*=",
+        "model.py",
+    ),
 }
 
 
@@ -74,6 +78,7 @@ SECOND_DEFINITIONS = {
     "code selector": '_SELECTOR = re.compile(r"HMT\\d{0,3}")\n',
     "platform choices": '"--platform": {"choices": ("auto", "off", "required")},\n',
     "error reason": "return f\"cannot read '{path}': {e.strerror or e}\"\n",
+    "exit codes": "EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2\n",
 }
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
@@ -90,6 +95,10 @@ NEAR_MISSES = {
     "code selector": "if SELECTOR.fullmatch(code):\n",
     "platform choices": '"--platform": {"choices": PLATFORM_CHOICES},\nif platform == "off":\n',
     "error reason": "return f\"cannot read '{path}': {reason_of(e)}\"\n",
+    "exit codes": (
+        "from holodeck_mt.model import (\n    EXIT_OK,\n    EXIT_USAGE,\n)\n"
+        "EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143\nreturn EXIT_USAGE if bad else EXIT_OK\n"
+    ),
 }
 
 

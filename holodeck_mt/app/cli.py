@@ -23,6 +23,7 @@ from holodeck_mt.limits import (
     MAX_FILE_BYTES,
     Limits,
 )
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE
 from holodeck_mt.project.config import PLATFORM_CHOICES
 from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import MESSAGE, clip, display_path, escape, guard_lines
@@ -35,7 +36,6 @@ if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
     from holodeck_mt.project import discovery
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: The shell's codes for a run ended by Ctrl-C and by SIGTERM (128 + the signal).
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 

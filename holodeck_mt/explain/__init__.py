@@ -11,14 +11,12 @@ from typing import Any, TextIO
 
 from holodeck_mt.explain import describe, document, text
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import reason_of
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of
 from holodeck_mt.pipeline import check_file
 from holodeck_mt.project import discovery
 from holodeck_mt.render import renderer
 from holodeck_mt.text.safe_text import clip, escape, escape_as_json
 from holodeck_mt.wording import hints
-
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
 def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
@@ -76,7 +74,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
             buffer = io.StringIO()
             renderer("text")(results, buffer)
             out.write("\n" + buffer.getvalue())
-    return EXIT_OK if doc["explained"] else EXIT_REFUSED
+    return EXIT_OK if doc["explained"] else EXIT_INVALID
 
 
 def _usage(message: str) -> int:

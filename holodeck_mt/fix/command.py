@@ -14,7 +14,7 @@ from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import reason_of
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, loader
@@ -166,12 +166,12 @@ def main(
         )
     except SettingsError as e:
         print(f"holodeck-mt: error: {escape(clip(str(e), 800))}", file=sys.stderr)
-        return 2
+        return EXIT_USAGE
     for problem in report.problems:
         print(f"holodeck-mt: error: {escape(clip(problem, 800))}", file=sys.stderr)
     print(summary(report, diff=diff, unsafe=unsafe), file=sys.stderr)
     if report.problems:
-        return 2
+        return EXIT_USAGE
     if diff:
-        return 1 if report.changed else 0
-    return 1 if report.errors_left else 0
+        return EXIT_INVALID if report.changed else EXIT_OK
+    return EXIT_INVALID if report.errors_left else EXIT_OK
