@@ -46,6 +46,7 @@ FACTS: dict[str, tuple[str, str]] = {
         r"^[ \t]*(EXIT_\w+,[ \t]*)*EXIT_(OK|INVALID|REFUSED|USAGE)\b[\w, \t]*=",
         "model.py",
     ),
+    "UTF-8 byte-order mark": (r"\\xef\\xbb\\xbf", "read/decoding.py"),
 }
 
 
@@ -79,6 +80,7 @@ SECOND_DEFINITIONS = {
     "platform choices": '"--platform": {"choices": ("auto", "off", "required")},\n',
     "error reason": "return f\"cannot read '{path}': {e.strerror or e}\"\n",
     "exit codes": "EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2\n",
+    "UTF-8 byte-order mark": '_BOM = b"\\xef\\xbb\\xbf"\n',
 }
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
@@ -99,6 +101,7 @@ NEAR_MISSES = {
         "from holodeck_mt.model import (\n    EXIT_OK,\n    EXIT_USAGE,\n)\n"
         "EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143\nreturn EXIT_USAGE if bad else EXIT_OK\n"
     ),
+    "UTF-8 byte-order mark": "bom = decoding.bom_of(raw)\nshift = text.startswith(BOM)\n",
 }
 
 

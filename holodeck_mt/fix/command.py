@@ -17,10 +17,8 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
-from holodeck_mt.read import confine, loader
+from holodeck_mt.read import confine, decoding
 from holodeck_mt.text.safe_text import clip, display_path, escape
-
-_BOM = b"\xef\xbb\xbf"
 
 
 class SettingsError(ValueError):
@@ -93,7 +91,7 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
     assert result.text is not None and result.source is not None and again is not None
     source, name = Path(result.source), result.path
     raw, snapshot = writes.read(source, tree, request.limits.max_bytes, name)
-    text, _ = loader.decode(raw)
+    text, _ = decoding.decode(raw)
     if text != result.text:
         changed = f"'{writes.shown(name)}' changed while it was read: it is left alone"
         raise writes.WriteError(changed)
@@ -106,8 +104,9 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
     if request.diff:
         _write_diff(path, text, outcome.text, request.out)
     else:
-        bom = _BOM if raw.startswith(_BOM) else b""
-        writes.replace(source, bom + outcome.text.encode("utf-8"), tree, snapshot, name)
+        writes.replace(
+            source, decoding.bom_of(raw) + outcome.text.encode("utf-8"), tree, snapshot, name
+        )
     report.applied += len(outcome.applied)
     report.changed.append(path)
 
