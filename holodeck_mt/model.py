@@ -34,6 +34,11 @@ def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | in
 EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 
 
+def usage_error(message: object) -> str:
+    """A usage error's line, as every command writes it on stderr."""
+    return f"holodeck-mt: error: {message}"
+
+
 def reason_of(error: BaseException) -> str:
     """Why a file could not be read or written, as messages say it: the system's words
     (``No such file or directory``), else the error's own."""

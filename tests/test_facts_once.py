@@ -47,6 +47,7 @@ FACTS: dict[str, tuple[str, str]] = {
         "model.py",
     ),
     "UTF-8 byte-order mark": (r"\\xef\\xbb\\xbf", "read/decoding.py"),
+    "usage error prefix": (r"holodeck-mt: error", "model.py"),
 }
 
 
@@ -81,6 +82,7 @@ SECOND_DEFINITIONS = {
     "error reason": "return f\"cannot read '{path}': {e.strerror or e}\"\n",
     "exit codes": "EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2\n",
     "UTF-8 byte-order mark": '_BOM = b"\\xef\\xbb\\xbf"\n',
+    "usage error prefix": 'print(f"holodeck-mt: error: {message}", file=sys.stderr)\n',
 }
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
@@ -102,6 +104,7 @@ NEAR_MISSES = {
         "EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143\nreturn EXIT_USAGE if bad else EXIT_OK\n"
     ),
     "UTF-8 byte-order mark": "bom = decoding.bom_of(raw)\nshift = text.startswith(BOM)\n",
+    "usage error prefix": "print(usage_error(message), file=sys.stderr)\n",
 }
 
 

@@ -23,7 +23,7 @@ from holodeck_mt.limits import (
     MAX_FILE_BYTES,
     Limits,
 )
-from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, usage_error
 from holodeck_mt.project.config import PLATFORM_CHOICES
 from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import MESSAGE, clip, display_path, escape, guard_lines
@@ -473,8 +473,8 @@ def _say(line: str) -> None:
 
 
 def _error(message: object) -> int:
-    """``holodeck-mt: error: ...`` on stderr; the usage error's exit code."""
-    _say(f"holodeck-mt: error: {message}")
+    """A usage error on stderr; its exit code."""
+    _say(usage_error(message))
     return EXIT_USAGE
 
 

@@ -11,7 +11,7 @@ from typing import Any, TextIO
 
 from holodeck_mt.explain import describe, document, text
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of, usage_error
 from holodeck_mt.pipeline import check_file
 from holodeck_mt.project import discovery
 from holodeck_mt.render import renderer
@@ -78,5 +78,5 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
 
 
 def _usage(message: str) -> int:
-    print(f"holodeck-mt: error: {message}", file=sys.stderr)
+    print(usage_error(message), file=sys.stderr)
     return EXIT_USAGE

@@ -14,7 +14,7 @@ from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of, usage_error
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, decoding
@@ -164,10 +164,10 @@ def main(
             paths, unsafe=unsafe, diff=diff, limits=limits, out=sys.stdout, options_of=options_of
         )
     except SettingsError as e:
-        print(f"holodeck-mt: error: {escape(clip(str(e), 800))}", file=sys.stderr)
+        print(usage_error(escape(clip(str(e), 800))), file=sys.stderr)
         return EXIT_USAGE
     for problem in report.problems:
-        print(f"holodeck-mt: error: {escape(clip(problem, 800))}", file=sys.stderr)
+        print(usage_error(escape(clip(problem, 800))), file=sys.stderr)
     print(summary(report, diff=diff, unsafe=unsafe), file=sys.stderr)
     if report.problems:
         return EXIT_USAGE
