@@ -40,8 +40,7 @@ def usage_error(message: object) -> str:
 
 
 def reason_of(error: BaseException) -> str:
-    """Why a file could not be read or written, as messages say it: the system's words
-    (``No such file or directory``), else the error's own."""
+    """Why a file could not be read or written: the system's words, else the error's."""
     return str(getattr(error, "strerror", None) or error)
 
 

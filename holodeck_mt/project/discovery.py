@@ -217,9 +217,8 @@ def agent_target(path: Path) -> Path | None:
 
 
 def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
-    """``files`` in the order a run checks them: first the others, then each an agent.yaml
-    among them names (checked through it, alone only if that did not happen); and the
-    test-cases files those agent.yaml files name."""
+    """``files`` as a run checks them: the others, then those an agent.yaml among them names
+    (checked through it, alone only if that did not happen); and the files so named."""
     targets = [t for t in map(agent_target, map(Path, files)) if t is not None]
     followed = {same_file_key(target) for target in targets}
     later = [file for file in files if same_file_key(file) in followed]
