@@ -29,6 +29,21 @@ def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | in
     return tuple(clip(p, limit) if isinstance(p, str) else p for p in parts)
 
 
+#: The commands' exit codes: nothing wrong; an error in a file (``explain``: the file is
+#: refused; ``fix --diff``: a file would change); a usage error or a path that cannot be read.
+EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
+
+
+def usage_error(message: object) -> str:
+    """A usage error's line, as every command writes it on stderr."""
+    return f"holodeck-mt: error: {message}"
+
+
+def reason_of(error: BaseException) -> str:
+    """Why a file could not be read or written: the system's words, else the error's."""
+    return str(getattr(error, "strerror", None) or error)
+
+
 #: Whether a fix is applied unasked (``safe``) or only with ``--unsafe-fixes`` (``unsafe``).
 Applicability = Literal["safe", "unsafe"]
 

@@ -40,6 +40,14 @@ FACTS: dict[str, tuple[str, str]] = {
         "model.py",
     ),
     "code selector": (r"HMT\\d\{0,3\}", "selection.py"),
+    "platform choices": (r"[\"']auto[\"'],\s*[\"']off[\"']", "project/config.py"),
+    "error reason": (r"\bstrerror\b", "model.py"),
+    "exit codes": (
+        r"^[ \t]*(EXIT_\w+,[ \t]*)*EXIT_(OK|INVALID|REFUSED|USAGE)\b[\w, \t]*=",
+        "model.py",
+    ),
+    "UTF-8 byte-order mark": (r"\\xef\\xbb\\xbf", "read/decoding.py"),
+    "usage error prefix": (r"holodeck-mt: error", "model.py"),
 }
 
 
@@ -70,6 +78,11 @@ SECOND_DEFINITIONS = {
     "output formats": 'FORMATS = ("text", "json", "sarif")\n',
     "severity": "def severity(code: str) -> Severity:\n",
     "code selector": '_SELECTOR = re.compile(r"HMT\\d{0,3}")\n',
+    "platform choices": '"--platform": {"choices": ("auto", "off", "required")},\n',
+    "error reason": "return f\"cannot read '{path}': {e.strerror or e}\"\n",
+    "exit codes": "EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2\n",
+    "UTF-8 byte-order mark": '_BOM = b"\\xef\\xbb\\xbf"\n',
+    "usage error prefix": 'print(f"holodeck-mt: error: {message}", file=sys.stderr)\n',
 }
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
@@ -84,6 +97,14 @@ NEAR_MISSES = {
     "output formats": "choices = list(FORMATS)\n",
     "severity": 'if d.severity == "error":\n    @property\n    def severity(self) -> str:\n',
     "code selector": "if SELECTOR.fullmatch(code):\n",
+    "platform choices": '"--platform": {"choices": PLATFORM_CHOICES},\nif platform == "off":\n',
+    "error reason": "return f\"cannot read '{path}': {reason_of(e)}\"\n",
+    "exit codes": (
+        "from holodeck_mt.model import (\n    EXIT_OK,\n    EXIT_USAGE,\n)\n"
+        "EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143\nreturn EXIT_USAGE if bad else EXIT_OK\n"
+    ),
+    "UTF-8 byte-order mark": "bom = decoding.bom_of(raw)\nshift = text.startswith(BOM)\n",
+    "usage error prefix": "print(usage_error(message), file=sys.stderr)\n",
 }
 
 

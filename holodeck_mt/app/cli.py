@@ -23,6 +23,8 @@ from holodeck_mt.limits import (
     MAX_FILE_BYTES,
     Limits,
 )
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, usage_error
+from holodeck_mt.project.config import PLATFORM_CHOICES
 from holodeck_mt.rules import Options
 from holodeck_mt.text.safe_text import MESSAGE, clip, display_path, escape, guard_lines
 from holodeck_mt.urls import BUNDLE_URL
@@ -34,7 +36,6 @@ if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
     from holodeck_mt.project import discovery
 
-EXIT_OK, EXIT_INVALID, EXIT_USAGE = 0, 1, 2
 #: The shell's codes for a run ended by Ctrl-C and by SIGTERM (128 + the signal).
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
 
@@ -193,7 +194,7 @@ _KEYWORDS: dict[str, dict[str, Any]] = {
     "--config": {"type": Path, "metavar": "PATH"},
     "--stdin-filename": {"metavar": "PATH"},
     "--output-file -o": {"type": Path, "metavar": "FILE"},
-    "--platform": {"choices": ("auto", "off", "required"), "default": None},
+    "--platform": {"choices": PLATFORM_CHOICES, "default": None},
     "-j --jobs": {"type": _count(1, MAX_JOBS), "default": os.cpu_count() or 1},
     "--max-file-size": {"type": _size, "default": MAX_FILE_BYTES, "metavar": "SIZE"},
     "--max-depth": {"type": _count(1, MAX_DEPTH_OPTION), "default": MAX_DEPTH, "metavar": "N"},
@@ -310,6 +311,7 @@ def _run(job: _Job) -> Outcome:
                 of = job.options_of if i else None  # the test-cases file's own, if followed
                 result.strict = (of(os.path.abspath(result.path)) if of else job.options).strict
             return list(cached), None
+    from holodeck_mt.model import reason_of
     from holodeck_mt.pipeline import validate_file
     from holodeck_mt.project.config import ConfigError
     from holodeck_mt.selection import SelectionError
@@ -320,7 +322,7 @@ def _run(job: _Job) -> Outcome:
             job.path, options=job.options, limits=job.limits, options_of=job.options_of
         )
     except OSError as e:
-        return [], f"cannot read '{job.path}': {e.strerror or e}"
+        return [], f"cannot read '{job.path}': {reason_of(e)}"
     except (ConfigError, SelectionError) as e:  # the test-cases file's own configuration
         return [], str(e)
     except Exception as e:  # a bug of ours, never the file's fault: exit 2, no traceback
@@ -471,8 +473,8 @@ def _say(line: str) -> None:
 
 
 def _error(message: object) -> int:
-    """``holodeck-mt: error: ...`` on stderr; the usage error's exit code."""
-    _say(f"holodeck-mt: error: {message}")
+    """A usage error on stderr; its exit code."""
+    _say(usage_error(message))
     return EXIT_USAGE
 
 
@@ -614,6 +616,7 @@ def _report(args: argparse.Namespace, results: list[FileResult], problems: bool)
     """Render the report (to stdout, or swapped in whole as ``--output-file``); the exit code."""
     import io
 
+    from holodeck_mt.model import reason_of
     from holodeck_mt.project import writes
     from holodeck_mt.render import renderer, statistics
 
@@ -626,7 +629,7 @@ def _report(args: argparse.Namespace, results: list[FileResult], problems: bool)
         try:
             writes.create(args.output_file, buffer.getvalue().encode("utf-8", "backslashreplace"))
         except OSError as e:
-            return _error(f"cannot write '{display_path(args.output_file)}': {e.strerror or e}")
+            return _error(f"cannot write '{display_path(args.output_file)}': {reason_of(e)}")
     if problems:
         return EXIT_USAGE
     return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
@@ -715,13 +718,10 @@ def _rounds(
     it, and alone only if that did not happen; the named files' ``settings`` read first."""
     from holodeck_mt.project import discovery
 
-    targets = [t for t in map(discovery.agent_target, map(Path, files)) if t is not None]
+    first, later, targets = discovery.followed_last(files)
     for target in targets:
         settings(os.path.abspath(target))
-    followed = {discovery.same_file_key(target) for target in targets}
-    later = [f for f in files if discovery.same_file_key(f) in followed]
-    first = [job(f) for f in files if f not in later]
-    return [first, [job(f) for f in later]]
+    return [list(map(job, first)), list(map(job, later))]
 
 
 def _validate_all(

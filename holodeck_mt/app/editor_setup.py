@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_mt.project import discovery, writes
+from holodeck_mt.read import decoding
 
 SETTINGS = Path(".vscode") / "settings.json"
 SCHEMA_COPY = Path(".vscode") / "holodeck-mt.schema.json"
@@ -310,7 +311,7 @@ def _put_modeline(root: Path, name: str, schema: str) -> bool:
     """Make the file's first line the modeline; False when it already is."""
     path = root / name
     raw, before = writes.read(path, root, name=name)
-    bom = b"\xef\xbb\xbf" if raw.startswith(b"\xef\xbb\xbf") else b""
+    bom = decoding.bom_of(raw)
     text = raw[len(bom) :].decode("utf-8")
     line = MODELINE + schema
     first, newline, rest = text.partition("\n")

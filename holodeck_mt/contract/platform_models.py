@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Fault, JsonPath, severity, under
+from holodeck_mt.model import Fault, JsonPath, reason_of, severity, under
 from holodeck_mt.read import confine, loader
 from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import clip
@@ -295,7 +295,7 @@ def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
 
 
 def _why(error: BaseException) -> str:
-    return clip(str(getattr(error, "strerror", None) or error), 200)
+    return clip(reason_of(error), 200)
 
 
 def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:

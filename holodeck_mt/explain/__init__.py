@@ -11,13 +11,12 @@ from typing import Any, TextIO
 
 from holodeck_mt.explain import describe, document, text
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of, usage_error
 from holodeck_mt.pipeline import check_file
 from holodeck_mt.project import discovery
 from holodeck_mt.render import renderer
 from holodeck_mt.text.safe_text import clip, escape, escape_as_json
 from holodeck_mt.wording import hints
-
-EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2
 
 
 def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
@@ -61,7 +60,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
     try:
         doc, results = explain(path, test_case=test_case, limits=limits)
     except OSError as e:
-        return _usage(f"cannot read '{escape(clip(path, 400))}': {e.strerror or e}")
+        return _usage(f"cannot read '{escape(clip(path, 400))}': {reason_of(e)}")
     if doc["explained"] and test_case is not None and not doc["test_cases"]:
         return _usage(f"no test case named {hints.quote(test_case)}")
     if fmt == "json":
@@ -75,9 +74,9 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
             buffer = io.StringIO()
             renderer("text")(results, buffer)
             out.write("\n" + buffer.getvalue())
-    return EXIT_OK if doc["explained"] else EXIT_REFUSED
+    return EXIT_OK if doc["explained"] else EXIT_INVALID
 
 
 def _usage(message: str) -> int:
-    print(f"holodeck-mt: error: {message}", file=sys.stderr)
+    print(usage_error(message), file=sys.stderr)
     return EXIT_USAGE

@@ -14,12 +14,11 @@ from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of, usage_error
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
-from holodeck_mt.read import confine, loader
+from holodeck_mt.read import confine, decoding
 from holodeck_mt.text.safe_text import clip, display_path, escape
-
-_BOM = b"\xef\xbb\xbf"
 
 
 class SettingsError(ValueError):
@@ -59,23 +58,16 @@ def run(
     found = discovery.find(paths)
     report.problems += found.problems
     # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
-    followed = {
-        discovery.same_file_key(target)
-        for target in map(discovery.agent_target, map(Path, found.files))
-        if target is not None
-    }
-    ordered = sorted(found.files, key=lambda f: discovery.same_file_key(f) in followed)
+    first, later, _ = discovery.followed_last(found.files)
     seen: set[str] = set()
-    for path in ordered:
+    for path in first + later:
         if discovery.same_file_key(path) in seen:
             continue
         try:
             checked = check_file(path, options=options_of(path), limits=limits)
             tree = confine.tree_of(Path(path))
         except (OSError, ValueError) as e:
-            report.problems.append(
-                f"cannot read '{writes.shown(path)}': {getattr(e, 'strerror', None) or e}"
-            )
+            report.problems.append(f"cannot read '{writes.shown(path)}': {reason_of(e)}")
             continue
         for each in checked:
             result = each.result
@@ -99,7 +91,7 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
     assert result.text is not None and result.source is not None and again is not None
     source, name = Path(result.source), result.path
     raw, snapshot = writes.read(source, tree, request.limits.max_bytes, name)
-    text, _ = loader.decode(raw)
+    text, _ = decoding.decode(raw)
     if text != result.text:
         changed = f"'{writes.shown(name)}' changed while it was read: it is left alone"
         raise writes.WriteError(changed)
@@ -112,8 +104,9 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
     if request.diff:
         _write_diff(path, text, outcome.text, request.out)
     else:
-        bom = _BOM if raw.startswith(_BOM) else b""
-        writes.replace(source, bom + outcome.text.encode("utf-8"), tree, snapshot, name)
+        writes.replace(
+            source, decoding.bom_of(raw) + outcome.text.encode("utf-8"), tree, snapshot, name
+        )
     report.applied += len(outcome.applied)
     report.changed.append(path)
 
@@ -171,13 +164,13 @@ def main(
             paths, unsafe=unsafe, diff=diff, limits=limits, out=sys.stdout, options_of=options_of
         )
     except SettingsError as e:
-        print(f"holodeck-mt: error: {escape(clip(str(e), 800))}", file=sys.stderr)
-        return 2
+        print(usage_error(escape(clip(str(e), 800))), file=sys.stderr)
+        return EXIT_USAGE
     for problem in report.problems:
-        print(f"holodeck-mt: error: {escape(clip(problem, 800))}", file=sys.stderr)
+        print(usage_error(escape(clip(problem, 800))), file=sys.stderr)
     print(summary(report, diff=diff, unsafe=unsafe), file=sys.stderr)
     if report.problems:
-        return 2
+        return EXIT_USAGE
     if diff:
-        return 1 if report.changed else 0
-    return 1 if report.errors_left else 0
+        return EXIT_INVALID if report.changed else EXIT_OK
+    return EXIT_INVALID if report.errors_left else EXIT_OK

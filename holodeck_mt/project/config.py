@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from holodeck_mt.model import reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.selection import PerFileIgnore, Selection, SelectionError, parse
 
@@ -83,7 +84,7 @@ def _read(path: Path) -> bytes:
         with os.fdopen(descriptor, "rb") as file:
             raw = file.read(MAX_CONFIG_BYTES + 1)
     except OSError as e:
-        raise ConfigError(f"{path}: cannot be read ({e.strerror or e})") from e
+        raise ConfigError(f"{path}: cannot be read ({reason_of(e)})") from e
     if len(raw) > MAX_CONFIG_BYTES:
         raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB")
     return raw

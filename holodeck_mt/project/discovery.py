@@ -14,6 +14,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 
+from holodeck_mt.model import reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import display_path
 
@@ -215,6 +216,15 @@ def agent_target(path: Path) -> Path | None:
     return path.parent / target
 
 
+def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
+    """``files`` as a run checks them: the others, then those an agent.yaml among them names
+    (checked through it, alone only if that did not happen); and the files so named."""
+    targets = [t for t in map(agent_target, map(Path, files)) if t is not None]
+    followed = {same_file_key(target) for target in targets}
+    later = [file for file in files if same_file_key(file) in followed]
+    return [file for file in files if same_file_key(file) not in followed], later, targets
+
+
 def _may_name_a_file(head: bytes) -> bool:
     """Whether these bytes could hold a ``test_cases_file`` key: written out, in UTF-16, or
     spelt by an escape in a quoted key."""
@@ -366,7 +376,7 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
             with os.scandir(current) as listing:
                 entries = sorted(listing, key=lambda e: e.name)
         except OSError as e:
-            problems.append(f"cannot read folder '{display_path(current)}': {_why(e)}")
+            problems.append(f"cannot read folder '{display_path(current)}': {reason_of(e)}")
             continue
         folders, files = [], []
         for entry in entries:
@@ -382,17 +392,13 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         stack.extend(reversed(folders))
 
 
-def _why(e: BaseException) -> str:
-    return str(getattr(e, "strerror", None) or e)
-
-
 def _sniffed(path: Path, problems: list[str]) -> bool:
     """Whether the YAML file at ``path`` is a HoloDeck file by its content (one with a syntax
     error is, so that its error is reported); a file that cannot be read goes to ``problems``."""
     try:
         head = _head(path)
     except (OSError, ValueError) as e:
-        problems.append(f"cannot read '{display_path(path)}': {_why(e)}")
+        problems.append(f"cannot read '{display_path(path)}': {reason_of(e)}")
         return False
     return _judged(head)
 
@@ -408,7 +414,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
         try:  # stat can fail for reasons of its own: a name too long, a loop of links
             is_dir, is_file, exists = path.is_dir(), path.is_file(), path.exists()
         except (OSError, ValueError) as e:
-            found.problems.append(f"cannot read '{given}': {_why(e)}")
+            found.problems.append(f"cannot read '{given}': {reason_of(e)}")
             continue
         unread, files = len(found.problems), []
         if is_dir:

@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_mt.limits import MAX_FILE_BYTES
+from holodeck_mt.model import reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import clip, display_path, escape
 
@@ -87,7 +88,7 @@ def _snapshot(status: os.stat_result, raw: bytes) -> Snapshot:
 
 
 def _reason(e: BaseException) -> str:
-    return escape(clip(str(getattr(e, "strerror", None) or e), 200))
+    return escape(clip(reason_of(e), 200))
 
 
 def replace(

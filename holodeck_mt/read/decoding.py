@@ -9,9 +9,14 @@ from __future__ import annotations
 from holodeck_mt import model as dg
 from holodeck_mt.text.positions import line_column
 
-_UTF8_BOM = b"\xef\xbb\xbf"
+UTF8_BOM = b"\xef\xbb\xbf"
 _UTF16_BOMS = {b"\xff\xfe": "UTF-16 (little-endian)", b"\xfe\xff": "UTF-16 (big-endian)"}
 _SAVE_AS_UTF8 = "save it as UTF-8 (without a byte-order mark, or with the UTF-8 one)"
+
+
+def bom_of(raw: bytes) -> bytes:
+    """The UTF-8 byte-order mark ``raw`` starts with (a rewrite keeps it), else nothing."""
+    return UTF8_BOM if raw.startswith(UTF8_BOM) else b""
 
 
 def decode(raw: bytes) -> tuple[str | None, dg.Diagnostic | None]:
@@ -27,8 +32,8 @@ def decode(raw: bytes) -> tuple[str | None, dg.Diagnostic | None]:
                 1,
                 hint=_SAVE_AS_UTF8,
             )
-    skip = len(_UTF8_BOM) if raw.startswith(_UTF8_BOM) else 0
-    if skip and raw.startswith(_UTF8_BOM, skip):
+    skip = len(bom_of(raw))
+    if skip and raw.startswith(UTF8_BOM, skip):
         return None, dg.make(
             "HMT005",
             "the file starts with two byte-order marks; the platform strips one and reads "

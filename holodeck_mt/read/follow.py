@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault
+from holodeck_mt.model import Diagnostic, Fault, reason_of
 from holodeck_mt.read import confine, files
 from holodeck_mt.text.safe_text import clip, display_path
 
@@ -55,7 +55,7 @@ def follow(
         else:
             why = "is not a regular file" if file.exists() else "does not exist"
     except (OSError, ValueError) as e:
-        why = f"cannot be read ({getattr(e, 'strerror', None) or e})"
+        why = f"cannot be read ({reason_of(e)})"
     if why is not None:
         return Followed(shown, fault=_not_followed(target, file, why, code))
     if given is not None:

@@ -10,7 +10,7 @@ import stat
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -44,7 +44,7 @@ def check(context: Context) -> Iterator[Fault]:
             )
             continue
         except (OSError, ValueError) as e:
-            reason = clip(getattr(e, "strerror", None) or str(e))
+            reason = clip(reason_of(e))
             yield Fault("HMT112", f"file '{shown}' cannot be checked ({reason})", where)
             continue
         if stat.S_ISDIR(mode):

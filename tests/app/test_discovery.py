@@ -372,3 +372,20 @@ def test_a_null_test_cases_beside_the_file_is_none_written(
     agent.write_text(f"name: a\n{written}test_cases_file: cases.yaml\n", encoding="utf-8")
     target = discovery.agent_target(agent)
     assert (target == tmp_path / "cases.yaml") if follows else target is None
+
+
+def test_the_files_an_agent_yaml_names_come_last_whatever_they_are_called(
+    tmp_path: Path,
+) -> None:
+    """Both validate and fix check a named test-cases file after the rest (through its
+    agent.yaml): one order, whichever spelling of the path was given."""
+    (tmp_path / "agent.yaml").write_text("name: a\ntest_cases_file: cases.yaml\n", "utf-8")
+    (tmp_path / "cases.yaml").write_text("- input: hi\n", "utf-8")
+    (tmp_path / "other.yaml").write_text("- input: hello\n", "utf-8")
+    named = str(tmp_path / "sub" / ".." / "cases.yaml")
+    (tmp_path / "sub").mkdir()
+    files = [named, str(tmp_path / "agent.yaml"), str(tmp_path / "other.yaml")]
+    first, later, targets = discovery.followed_last(files)
+    assert first == files[1:]
+    assert later == [named]
+    assert targets == [tmp_path / "cases.yaml"]
