@@ -40,6 +40,11 @@ FACTS: dict[str, tuple[str, str]] = {
         "model.py",
     ),
     "code selector": (r"HMT\\d\{0,3\}", "selection.py"),
+    # A count and its noun, the noun in the plural unless the count is one.
+    "plural": (
+        r"^\s*def \w+\(\w+: int, \w+: str\b[^)]*\) -> str:|^\s*return .*\bif \w+ [!=]= 1 else\b",
+        "wording/hints.py",
+    ),
 }
 
 
@@ -70,6 +75,7 @@ SECOND_DEFINITIONS = {
     "output formats": 'FORMATS = ("text", "json", "sarif")\n',
     "severity": "def severity(code: str) -> Severity:\n",
     "code selector": '_SELECTOR = re.compile(r"HMT\\d{0,3}")\n',
+    "plural": 'def _count(n: int, word: str) -> str:\n    return f"{n} {word}"\n',
 }
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
@@ -84,6 +90,7 @@ NEAR_MISSES = {
     "output formats": "choices = list(FORMATS)\n",
     "severity": 'if d.severity == "error":\n    @property\n    def severity(self) -> str:\n',
     "code selector": "if SELECTOR.fullmatch(code):\n",
+    "plural": 'def _count(rows: list[str]) -> str:\n    return plural(len(rows), "row")\n',
 }
 
 

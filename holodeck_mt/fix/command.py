@@ -18,6 +18,7 @@ from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, loader
 from holodeck_mt.text.safe_text import clip, display_path, escape
+from holodeck_mt.wording.hints import plural
 
 _BOM = b"\xef\xbb\xbf"
 
@@ -140,11 +141,8 @@ def _safe_line(line: str) -> str:
 
 
 def summary(report: Report, *, diff: bool, unsafe: bool) -> str:
-    def count(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
-
     verb = "Would fix" if diff else "Fixed"
-    line = f"{verb} {count(report.applied, 'problem')} in {count(len(report.changed), 'file')}."
+    line = f"{verb} {plural(report.applied, 'problem')} in {plural(len(report.changed), 'file')}."
     if report.unsafe_left and not unsafe:
         fixes_left = f"{report.unsafe_left} unsafe fix{'' if report.unsafe_left == 1 else 'es'}"
         line += (
@@ -152,7 +150,7 @@ def summary(report: Report, *, diff: bool, unsafe: bool) -> str:
             "--unsafe-fixes applies them)."
         )
     if report.errors_left:
-        line += f" {count(report.errors_left, 'error')} left: see `holodeck-mt validate`."
+        line += f" {plural(report.errors_left, 'error')} left: see `holodeck-mt validate`."
     return line
 
 

@@ -60,8 +60,11 @@ def _show_number(value: int | float) -> str:
     return repr(value)
 
 
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' if n != 1 else ''}"
+def plural(n: int, noun: str, *, grouped: bool = False) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1 (``grouped``: with a thousands
+    separator)."""
+    shown = f"{n:,}" if grouped else str(n)
+    return f"{shown} {noun}{'s' if n != 1 else ''}"
 
 
 def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
