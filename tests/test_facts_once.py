@@ -80,7 +80,7 @@ SECOND_DEFINITIONS = {
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
     "line-break table": "from holodeck_mt.text.lines import CR_LF_BREAKS as _LINE_BREAK\n",
-    "clip": "from holodeck_mt.text.safe_text import clip\nshown = clip(name)\n",
+    "clip": "from holodeck_mt.model import clip\nshown = clip(name)\n",
     "escaper": (
         "out.write(escape(line))\ndef _unknown_escape(text: str) -> None:\n"
         'unicodedata.category(ch) == "Sc"\n'

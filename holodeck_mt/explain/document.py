@@ -12,12 +12,11 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.explain import describe
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import JsonPath, format_path
+from holodeck_mt.model import JsonPath, clip, format_path
 from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
-from holodeck_mt.text.safe_text import clip
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).

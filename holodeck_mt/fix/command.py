@@ -14,10 +14,11 @@ from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
+from holodeck_mt.model import clip
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, loader
-from holodeck_mt.text.safe_text import clip, display_path, escape
+from holodeck_mt.text.safe_text import display_path, escape
 from holodeck_mt.wording.hints import plural
 
 _BOM = b"\xef\xbb\xbf"

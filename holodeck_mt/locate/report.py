@@ -11,10 +11,9 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, make, under
+from holodeck_mt.model import MESSAGE, Diagnostic, Fault, clip, make, under
 from holodeck_mt.read import loader
 from holodeck_mt.text import substituted
-from holodeck_mt.text.safe_text import MESSAGE, clip
 from holodeck_mt.wording.hints import plural
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.

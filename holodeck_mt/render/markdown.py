@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
+from holodeck_mt.model import clip
 from holodeck_mt.render.text import summary
 from holodeck_mt.rules import codes
-from holodeck_mt.text.safe_text import clip, escape
+from holodeck_mt.text.safe_text import escape
 
 if TYPE_CHECKING:
     from holodeck_mt.model import Diagnostic, FileResult

@@ -8,10 +8,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from holodeck_mt.model import Quote, Unquote
+from holodeck_mt.model import Quote, Unquote, clip
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text import substituted
-from holodeck_mt.text.safe_text import clip
 from holodeck_mt.text.safe_text import escape_as_json as safe
 
 _TYPE_NAMES = {
