@@ -22,7 +22,7 @@ from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate import cascade, report, suppressions
 from holodeck_mt.locate.suppressions import Screen
-from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role
+from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role, clip
 from holodeck_mt.read import (
     confine,
     dialect,
@@ -35,7 +35,7 @@ from holodeck_mt.read import (
 )
 from holodeck_mt.rules import Options, running
 from holodeck_mt.text import substituted
-from holodeck_mt.text.safe_text import clip, display_path
+from holodeck_mt.text.safe_text import display_path
 
 if TYPE_CHECKING:
     from holodeck_mt.locate.locate import Locator

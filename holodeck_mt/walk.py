@@ -7,7 +7,7 @@ import itertools
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt.model import JsonPath
+from holodeck_mt.model import JsonPath, clip
 
 Node = tuple[JsonPath, Any]
 
@@ -149,7 +149,5 @@ def stats(data: Any) -> dict[str, int]:
 
 def names(data: Any) -> list[str | None]:
     """Each test case's name (clipped, as :func:`shown_name` shows it) by index, or None."""
-    from holodeck_mt.text.safe_text import clip
-
     shown = (shown_name(case) for _, _, case in test_cases(data))
     return [clip(name) if name is not None else None for name in shown]

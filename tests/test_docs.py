@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt.contract.registry import schema_files
-from holodeck_mt.rules.codes import CODES
+from holodeck_mt.rules.registry import CODES
 from scripts import gen_docs
 from tests.docs_pages import pages
 

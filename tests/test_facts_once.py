@@ -48,6 +48,11 @@ FACTS: dict[str, tuple[str, str]] = {
     ),
     "UTF-8 byte-order mark": (r"\\xef\\xbb\\xbf", "read/decoding.py"),
     "usage error prefix": (r"holodeck-mt: error", "model.py"),
+    # A count and its noun, the noun in the plural unless the count is one.
+    "plural": (
+        r"^\s*def \w+\(\w+: int, \w+: str\b[^)]*\) -> str:|^\s*return .*\bif \w+ [!=]= 1 else\b",
+        "wording/hints.py",
+    ),
 }
 
 
@@ -83,11 +88,12 @@ SECOND_DEFINITIONS = {
     "exit codes": "EXIT_OK, EXIT_REFUSED, EXIT_USAGE = 0, 1, 2\n",
     "UTF-8 byte-order mark": '_BOM = b"\\xef\\xbb\\xbf"\n',
     "usage error prefix": 'print(f"holodeck-mt: error: {message}", file=sys.stderr)\n',
+    "plural": 'def _count(n: int, word: str) -> str:\n    return f"{n} {word}"\n',
 }
 #: What looks like a fact without writing it: the same words, used, not defined.
 NEAR_MISSES = {
     "line-break table": "from holodeck_mt.text.lines import CR_LF_BREAKS as _LINE_BREAK\n",
-    "clip": "from holodeck_mt.text.safe_text import clip\nshown = clip(name)\n",
+    "clip": "from holodeck_mt.model import clip\nshown = clip(name)\n",
     "escaper": (
         "out.write(escape(line))\ndef _unknown_escape(text: str) -> None:\n"
         'unicodedata.category(ch) == "Sc"\n'
@@ -105,6 +111,7 @@ NEAR_MISSES = {
     ),
     "UTF-8 byte-order mark": "bom = decoding.bom_of(raw)\nshift = text.startswith(BOM)\n",
     "usage error prefix": "print(usage_error(message), file=sys.stderr)\n",
+    "plural": 'def _count(rows: list[str]) -> str:\n    return plural(len(rows), "row")\n',
 }
 
 

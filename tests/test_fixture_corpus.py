@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.rules.codes import CODES
+from holodeck_mt.rules.registry import CODES
 from tests.conftest import FIXTURES, ROOT, RunJson, fixture_header
 
 GENERIC_WORDING = (

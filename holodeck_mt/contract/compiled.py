@@ -22,6 +22,7 @@ from holodeck_mt import walk
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.contract.walker import ANNOTATIONS, rebuild
 from holodeck_mt.model import Fault, JsonPath
+from holodeck_mt.wording.hints import plural
 
 if TYPE_CHECKING:
     from jsonschema.exceptions import ValidationError
@@ -93,7 +94,7 @@ def _by_test_case(
         skipped.append(
             Fault(
                 "HMT220",
-                f"{len(rest):,} more invalid test case{'' if len(rest) == 1 else 's'} not "
+                f"{plural(len(rest), 'more invalid test case', grouped=True)} not "
                 "examined, from this one on",
                 (*prefix, rest[0]),
                 hint="--max-diagnostics 0 examines them all",

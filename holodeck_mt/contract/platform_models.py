@@ -24,10 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Fault, JsonPath, reason_of, severity, under
+from holodeck_mt.model import Fault, JsonPath, clip, reason_of, severity, under
 from holodeck_mt.read import confine, loader
 from holodeck_mt.text import substituted
-from holodeck_mt.text.safe_text import clip
 from holodeck_mt.wording import hints
 
 SCHEMA_SECTIONS = frozenset({"test_cases", "test_cases_file", "evaluations"})

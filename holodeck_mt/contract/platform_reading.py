@@ -17,8 +17,7 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
-from holodeck_mt.model import Fault, JsonPath, Remove, Rewrite
-from holodeck_mt.text.safe_text import clip
+from holodeck_mt.model import Fault, JsonPath, Remove, Rewrite, clip
 from holodeck_mt.wording import hints
 
 #: The kind of the LLM model's mapping (its fields, like every kind's, are the schema's).

@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from holodeck_mt.text.safe_text import clip
+from holodeck_mt.model import clip
 
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult

@@ -11,11 +11,11 @@ from typing import Any, TextIO
 
 from holodeck_mt.explain import describe, document, text
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of, usage_error
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, reason_of, usage_error
 from holodeck_mt.pipeline import check_file
 from holodeck_mt.project import discovery
 from holodeck_mt.render import renderer
-from holodeck_mt.text.safe_text import clip, escape, escape_as_json
+from holodeck_mt.text.safe_text import escape, escape_as_json
 from holodeck_mt.wording import hints
 
 

@@ -12,12 +12,11 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.explain import describe
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import JsonPath, format_path
+from holodeck_mt.model import JsonPath, clip, format_path
 from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
-from holodeck_mt.text.safe_text import clip
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).
@@ -89,21 +88,18 @@ def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
     return Sources(main, None, (), "agent")
 
 
-def _case_name(sources: Sources, index: int | None) -> str | None:
-    if index is None:
-        return None
-    cases = sources.case_list()
-    return walk.name_of(cases[index]) if index < len(cases) else None
-
-
 def location(sources: Sources, definition: Definition) -> dict[str, Any]:
     source = sources.of(definition.origin)
+    index, cases = definition.case_index, sources.cases
+    named = (
+        walk.test_case_name(cases.data, index) if cases is not None and index is not None else None
+    )
     return {
         "level": definition.level,
         "file": source.display if source is not None else None,
         "path": format_path(definition.path),
         "line": source.line(definition.path) if source is not None else None,
-        "test_case": _case_name(sources, definition.case_index),
+        "test_case": named,
         "test_case_index": definition.case_index,
         "turn": definition.turn_index,
     }

@@ -8,7 +8,7 @@ from holodeck_mt.explain.describe import label, settings_text, show
 from holodeck_mt.model import test_case_phrase
 from holodeck_mt.text.safe_text import escape_as_json as safe
 from holodeck_mt.text.safe_text import guard_lines
-from holodeck_mt.wording.hints import quote
+from holodeck_mt.wording.hints import plural, quote
 
 
 def where(loc: dict[str, Any]) -> str:
@@ -99,7 +99,7 @@ def render(document: dict[str, Any]) -> str:
         out.append("")
     for case in document["test_cases"]:
         named = safe(test_case_phrase(case["name"], case["index"]))
-        shape = _turns(len(case["turns"])) if case["multi_turn"] else "single turn"
+        shape = plural(len(case["turns"]), "turn") if case["multi_turn"] else "single turn"
         out.append(f"{named}, {shape}, {safe(str(case['file']))}:{case['line']}")
         indent = "    " if case["multi_turn"] else "  "
         for turn in case["turns"]:
@@ -116,16 +116,12 @@ def render(document: dict[str, Any]) -> str:
     return guard_lines("\n".join(out) + "\n")
 
 
-def _turns(n: int) -> str:
-    return f"{n} turn" + ("" if n == 1 else "s")
-
-
 def _summary_lines(summary: dict[str, Any]) -> list[str]:
     cases = summary["test_cases"]
-    head = f"summary: {cases} test case{'' if cases == 1 else 's'}, {_turns(summary['turns'])}"
+    head = f"summary: {plural(cases, 'test case')}, {plural(summary['turns'], 'turn')}"
     lines = [head]
     for metric in summary["metrics"]:
-        running = _turns(metric["turns_running"])
+        running = plural(metric["turns_running"], "turn")
         line = f"  {label(metric['metric'])} ({metric['kind']}): runs on {running}"
         if metric["turns_skipped"]:
             line += f", skipped on {metric['turns_skipped']} for want of a ground_truth"
@@ -136,6 +132,6 @@ def _summary_lines(summary: dict[str, Any]) -> list[str]:
         unread = summary["turn_config_read_by_nothing"]
         line = f"  turns with a turn_config: {summary['turns_with_turn_config']}"
         if unread:
-            line += f", read by nothing on {_turns(unread)} (no code metric runs there)"
+            line += f", read by nothing on {plural(unread, 'turn')} (no code metric runs there)"
         lines.append(line)
     return lines

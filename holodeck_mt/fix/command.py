@@ -14,11 +14,12 @@ from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, reason_of, usage_error
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, reason_of, usage_error
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, decoding
-from holodeck_mt.text.safe_text import clip, display_path, escape
+from holodeck_mt.text.safe_text import display_path, escape
+from holodeck_mt.wording.hints import plural
 
 
 class SettingsError(ValueError):
@@ -133,11 +134,8 @@ def _safe_line(line: str) -> str:
 
 
 def summary(report: Report, *, diff: bool, unsafe: bool) -> str:
-    def count(n: int, word: str) -> str:
-        return f"{n} {word}{'' if n == 1 else 's'}"
-
     verb = "Would fix" if diff else "Fixed"
-    line = f"{verb} {count(report.applied, 'problem')} in {count(len(report.changed), 'file')}."
+    line = f"{verb} {plural(report.applied, 'problem')} in {plural(len(report.changed), 'file')}."
     if report.unsafe_left and not unsafe:
         fixes_left = f"{report.unsafe_left} unsafe fix{'' if report.unsafe_left == 1 else 'es'}"
         line += (
@@ -145,7 +143,7 @@ def summary(report: Report, *, diff: bool, unsafe: bool) -> str:
             "--unsafe-fixes applies them)."
         )
     if report.errors_left:
-        line += f" {count(report.errors_left, 'error')} left: see `holodeck-mt validate`."
+        line += f" {plural(report.errors_left, 'error')} left: see `holodeck-mt validate`."
     return line
 
 

@@ -11,10 +11,10 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, make, under
+from holodeck_mt.model import MESSAGE, Diagnostic, Fault, clip, make, under
 from holodeck_mt.read import loader
 from holodeck_mt.text import substituted
-from holodeck_mt.text.safe_text import MESSAGE, clip
+from holodeck_mt.wording.hints import plural
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
 Keep = Callable[[Diagnostic], bool] | None
@@ -91,20 +91,17 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
     rest = kept[cap:]
     errors = sum(d.severity == "error" for d in rest)
     first = rest[0]
+    warnings = len(rest) - errors
     more = make(
         "HMT220",
-        f"{_count(len(rest), 'more diagnostic')} not shown, from this line on "
-        f"({_count(errors, 'error')}, {_count(len(rest) - errors, 'warning')})",
+        f"{plural(len(rest), 'more diagnostic', grouped=True)} not shown, from this line on "
+        f"({plural(errors, 'error', grouped=True)}, {plural(warnings, 'warning', grouped=True)})",
         first.line,
         first.column,
         hint="--max-diagnostics 0 shows them all",
     )
-    more = dataclasses.replace(more, not_shown=(errors, len(rest) - errors))
+    more = dataclasses.replace(more, not_shown=(errors, warnings))
     return [*kept[:cap], more, *counts]
-
-
-def _count(n: int, what: str) -> str:
-    return f"{n:,} {what}{'' if n == 1 else 's'}"
 
 
 def _dedupe(found: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from holodeck_mt.model import Fault, Intent, Quote, Rewrite
+from holodeck_mt.model import Fault, Intent, Quote, Rewrite, clip
 from holodeck_mt.text import substituted
 from holodeck_mt.text.quoting import LONGEST, quoted
 from holodeck_mt.wording import hints
@@ -21,7 +21,6 @@ def _at_anchor(name: str, text: str, before: int) -> str:
     """The hint of an alias (``ground_truth: *gt``): quoting ``"*gt"`` would replace the
     value by the text ``*gt``; the value to quote is the anchor's, where it is defined."""
     from holodeck_mt.text.positions import line_column
-    from holodeck_mt.text.safe_text import clip
 
     shown = clip(name)
     defined = re.finditer(r"&" + re.escape(name) + r"(?=[\s,\[\]{}]|$)", text[:before])

@@ -17,7 +17,8 @@ from collections import deque
 from typing import BinaryIO
 
 from holodeck_mt.limits import MAX_FILE_BYTES
-from holodeck_mt.text.safe_text import clip, escape
+from holodeck_mt.model import clip
+from holodeck_mt.text.safe_text import escape
 
 #: The longest header line read as such.
 MAX_HEADER = 8192

@@ -28,10 +28,10 @@ from holodeck_mt.lsp import checking, documents, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
-from holodeck_mt.model import Diagnostic
+from holodeck_mt.model import Diagnostic, clip
 from holodeck_mt.pipeline import read_saved
 from holodeck_mt.read import confine
-from holodeck_mt.text.safe_text import clip, escape
+from holodeck_mt.text.safe_text import escape
 from holodeck_mt.urls import code_docs
 
 _T = TypeVar("_T")

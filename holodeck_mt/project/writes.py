@@ -21,9 +21,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_mt.limits import MAX_FILE_BYTES
-from holodeck_mt.model import reason_of
+from holodeck_mt.model import clip, reason_of
 from holodeck_mt.read import confine
-from holodeck_mt.text.safe_text import clip, display_path, escape
+from holodeck_mt.text.safe_text import display_path, escape
 
 #: Bytes written per call: a short write is continued, a failing one ends the write.
 _CHUNK = 1024 * 1024

@@ -10,10 +10,10 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt import model as dg
+from holodeck_mt.model import clip
 from holodeck_mt.read.builder import DialectNote
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text.quoting import quoted
-from holodeck_mt.text.safe_text import clip
 
 #: The code for each kind of platform reading.
 _CODES = {bool: "HMT205", int: "HMT206", float: "HMT206", str: "HMT207", YamlScalar: "HMT208"}

@@ -10,9 +10,8 @@ import bisect
 import re
 from collections.abc import Mapping
 
-from holodeck_mt.model import Diagnostic, make
+from holodeck_mt.model import Diagnostic, clip, make
 from holodeck_mt.text.lines import CR_LF_BREAKS as _LINE_BREAK
-from holodeck_mt.text.safe_text import clip
 
 #: The platform's reference syntax: ``${`` a name ``}``, nothing else (no defaults).
 REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")

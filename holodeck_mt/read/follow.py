@@ -11,9 +11,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, reason_of
+from holodeck_mt.model import Diagnostic, Fault, clip, reason_of
 from holodeck_mt.read import confine, files
-from holodeck_mt.text.safe_text import clip, display_path
+from holodeck_mt.text.safe_text import display_path
 
 
 @dataclass(frozen=True)

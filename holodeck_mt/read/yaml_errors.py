@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from yaml._yaml import CParser
 
-from holodeck_mt.text.safe_text import clip
+from holodeck_mt.model import clip
 
 Mark = tuple[int, int]  # 0-based line and column, as the parser counts them
 

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.render.text import summary
-from holodeck_mt.rules import codes
+from holodeck_mt.rules.registry import title
 from holodeck_mt.text.safe_text import escape, escape_command_data, escape_command_property
 
 if TYPE_CHECKING:
@@ -33,7 +33,7 @@ def command(path: str, d: Diagnostic, level: str | None = None) -> str:
     properties = {"file": escape(path), "line": str(d.line), "col": str(d.column)}
     if d.end_column is not None and d.end_line in (None, d.line):
         properties["endColumn"] = str(d.end_column)
-    properties["title"] = codes.title(d.code)
+    properties["title"] = title(d.code)
     joined = ",".join(f"{k}={escape_command_property(v)}" for k, v in properties.items())
     return f"::{level or d.severity} {joined}::{escape_command_data(message(d))}"
 

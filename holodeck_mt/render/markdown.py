@@ -11,9 +11,10 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
+from holodeck_mt.model import clip
 from holodeck_mt.render.text import summary
-from holodeck_mt.rules import codes
-from holodeck_mt.text.safe_text import clip, escape
+from holodeck_mt.rules.registry import title
+from holodeck_mt.text.safe_text import escape
 
 if TYPE_CHECKING:
     from holodeck_mt.model import Diagnostic, FileResult
@@ -35,7 +36,7 @@ def text(value: str, width: int = 300) -> str:
 
 def _row(path: str, d: Diagnostic, level: str) -> str:
     said = d.message + (f" (hint: {d.hint})" if d.hint else "")
-    cells = (f"{path}:{d.line}:{d.column}", level, codes.title(d.code), d.where, said)
+    cells = (f"{path}:{d.line}:{d.column}", level, title(d.code), d.where, said)
     return "| " + " | ".join(text(cell) for cell in cells) + " |"
 
 

@@ -16,9 +16,9 @@ from pathlib import PurePath, PurePosixPath, PureWindowsPath
 from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
-from holodeck_mt.model import Diagnostic, format_path
+from holodeck_mt.model import MESSAGE, Diagnostic, clip, clip_parts, format_path
 from holodeck_mt.rules.registry import CODES
-from holodeck_mt.text.safe_text import MESSAGE, clip, clip_parts, escape_json
+from holodeck_mt.text.safe_text import escape_json
 from holodeck_mt.urls import REPOSITORY
 
 if TYPE_CHECKING:

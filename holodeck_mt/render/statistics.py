@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, TextIO
 
 from holodeck_mt.render.text import summary
-from holodeck_mt.rules.codes import CODES
+from holodeck_mt.rules.registry import CODES
 
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult

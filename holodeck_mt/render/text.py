@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 from holodeck_mt.contract import unchecked
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.text.safe_text import escape, guard_lines
+from holodeck_mt.wording.hints import plural
 
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
@@ -92,15 +93,11 @@ def summary(results: Sequence[FileResult]) -> str:
         strict = " (--strict: warnings fail)" if warnings and any(r.strict for r in results) else ""
         errors, warnings, shown = _past_the_cap(results, errors, warnings)
         return (
-            f"Found {_count(errors, 'error')} and {_count(warnings, 'warning')} "
-            f"in {invalid} of {_count(files, 'file')}{shown}{strict}."
+            f"Found {plural(errors, 'error')} and {plural(warnings, 'warning')} "
+            f"in {invalid} of {plural(files, 'file')}{shown}{strict}."
         )
-    tail = f" ({_count(warnings, 'warning')})" if warnings else ""
-    return f"All {_count(files, 'file')} valid{tail}."
-
-
-def _count(n: int, word: str) -> str:
-    return f"{n} {word}{'' if n == 1 else 's'}"
+    tail = f" ({plural(warnings, 'warning')})" if warnings else ""
+    return f"All {plural(files, 'file')} valid{tail}."
 
 
 def _past_the_cap(

@@ -12,11 +12,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import Count, Fault
+from holodeck_mt.model import Count, Fault, clip
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import Entry, classify, entry_of
-from holodeck_mt.text.safe_text import clip
 
 
 def _canonical(value: Any) -> Any:

@@ -8,11 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, clip
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.precedence import TurnPlan
-from holodeck_mt.text.safe_text import clip
 
 _WORDS = {"test case": "the test case's", "agent": "the agent's"}
 

@@ -10,11 +10,10 @@ import stat
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, reason_of
+from holodeck_mt.model import Fault, clip, reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.text.safe_text import clip
 
 _OUTSIDE_HINT = "keep attached files inside the repository (--allow-outside-paths allows others)"
 

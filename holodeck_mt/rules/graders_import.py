@@ -21,10 +21,9 @@ from pathlib import Path
 from types import ModuleType
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, clip
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.text.safe_text import clip
 
 
 def check(context: Context) -> Iterator[Fault]:

@@ -13,10 +13,9 @@ from functools import cache
 from holodeck_mt import walk
 from holodeck_mt.contract.registry import METRIC, schema_files
 from holodeck_mt.contract.walker import APPLIES_TO
-from holodeck_mt.model import Fault, Remove
+from holodeck_mt.model import Fault, Remove, clip
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.text.safe_text import clip
 
 
 @cache

@@ -18,10 +18,9 @@ from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.contract import registry
-from holodeck_mt.model import Fault, JsonPath
+from holodeck_mt.model import Fault, JsonPath, clip
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.text.safe_text import clip
 from holodeck_mt.wording import hints
 
 

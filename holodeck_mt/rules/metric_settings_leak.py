@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, clip
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan
-from holodeck_mt.text.safe_text import clip
 from holodeck_mt.wording.hints import literal as show
 
 

@@ -249,6 +249,12 @@ CODES: dict[str, Code] = {entry.code: entry for entry in REGISTRY}
 RULES: list[Rule] = [entry for entry in REGISTRY if isinstance(entry, Rule)]
 
 
+def title(code: str) -> str:
+    """``HMT102 wrong-type``: a code and its rule's name, as a report heads a diagnostic."""
+    entry = CODES.get(code)
+    return f"{code} {entry.name}" if entry else code
+
+
 def rules_to_run(options: Options) -> list[Rule]:
     """The rules whose check runs under ``options``, the run-time lints last (they run
     only while no check has found an error). An opt-in rule runs when its option is on;

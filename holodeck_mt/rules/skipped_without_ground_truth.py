@@ -10,10 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, clip
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.text.safe_text import clip
 
 #: Per status of a metric on a turn: the message (``{names}``, then the verb in the
 #: singular or the plural), and the hint.

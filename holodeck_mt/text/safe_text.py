@@ -12,12 +12,6 @@ import os
 import re
 import unicodedata
 
-# How much of an input a record quotes is the records' own bound: clipped there, shown here.
-from holodeck_mt.model import MESSAGE as MESSAGE
-from holodeck_mt.model import QUOTE as QUOTE
-from holodeck_mt.model import clip as clip
-from holodeck_mt.model import clip_parts as clip_parts
-
 #: DEL, C1 controls, bidi controls and invisible marks, line and paragraph separators, the BOM.
 _UNSAFE = "\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"
 #: Lone surrogates: an undecodable byte of a file name, as ``os`` hands it over.

@@ -8,10 +8,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from holodeck_mt.model import Quote, Unquote
+from holodeck_mt.model import Quote, Unquote, clip
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text import substituted
-from holodeck_mt.text.safe_text import clip
 from holodeck_mt.text.safe_text import escape_as_json as safe
 
 _TYPE_NAMES = {
@@ -60,8 +59,11 @@ def _show_number(value: int | float) -> str:
     return repr(value)
 
 
-def plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' if n != 1 else ''}"
+def plural(n: int, noun: str, *, grouped: bool = False) -> str:
+    """``n`` and ``noun``, in the plural unless ``n`` is 1 (``grouped``: with a thousands
+    separator)."""
+    shown = f"{n:,}" if grouped else str(n)
+    return f"{shown} {noun}{'s' if n != 1 else ''}"
 
 
 def show(value: Any, limit: int = 40, *, given: bool = True) -> str:

@@ -13,7 +13,7 @@ import pytest
 from holodeck_mt.contract.registry import schema_files
 from holodeck_mt.contract.walker import CHOOSE, NAME, subschemas
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
-from holodeck_mt.rules.codes import CODES
+from holodeck_mt.rules.registry import CODES
 
 NODES = [
     pytest.param(node, id=f"{uri.rsplit('/', 1)[-1]}#{pointer}")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt.rules.codes import CODES
+from holodeck_mt.rules.registry import CODES
 from tests import platform_oracle as oracle
 from tests.conftest import FIXTURES, ROOT, RunJson, unavailable
 

@@ -27,7 +27,7 @@ from jsonschema import Draft7Validator
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.render import github, renderers
 from holodeck_mt.render import sarif as sarif_format
-from holodeck_mt.rules.codes import CODES
+from holodeck_mt.rules.registry import CODES
 from tests.support import update_goldens as goldens
 
 ROOT = Path(__file__).resolve().parents[2]

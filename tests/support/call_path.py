@@ -160,7 +160,6 @@ BELOW: tuple[str, ...] = (
     "model",
     "limits",
     "selection",
-    "rules.codes",
     "walk",
     "text.safe_text",
     "text.lines",
