@@ -412,7 +412,8 @@ def _pool_run(
     outcomes: list[Outcome | None],
 ) -> None:
     """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``."""
-    from concurrent.futures import FIRST_EXCEPTION, ProcessPoolExecutor, wait
+    from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+    from concurrent.futures.process import BrokenProcessPool
 
     from holodeck_mt.app import pool_host
 
@@ -423,7 +424,12 @@ def _pool_run(
         initargs=(os.getpid(),),
     )
     try:
-        futures = {pool.submit(_run_chunk, [jobs[i] for i in chunk]): chunk for chunk in chunks}
+        futures: dict[Future[list[Outcome]], list[int]] = {}
+        for chunk in chunks:
+            try:
+                futures[pool.submit(_run_chunk, [jobs[i] for i in chunk])] = chunk
+            except BrokenProcessPool:  # a worker died already: the rest is run again, alone
+                break
         wait(futures, return_when=FIRST_EXCEPTION)
         wait(futures)
         for future, chunk in futures.items():

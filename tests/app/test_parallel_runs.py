@@ -14,6 +14,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -82,6 +83,31 @@ def test_a_host_that_is_never_handed_a_file_changes_nothing(
     one = _validate(capsys, *paths, "--format", "json", "--jobs", "1")
     assert one[0] == 1
     assert _validate(capsys, *paths, "--format", "json", "--jobs", "2") == one
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("platform", ["auto", "off"], ids=["host", "without-host"])
+def test_a_worker_that_dies_while_files_are_still_handed_out_costs_no_file(
+    platform: str, folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from concurrent.futures import ProcessPoolExecutor
+
+    submit = ProcessPoolExecutor.submit
+    handed: list[int] = []
+
+    def a_worker_dies_first(pool: ProcessPoolExecutor, *args: Any, **kwargs: Any) -> Any:
+        handed.append(1)
+        if len(handed) == 2:  # the pool breaks before the second chunk is handed out
+            os.kill(next(iter(pool._processes)), signal.SIGKILL)
+            deadline = time.monotonic() + scaled(30)
+            while not pool._broken and time.monotonic() < deadline:
+                time.sleep(0.01)
+        return submit(pool, *args, **kwargs)
+
+    options = ("--format", "json", "--platform", platform)
+    one = _validate(capsys, str(folder), *options, "--jobs", "1")
+    monkeypatch.setattr(ProcessPoolExecutor, "submit", a_worker_dies_first)
+    assert _validate(capsys, str(folder), *options, "--jobs", "2") == one
 
 
 def _group(pgid: int) -> list[tuple[int, float]]:
