@@ -437,8 +437,11 @@ def _pool_run(
                 for i, outcome in zip(chunk, future.result(), strict=False):
                     outcomes[i] = outcome
     except BaseException:  # Ctrl-C, SIGTERM: stop the workers now rather than wait for them
-        for process in list(getattr(pool, "_processes", {}).values()):
+        processes = list(getattr(pool, "_processes", {}).values())
+        for process in processes:
             process.terminate()
+        for process in processes:  # ended before the command is: nothing outlives its prompt
+            process.join(pool_host.GRACE)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)

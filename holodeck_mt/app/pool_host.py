@@ -20,6 +20,8 @@ Outcome = TypeVar("Outcome")
 
 #: What the host sends once prepared; seconds between two looks at whether it still runs.
 _READY, _LOOK = "ready", 0.1
+#: Seconds a stopped process (the host, a worker) is given to end before it is left.
+GRACE = 5.0
 
 
 class PoolHost(Generic[Job, Outcome]):
@@ -98,7 +100,10 @@ class PoolHost(Generic[Job, Outcome]):
         except OSError:
             process.terminate()
         self._conn.close()
-        process.join()
+        process.join(GRACE)
+        if process.is_alive():  # deaf to SIGTERM: its workers end with it (as_child)
+            process.kill()
+            process.join()
 
 
 def _serve(
@@ -111,10 +116,10 @@ def _serve(
     """The host: prepared, then each batch's outcomes, until told to stop. Anything that goes
     wrong ends it quietly: the parent then runs the batch."""
     parents.close()  # the parent's end: once the parent is gone, no one holds it open
-    # Where its workers cannot be told of its death, SIGTERM unwinds the host by an
-    # exception instead, so that its pool stops them.
-    if not as_child(parent):
-        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # SIGTERM (its parent's close, or its parent's death) unwinds the host by an exception,
+    # so that its pool stops its workers and waits for them before the host ends.
+    as_child(parent)
+    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         prepare()
         conn.send(_READY)
