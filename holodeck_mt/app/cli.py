@@ -393,7 +393,9 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     outcomes: list[Outcome | None] = [None] * len(jobs)
     gc.freeze()  # the parent's objects: neither walked nor copied by a worker's collector
     try:
-        _pool_run(jobs, chunks, workers, context, outcomes)
+        while chunks:  # what a broken pool never handed out goes to a new one, as it was
+            left = _pool_run(jobs, chunks, workers, context, outcomes)
+            chunks = left if len(left) < len(chunks) else []
         for i, outcome in enumerate(outcomes):
             if outcome is None:  # its chunk was lost with a dead worker: alone, in a new one
                 _pool_run(jobs, [[i]], 1, context, outcomes)
@@ -410,8 +412,9 @@ def _pool_run(
     workers: int,
     context: BaseContext,
     outcomes: list[Outcome | None],
-) -> None:
-    """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``."""
+) -> list[list[int]]:
+    """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``.
+    The chunks not handed out, the pool broken by a dead worker first."""
     from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -428,7 +431,7 @@ def _pool_run(
         for chunk in chunks:
             try:
                 futures[pool.submit(_run_chunk, [jobs[i] for i in chunk])] = chunk
-            except BrokenProcessPool:  # a worker died already: the rest is run again, alone
+            except BrokenProcessPool:  # a worker died already: the rest is not handed out
                 break
         wait(futures, return_when=FIRST_EXCEPTION)
         wait(futures)
@@ -445,6 +448,7 @@ def _pool_run(
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
+    return chunks[len(futures) :]
 
 
 def _parallel(args: argparse.Namespace, files: int) -> bool:
