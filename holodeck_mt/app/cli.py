@@ -627,16 +627,17 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
     """Render the report (to stdout, or swapped in whole as ``--output-file``); the exit code."""
-    import io
-
-    from holodeck_mt.model import reason_of
-    from holodeck_mt.project import writes
     from holodeck_mt.render import renderer, statistics
 
     render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
     if args.output_file is None:
         streams.write_report(lambda out: render(results, out))
     else:
+        import io
+
+        from holodeck_mt.model import reason_of
+        from holodeck_mt.project import writes  # tempfile and hashlib: only for a file
+
         buffer = io.StringIO()
         render(results, buffer)
         try:

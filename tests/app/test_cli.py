@@ -246,3 +246,35 @@ def test_grader_modules_are_not_imported_without_the_option(
     assert not marker.exists()
     assert run_json("--import-graders", str(path))[0] == 0
     assert marker.exists()
+
+
+@pytest.mark.slow
+def test_validating_to_standard_output_imports_no_front_end_and_no_file_writer(
+    tmp_path: Path,
+) -> None:
+    """Start-up is a benchmarked target (docs/performance.md): a plain run imports what it
+    uses, not the report-file writer (tempfile, hashlib) nor another command's modules."""
+    (tmp_path / "cases.yaml").write_text("test_cases:\n  - name: a\n    input: hi\n")
+    probe = (
+        "import sys\n"
+        "from holodeck_mt.app.cli import main\n"
+        f"code = main(['validate', {str(tmp_path / 'cases.yaml')!r}, '--no-cache'])\n"
+        "print(code, *sorted(m for m in sys.modules if m in WATCHED), file=sys.stderr)\n"
+    )
+    watched = [
+        "tempfile",
+        "holodeck_mt.project.writes",
+        "holodeck_mt.explain",
+        "holodeck_mt.fix",
+        "holodeck_mt.lsp",
+        "holodeck_mt.app.editor_setup",
+    ]
+    done = subprocess.run(
+        [sys.executable, "-c", f"WATCHED = {watched!r}\n{probe}"],
+        capture_output=True,
+        text=True,
+        cwd=tmp_path,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
+        timeout=120,
+    )
+    assert done.stderr.strip() == "0", done.stderr
