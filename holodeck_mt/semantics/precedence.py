@@ -199,8 +199,9 @@ class Plan:
         return self._indexes[name]
 
 
-def _metric_list(value: Any) -> list[dict[str, Any]]:
-    return [m for m in value if isinstance(m, dict)] if isinstance(value, list) else []
+def _metric_list(value: Any) -> list[Any]:
+    """A list of metrics as written: its entries keep their indices in the paths."""
+    return value if isinstance(value, list) else []
 
 
 def _definitions(
