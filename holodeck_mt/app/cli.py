@@ -376,7 +376,8 @@ def _judges_platform(job: _Job) -> bool:
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     """Validate on ``workers`` processes; results in the order of ``jobs``. A dead worker
-    takes its pool down: its files are validated again, each alone, so that only a file that
+    takes its pool down: what was lost is validated again on a new pool, a file per chunk,
+    while each round finishes some; what none finishes runs alone, so that only a file that
     kills its own process is lost (an internal error)."""
     import gc
     import multiprocessing
@@ -393,9 +394,7 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     outcomes: list[Outcome | None] = [None] * len(jobs)
     gc.freeze()  # the parent's objects: neither walked nor copied by a worker's collector
     try:
-        while chunks:  # what a broken pool never handed out goes to a new one, as it was
-            left = _pool_run(jobs, chunks, workers, context, outcomes)
-            chunks = left if len(left) < len(chunks) else []
+        _while_some_finish(jobs, chunks, workers, context, outcomes)
         for i, outcome in enumerate(outcomes):
             if outcome is None:  # its chunk was lost with a dead worker: alone, in a new one
                 _pool_run(jobs, [[i]], 1, context, outcomes)
@@ -406,15 +405,31 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     return [outcome or ([], None) for outcome in outcomes]
 
 
+def _while_some_finish(
+    jobs: list[_Job],
+    chunks: list[list[int]],
+    workers: int,
+    context: BaseContext,
+    outcomes: list[Outcome | None],
+) -> None:
+    """Run ``chunks`` on a pool, then what a dead worker lost on a new one, a file per chunk,
+    for as long as a round of such chunks finishes some."""
+    while chunks:
+        _pool_run(jobs, chunks, workers, context, outcomes)
+        lost = [i for chunk in chunks for i in chunk if outcomes[i] is None]
+        again = len(lost) < len(chunks) or any(len(chunk) > 1 for chunk in chunks)
+        chunks = [[i] for i in lost] if again else []
+
+
 def _pool_run(
     jobs: list[_Job],
     chunks: list[list[int]],
     workers: int,
     context: BaseContext,
     outcomes: list[Outcome | None],
-) -> list[list[int]]:
-    """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``.
-    The chunks not handed out, the pool broken by a dead worker first."""
+) -> None:
+    """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``
+    (not what a dead worker lost, nor what its broken pool could no longer be handed)."""
     from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
@@ -448,7 +463,6 @@ def _pool_run(
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
-    return chunks[len(futures) :]
 
 
 def _parallel(args: argparse.Namespace, files: int) -> bool:
