@@ -116,10 +116,11 @@ def _serve(
     """The host: prepared, then each batch's outcomes, until told to stop. Anything that goes
     wrong ends it quietly: the parent then runs the batch."""
     parents.close()  # the parent's end: once the parent is gone, no one holds it open
-    # SIGTERM (its parent's close, or its parent's death) unwinds the host by an exception,
-    # so that its pool stops its workers and waits for them before the host ends.
-    as_child(parent)
-    signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    # Where its workers cannot be told of its death, SIGTERM unwinds the host by an
+    # exception instead, so that its pool stops them. Elsewhere it ends at once: a Python
+    # handler could run inside a fork's callbacks, where its exception is printed and lost.
+    if not as_child(parent):
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         prepare()
         conn.send(_READY)
