@@ -221,8 +221,10 @@ def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
     (checked through it, alone only if that did not happen); and the files so named."""
     targets = [t for t in map(agent_target, map(Path, files)) if t is not None]
     followed = {same_file_key(target) for target in targets}
-    later = [file for file in files if same_file_key(file) in followed]
-    return [file for file in files if same_file_key(file) not in followed], later, targets
+    named = [same_file_key(file) in followed for file in files]  # one path resolution each
+    first = [file for file, is_named in zip(files, named, strict=True) if not is_named]
+    later = [file for file, is_named in zip(files, named, strict=True) if is_named]
+    return first, later, targets
 
 
 def _may_name_a_file(head: bytes) -> bool:
