@@ -1,9 +1,10 @@
 """What may be quoted from an input, and how: clipped, with control characters escaped.
 
 Any input can be a megabyte long or hold an ESC sequence, a bidi override, or a newline
-followed by ``::error`` (a GitHub Actions command): quotes are clipped (:func:`clip`),
-human-facing output escapes control characters (:func:`escape`) and starts no line with
-``::`` (:func:`guard_lines`); the machine formats escape only what a terminal would act on.
+followed by ``::error`` (a GitHub Actions command): quotes are clipped
+(:func:`holodeck_mt.model.clip`), human-facing output escapes control characters
+(:func:`escape`) and starts no line with ``::`` (:func:`guard_lines`); the machine formats
+escape only what a terminal would act on.
 """
 
 from __future__ import annotations
