@@ -76,11 +76,17 @@ class Context:
         return found
 
 
-def matchers(context: Context, kind: Literal["fuzzy", "regex"]) -> Iterator[tuple[JsonPath, Any]]:
-    """The ``kind`` matchers (``fuzzy``, ``regex``) of the expected tools' ``args`` not
-    reported yet: the path of each one's pattern, and the pattern."""
+def matchers(
+    context: Context, kind: Literal["fuzzy", "regex"], judge: Callable[[str], _Found]
+) -> Iterator[tuple[JsonPath, str, _Found]]:
+    """The ``kind`` matchers of the expected tools' ``args`` not reported yet: the path of
+    each one's pattern, the pattern, and ``judge``'s verdict on it (a file repeats a few
+    patterns many times: each is judged once)."""
+    verdicts: dict[str, _Found] = {}
     for parts, value in context.walked(walk.arg_values):
         matcher = classify(value)
         where = (*parts, kind)
         if matcher.kind == kind and not context.already_reported(where):
-            yield where, matcher.value
+            if matcher.value not in verdicts:
+                verdicts[matcher.value] = judge(matcher.value)
+            yield where, matcher.value, verdicts[matcher.value]

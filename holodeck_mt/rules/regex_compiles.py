@@ -25,12 +25,7 @@ def _compile_error(pattern: str) -> str | None:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    # A file repeats a few patterns many times: each is compiled once.
-    causes: dict[str, str | None] = {}
-    for where, pattern in matchers(context, "regex"):
-        if pattern not in causes:
-            causes[pattern] = _compile_error(pattern)
-        cause = causes[pattern]
+    for where, _, cause in matchers(context, "regex", _compile_error):
         if cause is not None:
             yield Fault("HMT104", f"cannot compile regex: {cause}", where)
 
