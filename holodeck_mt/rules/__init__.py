@@ -60,9 +60,6 @@ class Context:
     #: Results the checks share, computed once per document (e.g. the run-time plan).
     cache: dict[str, Any] = field(default_factory=dict)
 
-    def already_reported(self, parts: JsonPath) -> bool:
-        return under(parts, self.reported)
-
     def walked(self, walker: Callable[[Any], Iterable[_Found]]) -> Iterable[_Found]:
         """What ``walker`` finds in the document, walked once for every check; past
         :data:`MOST_KEPT` nodes walked again each time, so that millions are never held."""
@@ -86,7 +83,7 @@ def matchers(
     for parts, value in context.walked(walk.arg_values):
         matcher = classify(value)
         where = (*parts, kind)
-        if matcher.kind == kind and not context.already_reported(where):
+        if matcher.kind == kind and not under(where, context.reported):
             if matcher.value not in verdicts:
                 verdicts[matcher.value] = judge(matcher.value)
             yield where, matcher.value, verdicts[matcher.value]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, under
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -39,7 +39,7 @@ def check(context: Context) -> Iterator[Fault]:
             continue
         bounds = axis.get("range")
         where = ("evaluations", "optimizer", "axes", "numeric", i, "range")
-        if not isinstance(bounds, list) or len(bounds) != 2 or context.already_reported(where):
+        if not isinstance(bounds, list) or len(bounds) != 2 or under(where, context.reported):
             continue
         fault = _refused(bounds[0], bounds[1], where)
         if fault is not None:

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import Count, Fault, clip
+from holodeck_mt.model import Count, Fault, clip, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import Entry, classify, entry_of
@@ -63,7 +63,7 @@ def check(context: Context) -> Iterator[Fault]:
         keys: dict[int, str] = {}
         for i, tool in enumerate(tools):
             entry = entry_of(tool)
-            if entry is None or context.already_reported((*parts, i)):
+            if entry is None or under((*parts, i), context.reported):
                 continue
             key = keys.get(id(tool)) or keys.setdefault(id(tool), identity(entry))
             if key not in seen:
