@@ -17,8 +17,6 @@ if TYPE_CHECKING:
 #: lints: a file with errors does not run at all); or when its option asks for it.
 Runs = Literal["always", "runtime", "opt-in"]
 
-Check = Callable[["Context"], Iterator["Fault"]]
-
 
 @dataclass(frozen=True)
 class Code:
@@ -45,7 +43,7 @@ class Code:
 class Rule(Code):
     """A code produced by a module of :mod:`holodeck_mt.rules`: its docstring documents it."""
 
-    check: Check
+    check: Callable[[Context], Iterator[Fault]]
     runs: Runs = "always"
     #: For an opt-in rule: the attribute of :class:`holodeck_mt.rules.Options` that turns it
     #: on, and the command-line option that sets it.
