@@ -40,17 +40,11 @@ def identity(entry: Entry) -> str:
     return json.dumps([entry.name, entry.count, args], sort_keys=True, default=repr)
 
 
-def _name(tool: Any) -> str | None:
-    """The tool an element names, when it can be an entry (see ``entry_of``)."""
-    if isinstance(tool, dict):
-        tool = tool.get("name")
-    return tool if isinstance(tool, str) else None
-
-
 def _repeats_a_name(tools: list[Any]) -> bool:
-    """Whether two elements name the same tool: two entries naming different tools never
-    assert the same (the name is part of the identity)."""
-    named = [name for name in map(_name, tools) if name is not None]
+    """Whether two elements name the same tool: entries naming different tools never assert
+    the same (the name is part of the identity)."""
+    names = [tool.get("name") if isinstance(tool, dict) else tool for tool in tools]
+    named = [name for name in names if isinstance(name, str)]
     return len(set(named)) < len(named)
 
 
