@@ -83,16 +83,12 @@ def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
     return type(value).__name__
 
 
-def field_label(parts: Sequence[str | int]) -> str:
-    """The field at ``parts`` as a message names it: its key, with its index when the value
-    is an item of a list (``tools[2]``)."""
-    name = next((p for p in reversed(parts) if isinstance(p, str)), "")
-    return f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
-
-
 def platform_reads(parts: Sequence[str | int], shown: str) -> str:
-    """``the platform reads threshold "0.5"``: how a conversion warning starts."""
-    return f"the platform reads {field_label(parts)} {shown}"
+    """``the platform reads threshold "0.5"``: how a conversion warning starts; an item of
+    a list is named with its index (``tools[2]``)."""
+    name = next((p for p in reversed(parts) if isinstance(p, str)), "")
+    label = f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
+    return f"the platform reads {label} {shown}"
 
 
 def key(name: str) -> str:
@@ -118,10 +114,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 
     options = sorted(set(choices))
     matches = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    if not matches:
-        lowered = {c.lower(): c for c in options}
-        matches = [lowered[word.lower()]] if word.lower() in lowered else []
-    return matches[0] if matches else None
+    if matches:
+        return matches[0]
+    return {c.lower(): c for c in options}.get(word.lower())
 
 
 def quote_fix(key: str | int | None, value: Any) -> Quote | None:
