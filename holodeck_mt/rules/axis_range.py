@@ -27,11 +27,9 @@ _LONGEST_DATE = 64
 
 
 def check(context: Context) -> Iterator[Fault]:
-    data = context.data
-    evaluations = data.get("evaluations") if isinstance(data, dict) else None
-    optimizer = evaluations.get("optimizer") if isinstance(evaluations, dict) else None
-    axes = optimizer.get("axes") if isinstance(optimizer, dict) else None
-    numeric = axes.get("numeric") if isinstance(axes, dict) else None
+    numeric = context.data
+    for key in ("evaluations", "optimizer", "axes", "numeric"):
+        numeric = numeric.get(key) if isinstance(numeric, dict) else None
     if not isinstance(numeric, list):
         return
     for i, axis in enumerate(numeric):

@@ -21,10 +21,8 @@ def check(context: Context) -> Iterator[Fault]:
             if not isinstance(tool, dict):
                 continue
             count = tool.get("count")
-            if not isinstance(count, float):
-                continue
             where = (*parts, i, "count")
-            if under(where, context.reported):
+            if not isinstance(count, float) or under(where, context.reported):
                 continue
             whole = math.isfinite(count) and count.is_integer() and abs(count) < 1e16
             yield Fault(

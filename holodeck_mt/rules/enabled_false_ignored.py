@@ -17,9 +17,8 @@ from holodeck_mt.semantics import precedence
 def check(context: Context) -> Iterator[Fault]:
     for parts, metric in context.walked(walk.metrics):
         kind = precedence.kind_of(metric)
-        if metric.get("enabled") is not False or kind in (None, "code"):
-            continue
-        if under((*parts, "enabled"), context.reported):
+        off = metric.get("enabled") is False and kind not in (None, "code")
+        if not off or under((*parts, "enabled"), context.reported):
             continue
         name = precedence.display_name(metric)
         yield Fault(
