@@ -1,7 +1,4 @@
-"""The rules a schema cannot express: one module per rule, its ``RULE`` beside its ``check``.
-
-See CONTRIBUTING.md for adding one.
-"""
+"""The rules a schema cannot express: one module per rule, its ``RULE`` beside its ``check``."""
 
 from __future__ import annotations
 

@@ -12,7 +12,6 @@ from holodeck_mt.rules.rule import Rule
 
 
 def _compile_error(pattern: str) -> str | None:
-    """Why Python's re cannot compile ``pattern``; None when it can."""
     try:
         with warnings.catch_warnings():  # "possible nested set" etc.: not the file's error
             warnings.simplefilter("ignore")

@@ -1,7 +1,5 @@
-"""The run-time plan of the document being checked, built once and shared by the run-time lints.
-
-A test-cases file named by an agent.yaml is planned under that agent's metrics.
-"""
+"""The run-time plan of the document being checked, built once and shared by the run-time lints;
+a test-cases file named by an agent.yaml is planned under that agent's metrics."""
 
 from __future__ import annotations
 
