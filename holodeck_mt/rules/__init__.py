@@ -1,7 +1,4 @@
-"""The rules a schema cannot express: one module per rule, its ``RULE`` beside its ``check``.
-
-See CONTRIBUTING.md for adding one.
-"""
+"""The rules a schema cannot express: one module per rule, its ``RULE`` beside its ``check``."""
 
 from __future__ import annotations
 
@@ -60,9 +57,6 @@ class Context:
     #: Results the checks share, computed once per document (e.g. the run-time plan).
     cache: dict[str, Any] = field(default_factory=dict)
 
-    def already_reported(self, parts: JsonPath) -> bool:
-        return under(parts, self.reported)
-
     def walked(self, walker: Callable[[Any], Iterable[_Found]]) -> Iterable[_Found]:
         """What ``walker`` finds in the document, walked once for every check; past
         :data:`MOST_KEPT` nodes walked again each time, so that millions are never held."""
@@ -76,11 +70,17 @@ class Context:
         return found
 
 
-def matchers(context: Context, kind: Literal["fuzzy", "regex"]) -> Iterator[tuple[JsonPath, Any]]:
-    """The ``kind`` matchers (``fuzzy``, ``regex``) of the expected tools' ``args`` not
-    reported yet: the path of each one's pattern, and the pattern."""
+def matchers(
+    context: Context, kind: Literal["fuzzy", "regex"], judge: Callable[[str], _Found]
+) -> Iterator[tuple[JsonPath, str, _Found]]:
+    """The ``kind`` matchers of the expected tools' ``args`` not reported yet: the path of
+    each one's pattern, the pattern, and ``judge``'s verdict on it (a file repeats a few
+    patterns many times: each is judged once)."""
+    verdicts: dict[str, _Found] = {}
     for parts, value in context.walked(walk.arg_values):
         matcher = classify(value)
         where = (*parts, kind)
-        if matcher.kind == kind and not context.already_reported(where):
-            yield where, matcher.value
+        if matcher.kind == kind and not under(where, context.reported):
+            if matcher.value not in verdicts:
+                verdicts[matcher.value] = judge(matcher.value)
+            yield where, matcher.value, verdicts[matcher.value]

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, under
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -27,11 +27,9 @@ _LONGEST_DATE = 64
 
 
 def check(context: Context) -> Iterator[Fault]:
-    data = context.data
-    evaluations = data.get("evaluations") if isinstance(data, dict) else None
-    optimizer = evaluations.get("optimizer") if isinstance(evaluations, dict) else None
-    axes = optimizer.get("axes") if isinstance(optimizer, dict) else None
-    numeric = axes.get("numeric") if isinstance(axes, dict) else None
+    numeric = context.data
+    for key in ("evaluations", "optimizer", "axes", "numeric"):
+        numeric = numeric.get(key) if isinstance(numeric, dict) else None
     if not isinstance(numeric, list):
         return
     for i, axis in enumerate(numeric):
@@ -39,7 +37,7 @@ def check(context: Context) -> Iterator[Fault]:
             continue
         bounds = axis.get("range")
         where = ("evaluations", "optimizer", "axes", "numeric", i, "range")
-        if not isinstance(bounds, list) or len(bounds) != 2 or context.already_reported(where):
+        if not isinstance(bounds, list) or len(bounds) != 2 or under(where, context.reported):
             continue
         fault = _refused(bounds[0], bounds[1], where)
         if fault is not None:

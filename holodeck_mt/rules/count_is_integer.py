@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, Rewrite
+from holodeck_mt.model import Fault, Rewrite, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
@@ -21,10 +21,8 @@ def check(context: Context) -> Iterator[Fault]:
             if not isinstance(tool, dict):
                 continue
             count = tool.get("count")
-            if not isinstance(count, float):
-                continue
             where = (*parts, i, "count")
-            if context.already_reported(where):
+            if not isinstance(count, float) or under(where, context.reported):
                 continue
             whole = math.isfinite(count) and count.is_integer() and abs(count) < 1e16
             yield Fault(

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import Count, Fault, clip
+from holodeck_mt.model import Count, Fault, clip, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import Entry, classify, entry_of
@@ -40,17 +40,11 @@ def identity(entry: Entry) -> str:
     return json.dumps([entry.name, entry.count, args], sort_keys=True, default=repr)
 
 
-def _name(tool: Any) -> str | None:
-    """The tool an element names, when it can be an entry (see ``entry_of``)."""
-    if isinstance(tool, dict):
-        tool = tool.get("name")
-    return tool if isinstance(tool, str) else None
-
-
 def _repeats_a_name(tools: list[Any]) -> bool:
-    """Whether two elements name the same tool: two entries naming different tools never
-    assert the same (the name is part of the identity)."""
-    named = [name for name in map(_name, tools) if name is not None]
+    """Whether two elements name the same tool: entries naming different tools never assert
+    the same (the name is part of the identity)."""
+    names = [tool.get("name") if isinstance(tool, dict) else tool for tool in tools]
+    named = [name for name in names if isinstance(name, str)]
     return len(set(named)) < len(named)
 
 
@@ -63,7 +57,7 @@ def check(context: Context) -> Iterator[Fault]:
         keys: dict[int, str] = {}
         for i, tool in enumerate(tools):
             entry = entry_of(tool)
-            if entry is None or context.already_reported((*parts, i)):
+            if entry is None or under((*parts, i), context.reported):
                 continue
             key = keys.get(id(tool)) or keys.setdefault(id(tool), identity(entry))
             if key not in seen:

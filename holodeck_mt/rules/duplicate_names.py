@@ -16,15 +16,13 @@ def check(context: Context) -> Iterator[Fault]:
         if not isinstance(case, dict) or not isinstance(case.get("name"), str):
             continue
         name = case["name"]
-        if name in first:
+        if first.setdefault(name, index) != index:
             yield Fault(
                 "HMT201",
                 f"test case name '{clip(name)}' is already used by test case #{first[name]}",
                 (*parts, "name"),
                 hint="give every test case a distinct name",
             )
-        else:
-            first[name] = index
 
 
 RULE = Rule(

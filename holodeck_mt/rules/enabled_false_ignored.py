@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import precedence
@@ -17,9 +17,8 @@ from holodeck_mt.semantics import precedence
 def check(context: Context) -> Iterator[Fault]:
     for parts, metric in context.walked(walk.metrics):
         kind = precedence.kind_of(metric)
-        if metric.get("enabled") is not False or kind in (None, "code"):
-            continue
-        if context.already_reported((*parts, "enabled")):
+        off = metric.get("enabled") is False and kind not in (None, "code")
+        if not off or under((*parts, "enabled"), context.reported):
             continue
         name = precedence.display_name(metric)
         yield Fault(

@@ -10,7 +10,7 @@ import stat
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, clip, reason_of
+from holodeck_mt.model import Fault, clip, reason_of, under
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -22,7 +22,7 @@ def check(context: Context) -> Iterator[Fault]:
     for parts, entry in context.walked(walk.files):
         path = entry.get("path")
         where = (*parts, "path")
-        if not isinstance(path, str) or context.already_reported(where):
+        if not isinstance(path, str) or under(where, context.reported):
             continue
         target = context.base_dir / path
         shown = clip(path)

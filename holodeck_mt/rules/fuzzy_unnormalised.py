@@ -24,8 +24,7 @@ def unnormalised(pattern: str) -> list[str]:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for where, pattern in matchers(context, "fuzzy"):
-        chars = unnormalised(pattern)
+    for where, pattern, chars in matchers(context, "fuzzy", unnormalised):
         if not chars:
             continue
         shown = " ".join(quote(ch) for ch in chars)

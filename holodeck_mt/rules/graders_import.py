@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, clip
+from holodeck_mt.model import Fault, clip, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
@@ -30,7 +30,7 @@ def check(context: Context) -> Iterator[Fault]:
     for parts, metric in context.walked(walk.metrics):
         grader = metric.get("grader")
         where = (*parts, "grader")
-        if not isinstance(grader, str) or ":" not in grader or context.already_reported(where):
+        if not isinstance(grader, str) or ":" not in grader or under(where, context.reported):
             continue
         module_name, _, attribute = grader.partition(":")
         problem = _problem(module_name, attribute, str(context.base_dir))

@@ -18,7 +18,7 @@ from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.contract import registry
-from holodeck_mt.model import Fault, JsonPath, clip
+from holodeck_mt.model import Fault, JsonPath, clip, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.wording import hints
@@ -57,7 +57,7 @@ def check(context: Context) -> Iterator[Fault]:
             where = (*path, name)
             if not isinstance(value, str) or not reference.fullmatch(value):
                 continue
-            if context.already_reported(where):
+            if under(where, context.reported):
                 continue
             kind = hints.type_name(wanted)
             yield Fault(

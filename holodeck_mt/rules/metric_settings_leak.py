@@ -38,13 +38,6 @@ def _settings(values: dict[str, Any]) -> str:
     return clip(", ".join(f"{k} {show(v, 20)}" for k, v in values.items()), 120)
 
 
-def _runs_on(context: Context, plan: Plan, definition: Definition) -> str:
-    turns = plan.turns_running(definition)
-    if not turns:
-        return "no turn runs that list"
-    return f"that list runs on {runtime_plan.turns_listing(context, turns)}"
-
-
 def _fault(
     context: Context,
     plan: Plan,
@@ -55,7 +48,10 @@ def _fault(
 ) -> Fault:
     """At the definition whose settings are lost when it is in this document, else at the
     last definition (the lost one is in the agent.yaml naming this file)."""
-    runs_on = _runs_on(context, plan, definition)
+    turns = plan.turns_running(definition)
+    runs_on = "no turn runs that list"
+    if turns:
+        runs_on = f"that list runs on {runtime_plan.turns_listing(context, turns)}"
     if runtime_plan.here(context, definition):
         at = definition.path
         message = (

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, JsonPath
+from holodeck_mt.model import Fault, JsonPath, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.wording import hints
@@ -30,7 +30,7 @@ def check(context: Context) -> Iterator[Fault]:
         for key, value in metric.items():
             if isinstance(value, float) and not math.isfinite(value):
                 where = (*parts, key)
-                if context.already_reported(where):
+                if under(where, context.reported):
                     continue
                 shown = hints.show(value, given=False)
                 yield Fault("HMT109", f"`{key}` must be a finite number, got {shown}", where)

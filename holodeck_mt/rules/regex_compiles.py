@@ -12,7 +12,6 @@ from holodeck_mt.rules.rule import Rule
 
 
 def _compile_error(pattern: str) -> str | None:
-    """Why Python's re cannot compile ``pattern``; None when it can."""
     try:
         with warnings.catch_warnings():  # "possible nested set" etc.: not the file's error
             warnings.simplefilter("ignore")
@@ -25,12 +24,7 @@ def _compile_error(pattern: str) -> str | None:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    # A file repeats a few patterns many times: each is compiled once.
-    causes: dict[str, str | None] = {}
-    for where, pattern in matchers(context, "regex"):
-        if pattern not in causes:
-            causes[pattern] = _compile_error(pattern)
-        cause = causes[pattern]
+    for where, _, cause in matchers(context, "regex", _compile_error):
         if cause is not None:
             yield Fault("HMT104", f"cannot compile regex: {cause}", where)
 

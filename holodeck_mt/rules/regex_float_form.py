@@ -34,12 +34,7 @@ def _integer_without_float(pattern: str) -> int | None:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    # A file repeats a few patterns many times: each is tried once.
-    found: dict[str, int | None] = {}
-    for where, pattern in matchers(context, "regex"):
-        if pattern not in found:
-            found[pattern] = _integer_without_float(pattern)
-        number = found[pattern]
+    for where, pattern, number in matchers(context, "regex", _integer_without_float):
         if number is None:
             continue
         yield Fault(

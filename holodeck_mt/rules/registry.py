@@ -1,8 +1,5 @@
-"""The registry: every diagnostic code, in one list (the docs' order), each with its meaning.
-
-A rule's own module describes it; other stages' codes are data here. Codes are stable:
-never renumbered, and a retired code stays listed so that it is never reused.
-"""
+"""Every diagnostic code, in one list (the docs' order), each with its meaning: a rule's own
+module describes it, other stages' codes are data here (a retired code stays listed)."""
 
 from __future__ import annotations
 

@@ -13,12 +13,6 @@ if TYPE_CHECKING:
     from holodeck_mt.model import Fault
     from holodeck_mt.rules import Context
 
-#: When a rule's check runs: on every file; only on a file without errors (the run-time
-#: lints: a file with errors does not run at all); or when its option asks for it.
-Runs = Literal["always", "runtime", "opt-in"]
-
-Check = Callable[["Context"], Iterator["Fault"]]
-
 
 @dataclass(frozen=True)
 class Code:
@@ -45,8 +39,10 @@ class Code:
 class Rule(Code):
     """A code produced by a module of :mod:`holodeck_mt.rules`: its docstring documents it."""
 
-    check: Check
-    runs: Runs = "always"
+    check: Callable[[Context], Iterator[Fault]]
+    #: When the check runs: on every file; only on a file without errors (the run-time
+    #: lints: a file with errors does not run at all); or when its option asks for it.
+    runs: Literal["always", "runtime", "opt-in"] = "always"
     #: For an opt-in rule: the attribute of :class:`holodeck_mt.rules.Options` that turns it
     #: on, and the command-line option that sets it.
     option: str = ""

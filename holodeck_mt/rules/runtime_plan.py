@@ -1,7 +1,5 @@
-"""The run-time plan of the document being checked, built once and shared by the run-time lints.
-
-A test-cases file named by an agent.yaml is planned under that agent's metrics.
-"""
+"""The run-time plan of the document being checked, built once and shared by the run-time lints;
+a test-cases file named by an agent.yaml is planned under that agent's metrics."""
 
 from __future__ import annotations
 
@@ -64,13 +62,8 @@ def turns_listing(context: Context, turns: list[TurnPlan], limit: int = 3) -> st
         )
         indices = [str(t.turn_index) for t in group if t.turn_index is not None]
         if indices:
-            head += f" {'turn' if len(indices) == 1 else 'turns'} {listing(indices, 5)}"
+            rest = f" and {len(indices) - 5} more" if len(indices) > 5 else ""
+            head += f" {'turn' if len(indices) == 1 else 'turns'} {', '.join(indices[:5])}{rest}"
         parts.append(head)
     more = len(groups) - limit
     return "; ".join(parts) + (f" and {plural(more, 'more test case')}" if more > 0 else "")
-
-
-def listing(items: list[str], limit: int = 3) -> str:
-    """``a, b, c and 4 more``."""
-    shown = ", ".join(items[:limit])
-    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt.model import Fault, clip
+from holodeck_mt.model import Fault, clip, under
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 
@@ -36,7 +36,7 @@ def check(context: Context) -> Iterator[Fault]:
     plan = runtime_plan.plan(context)
     for turn in plan.turns():
         # Most turns run every metric they list (or none): nothing to say, nothing to look up.
-        if all(a.status == "runs" for a in turn.metrics) or context.already_reported(turn.path):
+        if all(a.status == "runs" for a in turn.metrics) or under(turn.path, context.reported):
             continue
         for status, (message, (one, many), hint) in _SAYS.items():
             named = list(dict.fromkeys(a.own.name for a in turn.metrics if a.status == status))

@@ -14,7 +14,7 @@ from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import metrics, precedence
-from holodeck_mt.semantics.precedence import Definition, Plan
+from holodeck_mt.semantics.precedence import Plan
 from holodeck_mt.wording.hints import plural, quote
 
 
@@ -41,7 +41,10 @@ def check(context: Context) -> Iterator[Fault]:
     )
     hint = "use relative_tolerance (e.g. 0.01) for answers of mixed size, or a far smaller "
     hint += "absolute_tolerance"
-    yield Fault("HMT301", message, _location(context, winner, first_path), at="key", hint=hint)
+    parts = (*first_path, "ground_truth")
+    if runtime_plan.here(context, winner) and "absolute_tolerance" in winner.metric:
+        parts = (*winner.path, "absolute_tolerance")
+    yield Fault("HMT301", message, parts, at="key", hint=hint)
 
 
 def _dwarfed(
@@ -59,12 +62,6 @@ def _dwarfed(
             continue
         dwarfed.append((turn.path, truth, value, turn.case_index))
     return dwarfed
-
-
-def _location(context: Context, winner: Definition, first_turn: JsonPath) -> JsonPath:
-    if runtime_plan.here(context, winner) and "absolute_tolerance" in winner.metric:
-        return (*winner.path, "absolute_tolerance")
-    return (*first_turn, "ground_truth")
 
 
 RULE = Rule(

@@ -13,30 +13,22 @@ from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import escape_as_json as safe
 
-_TYPE_NAMES = {
-    "string": "a string",
-    "integer": "an integer",
-    "number": "a number",
-    "boolean": "a boolean",
-    "object": "a mapping",
-    "array": "a list",
-    "null": "null",
-}
+#: What a YAML author calls a value of each Python type (``bool`` before ``int``), and the
+#: schema's name for that type.
+_KINDS: tuple[tuple[type, str, str], ...] = (
+    (bool, "boolean", "boolean"),
+    (int, "integer", "integer"),
+    (float, "number", "number"),
+    (str, "string", "string"),
+    (dict, "mapping", "object"),
+    (list, "list", "array"),
+)
 
 
 def type_name(schema_type: str) -> str:
-    return _TYPE_NAMES.get(schema_type, schema_type)
-
-
-#: What a YAML author calls a value of each Python type (``bool`` before ``int``).
-_KINDS: tuple[tuple[type, str], ...] = (
-    (bool, "boolean"),
-    (int, "integer"),
-    (float, "number"),
-    (str, "string"),
-    (dict, "mapping"),
-    (list, "list"),
-)
+    """``an integer``, ``a mapping``: the schema's type as a YAML author would say it."""
+    kind = next((kind for _, kind, named in _KINDS if named == schema_type), None)
+    return schema_type if kind is None else f"{'an' if kind == 'integer' else 'a'} {kind}"
 
 
 def kind_of(value: Any) -> str:
@@ -45,7 +37,7 @@ def kind_of(value: Any) -> str:
         return "null"
     if isinstance(value, YamlScalar):
         return "date" if value.kind == "timestamp" else value.kind
-    return next((kind for t, kind in _KINDS if isinstance(value, t)), type(value).__name__)
+    return next((kind for t, kind, _ in _KINDS if isinstance(value, t)), type(value).__name__)
 
 
 def _show_number(value: int | float) -> str:
@@ -91,16 +83,12 @@ def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
     return type(value).__name__
 
 
-def field_label(parts: Sequence[str | int]) -> str:
-    """The field at ``parts`` as a message names it: its key, with its index when the value
-    is an item of a list (``tools[2]``)."""
-    name = next((p for p in reversed(parts) if isinstance(p, str)), "")
-    return f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
-
-
 def platform_reads(parts: Sequence[str | int], shown: str) -> str:
-    """``the platform reads threshold "0.5"``: how a conversion warning starts."""
-    return f"the platform reads {field_label(parts)} {shown}"
+    """``the platform reads threshold "0.5"``: how a conversion warning starts; an item of
+    a list is named with its index (``tools[2]``)."""
+    name = next((p for p in reversed(parts) if isinstance(p, str)), "")
+    label = f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
+    return f"the platform reads {label} {shown}"
 
 
 def key(name: str) -> str:
@@ -126,10 +114,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 
     options = sorted(set(choices))
     matches = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    if not matches:
-        lowered = {c.lower(): c for c in options}
-        matches = [lowered[word.lower()]] if word.lower() in lowered else []
-    return matches[0] if matches else None
+    if matches:
+        return matches[0]
+    return {c.lower(): c for c in options}.get(word.lower())
 
 
 def quote_fix(key: str | int | None, value: Any) -> Quote | None:
