@@ -218,23 +218,19 @@ class Entry:
         except (OSError, ValueError, TypeError, KeyError, RecursionError):
             return None
 
-    def write(self, results: list[FileResult]) -> bool:
-        """Store ``results`` if the file is as it was when its entry was named; whether stored."""
+    def write(self, results: list[FileResult]) -> None:
+        """Store ``results`` if the file is as it was when its entry was named."""
         key, name, raw = self.key, self.name, _content(self.path, self.limit)
         if key is None or name is None or raw is None or self._name() != name:
-            return False
-        try:
+            return
+        with contextlib.suppress(OSError, ValueError, TypeError, RecursionError):
             entry = self._entry(key, raw, results)
             if entry is None:
-                return False
+                return
             payload = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates
             content = _mac(key, name.encode(), payload).encode() + b"\n" + payload
-            if len(content) > MAX_ENTRY_BYTES:
-                return False
-            _store(_entry_folder(self.root, name, create=True), name, content)
-        except (OSError, ValueError, TypeError, RecursionError):
-            return False
-        return True
+            if len(content) <= MAX_ENTRY_BYTES:
+                _store(_entry_folder(self.root, name, create=True), name, content)
 
     def _entry(self, key: bytes, raw: bytes, results: list[FileResult]) -> dict[str, Any] | None:
         """The results with keyed hashes of what validating read; None when a file they
