@@ -86,24 +86,19 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with the arguments it quotes in errors escaped (they reach a CI log)."""
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        # argparse asks shutil for the width (importing it, and with it bz2 and lzma,
-        # on every start, help or not); the same width, found without it.
-        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+        # argparse asks shutil for the width (importing it, and with it bz2 and lzma, on every
+        # start, help or not): the same width, COLUMNS first, less 2, found without it.
+        columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 0
+        if columns <= 0:
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        return self.formatter_class(prog=self.prog, width=(columns or 80) - 2)  # type: ignore[call-arg]
 
     def error(self, message: str) -> NoReturn:
         for line in self.format_usage().rstrip().splitlines():  # our own text, line by line
             _say(line)
         _say(f"{self.prog}: error: {message}")
         raise SystemExit(EXIT_USAGE)
-
-
-def _help_width() -> int:
-    """The width argparse gives help: the terminal's (``COLUMNS`` first) less 2, or 78."""
-    columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 0
-    if columns <= 0:
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-    return (columns or 80) - 2
 
 
 #: Each option's names (``--output-file -o``) and help; its argparse keywords in
@@ -341,7 +336,7 @@ def _run(job: _Job) -> Outcome:
 
 
 #: A file's results and the problem met reading it.
-Outcome = tuple[list[object], str | None]
+Outcome = tuple[list["FileResult"], str | None]
 
 
 def _internal(job: _Job, what: str) -> str:
@@ -701,13 +696,12 @@ def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
 
 def _show_files(files: list[str], found: discovery.Found) -> int:
     """``--show-files``: what a run would validate, and what it passes over."""
-    problems = found.problems
-    for problem in problems:
+    for problem in found.problems:
         _error(problem)
     lines = [f"validate  {_shown(file)}" for file in files]
     lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
     streams.write_report(lambda out: out.writelines(line + "\n" for line in lines))
-    return EXIT_USAGE if problems else EXIT_OK
+    return EXIT_USAGE if found.problems else EXIT_OK
 
 
 def _platform_missing() -> bool:
@@ -759,7 +753,6 @@ def _validate_all(
     host: PoolHost[_Job, Outcome] | None = None,
 ) -> list[FileResult]:
     """Each file's results, once per run; what could not be read goes to ``problems``."""
-    from holodeck_mt.model import FileResult
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []
@@ -768,8 +761,8 @@ def _validate_all(
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
         for done, problem in _outcomes(batch, args, host):
             for result in done:
-                key = discovery.same_file_key(getattr(result, "path", ""))
-                if isinstance(result, FileResult) and key not in seen:
+                key = discovery.same_file_key(result.path)
+                if key not in seen:
                     seen.add(key)
                     results.append(result)
             if problem:
