@@ -843,12 +843,7 @@ def _rule(code: str | None, every: bool) -> int:
     from holodeck_mt.app import rule_docs
 
     try:
-        page = rule_docs.page_path().read_text(encoding="utf-8")
-        text = (
-            rule_docs.every_code(page)
-            if every
-            else rule_docs.documentation(rule_docs.entry(code or ""), page)
-        )
+        text = rule_docs.text(None if every else code or "")
     except rule_docs.UnknownCode as e:
         return _error(
             f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --all` prints every one"

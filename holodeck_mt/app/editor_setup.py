@@ -182,21 +182,19 @@ def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
     while name in definitions:
         name += "_"
     definitions[name] = agent
-    out: dict[str, Any] = {k: schema[k] for k in ("$schema",) if k in schema}
-    out.update(
-        {
-            SOURCE_KEY: source,
-            "$comment": (
-                f"Written by holodeck-mt init-editor from {source}: HoloDeck's agent schema, "
-                "with test_cases and test_cases_file left to holodeck-mt's schema. Run "
-                "init-editor again after its source changes."
-            ),
-            "if": _TEST_CASES_FILE,
-            "then": True,
-            "else": {"$ref": f"#/$defs/{name}"},
-            "$defs": definitions,
-        }
-    )
+    out: dict[str, Any] = {
+        **{k: schema[k] for k in ("$schema",) if k in schema},
+        SOURCE_KEY: source,
+        "$comment": (
+            f"Written by holodeck-mt init-editor from {source}: HoloDeck's agent schema, "
+            "with test_cases and test_cases_file left to holodeck-mt's schema. Run "
+            "init-editor again after its source changes."
+        ),
+        "if": _TEST_CASES_FILE,
+        "then": True,
+        "else": {"$ref": f"#/$defs/{name}"},
+        "$defs": definitions,
+    }
     if "definitions" in schema:
         out["definitions"] = schema["definitions"]
     return out
