@@ -503,22 +503,13 @@ def _error(message: object) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
     try:
-        return _main(argv)
+        streams.make_safe()
+        args = build_parser().parse_args(argv)
+        return _COMMANDS[args.command](args)
     except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
         return EXIT_INTERRUPTED
     except _Terminated:  # SIGTERM: likewise, once the worker processes are ended
         return EXIT_TERMINATED
-
-
-def _main(argv: Sequence[str] | None) -> int:
-    streams.make_safe()
-    streams.guard_pipe()
-    args = build_parser().parse_args(argv)
-    command = _COMMANDS.get(args.command)
-    if command is not None:
-        return command(args)
-    with _terminable():
-        return _validate(args)
 
 
 @contextlib.contextmanager
@@ -580,6 +571,7 @@ def _explain(args: argparse.Namespace) -> int:
     return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
 
 
+@_terminable()
 def _validate(args: argparse.Namespace) -> int:
     misused = _misused(args)
     if misused is not None:
@@ -854,8 +846,9 @@ def _rule(code: str | None, every: bool) -> int:
     return EXIT_OK
 
 
-#: The commands other than ``validate``, by name.
+#: The commands, by name.
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "validate": _validate,
     "schema": lambda args: _schema(args.path),
     "rule": lambda args: _rule(args.code, args.all),
     "lsp": lambda args: _lsp(),

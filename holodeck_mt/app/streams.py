@@ -12,13 +12,6 @@ if TYPE_CHECKING:
     from typing import TextIO
 
 
-def make_safe() -> None:
-    """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped."""
-    for stream in (sys.stdout, sys.stderr):
-        with contextlib.suppress(AttributeError, OSError, ValueError):
-            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
-
-
 class _PipeGuard:
     """Standard output that a reader gone (``| head -1``) quietly ends: later writes go
     nowhere, and the command exits with its usual code, no traceback printed."""
@@ -54,14 +47,18 @@ class _PipeGuard:
         return getattr(self._stream, name)
 
 
-def guard_pipe() -> None:
-    """Standard output from now on: a closed pipe ends the output quietly (:class:`_PipeGuard`)."""
+def make_safe() -> None:
+    """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped; from
+    now on, a closed pipe ends standard output quietly (:class:`_PipeGuard`)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
     if sys.stdout is not None and not isinstance(sys.stdout, _PipeGuard):
         sys.stdout = _PipeGuard(sys.stdout)
 
 
-def write_report(render: Callable[[TextIO], None]) -> bool:
-    """Render to stdout (a closed one or a reader gone is no failure); whether it all was."""
+def write_report(render: Callable[[TextIO], None]) -> None:
+    """Render to stdout (a closed one or a reader gone is no failure)."""
     stream = sys.stdout
     try:
         if stream is None:
@@ -70,8 +67,6 @@ def write_report(render: Callable[[TextIO], None]) -> bool:
         stream.flush()
     except (OSError, ValueError):
         _detach_stdout()
-        return False
-    return True
 
 
 def _detach_stdout() -> None:
