@@ -312,13 +312,11 @@ def _put_modeline(root: Path, name: str, schema: str) -> bool:
     bom = decoding.bom_of(raw)
     text = raw[len(bom) :].decode("utf-8")
     line = MODELINE + schema
-    first, newline, rest = text.partition("\n")
+    first, _, rest = text.partition("\n")
     ending = "\r\n" if first.endswith("\r") else "\n"
     if _MODELINE.match(first.lstrip()):
         if first.rstrip("\r") == line:
             return False
-        text = line + ending + rest if newline else line + ending
-    else:
-        text = line + ending + text
-    writes.replace(path, bom + text.encode("utf-8"), root, before, name)
+        text = rest
+    writes.replace(path, bom + (line + ending + text).encode("utf-8"), root, before, name)
     return True
