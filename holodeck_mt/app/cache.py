@@ -1,8 +1,6 @@
-"""The cache (docs/usage.md, *The cache*): a file's results reused while nothing they depend
-on has changed, only if this installation stored them. An entry is named by an HMAC of what
-is known before validating and records keyed hashes, no value, of what validating reads.
-The key lives in the user's cache folder, never the repository. No ``dir_fd``: no cache.
-"""
+"""The cache (docs/usage.md, *The cache*): an entry, named by an HMAC of what is known before
+validating, records keyed hashes, no value, of what validating read. The key lives in the
+user's cache folder, never the repository. No ``dir_fd``: no cache."""
 
 from __future__ import annotations
 
@@ -133,8 +131,7 @@ def _state(key: bytes, path: str) -> str:
 
 
 def _variables(key: bytes, names: Collection[str]) -> str:
-    """A keyed hash of each named variable's value (or that it is unset) as the ``holodeck``
-    command sees it, ``.env`` files included."""
+    """A keyed hash of each named variable's value as ``holodeck`` sees it, ``.env`` included."""
     from holodeck_mt.read.substitution import environment
 
     seen = environment().variables if names else {}

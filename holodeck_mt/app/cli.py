@@ -1,6 +1,5 @@
-"""``python -m holodeck_mt``: parse arguments, validate, render, choose the exit code: 0 every
-file valid (warnings allowed unless ``--strict``); 1 an error in a file; 2 a usage error or a
-path that cannot be read."""
+"""``python -m holodeck_mt``: parse the arguments, run the command, choose the exit code (each
+command's description says which)."""
 
 from __future__ import annotations
 
@@ -351,8 +350,7 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
 
 
 def _prepare(models: bool) -> None:
-    """Import what every worker needs before they are forked, so that they share it: the
-    validator's stages, the compiled validators and, when ``models``, the platform's models."""
+    """Import what every worker needs before they are forked, so that they share it."""
     import holodeck_mt.pipeline  # noqa: F401  (each stage a worker runs)
     from holodeck_mt.contract import compiled as fast_path
     from holodeck_mt.contract import platform_models
@@ -407,8 +405,7 @@ def _while_some_finish(
     context: BaseContext,
     outcomes: list[Outcome | None],
 ) -> None:
-    """Run ``chunks`` on a pool, then what a dead worker lost on a new one, a file per chunk,
-    for as long as a round of such chunks finishes some."""
+    """Run ``chunks``, then what a dead worker lost, for as long as a round finishes some."""
     while chunks:
         _pool_run(jobs, chunks, workers, context, outcomes)
         lost = [i for chunk in chunks for i in chunk if outcomes[i] is None]
@@ -469,9 +466,8 @@ def _parallel(args: argparse.Namespace, files: int) -> bool:
 def _pool_host(
     args: argparse.Namespace, files: list[str]
 ) -> Iterator[PoolHost[_Job, Outcome] | None]:
-    """The process the workers are forked from (:mod:`.pool_host`), when ``files`` may be
-    validated in parallel and the platform's models will be wanted: without them, a host
-    would save less than it costs."""
+    """The process the workers are forked from (:mod:`.pool_host`), when the platform's models
+    will be wanted in parallel: without them, a host would save less than it costs."""
     from holodeck_mt.project import discovery
 
     host = None

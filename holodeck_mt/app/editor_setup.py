@@ -1,8 +1,5 @@
-"""``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files, by
-their exact names, never a glob (what it writes and why: docs/editors.md). Every file is
-read and written through :mod:`holodeck_mt.project.writes`; settings that could not be
-written back as the same JSON are refused.
-"""
+"""``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files by their
+exact names, never a glob (docs/editors.md), through :mod:`holodeck_mt.project.writes`."""
 
 from __future__ import annotations
 
@@ -234,8 +231,7 @@ def _existing(root: Path, name: Path) -> tuple[bytes, writes.Snapshot] | None:
 def _read_settings(
     root: Path, name: Path = SETTINGS
 ) -> tuple[dict[str, Any], tuple[bytes, writes.Snapshot] | None]:
-    """The settings (or another JSON object) as they are, and as read; refuse a file this cannot
-    rewrite without loss."""
+    """The settings (or another JSON object), and as read; refused if not rewritable as read."""
     before = _existing(root, name)
     if before is None:
         return {}, None
