@@ -9,12 +9,11 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from holodeck_mt.app import streams
 from holodeck_mt.limits import (
     MAX_ALIAS_NODES,
     MAX_DEPTH,
@@ -496,10 +495,77 @@ def _error(message: object) -> int:
     return EXIT_USAGE
 
 
+class _PipeGuard:
+    """Standard output that a reader gone (``| head -1``) quietly ends: later writes go
+    nowhere, and the command exits with its usual code, no traceback printed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._gone = False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._lost()
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._lost()
+
+    def _lost(self) -> None:
+        self._gone = True
+        _detach_stdout()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _make_safe() -> None:
+    """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped; from
+    now on, a closed pipe ends standard output quietly (:class:`_PipeGuard`)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    if sys.stdout is not None and not isinstance(sys.stdout, _PipeGuard):
+        sys.stdout = _PipeGuard(sys.stdout)
+
+
+def _write_report(render: Callable[[TextIO], None]) -> None:
+    """Render to stdout (a closed one or a reader gone is no failure)."""
+    stream = sys.stdout
+    try:
+        if stream is None:
+            raise OSError("no standard output")
+        render(stream)
+        stream.flush()
+    except (OSError, ValueError):
+        _detach_stdout()
+
+
+def _detach_stdout() -> None:
+    """Point descriptor 1 at /dev/null: the exit's flush cannot fail and change the code."""
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    with contextlib.suppress(OSError):
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
     try:
-        streams.make_safe()
+        _make_safe()
         args = build_parser().parse_args(argv)
         return _COMMANDS[args.command](args)
     except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
@@ -628,7 +694,7 @@ def _report(args: argparse.Namespace, results: list[FileResult], problems: bool)
 
     render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
     if args.output_file is None:
-        streams.write_report(lambda out: render(results, out))
+        _write_report(lambda out: render(results, out))
     else:
         import io
 
@@ -688,7 +754,7 @@ def _show_files(files: list[str], found: discovery.Found) -> int:
         _error(problem)
     lines = [f"validate  {_shown(file)}" for file in files]
     lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
-    streams.write_report(lambda out: out.writelines(line + "\n" for line in lines))
+    _write_report(lambda out: out.writelines(line + "\n" for line in lines))
     return EXIT_USAGE if found.problems else EXIT_OK
 
 
