@@ -421,7 +421,7 @@ def _pool_run(
 ) -> None:
     """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``
     (not what a dead worker lost, nor what its broken pool could no longer be handed)."""
-    from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+    from concurrent.futures import Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
     from holodeck_mt.app import pool_host
@@ -439,7 +439,6 @@ def _pool_run(
                 futures[pool.submit(_run_chunk, [jobs[i] for i in chunk])] = chunk
             except BrokenProcessPool:  # a worker died already: the rest is not handed out
                 break
-        wait(futures, return_when=FIRST_EXCEPTION)
         wait(futures)
         for future, chunk in futures.items():
             if future.exception() is None:
