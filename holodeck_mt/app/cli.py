@@ -720,8 +720,7 @@ def _misused(args: argparse.Namespace) -> str | None:
     if args.stdin_filename is not None and args.paths != ["-"]:
         return "--stdin-filename goes with the path `-` (standard input)"
     if args.statistics and args.format not in statistics.RENDERERS:
-        shown = " or ".join(statistics.RENDERERS)
-        return f"--statistics prints {shown}, not {args.format}"
+        return f"--statistics prints {' or '.join(statistics.RENDERERS)}, not {args.format}"
     return None
 
 

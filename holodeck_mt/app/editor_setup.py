@@ -86,12 +86,9 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
         raise SetupError(
             f"no agent.yaml, agent.yml or YAML file holding test cases found under '{root}'"
         )
-    settings_path = root / SETTINGS
     settings, before = _read_settings(root)
-    if schema is None:
-        bundle = bundle_path().read_bytes()
-        if _write(root, SCHEMA_COPY, bundle):
-            outcome.written.append(SCHEMA_COPY.as_posix())
+    if schema is None and _write(root, SCHEMA_COPY, bundle_path().read_bytes()):
+        outcome.written.append(SCHEMA_COPY.as_posix())
     if modeline:
         for name in outcome.files:
             if _put_modeline(root, name, _schema_from(name, schema)):
@@ -103,8 +100,8 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
         outcome.written.append(AGENT_SCHEMA_COPY.as_posix())
     text = json.dumps(settings, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     if before is None or before[0] != text.encode("utf-8"):
-        settings_path.parent.mkdir(parents=True, exist_ok=True)
-        writes.replace(settings_path, text.encode("utf-8"), root, before and before[1])
+        (root / SETTINGS).parent.mkdir(parents=True, exist_ok=True)
+        writes.replace(root / SETTINGS, text.encode("utf-8"), root, before and before[1])
         outcome.written.append(SETTINGS.as_posix())
     return outcome
 

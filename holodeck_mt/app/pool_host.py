@@ -124,8 +124,7 @@ def _serve(
         prepare()
         conn.send(_READY)
         while (batch := conn.recv()) is not None:
-            jobs, workers = batch
-            conn.send(run(jobs, workers))
+            conn.send(run(*batch))
     except Exception:
         return
 
