@@ -232,7 +232,6 @@ class Entry:
     def _entry(self, key: bytes, raw: bytes, results: list[FileResult]) -> dict[str, Any] | None:
         """The results with keyed hashes of what validating read; None when a file they
         depend on is not known (a test-cases file named and not followed)."""
-        from holodeck_mt.project.config import looked_for
         from holodeck_mt.read.env_vars import REFERENCE
         from holodeck_mt.read.substitution import ENV_FILES
 
@@ -243,8 +242,7 @@ class Entry:
         env = [os.path.join(os.path.dirname(self.path), ".env"), *map(str, ENV_FILES)]
         texts = [raw, *(_content(file) or b"" for file in [*followed, *env])]
         reads = [read for result in results for read in result.reads]
-        # The configuration files that could apply to each test-cases file followed.
-        reads += [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
+        reads += _configurations(followed)
         names = {m[1] for t in texts for m in REFERENCE.finditer(t.decode("utf-8", "replace"))}
         return {
             "files": [[f, _state(key, f)] for f in sorted({*followed, *env, *reads})],
@@ -253,6 +251,13 @@ class Entry:
             "platform": _platform_known(),
             "results": [_as_json(result) for result in results],
         }
+
+
+def _configurations(followed: list[str]) -> list[str]:
+    """The configuration files that could apply to each test-cases file a document named."""
+    from holodeck_mt.project.config import looked_for
+
+    return [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
 
 
 def _store(at: int, name: str, content: bytes) -> None:
