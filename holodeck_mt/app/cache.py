@@ -1,8 +1,6 @@
-"""The cache (docs/usage.md, *The cache*): a file's results reused while nothing they depend
-on has changed, only if this installation stored them. An entry is named by an HMAC of what
-is known before validating and records keyed hashes, no value, of what validating reads.
-The key lives in the user's cache folder, never the repository. No ``dir_fd``: no cache.
-"""
+"""The cache (docs/usage.md, *The cache*): an entry, named by an HMAC of what is known before
+validating, records keyed hashes, no value, of what validating read. The key lives in the
+user's cache folder, never the repository. No ``dir_fd``: no cache."""
 
 from __future__ import annotations
 
@@ -133,8 +131,7 @@ def _state(key: bytes, path: str) -> str:
 
 
 def _variables(key: bytes, names: Collection[str]) -> str:
-    """A keyed hash of each named variable's value (or that it is unset) as the ``holodeck``
-    command sees it, ``.env`` files included."""
+    """A keyed hash of each named variable's value as ``holodeck`` sees it, ``.env`` included."""
     from holodeck_mt.read.substitution import environment
 
     seen = environment().variables if names else {}
@@ -218,23 +215,19 @@ class Entry:
         except (OSError, ValueError, TypeError, KeyError, RecursionError):
             return None
 
-    def write(self, results: list[FileResult]) -> bool:
-        """Store ``results`` if the file is as it was when its entry was named; whether stored."""
+    def write(self, results: list[FileResult]) -> None:
+        """Store ``results`` if the file is as it was when its entry was named."""
         key, name, raw = self.key, self.name, _content(self.path, self.limit)
         if key is None or name is None or raw is None or self._name() != name:
-            return False
-        try:
+            return
+        with contextlib.suppress(OSError, ValueError, TypeError, RecursionError):
             entry = self._entry(key, raw, results)
             if entry is None:
-                return False
+                return
             payload = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates
             content = _mac(key, name.encode(), payload).encode() + b"\n" + payload
-            if len(content) > MAX_ENTRY_BYTES:
-                return False
-            _store(_entry_folder(self.root, name, create=True), name, content)
-        except (OSError, ValueError, TypeError, RecursionError):
-            return False
-        return True
+            if len(content) <= MAX_ENTRY_BYTES:
+                _store(_entry_folder(self.root, name, create=True), name, content)
 
     def _entry(self, key: bytes, raw: bytes, results: list[FileResult]) -> dict[str, Any] | None:
         """The results with keyed hashes of what validating read; None when a file they

@@ -1,6 +1,5 @@
-"""``python -m holodeck_mt``: parse arguments, validate, render, choose the exit code: 0 every
-file valid (warnings allowed unless ``--strict``); 1 an error in a file; 2 a usage error or a
-path that cannot be read."""
+"""``python -m holodeck_mt``: parse the arguments, run the command, choose the exit code (each
+command's description says which)."""
 
 from __future__ import annotations
 
@@ -10,12 +9,11 @@ import functools
 import os
 import re
 import sys
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from holodeck_mt.app import streams
 from holodeck_mt.limits import (
     MAX_ALIAS_NODES,
     MAX_DEPTH,
@@ -86,24 +84,19 @@ class _Parser(argparse.ArgumentParser):
     """argparse, with the arguments it quotes in errors escaped (they reach a CI log)."""
 
     def _get_formatter(self) -> argparse.HelpFormatter:
-        # argparse asks shutil for the width (importing it, and with it bz2 and lzma,
-        # on every start, help or not); the same width, found without it.
-        return self.formatter_class(prog=self.prog, width=_help_width())  # type: ignore[call-arg]
+        # argparse asks shutil for the width (importing it, and with it bz2 and lzma, on every
+        # start, help or not): the same width, COLUMNS first, less 2, found without it.
+        columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 0
+        if columns <= 0:
+            with contextlib.suppress(AttributeError, ValueError, OSError):
+                columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
+        return self.formatter_class(prog=self.prog, width=(columns or 80) - 2)  # type: ignore[call-arg]
 
     def error(self, message: str) -> NoReturn:
         for line in self.format_usage().rstrip().splitlines():  # our own text, line by line
             _say(line)
         _say(f"{self.prog}: error: {message}")
         raise SystemExit(EXIT_USAGE)
-
-
-def _help_width() -> int:
-    """The width argparse gives help: the terminal's (``COLUMNS`` first) less 2, or 78."""
-    columns = int(os.environ["COLUMNS"]) if os.environ.get("COLUMNS", "").isdigit() else 0
-    if columns <= 0:
-        with contextlib.suppress(AttributeError, ValueError, OSError):
-            columns = os.get_terminal_size(sys.__stdout__.fileno()).columns  # type: ignore[union-attr]
-    return (columns or 80) - 2
 
 
 #: Each option's names (``--output-file -o``) and help; its argparse keywords in
@@ -341,7 +334,7 @@ def _run(job: _Job) -> Outcome:
 
 
 #: A file's results and the problem met reading it.
-Outcome = tuple[list[object], str | None]
+Outcome = tuple[list["FileResult"], str | None]
 
 
 def _internal(job: _Job, what: str) -> str:
@@ -356,8 +349,7 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
 
 
 def _prepare(models: bool) -> None:
-    """Import what every worker needs before they are forked, so that they share it: the
-    validator's stages, the compiled validators and, when ``models``, the platform's models."""
+    """Import what every worker needs before they are forked, so that they share it."""
     import holodeck_mt.pipeline  # noqa: F401  (each stage a worker runs)
     from holodeck_mt.contract import compiled as fast_path
     from holodeck_mt.contract import platform_models
@@ -412,8 +404,7 @@ def _while_some_finish(
     context: BaseContext,
     outcomes: list[Outcome | None],
 ) -> None:
-    """Run ``chunks`` on a pool, then what a dead worker lost on a new one, a file per chunk,
-    for as long as a round of such chunks finishes some."""
+    """Run ``chunks``, then what a dead worker lost, for as long as a round finishes some."""
     while chunks:
         _pool_run(jobs, chunks, workers, context, outcomes)
         lost = [i for chunk in chunks for i in chunk if outcomes[i] is None]
@@ -430,7 +421,7 @@ def _pool_run(
 ) -> None:
     """Run ``chunks`` (lists of job indices) on a pool; fill what finished into ``outcomes``
     (not what a dead worker lost, nor what its broken pool could no longer be handed)."""
-    from concurrent.futures import FIRST_EXCEPTION, Future, ProcessPoolExecutor, wait
+    from concurrent.futures import Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
     from holodeck_mt.app import pool_host
@@ -448,7 +439,6 @@ def _pool_run(
                 futures[pool.submit(_run_chunk, [jobs[i] for i in chunk])] = chunk
             except BrokenProcessPool:  # a worker died already: the rest is not handed out
                 break
-        wait(futures, return_when=FIRST_EXCEPTION)
         wait(futures)
         for future, chunk in futures.items():
             if future.exception() is None:
@@ -474,9 +464,8 @@ def _parallel(args: argparse.Namespace, files: int) -> bool:
 def _pool_host(
     args: argparse.Namespace, files: list[str]
 ) -> Iterator[PoolHost[_Job, Outcome] | None]:
-    """The process the workers are forked from (:mod:`.pool_host`), when ``files`` may be
-    validated in parallel and the platform's models will be wanted: without them, a host
-    would save less than it costs."""
+    """The process the workers are forked from (:mod:`.pool_host`), when the platform's models
+    will be wanted in parallel: without them, a host would save less than it costs."""
     from holodeck_mt.project import discovery
 
     host = None
@@ -505,25 +494,83 @@ def _error(message: object) -> int:
     return EXIT_USAGE
 
 
+class _PipeGuard:
+    """Standard output that a reader gone (``| head -1``) quietly ends: later writes go
+    nowhere, and the command exits with its usual code, no traceback printed."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._stream = stream
+        self._gone = False
+
+    def write(self, text: str) -> int:
+        if not self._gone:
+            try:
+                return self._stream.write(text)
+            except BrokenPipeError:
+                self._lost()
+        return len(text)
+
+    def writelines(self, lines: Iterable[str]) -> None:
+        for line in lines:
+            self.write(line)
+
+    def flush(self) -> None:
+        if not self._gone:
+            try:
+                self._stream.flush()
+            except BrokenPipeError:
+                self._lost()
+
+    def _lost(self) -> None:
+        self._gone = True
+        _detach_stdout()
+
+    def __getattr__(self, name: str) -> object:
+        return getattr(self._stream, name)
+
+
+def _make_safe() -> None:
+    """Whatever the locale or PYTHONIOENCODING says, an unencodable character is escaped; from
+    now on, a closed pipe ends standard output quietly (:class:`_PipeGuard`)."""
+    for stream in (sys.stdout, sys.stderr):
+        with contextlib.suppress(AttributeError, OSError, ValueError):
+            stream.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+    if sys.stdout is not None and not isinstance(sys.stdout, _PipeGuard):
+        sys.stdout = _PipeGuard(sys.stdout)
+
+
+def _write_report(render: Callable[[TextIO], None]) -> None:
+    """Render to stdout (a closed one or a reader gone is no failure)."""
+    stream = sys.stdout
+    try:
+        if stream is None:
+            raise OSError("no standard output")
+        render(stream)
+        stream.flush()
+    except (OSError, ValueError):
+        _detach_stdout()
+
+
+def _detach_stdout() -> None:
+    """Point descriptor 1 at /dev/null: the exit's flush cannot fail and change the code."""
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, 1)
+        os.close(devnull)
+    with contextlib.suppress(OSError):
+        sys.stdout = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line."""
     try:
-        return _main(argv)
+        _make_safe()
+        args = build_parser().parse_args(argv)
+        return _COMMANDS[args.command](args)
     except KeyboardInterrupt:  # Ctrl-C: end quietly, as a shell command does
         return EXIT_INTERRUPTED
     except _Terminated:  # SIGTERM: likewise, once the worker processes are ended
         return EXIT_TERMINATED
-
-
-def _main(argv: Sequence[str] | None) -> int:
-    streams.make_safe()
-    streams.guard_pipe()
-    args = build_parser().parse_args(argv)
-    command = _COMMANDS.get(args.command)
-    if command is not None:
-        return command(args)
-    with _terminable():
-        return _validate(args)
 
 
 @contextlib.contextmanager
@@ -585,6 +632,7 @@ def _explain(args: argparse.Namespace) -> int:
     return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
 
 
+@_terminable()
 def _validate(args: argparse.Namespace) -> int:
     misused = _misused(args)
     if misused is not None:
@@ -645,7 +693,7 @@ def _report(args: argparse.Namespace, results: list[FileResult], problems: bool)
 
     render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
     if args.output_file is None:
-        streams.write_report(lambda out: render(results, out))
+        _write_report(lambda out: render(results, out))
     else:
         import io
 
@@ -672,8 +720,7 @@ def _misused(args: argparse.Namespace) -> str | None:
     if args.stdin_filename is not None and args.paths != ["-"]:
         return "--stdin-filename goes with the path `-` (standard input)"
     if args.statistics and args.format not in statistics.RENDERERS:
-        shown = " or ".join(statistics.RENDERERS)
-        return f"--statistics prints {shown}, not {args.format}"
+        return f"--statistics prints {' or '.join(statistics.RENDERERS)}, not {args.format}"
     return None
 
 
@@ -701,13 +748,12 @@ def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
 
 def _show_files(files: list[str], found: discovery.Found) -> int:
     """``--show-files``: what a run would validate, and what it passes over."""
-    problems = found.problems
-    for problem in problems:
+    for problem in found.problems:
         _error(problem)
     lines = [f"validate  {_shown(file)}" for file in files]
     lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
-    streams.write_report(lambda out: out.writelines(line + "\n" for line in lines))
-    return EXIT_USAGE if problems else EXIT_OK
+    _write_report(lambda out: out.writelines(line + "\n" for line in lines))
+    return EXIT_USAGE if found.problems else EXIT_OK
 
 
 def _platform_missing() -> bool:
@@ -759,7 +805,6 @@ def _validate_all(
     host: PoolHost[_Job, Outcome] | None = None,
 ) -> list[FileResult]:
     """Each file's results, once per run; what could not be read goes to ``problems``."""
-    from holodeck_mt.model import FileResult
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []
@@ -768,8 +813,8 @@ def _validate_all(
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
         for done, problem in _outcomes(batch, args, host):
             for result in done:
-                key = discovery.same_file_key(getattr(result, "path", ""))
-                if isinstance(result, FileResult) and key not in seen:
+                key = discovery.same_file_key(result.path)
+                if key not in seen:
                     seen.add(key)
                     results.append(result)
             if problem:
@@ -850,12 +895,7 @@ def _rule(code: str | None, every: bool) -> int:
     from holodeck_mt.app import rule_docs
 
     try:
-        page = rule_docs.page_path().read_text(encoding="utf-8")
-        text = (
-            rule_docs.every_code(page)
-            if every
-            else rule_docs.documentation(rule_docs.entry(code or ""), page)
-        )
+        text = rule_docs.text(None if every else code or "")
     except rule_docs.UnknownCode as e:
         return _error(
             f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --all` prints every one"
@@ -866,8 +906,9 @@ def _rule(code: str | None, every: bool) -> int:
     return EXIT_OK
 
 
-#: The commands other than ``validate``, by name.
+#: The commands, by name.
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "validate": _validate,
     "schema": lambda args: _schema(args.path),
     "rule": lambda args: _rule(args.code, args.all),
     "lsp": lambda args: _lsp(),

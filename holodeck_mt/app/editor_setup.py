@@ -1,8 +1,5 @@
-"""``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files, by
-their exact names, never a glob (what it writes and why: docs/editors.md). Every file is
-read and written through :mod:`holodeck_mt.project.writes`; settings that could not be
-written back as the same JSON are refused.
-"""
+"""``holodeck-mt init-editor``: bind the schema to this repository's HoloDeck files by their
+exact names, never a glob (docs/editors.md), through :mod:`holodeck_mt.project.writes`."""
 
 from __future__ import annotations
 
@@ -89,12 +86,9 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
         raise SetupError(
             f"no agent.yaml, agent.yml or YAML file holding test cases found under '{root}'"
         )
-    settings_path = root / SETTINGS
     settings, before = _read_settings(root)
-    if schema is None:
-        bundle = bundle_path().read_bytes()
-        if _write(root, SCHEMA_COPY, bundle):
-            outcome.written.append(SCHEMA_COPY.as_posix())
+    if schema is None and _write(root, SCHEMA_COPY, bundle_path().read_bytes()):
+        outcome.written.append(SCHEMA_COPY.as_posix())
     if modeline:
         for name in outcome.files:
             if _put_modeline(root, name, _schema_from(name, schema)):
@@ -106,8 +100,8 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
         outcome.written.append(AGENT_SCHEMA_COPY.as_posix())
     text = json.dumps(settings, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
     if before is None or before[0] != text.encode("utf-8"):
-        settings_path.parent.mkdir(parents=True, exist_ok=True)
-        writes.replace(settings_path, text.encode("utf-8"), root, before and before[1])
+        (root / SETTINGS).parent.mkdir(parents=True, exist_ok=True)
+        writes.replace(root / SETTINGS, text.encode("utf-8"), root, before and before[1])
         outcome.written.append(SETTINGS.as_posix())
     return outcome
 
@@ -182,21 +176,19 @@ def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
     while name in definitions:
         name += "_"
     definitions[name] = agent
-    out: dict[str, Any] = {k: schema[k] for k in ("$schema",) if k in schema}
-    out.update(
-        {
-            SOURCE_KEY: source,
-            "$comment": (
-                f"Written by holodeck-mt init-editor from {source}: HoloDeck's agent schema, "
-                "with test_cases and test_cases_file left to holodeck-mt's schema. Run "
-                "init-editor again after its source changes."
-            ),
-            "if": _TEST_CASES_FILE,
-            "then": True,
-            "else": {"$ref": f"#/$defs/{name}"},
-            "$defs": definitions,
-        }
-    )
+    out: dict[str, Any] = {
+        **{k: schema[k] for k in ("$schema",) if k in schema},
+        SOURCE_KEY: source,
+        "$comment": (
+            f"Written by holodeck-mt init-editor from {source}: HoloDeck's agent schema, "
+            "with test_cases and test_cases_file left to holodeck-mt's schema. Run "
+            "init-editor again after its source changes."
+        ),
+        "if": _TEST_CASES_FILE,
+        "then": True,
+        "else": {"$ref": f"#/$defs/{name}"},
+        "$defs": definitions,
+    }
     if "definitions" in schema:
         out["definitions"] = schema["definitions"]
     return out
@@ -236,8 +228,7 @@ def _existing(root: Path, name: Path) -> tuple[bytes, writes.Snapshot] | None:
 def _read_settings(
     root: Path, name: Path = SETTINGS
 ) -> tuple[dict[str, Any], tuple[bytes, writes.Snapshot] | None]:
-    """The settings (or another JSON object) as they are, and as read; refuse a file this cannot
-    rewrite without loss."""
+    """The settings (or another JSON object), and as read; refused if not rewritable as read."""
     before = _existing(root, name)
     if before is None:
         return {}, None
@@ -314,13 +305,11 @@ def _put_modeline(root: Path, name: str, schema: str) -> bool:
     bom = decoding.bom_of(raw)
     text = raw[len(bom) :].decode("utf-8")
     line = MODELINE + schema
-    first, newline, rest = text.partition("\n")
+    first, _, rest = text.partition("\n")
     ending = "\r\n" if first.endswith("\r") else "\n"
     if _MODELINE.match(first.lstrip()):
         if first.rstrip("\r") == line:
             return False
-        text = line + ending + rest if newline else line + ending
-    else:
-        text = line + ending + text
-    writes.replace(path, bom + text.encode("utf-8"), root, before, name)
+        text = rest
+    writes.replace(path, bom + (line + ending + text).encode("utf-8"), root, before, name)
     return True

@@ -4,15 +4,11 @@ from __future__ import annotations
 
 import sys
 
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from collections.abc import Sequence
 
-
-def main(argv: Sequence[str] | None = None) -> int:
+def main() -> int:
     from holodeck_mt.app import cli
 
-    return cli.main(list(sys.argv[1:] if argv is None else argv))
+    return cli.main()
 
 
 def run() -> None:

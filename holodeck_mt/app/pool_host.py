@@ -56,8 +56,7 @@ class PoolHost(Generic[Job, Outcome]):
         return self._ready
 
     def run(self, jobs: list[Job], workers: int) -> list[Outcome] | None:
-        """The outcomes of ``jobs`` on ``workers`` processes forked from the host, once it is
-        prepared; None when the host is gone."""
+        """The outcomes of ``jobs`` on ``workers`` processes forked from the host (None: gone)."""
         if self._process is None or not (self._ready or self._answer() == _READY):
             self.close()
             return None
@@ -125,8 +124,7 @@ def _serve(
         prepare()
         conn.send(_READY)
         while (batch := conn.recv()) is not None:
-            jobs, workers = batch
-            conn.send(run(jobs, workers))
+            conn.send(run(*batch))
     except Exception:
         return
 

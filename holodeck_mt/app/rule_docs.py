@@ -47,6 +47,8 @@ def documentation(code: Code, page: str) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def every_code(page: str) -> str:
-    """What ``holodeck-mt rule --all`` prints: every code, in the registry's order."""
-    return "\n".join(documentation(code, page) for code in REGISTRY)
+def text(code: str | None) -> str:
+    """What ``holodeck-mt rule`` prints: ``code``'s documentation, or every code's (None)."""
+    page = page_path().read_text(encoding="utf-8")
+    codes = REGISTRY if code is None else [entry(code)]
+    return "\n".join(documentation(found, page) for found in codes)
