@@ -16,8 +16,8 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.locate.worded import as_written
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
 from holodeck_mt.read import loader
-from holodeck_mt.text import ends, lines, ranges
-from holodeck_mt.text.positions import Position
+from holodeck_mt.text import lines, ranges
+from holodeck_mt.text.positions import Position, Positions, block_end, node_at
 
 #: A path this long or shorter ends in a collection the "top" index holds.
 _TOP_DEPTH = 2
@@ -75,15 +75,14 @@ class Locator:
         noted = None
         if not key and reading.positions is not None:
             at = (line - first + 1, column)
-            noted = ends.value_end(reading.text, reading.positions, reading.data, inner, at)
+            noted = _value_end(reading.text, reading.positions, reading.data, inner, at)
         if noted is None:
             within = self.lines(fault.parts)
             return in_test_case(
                 ranges.with_range(doc.text, located, key=key, within=within), doc.data
             )
-        end_line = noted[0] + first - 1
-        placed = _in_test_case(doc.data, fault.parts)
-        return dataclasses.replace(located, end_line=end_line, end_column=noted[1], **placed)
+        ended = dataclasses.replace(located, end_line=noted[0] + first - 1, end_column=noted[1])
+        return in_test_case(ended, doc.data)
 
     def worded(self, found: Diagnostic) -> Diagnostic:
         """A diagnostic the reading made at its line (a key that is no string), with the
@@ -186,21 +185,18 @@ class Locator:
         return None
 
     def _case_lines_of(self, index: int) -> ranges.Lines | None:
-        if index not in self._case_lines:
-            self._case_lines[index] = self._find_case_lines(index)
-        return self._case_lines[index]
-
-    def _find_case_lines(self, index: int) -> ranges.Lines | None:
+        if index in self._case_lines:
+            return self._case_lines[index]
         doc = self._doc
         found = walk.test_case_list(doc.data)
-        if doc.positions is None or found is None:
-            return None
-        cases, base = found
-        if not 0 <= index < len(cases):
-            return None
-        item = _at(doc, (*base, index), False)
-        following = _at(doc, (*base, index + 1), False) if index + 1 < len(cases) else None
-        return ranges.item_lines(doc.text, item, following)
+        own = None
+        if doc.positions is not None and found is not None and 0 <= index < len(found[0]):
+            cases, base = found
+            item = _at(doc, (*base, index), False)
+            following = _at(doc, (*base, index + 1), False) if index + 1 < len(cases) else None
+            own = ranges.item_lines(doc.text, item, following)
+        self._case_lines[index] = own
+        return own
 
 
 def _at(doc: loader.Document, parts: JsonPath, key: bool) -> Position:
@@ -208,6 +204,34 @@ def _at(doc: loader.Document, parts: JsonPath, key: bool) -> Position:
     if positions is None:
         return 1, 1
     return positions.key(doc.data, parts) if key else positions.value(doc.data, parts)
+
+
+def _value_end(
+    text: str, positions: Positions, data: Any, parts: JsonPath, at: Position
+) -> Position | None:
+    """Where the value at ``parts``, written at ``at``, ends, from the record of the parser
+    event that ended it the builder noted: no second parse; None when it did not note it."""
+    if not parts:
+        return None  # the document: its text, trailing space aside (see ranges)
+    parent = node_at(data, parts[:-1])
+    noted = positions.value_ends.get(id(parent))
+    if noted is None or positions.values.get(id(parent)) is None:
+        return None
+    part = parts[-1]
+    try:
+        start, record = noted[part]
+        written = positions.values[id(parent)][part]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if written != at or record is None:
+        return None
+    first_index, first_line, first_column, index, line, column, style = record
+    line, column = line + 1, column + 1
+    if style is not None:
+        index, line, column = block_end(
+            text, first_index, (first_line + 1, first_column + 1), index
+        )
+    return (line, column) if index > start else None
 
 
 def same(a: Any, b: Any) -> bool:
@@ -247,11 +271,8 @@ def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
 
 def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     """Fill in the test case (name and index) and the path relative to it."""
-    return dataclasses.replace(diagnostic, **_in_test_case(data, diagnostic.pointer_parts))
-
-
-def _in_test_case(data: Any, parts: JsonPath) -> dict[str, Any]:
-    """The fields :func:`in_test_case` fills in, for a diagnostic at ``parts``."""
-    index, relative = walk.test_case_of(data, parts)
+    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
     name = walk.test_case_name(data, index) if index is not None else None
-    return {"test_case": name, "test_case_index": index, "path": format_path(relative)}
+    return dataclasses.replace(
+        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
+    )

@@ -55,7 +55,7 @@ class Positions:
     keys: dict[int, dict[str, Position]] = field(default_factory=dict)
     values: dict[int, Any] = field(default_factory=dict)
     #: Beside ``values``: each value's start offset and a record of the parser event
-    #: that ended it (see :func:`holodeck_mt.text.ends.value_end`); merged keys have none.
+    #: that ended it (see :func:`holodeck_mt.locate.locate._value_end`); merged keys have none.
     value_ends: dict[int, Any] = field(default_factory=dict)
 
     def value(self, data: Any, parts: dg.JsonPath) -> Position:

@@ -149,7 +149,6 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "locate.worded",
             "text.quoting",
             "text.source",
-            "text.ends",
         ),
     ),
 )
