@@ -71,7 +71,12 @@ def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
     # The starts found for the locator, if any: no search for every line of a large file.
     starts = next((kept for seen, kept in list(_FOUND) if seen is text), None) if at_lf else None
     if starts is not None:
-        yield from _from_starts(text, starts, wanted)
+        for number in sorted(n for n in wanted if 1 <= n <= len(starts)):
+            start = starts[number - 1]
+            if number < len(starts):
+                yield number, text[start : starts[number] - 1]
+            elif start < len(text):
+                yield number, text[start:]
         return
     last, number, start = max(wanted), 1, 0
     for brk in (_LF if at_lf else SPLITLINES).finditer(text):
@@ -82,13 +87,3 @@ def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
             return
     if number in wanted and start < len(text):
         yield number, text[start:]
-
-
-def _from_starts(text: str, starts: Sequence[int], wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """:func:`numbered` of a text breaking at LF alone, from where each of its lines starts."""
-    for number in sorted(n for n in wanted if 1 <= n <= len(starts)):
-        start = starts[number - 1]
-        if number < len(starts):
-            yield number, text[start : starts[number] - 1]
-        elif start < len(text):
-            yield number, text[start:]

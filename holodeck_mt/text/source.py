@@ -80,9 +80,8 @@ class _Lazy:
         where = (line, column)
         while not self.done and not self._settled(where):
             self._step()
-        found = [n for n in self.nodes.get(where, []) if n[1][0] > n[0]]
-        if not found:
-            found = self.nodes.get(where, [])[:1]
+        nodes = self.nodes.get(where, [])
+        found = [n for n in nodes if n[1][0] > n[0]] or nodes[:1]
         if not found:
             return None
         offset, (end, end_line, end_column) = found[-1] if innermost else found[0]
@@ -116,7 +115,8 @@ class _Lazy:
             return
         where = (start.line + 1, start.column + 1)
         self.last = max(self.last, where)
-        end = _end(event.end_mark)
+        mark = event.end_mark
+        end = mark.index, mark.line + 1, mark.column + 1
         if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
             finished = end
             if isinstance(event, yaml.ScalarEvent) and event.style in ("|", ">"):
@@ -134,10 +134,6 @@ class _Lazy:
         if self.open:  # the parent reaches at least to the end of this child
             self.open[-1][3] = end
         self.nodes.setdefault(where, []).insert(0, (offset, end))
-
-
-def _end(mark: Any) -> End:
-    return mark.index, mark.line + 1, mark.column + 1
 
 
 @functools.lru_cache(maxsize=2)

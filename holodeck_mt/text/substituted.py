@@ -29,13 +29,6 @@ STRETCH = 16
 #: The most stretches of values indexed (memory); the values past it are replaced whole.
 MOST_SLICES = 262_144
 
-_TYPE_NAMES = (
-    (bool, "a boolean"),
-    (int, "an integer"),
-    (float, "a number"),
-    (str, "a string"),
-)
-
 
 def reference(name: str) -> str:
     """How a reference is written: ``${NAME}``."""
@@ -206,13 +199,3 @@ def phrase(value: Any) -> str | None:
     """``the value of `${NAME}` ``, for a value that came whole from a reference."""
     name = name_of(value)
     return None if name is None else f"the value of `{reference(name)}`"
-
-
-def got(value: Any) -> str | None:
-    """``the value of `${NAME}` (a string)``: what a message says it got instead of a value
-    that came whole from a reference."""
-    shown = phrase(value)
-    if shown is None:
-        return None
-    kind = next((k for t, k in _TYPE_NAMES if isinstance(value, t)), "a value")
-    return f"{shown} ({kind})"
