@@ -11,13 +11,15 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import MESSAGE, Diagnostic, Fault, clip, make, under
+from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, severity, under
 from holodeck_mt.read import loader
 from holodeck_mt.text import substituted
 from holodeck_mt.wording.hints import plural
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
 Keep = Callable[[Diagnostic], bool] | None
+#: The keys that say what a mapping is: the rest of it is read by what they say.
+KIND_KEYS = frozenset({"metric", "type"})
 
 
 def diagnostics(
@@ -31,6 +33,7 @@ def diagnostics(
     warnings where no fault covers the node, and the faults ``beside`` them (its
     `test_cases_file` not followed): each made with its final words and holding no
     variable's value (:func:`shown`), for :func:`finish` to keep and cap."""
+    faults = _pruned(faults)
     beside = list(beside)
     faulted = doc.reported | {f.parts for f in faults}
     warned = [d for d in dialect if not under(d.pointer_parts, faulted)]
@@ -46,6 +49,19 @@ def diagnostics(
         worded = map(locator.worded, found)
         located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, worded)]
     return shown(located)
+
+
+def _pruned(faults: list[Fault]) -> list[Fault]:
+    """No warning under a mapping whose kind key (``metric``, ``type``) is an error: under a
+    misspelt metric, a warning on its other keys follows from the typo."""
+    misnamed: set[JsonPath] = {
+        f.parts[:-1]
+        for f in faults
+        if f.parts and f.parts[-1] in KIND_KEYS and severity(f.code) == "error"
+    }
+    if not misnamed:
+        return faults
+    return [f for f in faults if severity(f.code) == "error" or not under(f.parts, misnamed)]
 
 
 def unloaded(found: list[Diagnostic], text: str) -> list[Diagnostic]:

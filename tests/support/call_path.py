@@ -145,7 +145,6 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "locate.report",
             "locate.locate",
-            "locate.cascade",
             "locate.worded",
             "text.quoting",
             "text.source",
