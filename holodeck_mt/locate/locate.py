@@ -1,9 +1,6 @@
-"""Where a fault stands in the text: from a path in the data to a line and column.
-
-A file is read keeping the positions of its top two levels only; a deeper fault is
-located by reading its test case's (or root key's) own lines again, else the whole text,
-with the answer a single full reading gives.
-"""
+"""Where a fault stands in the text: from a path in the data to a line and column. A file
+is read keeping the positions of its top two levels only; a deeper fault is located by
+reading its test case's (or root key's) own lines again, else the whole text."""
 
 from __future__ import annotations
 
@@ -38,9 +35,8 @@ class Locator:
         self._case_lines: dict[int, ranges.Lines | None] = {}
 
     def diagnostics(self, faults: list[Fault]) -> list[Diagnostic]:
-        """Each fault as :meth:`diagnostic` makes it, in their order. They are located test
-        case by test case, and each test case's reading let go once its faults are placed:
-        a file with a fault in every test case never holds a second reading of them all."""
+        """Each fault as :meth:`diagnostic` makes it, in their order; located test case by
+        test case, each reading let go once its faults are placed (memory)."""
         data = self._doc.data
         cases = [walk.test_case_of(data, fault.parts)[0] for fault in faults]
         order = [-1 if index is None else index for index in cases]
@@ -53,8 +49,7 @@ class Locator:
         return [d for d in located if d is not None]
 
     def diagnostic(self, fault: Fault) -> Diagnostic:
-        """The fault as a diagnostic: located, worded as written (``locate/worded``), ranged,
-        and placed in its test case: made once, with its final words."""
+        """The fault as a diagnostic: located, worded as written, ranged, in its test case."""
         doc = self._doc
         key = fault.at == "key"
         reading, inner, first = self._reading(fault.parts)
@@ -85,8 +80,7 @@ class Locator:
         return in_test_case(ended, doc.data)
 
     def worded(self, found: Diagnostic) -> Diagnostic:
-        """A diagnostic the reading made at its line (a key that is no string), with the
-        words :meth:`diagnostic` gives a fault there."""
+        """A diagnostic the reading made, with the words :meth:`diagnostic` gives a fault."""
         parts = found.pointer_parts
         fault = Fault(found.code, found.message, parts, hint=found.hint, fix=found.fix)
         words = as_written(
@@ -117,9 +111,8 @@ class Locator:
         return self._whole, parts, 1
 
     def _own(self, parts: JsonPath) -> tuple[loader.Document, int] | None:
-        """The reading of the test case holding ``parts`` from its own lines, else of the
-        root key holding it (a metric does not cost a second reading of a file's thousands
-        of test cases), and its first line; None unless they read back as the same data."""
+        """The reading of the test case (else root key) holding ``parts`` from its own lines,
+        and its first line; None unless they read back as the same data."""
         data = self._doc.data
         index, _ = walk.test_case_of(data, parts)
         if index is not None:
@@ -139,9 +132,8 @@ class Locator:
     def _read_back(
         self, within: ranges.Lines | None, before: Any, key: int | str
     ) -> tuple[loader.Document, int] | None:
-        """The lines ``within`` read again keeping every position, and their first line,
-        when they hold just ``key`` (a test case: 0; a root key: its name) read back as
-        ``before``, the same node of the first reading."""
+        """The lines ``within`` read again keeping every position, and their first line, when
+        they hold just ``key`` (a test case: 0; a root key: its name) read back as ``before``."""
         if within is None:
             return None
         first, after = within
@@ -175,8 +167,7 @@ class Locator:
         return (line, after) if after > line else None
 
     def lines(self, parts: JsonPath) -> ranges.Lines | None:
-        """The lines of the test case holding ``parts``, when they are its own (see ranges),
-        or of the root key holding it outside the test cases, when they read back alone."""
+        """The lines of the test case, else root key, holding ``parts``, when its own."""
         index, _ = walk.test_case_of(self._doc.data, parts)
         if index is not None:
             return self._case_lines_of(index)
@@ -209,8 +200,8 @@ def _at(doc: loader.Document, parts: JsonPath, key: bool) -> Position:
 def _value_end(
     text: str, positions: Positions, data: Any, parts: JsonPath, at: Position
 ) -> Position | None:
-    """Where the value at ``parts``, written at ``at``, ends, from the record of the parser
-    event that ended it the builder noted: no second parse; None when it did not note it."""
+    """Where the value at ``parts``, written at ``at``, ends, from the parser event the builder
+    noted (no second parse); None when it noted none."""
     if not parts:
         return None  # the document: its text, trailing space aside (see ranges)
     parent = node_at(data, parts[:-1])
@@ -235,8 +226,8 @@ def _value_end(
 
 
 def same(a: Any, b: Any) -> bool:
-    """Whether two loaded values are the same data: equal, of the same types, keys in the
-    same order (NaN equal to NaN). Iterative: a deep document cannot exhaust the stack."""
+    """Whether two loaded values are equal, of the same types, keys in the same order (NaN
+    equal to NaN); iterative, so a deep document cannot exhaust the stack."""
     pending = [(a, b)]
     while pending:
         x, y = pending.pop()
@@ -256,9 +247,8 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
-    """Whether ``again``, read from the lines of ``reading``, is ``first``: :func:`same`,
-    proven at once when ``marshal`` (version 2 keeps types, key order, float bits; ten
-    times faster) writes both alike, asked only of lines holding no alias (``*``), whose
+    """:func:`same`, proven at once (ten times faster) when ``marshal`` 2, which keeps types,
+    key order and float bits, writes both alike; asked only without an alias (``*``), so the
     bytes stay the size of the lines."""
     if "*" not in reading.text:
         try:

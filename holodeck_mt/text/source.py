@@ -1,9 +1,6 @@
-"""Where each YAML node stands in its text, and its characters exactly as written.
-
-The loader keeps only where each node starts; a value quoted as written (``14.10``, not
-``14.1``) or underlined whole needs its extent, read here from the C parser's events,
-only as far as the node asked about.
-"""
+"""Where each YAML node stands in its text, and its characters exactly as written (``14.10``,
+not ``14.1``): the extent the loader does not keep, read from the parser's events only as
+far as the node asked about."""
 
 from __future__ import annotations
 
@@ -38,12 +35,9 @@ Position = tuple[int, int]
 
 
 def node_span(text: str, line: int, column: int, *, innermost: bool = False) -> Span | None:
-    """The node (scalar, alias, flow or block collection) starting at ``line``:``column``.
-
-    A node starts at its first character, anchor and tag included; a block mapping and its
-    first key start together: the mapping is returned, the key with ``innermost``. None
-    when no node starts there (or the text is not YAML up to that point).
-    """
+    """The node starting at ``line``:``column`` (anchor and tag included): of a block mapping
+    and its first key, the mapping, or the key with ``innermost``. None when no node starts
+    there (or the text is not YAML up to that point)."""
     return _events(text).at(line, column, innermost=innermost)
 
 
@@ -61,8 +55,7 @@ End = tuple[int, int, int]  # offset, 1-based line and column
 
 
 class _Lazy:
-    """One text's parser events, read on demand (the next question goes on from there):
-    the ends of the nodes met so far."""
+    """One text's parser events, read on demand: the ends of the nodes met so far."""
 
     def __init__(self, text: str) -> None:
         self.text = text
