@@ -53,8 +53,8 @@ class Locator:
         doc = self._doc
         key = fault.at == "key"
         reading, inner, first = self._reading(fault.parts)
-        line, column = _at(reading, inner, key)
-        line += first - 1
+        at = _at(reading, inner, key)
+        line, column = at[0] + first - 1, at[1]
         words = as_written(fault, doc.text, line, column, lambda: self.lines(fault.parts))
         located = make(
             fault.code,
@@ -69,15 +69,15 @@ class Locator:
             located = dataclasses.replace(located, hint=words.hint)
         noted = None
         if not key and reading.positions is not None:
-            at = (line - first + 1, column)
             noted = _value_end(reading.text, reading.positions, reading.data, inner, at)
         if noted is None:
             within = self.lines(fault.parts)
-            return in_test_case(
-                ranges.with_range(doc.text, located, key=key, within=within), doc.data
+            located = ranges.with_range(doc.text, located, key=key, within=within)
+        else:
+            located = dataclasses.replace(
+                located, end_line=noted[0] + first - 1, end_column=noted[1]
             )
-        ended = dataclasses.replace(located, end_line=noted[0] + first - 1, end_column=noted[1])
-        return in_test_case(ended, doc.data)
+        return in_test_case(located, doc.data)
 
     def worded(self, found: Diagnostic) -> Diagnostic:
         """A diagnostic the reading made, with the words :meth:`diagnostic` gives a fault."""

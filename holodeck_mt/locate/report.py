@@ -111,11 +111,7 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
 
 
 def _dedupe(found: Iterable[Diagnostic]) -> list[Diagnostic]:
-    seen: set[tuple[str, str, str]] = set()
-    out = []
+    first: dict[tuple[str, str, str], Diagnostic] = {}
     for d in sorted(found, key=Diagnostic.sort_key):
-        key = (d.code, d.pointer, d.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out
+        first.setdefault((d.code, d.pointer, d.message), d)
+    return list(first.values())

@@ -157,9 +157,7 @@ class Screen:
 def close(screened: list[tuple[FileResult, Screen | None]], options: Options) -> list[FileResult]:
     """The results, each with the unused suppressions of its screen reported when asked."""
     for result, screen in screened:
-        if screen is not None and options.report_unused_ignores:
-            unused = screen.unused()
-            if unused:
-                found = [*result.diagnostics, *unused]
-                result.diagnostics = sorted(found, key=Diagnostic.sort_key)
+        unused = screen.unused() if screen is not None and options.report_unused_ignores else []
+        if unused:
+            result.diagnostics = sorted([*result.diagnostics, *unused], key=Diagnostic.sort_key)
     return [result for result, _ in screened]

@@ -91,12 +91,10 @@ def escape_command_property(text: str) -> str:
 def display_path(path: str | bytes | os.PathLike[str]) -> str:
     """A file name as it can be printed in any encoding: undecodable bytes as ``\\xNN``."""
     name = os.fspath(path)
-    raw: bytes
     if isinstance(name, bytes):
-        raw = name
-    else:
-        try:
-            raw = name.encode("utf-8", "surrogateescape")
-        except UnicodeEncodeError:  # a surrogate no file system gave: not a byte
-            raw = name.encode("utf-8", "backslashreplace")
+        return name.decode("utf-8", "backslashreplace")
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file system gave: not a byte
+        raw = name.encode("utf-8", "backslashreplace")
     return raw.decode("utf-8", "backslashreplace")
