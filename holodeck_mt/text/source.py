@@ -87,9 +87,8 @@ class _Lazy:
 
     def _settled(self, where: Position) -> bool:
         """Whether every node starting at ``where`` has been read to its end."""
-        if any(entry[0] == where for entry in self.open):
-            return False
-        return where in self.nodes or self.last > where
+        opened = any(entry[0] == where for entry in self.open)
+        return not opened and (where in self.nodes or self.last > where)
 
     def _step(self) -> None:
         event: Any

@@ -89,23 +89,17 @@ class Values:
         if not self._heads or len(text) < SLICE:
             return text
         marked: list[str | None] = [None] * len(text)
-        found = False
         covered = 0  # every character from the start of the run holding i to here is marked
         for i in range(len(text) - SLICE + 1):
             # A value's start inside a run marked already is (nearly always) part of it.
             heads = self._heads.get(text[i : i + SLICE], ()) if i >= covered else ()
             for value, name in heads:
-                found = True
                 covered = _mark(marked, max(i, covered), i + _common(value, text, i), name)
-            stretch = (
-                self._stretches.get(text[i : i + STRETCH])
-                if self._stretches and i + STRETCH > covered
-                else None
-            )
-            if stretch is not None:
-                found = True
-                covered = _mark(marked, max(i, covered), i + STRETCH, stretch)
-        if not found:
+            if self._stretches and i + STRETCH > covered:
+                stretch = self._stretches.get(text[i : i + STRETCH])
+                if stretch is not None:
+                    covered = _mark(marked, max(i, covered), i + STRETCH, stretch)
+        if not covered:  # nothing marked: a mark ends past offset 0
             return text
         out, at = [], 0
         for plain, run in itertools.groupby(marked, key=lambda by: by is None):
@@ -140,8 +134,7 @@ class Values:
 
 def _mark(marked: list[str | None], start: int, end: int, name: str) -> int:
     """Mark ``[start, end)`` as ``name``'s; the end of the run marked."""
-    for j in range(start, end):
-        marked[j] = name
+    marked[start:end] = [name] * (end - start)
     return max(start, end)
 
 
