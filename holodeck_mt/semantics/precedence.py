@@ -144,10 +144,6 @@ class TurnPlan:
     source_path: JsonPath | None
     metrics: list[Applied] = field(default_factory=list)
 
-    @property
-    def ground_truth(self) -> Any:
-        return self.scope.get("ground_truth")
-
 
 @dataclass(slots=True)
 class CasePlan:

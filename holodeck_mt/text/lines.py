@@ -63,12 +63,7 @@ def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
     at_lf = not any(brk in text for brk in _SPLIT_NOT_LF)
     starts = next((kept for seen, kept in list(_FOUND) if seen is text), None) if at_lf else None
     if starts is not None:
-        for number in sorted(n for n in wanted if 1 <= n <= len(starts)):
-            start = starts[number - 1]
-            if number < len(starts):
-                yield number, text[start : starts[number] - 1]
-            elif start < len(text):
-                yield number, text[start:]
+        yield from _from_starts(text, starts, wanted)
         return
     last, number, start = max(wanted), 1, 0
     for brk in (_LF if at_lf else SPLITLINES).finditer(text):
@@ -79,3 +74,13 @@ def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
             return
     if number in wanted and start < len(text):
         yield number, text[start:]
+
+
+def _from_starts(text: str, starts: Sequence[int], wanted: set[int]) -> Iterator[tuple[int, str]]:
+    """:func:`numbered` of a text breaking at LF alone, from where each of its lines starts."""
+    for number in sorted(n for n in wanted if 1 <= n <= len(starts)):
+        start = starts[number - 1]
+        if number < len(starts):
+            yield number, text[start : starts[number] - 1]
+        elif start < len(text):
+            yield number, text[start:]
