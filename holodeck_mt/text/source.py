@@ -10,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_mt.text.positions import block_end
+from holodeck_mt.text.positions import Position, block_end
 
 try:  # the C parser (libyaml); PyYAML without it parses the same, only slower
     from yaml._yaml import CParser as _Parser
@@ -29,9 +29,6 @@ class Span:
     end_column: int
     start_offset: int
     end_offset: int
-
-
-Position = tuple[int, int]
 
 
 def node_span(text: str, line: int, column: int, *, innermost: bool = False) -> Span | None:
