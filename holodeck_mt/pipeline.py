@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from holodeck_mt import walk
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
-from holodeck_mt.locate import cascade, report, suppressions
+from holodeck_mt.locate import report, suppressions
 from holodeck_mt.locate.suppressions import Screen
 from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role, clip
 from holodeck_mt.read import (
@@ -225,7 +225,7 @@ def _judged(
             )
         beside = [followed.fault] if followed is not None and followed.fault is not None else []
         stats, names = walk.stats(doc.data), walk.names(doc.data)
-        located = report.diagnostics(cascade.pruned(faults), doc, how.limits, beside, warned)
+        located = report.diagnostics(faults, doc, how.limits, beside, warned)
     finally:
         if spared:
             gc.unfreeze()

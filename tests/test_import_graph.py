@@ -169,7 +169,7 @@ def test_a_circle_is_found_through_every_kind_of_import(tmp_path: Path) -> None:
     tree = ast.parse(source)
     found: set[str] = set()
     for node in ast.walk(tree):
-        found |= _imported("holodeck_mt.locate.cascade", node)
+        found |= _imported("holodeck_mt.locate.worded", node)
     assert found == {"typing", "holodeck_mt.pipeline", "holodeck_mt.locate.report"}
     assert cycles({"a": {"b"}, "b": {"a"}}) == [["a", "b", "a"]]
 

@@ -1,9 +1,6 @@
-"""Where a fault stands in the text: from a path in the data to a line and column.
-
-A file is read keeping the positions of its top two levels only; a deeper fault is
-located by reading its test case's (or root key's) own lines again, else the whole text,
-with the answer a single full reading gives.
-"""
+"""Where a fault stands in the text: from a path in the data to a line and column. A file
+is read keeping the positions of its top two levels only; a deeper fault is located by
+reading its test case's (or root key's) own lines again, else the whole text."""
 
 from __future__ import annotations
 
@@ -16,8 +13,8 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.locate.worded import as_written
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
 from holodeck_mt.read import loader
-from holodeck_mt.text import ends, lines, ranges
-from holodeck_mt.text.positions import Position
+from holodeck_mt.text import lines, ranges
+from holodeck_mt.text.positions import Position, Positions, block_end, node_at
 
 #: A path this long or shorter ends in a collection the "top" index holds.
 _TOP_DEPTH = 2
@@ -38,9 +35,8 @@ class Locator:
         self._case_lines: dict[int, ranges.Lines | None] = {}
 
     def diagnostics(self, faults: list[Fault]) -> list[Diagnostic]:
-        """Each fault as :meth:`diagnostic` makes it, in their order. They are located test
-        case by test case, and each test case's reading let go once its faults are placed:
-        a file with a fault in every test case never holds a second reading of them all."""
+        """Each fault as :meth:`diagnostic` makes it, in their order; located test case by
+        test case, each reading let go once its faults are placed (memory)."""
         data = self._doc.data
         cases = [walk.test_case_of(data, fault.parts)[0] for fault in faults]
         order = [-1 if index is None else index for index in cases]
@@ -53,13 +49,12 @@ class Locator:
         return [d for d in located if d is not None]
 
     def diagnostic(self, fault: Fault) -> Diagnostic:
-        """The fault as a diagnostic: located, worded as written (``locate/worded``), ranged,
-        and placed in its test case: made once, with its final words."""
+        """The fault as a diagnostic: located, worded as written, ranged, in its test case."""
         doc = self._doc
         key = fault.at == "key"
         reading, inner, first = self._reading(fault.parts)
-        line, column = _at(reading, inner, key)
-        line += first - 1
+        at = _at(reading, inner, key)
+        line, column = at[0] + first - 1, at[1]
         words = as_written(fault, doc.text, line, column, lambda: self.lines(fault.parts))
         located = make(
             fault.code,
@@ -74,20 +69,18 @@ class Locator:
             located = dataclasses.replace(located, hint=words.hint)
         noted = None
         if not key and reading.positions is not None:
-            at = (line - first + 1, column)
-            noted = ends.value_end(reading.text, reading.positions, reading.data, inner, at)
+            noted = _value_end(reading.text, reading.positions, reading.data, inner, at)
         if noted is None:
             within = self.lines(fault.parts)
-            return in_test_case(
-                ranges.with_range(doc.text, located, key=key, within=within), doc.data
+            located = ranges.with_range(doc.text, located, key=key, within=within)
+        else:
+            located = dataclasses.replace(
+                located, end_line=noted[0] + first - 1, end_column=noted[1]
             )
-        end_line = noted[0] + first - 1
-        placed = _in_test_case(doc.data, fault.parts)
-        return dataclasses.replace(located, end_line=end_line, end_column=noted[1], **placed)
+        return in_test_case(located, doc.data)
 
     def worded(self, found: Diagnostic) -> Diagnostic:
-        """A diagnostic the reading made at its line (a key that is no string), with the
-        words :meth:`diagnostic` gives a fault there."""
+        """A diagnostic the reading made, with the words :meth:`diagnostic` gives a fault."""
         parts = found.pointer_parts
         fault = Fault(found.code, found.message, parts, hint=found.hint, fix=found.fix)
         words = as_written(
@@ -118,9 +111,8 @@ class Locator:
         return self._whole, parts, 1
 
     def _own(self, parts: JsonPath) -> tuple[loader.Document, int] | None:
-        """The reading of the test case holding ``parts`` from its own lines, else of the
-        root key holding it (a metric does not cost a second reading of a file's thousands
-        of test cases), and its first line; None unless they read back as the same data."""
+        """The reading of the test case (else root key) holding ``parts`` from its own lines,
+        and its first line; None unless they read back as the same data."""
         data = self._doc.data
         index, _ = walk.test_case_of(data, parts)
         if index is not None:
@@ -140,9 +132,8 @@ class Locator:
     def _read_back(
         self, within: ranges.Lines | None, before: Any, key: int | str
     ) -> tuple[loader.Document, int] | None:
-        """The lines ``within`` read again keeping every position, and their first line,
-        when they hold just ``key`` (a test case: 0; a root key: its name) read back as
-        ``before``, the same node of the first reading."""
+        """The lines ``within`` read again keeping every position, and their first line, when
+        they hold just ``key`` (a test case: 0; a root key: its name) read back as ``before``."""
         if within is None:
             return None
         first, after = within
@@ -176,8 +167,7 @@ class Locator:
         return (line, after) if after > line else None
 
     def lines(self, parts: JsonPath) -> ranges.Lines | None:
-        """The lines of the test case holding ``parts``, when they are its own (see ranges),
-        or of the root key holding it outside the test cases, when they read back alone."""
+        """The lines of the test case, else root key, holding ``parts``, when its own."""
         index, _ = walk.test_case_of(self._doc.data, parts)
         if index is not None:
             return self._case_lines_of(index)
@@ -186,21 +176,18 @@ class Locator:
         return None
 
     def _case_lines_of(self, index: int) -> ranges.Lines | None:
-        if index not in self._case_lines:
-            self._case_lines[index] = self._find_case_lines(index)
-        return self._case_lines[index]
-
-    def _find_case_lines(self, index: int) -> ranges.Lines | None:
+        if index in self._case_lines:
+            return self._case_lines[index]
         doc = self._doc
         found = walk.test_case_list(doc.data)
-        if doc.positions is None or found is None:
-            return None
-        cases, base = found
-        if not 0 <= index < len(cases):
-            return None
-        item = _at(doc, (*base, index), False)
-        following = _at(doc, (*base, index + 1), False) if index + 1 < len(cases) else None
-        return ranges.item_lines(doc.text, item, following)
+        own = None
+        if doc.positions is not None and found is not None and 0 <= index < len(found[0]):
+            cases, base = found
+            item = _at(doc, (*base, index), False)
+            following = _at(doc, (*base, index + 1), False) if index + 1 < len(cases) else None
+            own = ranges.item_lines(doc.text, item, following)
+        self._case_lines[index] = own
+        return own
 
 
 def _at(doc: loader.Document, parts: JsonPath, key: bool) -> Position:
@@ -210,9 +197,37 @@ def _at(doc: loader.Document, parts: JsonPath, key: bool) -> Position:
     return positions.key(doc.data, parts) if key else positions.value(doc.data, parts)
 
 
+def _value_end(
+    text: str, positions: Positions, data: Any, parts: JsonPath, at: Position
+) -> Position | None:
+    """Where the value at ``parts``, written at ``at``, ends, from the parser event the builder
+    noted (no second parse); None when it noted none."""
+    if not parts:
+        return None  # the document: its text, trailing space aside (see ranges)
+    parent = node_at(data, parts[:-1])
+    noted = positions.value_ends.get(id(parent))
+    if noted is None or positions.values.get(id(parent)) is None:
+        return None
+    part = parts[-1]
+    try:
+        start, record = noted[part]
+        written = positions.values[id(parent)][part]
+    except (KeyError, IndexError, TypeError):
+        return None
+    if written != at or record is None:
+        return None
+    first_index, first_line, first_column, index, line, column, style = record
+    line, column = line + 1, column + 1
+    if style is not None:
+        index, line, column = block_end(
+            text, first_index, (first_line + 1, first_column + 1), index
+        )
+    return (line, column) if index > start else None
+
+
 def same(a: Any, b: Any) -> bool:
-    """Whether two loaded values are the same data: equal, of the same types, keys in the
-    same order (NaN equal to NaN). Iterative: a deep document cannot exhaust the stack."""
+    """Whether two loaded values are equal, of the same types, keys in the same order (NaN
+    equal to NaN); iterative, so a deep document cannot exhaust the stack."""
     pending = [(a, b)]
     while pending:
         x, y = pending.pop()
@@ -232,9 +247,8 @@ def same(a: Any, b: Any) -> bool:
 
 
 def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
-    """Whether ``again``, read from the lines of ``reading``, is ``first``: :func:`same`,
-    proven at once when ``marshal`` (version 2 keeps types, key order, float bits; ten
-    times faster) writes both alike, asked only of lines holding no alias (``*``), whose
+    """:func:`same`, proven at once (ten times faster) when ``marshal`` 2, which keeps types,
+    key order and float bits, writes both alike; asked only without an alias (``*``), so the
     bytes stay the size of the lines."""
     if "*" not in reading.text:
         try:
@@ -247,11 +261,8 @@ def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
 
 def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     """Fill in the test case (name and index) and the path relative to it."""
-    return dataclasses.replace(diagnostic, **_in_test_case(data, diagnostic.pointer_parts))
-
-
-def _in_test_case(data: Any, parts: JsonPath) -> dict[str, Any]:
-    """The fields :func:`in_test_case` fills in, for a diagnostic at ``parts``."""
-    index, relative = walk.test_case_of(data, parts)
+    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
     name = walk.test_case_name(data, index) if index is not None else None
-    return {"test_case": name, "test_case_index": index, "path": format_path(relative)}
+    return dataclasses.replace(
+        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
+    )

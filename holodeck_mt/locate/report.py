@@ -1,9 +1,5 @@
-"""Faults become the file's diagnostics: located, worded as written, clipped, capped.
-
-Each fault is located in its test case with its final words (values as written, none a
-variable's); once per file (:func:`finish`) everything quoted is clipped, the list sorted
-and deduplicated, and past ``--max-diagnostics`` one ``HMT220`` line counts the rest.
-"""
+"""Faults become the file's diagnostics: located, worded as written (no variable's value),
+then once per file clipped, sorted, deduplicated and capped."""
 
 from __future__ import annotations
 
@@ -11,13 +7,15 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import MESSAGE, Diagnostic, Fault, clip, make, under
+from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, severity, under
 from holodeck_mt.read import loader
 from holodeck_mt.text import substituted
 from holodeck_mt.wording.hints import plural
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
 Keep = Callable[[Diagnostic], bool] | None
+#: The keys that say what a mapping is: the rest of it is read by what they say.
+KIND_KEYS = frozenset({"metric", "type"})
 
 
 def diagnostics(
@@ -27,10 +25,10 @@ def diagnostics(
     beside: Iterable[Fault] = (),
     dialect: Iterable[Diagnostic] = (),
 ) -> list[Diagnostic]:
-    """Every fault of ``doc`` located, with the reader's diagnostics and the ``dialect``
-    warnings where no fault covers the node, and the faults ``beside`` them (its
-    `test_cases_file` not followed): each made with its final words and holding no
-    variable's value (:func:`shown`), for :func:`finish` to keep and cap."""
+    """Every fault of ``doc`` and ``beside`` it (its `test_cases_file` not followed) located,
+    with the reader's diagnostics and the ``dialect`` warnings no fault covers, each holding
+    no variable's value, for :func:`finish` to keep and cap."""
+    faults = _pruned(faults)
     beside = list(beside)
     faulted = doc.reported | {f.parts for f in faults}
     warned = [d for d in dialect if not under(d.pointer_parts, faulted)]
@@ -48,6 +46,19 @@ def diagnostics(
     return shown(located)
 
 
+def _pruned(faults: list[Fault]) -> list[Fault]:
+    """No warning under a mapping whose kind key (``metric``, ``type``) is an error: under a
+    misspelt metric, a warning on its other keys follows from the typo."""
+    misnamed: set[JsonPath] = {
+        f.parts[:-1]
+        for f in faults
+        if f.parts and f.parts[-1] in KIND_KEYS and severity(f.code) == "error"
+    }
+    if not misnamed:
+        return faults
+    return [f for f in faults if severity(f.code) == "error" or not under(f.parts, misnamed)]
+
+
 def unloaded(found: list[Diagnostic], text: str) -> list[Diagnostic]:
     """The reader's diagnostics of a document that did not load, ranged."""
     from holodeck_mt.text import ranges
@@ -56,15 +67,13 @@ def unloaded(found: list[Diagnostic], text: str) -> list[Diagnostic]:
 
 
 def shown(found: list[Diagnostic]) -> list[Diagnostic]:
-    """``found`` holding no value of the text being judged (``substituted.Values.diagnostic``):
-    each named by its reference."""
+    """``found`` holding no value of the text being judged: each named by its reference."""
     values = substituted.current()
     return found if values is None else [values.diagnostic(d) for d in found]
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:
-    """The diagnostic with everything it quotes from the input clipped (itself when
-    nothing is long enough to clip: the text of most diagnostics)."""
+    """The diagnostic with everything it quotes from the input clipped."""
     message, path = clip(d.message, MESSAGE), clip(d.path, MESSAGE)
     hint = clip(d.hint, MESSAGE) if d.hint is not None else None
     test_case = clip(d.test_case) if d.test_case is not None else None
@@ -74,11 +83,8 @@ def _bounded(d: Diagnostic) -> Diagnostic:
 
 
 def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:
-    """Those ``keep`` keeps, clipped, sorted, deduplicated, and at most
-    ``limits.max_diagnostics`` of them: what is not kept is not counted either.
-
-    Past the cap one ``HMT220`` line says how many more there are and how to see them.
-    """
+    """Those ``keep`` keeps (the rest not counted), clipped, sorted, deduplicated, at most
+    ``limits.max_diagnostics`` of them; past the cap one ``HMT220`` counts the others."""
     kept = _dedupe(_bounded(d) for d in found if keep is None or keep(d))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
@@ -105,11 +111,7 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
 
 
 def _dedupe(found: Iterable[Diagnostic]) -> list[Diagnostic]:
-    seen: set[tuple[str, str, str]] = set()
-    out = []
+    first: dict[tuple[str, str, str], Diagnostic] = {}
     for d in sorted(found, key=Diagnostic.sort_key):
-        key = (d.code, d.pointer, d.message)
-        if key not in seen:
-            seen.add(key)
-            out.append(d)
-    return out
+        first.setdefault((d.code, d.pointer, d.message), d)
+    return list(first.values())

@@ -1,10 +1,6 @@
-"""Which diagnostics a file's own comments silence, and the selection of codes applied.
-
-``# holodeck-mt: ignore[HMT213]`` silences codes (or prefixes) on its own line,
-``ignore-file[...]`` in the whole file, and without brackets every code; HMT001 only by
-``ignore-file``. A directive counts only in a comment, never inside a scalar (the
-test's data), and the text is scanned only when it holds ``holodeck-mt:``.
-"""
+"""Which diagnostics a file's own comments silence (``# holodeck-mt: ignore[HMT213]``, see
+docs/usage.md), and the selection of codes applied. A directive counts only in a comment, never
+inside a scalar (the test's data)."""
 
 from __future__ import annotations
 
@@ -159,12 +155,9 @@ class Screen:
 
 
 def close(screened: list[tuple[FileResult, Screen | None]], options: Options) -> list[FileResult]:
-    """The results, each with the unused suppressions of its screen (what the file reported
-    of its diagnostics while it was validated) reported when asked; the screens dropped."""
+    """The results, each with the unused suppressions of its screen reported when asked."""
     for result, screen in screened:
-        if screen is not None and options.report_unused_ignores:
-            unused = screen.unused()
-            if unused:
-                found = [*result.diagnostics, *unused]
-                result.diagnostics = sorted(found, key=Diagnostic.sort_key)
+        unused = screen.unused() if screen is not None and options.report_unused_ignores else []
+        if unused:
+            result.diagnostics = sorted([*result.diagnostics, *unused], key=Diagnostic.sort_key)
     return [result for result, _ in screened]

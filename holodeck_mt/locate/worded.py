@@ -42,10 +42,9 @@ class Worded(NamedTuple):
 def as_written(
     fault: Fault, text: str, line: int, column: int, within: Callable[[], Lines | None]
 ) -> Worded:
-    """``fault``'s words once its value is found at ``line``:``column`` of ``text``: a quote
-    fix (and so its hint) rebuilt from the characters written there, a conversion warning
-    quoting them (``"0.5"``, not 0.5). ``within``: the lines to read the value from (its
-    test case's own), asked only when a word depends on the value."""
+    """``fault``'s words, its value found at ``line``:``column`` of ``text`` (read from the
+    lines ``within`` gives, asked only when a word depends on it): a quote fix and its hint,
+    or a conversion warning, quoting the characters written there (``"0.5"``, not 0.5)."""
     fix = fault.fix
     quote = isinstance(fix, Quote) and fix.shown is not None and not fix.condition
     head = hints.platform_reads(fault.parts, "")
@@ -73,8 +72,7 @@ def as_written(
 
 
 def _conversion(worded: Worded, head: str, written: str) -> Worded:
-    """A conversion warning naming the value as written, when it shows it whole and holds
-    no variable's value (named by its reference, never shown)."""
+    """A conversion warning naming the value as written, when whole and no variable's."""
     if len(written) > LONGEST or not written.isprintable() or substituted.name_of(written):
         return worded
     _, sep, tail = worded.message[len(head) :].rpartition(" as ")

@@ -571,7 +571,7 @@ def plain_value(text: str) -> Any:
 
 def end_record(event: Any) -> tuple[int, int, int, int, int, int, str | None] | None:
     """The start and end (offset, 0-based line and column) and block style of the event
-    that ended a value, for :mod:`holodeck_mt.text.ends`."""
+    that ended a value, for :mod:`holodeck_mt.locate.locate`."""
     if event is None:
         return None
     start, end = event.start_mark, event.end_mark

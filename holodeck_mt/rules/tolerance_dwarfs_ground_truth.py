@@ -53,7 +53,7 @@ def _dwarfed(
     """Each turn running `numeric` whose ground truth is a number the tolerance dwarfs."""
     dwarfed: list[tuple[JsonPath, str, float, int | None]] = []
     for turn in plan.turns():
-        truth = turn.ground_truth
+        truth = turn.scope.get("ground_truth")
         runs = any(a.own.key == "numeric" and a.status == "runs" for a in turn.metrics)
         if not runs or not isinstance(truth, str):
             continue

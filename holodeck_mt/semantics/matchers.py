@@ -31,10 +31,8 @@ def classify(value: Any) -> Matcher:
     literal (the schema refuses a matcher key beside another key)."""
     if isinstance(value, dict) and len(value) == 1:
         ((key, payload),) = value.items()
-        if key == "fuzzy" and isinstance(payload, str):
-            return Matcher("fuzzy", payload)
-        if key == "regex" and isinstance(payload, str):
-            return Matcher("regex", payload)
+        if key in ("fuzzy", "regex") and isinstance(payload, str):
+            return Matcher(key, payload)
     return Matcher("literal", value)
 
 

@@ -14,7 +14,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from itertools import chain
+from typing import Any, Literal, cast, get_args
 
 from holodeck_mt.model import JsonPath
 from holodeck_mt.semantics.metrics import EQUALITY_DEFAULTS, NUMERIC_DEFAULTS
@@ -39,11 +40,8 @@ NOT_SHARED = frozenset(
 def kind_of(metric: dict[str, Any]) -> Kind | None:
     """A metric's kind: its `type`, else the kind whose fields it carries."""
     declared = metric.get("type")
-    if declared in ("standard", "geval", "rag", "code"):
-        kind: Kind = declared
-        return kind
     if declared is not None:
-        return None
+        return cast(Kind, declared) if declared in get_args(Kind) else None
     if "grader" in metric:
         return "code"
     if "metric_type" in metric:
@@ -146,10 +144,6 @@ class TurnPlan:
     source_path: JsonPath | None
     metrics: list[Applied] = field(default_factory=list)
 
-    @property
-    def ground_truth(self) -> Any:
-        return self.scope.get("ground_truth")
-
 
 @dataclass(slots=True)
 class CasePlan:
@@ -199,22 +193,18 @@ class Plan:
         return self._indexes[name]
 
 
-def _metric_list(value: Any) -> list[Any]:
-    """A list of metrics as written: its entries keep their indices in the paths."""
-    return value if isinstance(value, list) else []
-
-
 def _definitions(
-    metrics: list[Any],
+    metrics: Any,
     level: Level,
     origin: Origin,
     base: JsonPath,
     case_index: int | None = None,
     turn_index: int | None = None,
 ) -> list[Definition]:
+    """The mappings of a list of metrics as written: each keeps its index in its path."""
     return [
         Definition(m, level, origin, (*base, i), case_index, turn_index)
-        for i, m in enumerate(metrics)
+        for i, m in enumerate(metrics if isinstance(metrics, list) else [])
         if isinstance(m, dict)
     ]
 
@@ -229,11 +219,6 @@ class _Written:
     own: list[Definition]
     turns: dict[int, list[Definition]]
 
-    def definitions(self) -> Iterator[Definition]:
-        yield from self.own
-        for found in self.turns.values():
-            yield from found
-
 
 def build(
     agent: Any,
@@ -244,14 +229,13 @@ def build(
     """The plan for ``cases`` (at ``cases_base`` in their document) under ``agent``'s metrics."""
     evaluations = agent.get("evaluations") if isinstance(agent, dict) else None
     metrics = evaluations.get("metrics") if isinstance(evaluations, dict) else None
-    metrics = metrics if isinstance(metrics, list) else []
     agent_defs = _definitions(metrics, "agent", "agent", ("evaluations", "metrics"))
     written = [
         _written(i, case, (*cases_base, i), cases_origin)
         for i, case in enumerate(cases)
         if isinstance(case, dict)
     ]
-    definitions = [*agent_defs, *(d for w in written for d in w.definitions())]
+    definitions = [*agent_defs, *(d for w in written for d in chain(w.own, *w.turns.values()))]
     # One evaluator per name, built from the last definition met (code metrics have none).
     evaluators = {d.key: d for d in definitions if d.key is not None and d.kind != "code"}
     plans = [_case_plan(w, agent_defs, evaluators) for w in written]
@@ -259,15 +243,14 @@ def build(
 
 
 def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _Written:
-    metrics = _metric_list(case.get("evaluations"))
-    own = _definitions(metrics, "test case", origin, (*path, "evaluations"), i)
+    own = _definitions(case.get("evaluations"), "test case", origin, (*path, "evaluations"), i)
     turns = case.get("turns")
     found: dict[int, list[Definition]] = {}
     for j, turn in enumerate(turns if isinstance(turns, list) else []):
         # Most turns hold no list: nothing to filter, no path to make.
         if isinstance(turn, dict) and turn.get("evaluations"):
             where = (*path, "turns", j, "evaluations")
-            defs = _definitions(_metric_list(turn["evaluations"]), "turn", origin, where, i, j)
+            defs = _definitions(turn["evaluations"], "turn", origin, where, i, j)
             if defs:
                 found[j] = defs
     return _Written(i, case, path, own, found)

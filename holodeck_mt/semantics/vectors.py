@@ -33,7 +33,6 @@ _JUDGES: dict[str, Judge] = {
     "equality": lambda expected, actual, options: metrics.equality(actual, expected, options),
     "numeric": lambda expected, actual, options: metrics.numeric(actual, expected, options),
 }
-KINDS = tuple(_JUDGES)
 
 
 def judge(row: dict[str, Any]) -> bool:

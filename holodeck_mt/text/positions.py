@@ -1,5 +1,5 @@
-"""Where things stand in a text: offsets to lines and columns (:func:`line_column`, counting
-YAML's line breaks as the parser's marks do), and the index of a document."""
+"""Where things stand in a text: offsets to lines and columns (YAML's line breaks, as the
+parser's marks count them), and the index of a document."""
 
 from __future__ import annotations
 
@@ -20,9 +20,8 @@ def line_column(text: str, offset: int) -> Position:
 
 
 def line_column_after(text: str, anchor: int, at: Position, offset: int) -> Position:
-    """:func:`line_column` of ``offset``, knowing that ``text[anchor]`` stands at ``at``
-    (``anchor <= offset``): it reads ``text[anchor:offset]`` only, never the text before
-    it, so that many positions found in one pass over a large text cost that pass."""
+    """:func:`line_column` of ``offset``, knowing that ``text[anchor]`` stands at ``at``: it
+    reads ``text[anchor:offset]`` only, so many positions found in one pass cost that pass."""
     chunk = text[anchor:offset]
     breaks = sum(chunk.count(brk) for brk in LINE_BREAKS) - chunk.count("\r\n")
     if not breaks:
@@ -45,17 +44,14 @@ def of_mark(mark: Any) -> Position:
 
 @dataclass
 class Positions:
-    """Where each key and value of a loaded document stands.
-
-    Indexed by the identity of the containing mapping or list, so that a lookup
-    walks the data along a path and never stores paths for every node.
-    """
+    """Where each key and value of a loaded document stands, by the identity of the mapping
+    or list holding it: a lookup walks the data, no path is stored for every node."""
 
     root: Position = (1, 1)
     keys: dict[int, dict[str, Position]] = field(default_factory=dict)
     values: dict[int, Any] = field(default_factory=dict)
     #: Beside ``values``: each value's start offset and a record of the parser event
-    #: that ended it (see :func:`holodeck_mt.text.ends.value_end`); merged keys have none.
+    #: that ended it (see :func:`holodeck_mt.locate.locate._value_end`); merged keys have none.
     value_ends: dict[int, Any] = field(default_factory=dict)
 
     def value(self, data: Any, parts: dg.JsonPath) -> Position:

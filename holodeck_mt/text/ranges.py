@@ -39,13 +39,10 @@ def item_lines(text: str, item: tuple[int, int], following: tuple[int, int] | No
 def end_of(
     text: str, line: int, column: int, *, key: bool = False, within: Lines | None = None
 ) -> tuple[int, int]:
-    """The 1-based line and column just after the node at ``line``:``column``.
-
-    ``key`` asks for the key written there rather than the block mapping that starts with
-    it. ``within`` names lines that hold the whole node (a test case's, from
-    :func:`item_lines`): only they are parsed, which keeps locating many diagnostics in a
-    large file cheap; the answer is the same as from the whole text.
-    """
+    """The 1-based line and column just after the node at ``line``:``column`` (with ``key``,
+    the key there, not the block mapping it starts). Only the lines ``within`` (a test
+    case's, from :func:`item_lines`) are parsed when they hold the whole node: the same
+    answer, cheap for many diagnostics in a large file."""
     span = _span_within(text, line, column, key, within)
     if span is None or span.end_offset <= span.start_offset:
         try:

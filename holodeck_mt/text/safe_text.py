@@ -1,11 +1,6 @@
-"""What may be quoted from an input, and how: clipped, with control characters escaped.
-
-Any input can be a megabyte long or hold an ESC sequence, a bidi override, or a newline
-followed by ``::error`` (a GitHub Actions command): quotes are clipped
-(:func:`holodeck_mt.model.clip`), human-facing output escapes control characters
-(:func:`escape`) and starts no line with ``::`` (:func:`guard_lines`); the machine formats
-escape only what a terminal would act on.
-"""
+"""How an input is quoted when it may hold an ESC sequence, a bidi override, or a newline then
+``::error`` (a GitHub Actions command): human-facing output escapes control characters and
+starts no line with ``::``; the machine formats escape only what a terminal would act on."""
 
 from __future__ import annotations
 
@@ -38,11 +33,8 @@ def _escaped(match: re.Match[str]) -> str:
 
 
 def escape(text: str, *, keep_newlines: bool = False) -> str:
-    """``text`` with every control, bidi and invisible character written as an escape.
-
-    The result holds no line break, so it cannot start a line of its own; with
-    ``keep_newlines`` (for a format that encodes them itself) ``\\n`` stays.
-    """
+    """``text`` with every control, bidi and invisible character escaped, so no line break
+    (with ``keep_newlines``, for a format that encodes them itself, ``\\n`` stays)."""
     if keep_newlines:
         return "\n".join(_CONTROL.sub(_escaped, line) for line in text.split("\n"))
     return _CONTROL.sub(_escaped, text)
@@ -74,11 +66,8 @@ def guard_lines(text: str) -> str:
 
 
 def escape_json(text: str) -> str:
-    """Serialized JSON with C1, bidi and invisible characters as ``\\uXXXX`` (same data).
-
-    Lone surrogates (undecodable bytes of a file name) become ``\\udcXX`` escapes,
-    which any JSON reader takes, instead of failing to encode.
-    """
+    """Serialized JSON with C1, bidi and invisible characters as ``\\uXXXX`` (same data); a
+    lone surrogate (an undecodable byte of a file name) too, instead of failing to encode."""
     return _JSON_UNSAFE.sub(lambda m: f"\\u{ord(m.group(0)):04x}", text)
 
 
@@ -90,26 +79,22 @@ def escape_xml(text: str) -> str:
 
 
 def escape_command_data(text: str) -> str:
-    """A GitHub Actions workflow command's message: ``%``, carriage return and line feed
-    escaped."""
+    """A GitHub Actions workflow command's message: ``%``, CR and LF escaped."""
     return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
 
 
 def escape_command_property(text: str) -> str:
-    """A workflow command's property value: as a message, plus ``:`` and ``,`` (the
-    separators)."""
+    """A workflow command's property value: as a message, plus the separators ``:`` ``,``."""
     return escape_command_data(text).replace(":", "%3A").replace(",", "%2C")
 
 
 def display_path(path: str | bytes | os.PathLike[str]) -> str:
     """A file name as it can be printed in any encoding: undecodable bytes as ``\\xNN``."""
     name = os.fspath(path)
-    raw: bytes
     if isinstance(name, bytes):
-        raw = name
-    else:
-        try:
-            raw = name.encode("utf-8", "surrogateescape")
-        except UnicodeEncodeError:  # a surrogate no file system gave: not a byte
-            raw = name.encode("utf-8", "backslashreplace")
+        return name.decode("utf-8", "backslashreplace")
+    try:
+        raw = name.encode("utf-8", "surrogateescape")
+    except UnicodeEncodeError:  # a surrogate no file system gave: not a byte
+        raw = name.encode("utf-8", "backslashreplace")
     return raw.decode("utf-8", "backslashreplace")

@@ -1,9 +1,6 @@
-"""Where each YAML node stands in its text, and its characters exactly as written.
-
-The loader keeps only where each node starts; a value quoted as written (``14.10``, not
-``14.1``) or underlined whole needs its extent, read here from the C parser's events,
-only as far as the node asked about.
-"""
+"""Where each YAML node stands in its text, and its characters exactly as written (``14.10``,
+not ``14.1``): the extent the loader does not keep, read from the parser's events only as
+far as the node asked about."""
 
 from __future__ import annotations
 
@@ -13,7 +10,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_mt.text.positions import block_end
+from holodeck_mt.text.positions import Position, block_end
 
 try:  # the C parser (libyaml); PyYAML without it parses the same, only slower
     from yaml._yaml import CParser as _Parser
@@ -34,16 +31,10 @@ class Span:
     end_offset: int
 
 
-Position = tuple[int, int]
-
-
 def node_span(text: str, line: int, column: int, *, innermost: bool = False) -> Span | None:
-    """The node (scalar, alias, flow or block collection) starting at ``line``:``column``.
-
-    A node starts at its first character, anchor and tag included; a block mapping and its
-    first key start together: the mapping is returned, the key with ``innermost``. None
-    when no node starts there (or the text is not YAML up to that point).
-    """
+    """The node starting at ``line``:``column`` (anchor and tag included): of a block mapping
+    and its first key, the mapping, or the key with ``innermost``. None when no node starts
+    there (or the text is not YAML up to that point)."""
     return _events(text).at(line, column, innermost=innermost)
 
 
@@ -61,8 +52,7 @@ End = tuple[int, int, int]  # offset, 1-based line and column
 
 
 class _Lazy:
-    """One text's parser events, read on demand (the next question goes on from there):
-    the ends of the nodes met so far."""
+    """One text's parser events, read on demand: the ends of the nodes met so far."""
 
     def __init__(self, text: str) -> None:
         self.text = text
@@ -80,9 +70,8 @@ class _Lazy:
         where = (line, column)
         while not self.done and not self._settled(where):
             self._step()
-        found = [n for n in self.nodes.get(where, []) if n[1][0] > n[0]]
-        if not found:
-            found = self.nodes.get(where, [])[:1]
+        nodes = self.nodes.get(where, [])
+        found = [n for n in nodes if n[1][0] > n[0]] or nodes[:1]
         if not found:
             return None
         offset, (end, end_line, end_column) = found[-1] if innermost else found[0]
@@ -95,9 +84,8 @@ class _Lazy:
 
     def _settled(self, where: Position) -> bool:
         """Whether every node starting at ``where`` has been read to its end."""
-        if any(entry[0] == where for entry in self.open):
-            return False
-        return where in self.nodes or self.last > where
+        opened = any(entry[0] == where for entry in self.open)
+        return not opened and (where in self.nodes or self.last > where)
 
     def _step(self) -> None:
         event: Any
@@ -116,7 +104,8 @@ class _Lazy:
             return
         where = (start.line + 1, start.column + 1)
         self.last = max(self.last, where)
-        end = _end(event.end_mark)
+        mark = event.end_mark
+        end = mark.index, mark.line + 1, mark.column + 1
         if isinstance(event, (yaml.ScalarEvent, yaml.AliasEvent)):
             finished = end
             if isinstance(event, yaml.ScalarEvent) and event.style in ("|", ">"):
@@ -134,10 +123,6 @@ class _Lazy:
         if self.open:  # the parent reaches at least to the end of this child
             self.open[-1][3] = end
         self.nodes.setdefault(where, []).insert(0, (offset, end))
-
-
-def _end(mark: Any) -> End:
-    return mark.index, mark.line + 1, mark.column + 1
 
 
 @functools.lru_cache(maxsize=2)

@@ -1,10 +1,6 @@
-"""Values that came from a ``${NAME}`` reference: never shown, always named by their reference.
-
-Such values are often secrets, and a report runs in CI logs, editors and caches. While a
-file is judged (:func:`judging`) messages name the reference from the start;
-:meth:`Values.diagnostic`, the last step before a result leaves the pipeline, replaces any
-value (whole, or any stretch of :data:`SLICE` characters of it) still present.
-"""
+"""Values that came from a ``${NAME}`` reference (often secrets, and a report reaches CI logs,
+editors and caches): never shown, named by their reference, from the start while a file is
+judged (:func:`judging`), and replaced wherever they remain by :meth:`Values.diagnostic`."""
 
 from __future__ import annotations
 
@@ -29,13 +25,6 @@ STRETCH = 16
 #: The most stretches of values indexed (memory); the values past it are replaced whole.
 MOST_SLICES = 262_144
 
-_TYPE_NAMES = (
-    (bool, "a boolean"),
-    (int, "an integer"),
-    (float, "a number"),
-    (str, "a string"),
-)
-
 
 def reference(name: str) -> str:
     """How a reference is written: ``${NAME}``."""
@@ -46,8 +35,7 @@ class Values:
     """The values of the set references of one text, each with the name it came from."""
 
     def __init__(self, used: Mapping[str, str], readings: Mapping[str, Any] | None = None) -> None:
-        """``used``: each referenced variable that is set, with its value; ``readings``:
-        what YAML reads a value as when it is not a string (``0.7`` a number)."""
+        """``readings``: what YAML reads a value as when it is not a string (``0.7``)."""
         self._by_value: dict[str, str] = {}
         for name, value in used.items():
             if value:
@@ -84,8 +72,8 @@ class Values:
         return None
 
     def as_written(self, text: str) -> str:
-        """``text`` with each value of meaningful length (or the whole of ``text``, when it
-        is a value) written as its reference: a test case named ``${KEY}`` is ``${KEY}``."""
+        """``text`` with each value of meaningful length, or the whole text when it is one,
+        written as its reference."""
         whole = self._by_value.get(text)
         if whole is not None:
             return reference(whole)
@@ -95,30 +83,23 @@ class Values:
         return text
 
     def hidden(self, text: str) -> str:
-        """``text`` with every value of meaningful length, every start of one of
-        :data:`SLICE` characters or more, and every stretch of :data:`STRETCH` characters of
-        one replaced by its reference."""
+        """:meth:`as_written`, and every start of a value of :data:`SLICE` characters or more
+        and every stretch of :data:`STRETCH` characters of one replaced by its reference."""
         text = self.as_written(text)
         if not self._heads or len(text) < SLICE:
             return text
         marked: list[str | None] = [None] * len(text)
-        found = False
         covered = 0  # every character from the start of the run holding i to here is marked
         for i in range(len(text) - SLICE + 1):
             # A value's start inside a run marked already is (nearly always) part of it.
             heads = self._heads.get(text[i : i + SLICE], ()) if i >= covered else ()
             for value, name in heads:
-                found = True
                 covered = _mark(marked, max(i, covered), i + _common(value, text, i), name)
-            stretch = (
-                self._stretches.get(text[i : i + STRETCH])
-                if self._stretches and i + STRETCH > covered
-                else None
-            )
-            if stretch is not None:
-                found = True
-                covered = _mark(marked, max(i, covered), i + STRETCH, stretch)
-        if not found:
+            if self._stretches and i + STRETCH > covered:
+                stretch = self._stretches.get(text[i : i + STRETCH])
+                if stretch is not None:
+                    covered = _mark(marked, max(i, covered), i + STRETCH, stretch)
+        if not covered:  # nothing marked: a mark ends past offset 0
             return text
         out, at = [], 0
         for plain, run in itertools.groupby(marked, key=lambda by: by is None):
@@ -152,16 +133,13 @@ class Values:
 
 
 def _mark(marked: list[str | None], start: int, end: int, name: str) -> int:
-    """Mark ``[start, end)`` as ``name``'s (each character once over a text); the end of the
-    run marked."""
-    for j in range(start, end):
-        marked[j] = name
+    """Mark ``[start, end)`` as ``name``'s; the end of the run marked."""
+    marked[start:end] = [name] * (end - start)
     return max(start, end)
 
 
 def _common(value: str, text: str, at: int) -> int:
-    """How many characters of ``text`` from ``at`` are ``value``'s first ones (at least
-    :data:`SLICE`), found by halves, each comparison a slice's."""
+    """How many characters of ``text`` from ``at`` are ``value``'s first ones, by halves."""
     low, high = SLICE, min(len(value), len(text) - at)
     while low < high:
         middle = (low + high + 1) // 2
@@ -206,13 +184,3 @@ def phrase(value: Any) -> str | None:
     """``the value of `${NAME}` ``, for a value that came whole from a reference."""
     name = name_of(value)
     return None if name is None else f"the value of `{reference(name)}`"
-
-
-def got(value: Any) -> str | None:
-    """``the value of `${NAME}` (a string)``: what a message says it got instead of a value
-    that came whole from a reference."""
-    shown = phrase(value)
-    if shown is None:
-        return None
-    kind = next((k for t, k in _TYPE_NAMES if isinstance(value, t)), "a value")
-    return f"{shown} ({kind})"

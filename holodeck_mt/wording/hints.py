@@ -100,9 +100,9 @@ def key(name: str) -> str:
 def got(value: Any) -> str:
     """``integer 206588``, ``null``, ``a mapping of 2 keys``; ``the value of `${NAME}` (a
     string)`` for a value that came whole from a reference."""
-    named = substituted.got(value)
+    named = substituted.phrase(value)
     if named is not None:
-        return named
+        return f"{named} ({type_name(kind_of(value))})"
     if isinstance(value, (dict, list)) or value is None:
         return show(value)
     return f"{kind_of(value)} {show(value)}"

@@ -84,7 +84,6 @@ def test_the_table_has_at_least_80_rows_each_with_a_one_line_reason() -> None:
     assert len(ROWS) >= 80
     for row in ROWS:
         assert set(row) == {"rule", "kind", "expected", "actual", "options", "result", "reason"}
-        assert row["kind"] in vectors.KINDS
         assert isinstance(row["result"], bool)
         assert row["reason"].strip() and "\n" not in row["reason"]
 

@@ -145,11 +145,9 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "locate.report",
             "locate.locate",
-            "locate.cascade",
             "locate.worded",
             "text.quoting",
             "text.source",
-            "text.ends",
         ),
     ),
 )

@@ -8,7 +8,8 @@ from typing import Any
 
 import yaml
 
-from holodeck_mt.text.source import Position, Span
+from holodeck_mt.text.positions import Position
+from holodeck_mt.text.source import Span
 
 try:
     from yaml._yaml import CParser as _Parser
