@@ -1,9 +1,8 @@
 """Schema faults, settled by a compiled validator whenever it can.
 
-jsonschema is the reference and every diagnostic comes from its errors; but jsonschema-rs
-says "valid" a hundred times faster. A document it finds valid has no schema faults; one
-it finds invalid is given to jsonschema with only its invalid test cases (their indices
-mapped back), so the faults are a full run's. A value it cannot take, or
+jsonschema is the reference and every diagnostic comes from its errors, but jsonschema-rs
+says "valid" a hundred times faster: a document it rejects goes to jsonschema with only its
+invalid test cases (indices mapped back). A value it cannot take, or
 ``HOLODECK_MT_ENGINE=python``, sends the whole document to jsonschema. Where the two
 disagree the compiled one is the stricter, and jsonschema's verdict stands.
 """
@@ -34,10 +33,10 @@ _TEST_CASES = sch.BASE_URI + "test-case.schema.json"
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
 
 
-def engine() -> str:
-    """The engine ``HOLODECK_MT_ENGINE`` asks for (``auto`` unless it says ``python``)."""
+def _fast() -> _Validators | None:
+    """The compiled validators, unless ``HOLODECK_MT_ENGINE`` says ``python`` or none import."""
     chosen = os.environ.get(ENGINE_VARIABLE, "auto").strip().lower()
-    return "python" if chosen == "python" else "auto"
+    return None if chosen == "python" else _compiled()
 
 
 def schema_faults(
@@ -45,7 +44,7 @@ def schema_faults(
 ) -> list[Fault]:
     """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them
     (``compiled=False``: that run); past ``max_cases`` (0: no limit) invalid test cases, HMT220."""
-    validators = _compiled() if compiled and engine() == "auto" else None
+    validators = _fast() if compiled else None
     if validators is None:
         return _python(root, data, max_cases)
     located = walk.test_case_list(data)
@@ -193,9 +192,8 @@ def _length_errors(
 def _compiled() -> _Validators | None:
     """The compiled validators, or None without jsonschema-rs."""
     try:
-        rs: Any = importlib.import_module(
-            "jsonschema_rs"
-        )  # Any: its stubs want a RetrieverProtocol
+        # Any: its stubs want a RetrieverProtocol
+        rs: Any = importlib.import_module("jsonschema_rs")
     except ImportError:
         return None
     files = sch.schema_files()
@@ -217,14 +215,9 @@ def _compiled() -> _Validators | None:
     return _Validators(root, length, set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH})
 
 
-def available() -> bool:
-    """True when the compiled path is installed and not switched off."""
-    return engine() == "auto" and _compiled() is not None
-
-
 def warm() -> None:
     """Build the compiled validators of both roots now (before forking workers)."""
-    validators = _compiled() if engine() == "auto" else None
+    validators = _fast()
     if validators is not None:
         validators.root(sch.DOCUMENT)
         validators.root(sch.TEST_CASES_FILE)

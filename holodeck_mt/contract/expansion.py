@@ -45,18 +45,6 @@ def markdown(description: str, yaml: str) -> str:
     return f"{body}\n\n```yaml\n{yaml}\n```{more}"
 
 
-def repeated_yaml(node: dict[str, Any]) -> str | None:
-    """The YAML example of a written ``markdownDescription`` that ``x-holodeck-yaml`` would
-    write the same, or None."""
-    written, description = node.get("markdownDescription"), node.get("description")
-    if not isinstance(written, str) or not isinstance(description, str):
-        return None
-    blocks = re.findall(r"\n\n```yaml\n(.*?)\n```", written, re.S)
-    if len(blocks) == 1 and markdown(description, blocks[0]) == written:
-        return str(blocks[0])
-    return None
-
-
 def expand(files: Files) -> Files:
     """The expanded form of the schema ``files`` (by ``$id``); ``files`` is left as it is."""
     out = copy.deepcopy(files)

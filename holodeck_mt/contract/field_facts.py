@@ -91,8 +91,3 @@ def nullable(kind: str) -> frozenset[str]:
 def keys(kind: str) -> frozenset[str]:
     """Every key a kind of mapping declares (of each definition it stands for)."""
     return frozenset(key for node in _nodes(kind) for key in node.get("properties", {}))
-
-
-def kinds() -> tuple[str, ...]:
-    """Every kind of mapping the schema declares fields of."""
-    return tuple(_KINDS)

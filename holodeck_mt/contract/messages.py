@@ -94,15 +94,10 @@ def _chosen(schema: dict[str, Any], instance: Any) -> str | None:
     return None
 
 
-def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
-    """The ``$ref`` of the branch the author meant (``x-holodeck-choose``, else ``if``)."""
-    return _chosen(schema, instance) or taken_branch(schema, instance)
-
-
 def metric_kind(metric: Any) -> str | None:
     """The ``type`` of the metric branch the author meant, if the schema can tell."""
     definitions = sch.schema_files()[sch.METRIC]["$defs"]
-    meant = meant_branch(definitions["Metric"], metric)
+    meant = _chosen(definitions["Metric"], metric) or taken_branch(definitions["Metric"], metric)
     return (
         str(definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"]) if meant else None
     )

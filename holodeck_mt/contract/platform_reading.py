@@ -102,7 +102,7 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
 
 
 def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
-    """The kind of mapping (or list) at ``parts``: one of ``field_facts.kinds()``."""
+    """The kind of mapping (or list) at ``parts``, as ``field_facts`` names it."""
     node = _get(data, parts)
     if node is _NO or (not parts and not isinstance(data, dict)):
         return None

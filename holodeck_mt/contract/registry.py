@@ -22,7 +22,6 @@ BASE_URI = SCHEMA_BASE
 
 #: The root schemas a document can be validated against, by role.
 DOCUMENT = BASE_URI + "document.schema.json"
-AGENT = BASE_URI + "agent.schema.json"
 TEST_CASES_FILE = BASE_URI + "test-cases-file.schema.json"
 METRIC = BASE_URI + "metric.schema.json"
 LLM_MODEL = BASE_URI + "llm-model.schema.json"

@@ -76,9 +76,9 @@ def test_the_compiled_path_is_installed_and_on_by_default(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv(fast_path.ENGINE_VARIABLE, raising=False)
-    assert fast_path.available()
+    assert fast_path._fast() is not None
     monkeypatch.setenv(fast_path.ENGINE_VARIABLE, "python")
-    assert not fast_path.available()
+    assert fast_path._fast() is None
 
 
 def test_the_fixture_corpus_is_not_empty() -> None:
@@ -215,7 +215,7 @@ def test_without_the_compiled_validator_the_python_path_gives_the_same_diagnosti
     monkeypatch.setitem(sys.modules, "jsonschema_rs", None)  # import fails
     fast_path._compiled.cache_clear()
     try:
-        assert not fast_path.available()
+        assert fast_path._fast() is None
         assert _diagnostics(text, "auto", monkeypatch) == expected
     finally:
         monkeypatch.undo()
