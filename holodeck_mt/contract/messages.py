@@ -381,7 +381,6 @@ _KEYWORDS: dict[str, Handler] = {
         ),
     ),
     "pattern": _pattern,
-    "uniqueItems": _one("HMT103", lambda e: f"{_subject(_parts(e))} lists the same item twice"),
 }
 for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
     _KEYWORDS[_bound] = _one(
