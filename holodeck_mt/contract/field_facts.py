@@ -75,10 +75,7 @@ def _typed(node: dict[str, Any]) -> dict[str, str]:
 @cache
 def fields(kind: str) -> dict[str, str]:
     """The typed fields of a kind of mapping: name (or ``*``) -> how it reads."""
-    table: dict[str, str] = {}
-    for node in _nodes(kind):
-        table.update(_typed(node))
-    return table
+    return {name: how for node in _nodes(kind) for name, how in _typed(node).items()}
 
 
 @cache

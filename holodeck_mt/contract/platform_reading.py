@@ -187,12 +187,13 @@ def _get(data: Any, parts: JsonPath) -> Any:
 
 
 def relax(
-    data: Any, faults: list[Fault], judge: Callable[[Any], list[Fault]], role: str = "document"
+    data: Any, judge: Callable[[Any], list[Fault]], role: str = "document"
 ) -> tuple[list[Fault], Any]:
     """The faults of the document as the platform reads it (``judge``'s on the converted
     copy, and one warning per conversion), and that document; ``data`` is left as it is."""
     notes: dict[JsonPath, Fault] = {}
     current = data
+    faults = judge(data)
     for _ in range(_ROUNDS):
         changes: dict[JsonPath, tuple[JsonPath, Any, Fault | None]] = {}
         for fault in faults:

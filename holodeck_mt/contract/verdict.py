@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -41,7 +40,15 @@ def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
             "a list of test cases"
         )
         return Verdict([Fault("HMT006", message, ())], None)
-    faults, as_read = lax.relax(data, *_schema_of(doc, role, limits), role=role)
+
+    def schema(document: Any) -> list[Fault]:
+        """The schema's faults of ``document``, none below a loader's report."""
+        found = compiled.schema_faults(
+            ROOTS[role], document, compiled=not doc.has_non_json, max_cases=limits.max_diagnostics
+        )
+        return [f for f in found if not under(f.parts, doc.reported)]
+
+    faults, as_read = lax.relax(data, schema, role=role)
     return Verdict(faults, as_read)
 
 
@@ -54,19 +61,3 @@ def unloaded(diagnostics: list[Diagnostic], role: Role) -> list[Diagnostic]:
         make(none.code, none.message, d.line, d.column, hint=none.hint) if d.code == "HMT006" else d
         for d in diagnostics
     ]
-
-
-def _schema_of(
-    doc: loader.Document, role: Role, limits: Limits
-) -> tuple[list[Fault], Callable[[Any], list[Fault]]]:
-    """The schema's faults of the loaded document (none below a loader's report), and the
-    function that found them."""
-    uses_json_only = not doc.has_non_json
-
-    def schema(document: Any) -> list[Fault]:
-        found = compiled.schema_faults(
-            ROOTS[role], document, compiled=uses_json_only, max_cases=limits.max_diagnostics
-        )
-        return [f for f in found if not under(f.parts, doc.reported)]
-
-    return schema(doc.data), schema
