@@ -61,9 +61,8 @@ def schema_faults(
 def _valid_whole(
     validators: _Validators, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
 ) -> bool:
-    """The compiled validator's verdict on the whole document, judged a test case at a
-    time where ``subset_safe`` allows: it copies what it judges, and a copy of the whole
-    would double a large file's memory."""
+    """The compiled validator's verdict on the whole document, a test case at a time where
+    ``subset_safe`` allows: it copies what it judges, doubling a large file's memory."""
     if located is None or not located[0] or not validators.subset_safe:
         return bool(validators.root(root).is_valid(data))
     cases, prefix = located
@@ -90,15 +89,8 @@ def _by_test_case(
     skipped: list[Fault] = []
     if max_cases and len(bad) > max_cases:
         rest, bad = bad[max_cases:], bad[:max_cases]
-        skipped.append(
-            Fault(
-                "HMT220",
-                f"{plural(len(rest), 'more invalid test case', grouped=True)} not "
-                "examined, from this one on",
-                (*prefix, rest[0]),
-                hint="--max-diagnostics 0 examines them all",
-            )
-        )
+        more = plural(len(rest), "more invalid test case", grouped=True)
+        skipped.append(_stopped(f"{more} not examined, from this one on", (*prefix, rest[0])))
     subset = [cases[i] for i in bad]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt.contract import messages as schema_errors
@@ -133,16 +125,14 @@ def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:
     for error in sch.validator(root).iter_errors(data):
         found += schema_errors.faults_of([error])
         if max_cases and len(found) > max_cases:
-            found.append(
-                Fault(
-                    "HMT220",
-                    f"schema validation stopped after {len(found):,} faults; more may follow",
-                    found[-1].parts,
-                    hint="--max-diagnostics 0 examines them all",
-                )
-            )
+            stopped = f"schema validation stopped after {len(found):,} faults; more may follow"
+            found.append(_stopped(stopped, found[-1].parts))
             break
     return found
+
+
+def _stopped(message: str, parts: JsonPath) -> Fault:
+    return Fault("HMT220", message, parts, hint="--max-diagnostics 0 examines them all")
 
 
 def _renumbered(

@@ -274,7 +274,7 @@ def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
         refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
         real = os.path.realpath(path)
     except (OSError, ValueError) as e:  # a NUL, a name too long, a loop of links
-        return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+        return False, _unreadable(e)
     if refused is not None:
         if refused.startswith("leaves") and not written.is_absolute() and ".." not in written.parts:
             refused = (
@@ -293,8 +293,8 @@ def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
     return files.judged[real]
 
 
-def _why(error: BaseException) -> str:
-    return clip(reason_of(error), 200)
+def _unreadable(error: BaseException) -> _Problem:
+    return "HMT130", f"prompt_file cannot be read ({clip(reason_of(error), 200)})", None
 
 
 def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
@@ -309,7 +309,7 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         if e.errno == errno.EINVAL:
             kind = "a folder" if path.is_dir() else "not a regular file"
             return False, ("HMT130", f"prompt_file is {kind}", None)
-        return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+        return False, _unreadable(e)
     allowed = limit - files.spent
     with os.fdopen(descriptor, "rb") as file:
         size = os.fstat(file.fileno()).st_size
@@ -329,7 +329,7 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         except UnicodeDecodeError as e:
             return False, ("HMT130", f"prompt_file is not UTF-8 text ({clip(e.reason)})", None)
         except OSError as e:
-            return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+            return False, _unreadable(e)
         finally:
             files.spent += read
     return blank, None
@@ -409,18 +409,15 @@ def _located(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool, Any]:
         # A union branch is named by its tag (a tool's ``type``), even when the data
         # holds a key of that name too (a function tool's ``function``).
         tag = isinstance(node, dict) and node.get("type") == part and i < len(loc) - 1
-        step = None if tag else _step(node, part)
-        if step is None:
+        if tag or not _holds(node, part):
             exact = exact and i < len(loc) - 1
             continue
         parts.append(part)
-        node = step[0]
+        node = node[part]
     return tuple(parts), exact, node
 
 
-def _step(node: Any, part: Any) -> tuple[Any] | None:
-    if isinstance(node, dict) and isinstance(part, str) and part in node:
-        return (node[part],)
-    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-        return (node[part],)
-    return None
+def _holds(node: Any, part: Any) -> bool:
+    if isinstance(node, dict):
+        return isinstance(part, str) and part in node
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)

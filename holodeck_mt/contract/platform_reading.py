@@ -20,9 +20,6 @@ from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBE
 from holodeck_mt.model import Fault, JsonPath, Remove, Rewrite, clip
 from holodeck_mt.wording import hints
 
-#: The kind of the LLM model's mapping (its fields, like every kind's, are the schema's).
-MODEL = "model"
-
 
 def _reading(kind: str, field: str | int) -> str | None:
     """How the field reads (``*`` in a table: any key or index of the mapping or list)."""
@@ -125,9 +122,9 @@ _METRIC = "metric"
 #: Below the agent's ``evaluations``, the whole path after it.
 _AGENT_EVALUATIONS: tuple[tuple[_Pattern, str], ...] = (
     ((), "agent-evaluations"),
-    (("model",), MODEL),
+    (("model",), "model"),
     (("metrics", int), _METRIC),
-    (("metrics", ..., "model"), MODEL),
+    (("metrics", ..., "model"), "model"),
     (("optimizer",), "optimizer"),
     (("optimizer", "loss"), "loss"),
     (("optimizer", "numeric_phase"), "phase"),
@@ -145,7 +142,7 @@ _TEST_CASE_ENDS: tuple[tuple[_Pattern, str], ...] = (
     (("files", int), "file"),
     (("evaluations", int), _METRIC),
     (("pages",), "pages"),
-    (("evaluations", ..., "model"), MODEL),
+    (("evaluations", ..., "model"), "model"),
 )
 
 
