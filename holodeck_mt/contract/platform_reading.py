@@ -1,10 +1,10 @@
 """What the platform loads although the contract writes it otherwise: its lax reading.
 
 The platform's models read in pydantic's lax mode (``"5"`` for 5, ``"yes"`` for true,
-``null`` for an optional field left out). A value it converts is read as it converts it
-and its fault becomes a warning (HMT210-212); the schema then judges the converted
-document, so what the platform still refuses stays an error. How each field reads is
-declared in the schema (``field_facts``); here is only where a field sits.
+``null`` for an optional field left out): a value it converts is read so, with a warning
+(HMT210-212), and the schema judges the converted document. How each field reads is the
+schema's (``field_facts``); here is only where a field sits, and where (HMT216) a
+non-string key is loaded.
 """
 
 from __future__ import annotations
@@ -17,7 +17,8 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
-from holodeck_mt.model import Fault, JsonPath, Remove, Rewrite, clip
+from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, Role, clip, make
+from holodeck_mt.read.builder import COLLECTION_KEYS, NON_STRING_KEY
 from holodeck_mt.wording import hints
 
 
@@ -310,3 +311,67 @@ def _replaced(data: Any, changes: dict[JsonPath, Any]) -> Any:
 
 def _shallow(data: Any) -> Any:
     return dict(data) if isinstance(data, dict) else list(data) if isinstance(data, list) else data
+
+
+# A free-form value (``turn_config``, ``response_format``, a tool's ``parameters``, ...) is
+# ``dict[str, Any]`` to the platform: below its checked levels of keys it takes any key,
+# so the reader's HMT003 there is a warning; `on`, `off`, `yes` and `no` are booleans
+# (YAML 1.1) that nothing looking the name up finds.
+
+#: Each free-form value: its path (``int`` for any index) from the agent.yaml's top
+#: level, and how many levels of its keys the platform's model wants as strings.
+_FREE_IN_AGENT: tuple[tuple[_Pattern, int], ...] = (
+    (("response_format",), 1),
+    (("tools", int, "parameters"), 2),
+    (("tools", int, "config"), 1),
+    (("tools", int, "model"), 1),
+    (("tools", int, "database"), 1),
+)
+#: The same, from a test case.
+_FREE_IN_TEST_CASE: tuple[tuple[_Pattern, int], ...] = ((("turns", int, "turn_config"), 1),)
+#: A key that is a list or a mapping cannot be hashed: PyYAML refuses the file wherever.
+_UNHASHABLE = tuple(f"{NON_STRING_KEY}, got {what}" for what in COLLECTION_KEYS)
+
+
+def _below(parts: JsonPath, root: _Pattern, levels: int) -> bool:
+    """Whether the mapping at ``parts`` lies in the value at ``root`` deeper than the
+    levels of keys its model checks."""
+    return len(parts) >= len(root) + levels and matches(root, parts)
+
+
+def loaded_by_platform(data: Any, parts: JsonPath, role: Role) -> bool:
+    """Whether a non-string key of the mapping at ``parts`` is one the platform loads."""
+    if role == "document" and any(_below(parts, root, n) for root, n in _FREE_IN_AGENT):
+        return True
+    index, relative = walk.test_case_of(data, parts)
+    return index is not None and any(_below(relative, root, n) for root, n in _FREE_IN_TEST_CASE)
+
+
+def reread(diagnostics: list[Diagnostic], data: Any, role: Role) -> list[Diagnostic]:
+    """The reader's ``diagnostics``, each non-string key the platform loads a warning."""
+    if not any(d.message.startswith(NON_STRING_KEY) for d in diagnostics):
+        return diagnostics
+    return [
+        _warning(d)
+        if d.code == "HMT003"
+        and d.message.startswith(NON_STRING_KEY)
+        and d.message not in _UNHASHABLE
+        and loaded_by_platform(data, d.pointer_parts, role)
+        else d
+        for d in diagnostics
+    ]
+
+
+def _warning(d: Diagnostic) -> Diagnostic:
+    got = d.message.removeprefix(NON_STRING_KEY).removeprefix(", got ")
+    return make(
+        "HMT216",
+        f"this key is read as {got}, not as text: the platform loads it, but nothing "
+        "that looks a key up by its name finds it",
+        d.line,
+        d.column,
+        pointer_parts=d.pointer_parts,
+        hint=d.hint,
+        end_column=d.end_column,
+        fix=d.fix,
+    )

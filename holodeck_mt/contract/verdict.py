@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from holodeck_mt.contract import compiled, free_form, registry
+from holodeck_mt.contract import compiled, registry
 from holodeck_mt.contract import platform_reading as lax
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, Role, make, under
@@ -30,7 +30,7 @@ class Verdict:
 def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
     """The faults of the loaded ``doc`` read as ``role``."""
     data = doc.data
-    doc.diagnostics = free_form.reread(doc.diagnostics, data, role)
+    doc.diagnostics = lax.reread(doc.diagnostics, data, role)
     if role == "test-cases-file" and not data:
         return Verdict([lax.NO_TEST_CASES], None)
     if not isinstance(data, (dict, list)):
