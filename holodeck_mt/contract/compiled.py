@@ -53,7 +53,7 @@ def schema_faults(
             return []
     except Exception:  # a value it cannot take: jsonschema judges the document
         return _python(root, data, max_cases)
-    if located is None or not validators.subset_safe:
+    if located is None:
         return _python(root, data, max_cases)
     return _by_test_case(validators, root, data, located, max_cases)
 
@@ -61,9 +61,9 @@ def schema_faults(
 def _valid_whole(
     validators: _Validators, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
 ) -> bool:
-    """The compiled validator's verdict on the whole document, a test case at a time where
-    ``subset_safe`` allows: it copies what it judges, doubling a large file's memory."""
-    if located is None or not located[0] or not validators.subset_safe:
+    """The compiled validator's verdict on the whole document, a test case at a time: it
+    copies what it judges, and a copy of the whole would double a large file's memory."""
+    if located is None or not located[0]:
         return bool(validators.root(root).is_valid(data))
     cases, prefix = located
     length = validators.list_length
@@ -156,9 +156,6 @@ class _Validators:
     root: Callable[[str], Any]
     #: The test-case list's length keywords, checked on the real list.
     list_length: dict[str, Any]
-    #: Whether the list constrains nothing but its items and length: then it can be
-    #: shortened without changing what the schema says of it.
-    subset_safe: bool
 
 
 _LENGTH = ("minItems", "maxItems")
@@ -202,7 +199,7 @@ def _compiled() -> _Validators | None:
 
     definition = files[_TEST_CASES]["$defs"]["TestCases"]
     length = {k: v for k, v in definition.items() if k in _LENGTH}
-    return _Validators(root, length, set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH})
+    return _Validators(root, length)
 
 
 def warm() -> None:
