@@ -1,8 +1,6 @@
-"""jsonschema's keywords whose error messages would quote the instance, made not to.
-
-jsonschema builds each message eagerly with ``repr(instance)``, which we never show: a 1 MB
-string aliased a thousand times would make each ``oneOf`` error carry a gigabyte. Each
-keyword here decides exactly as jsonschema does and names only the keyword that failed.
+"""jsonschema's keywords whose messages would quote the instance, made not to: it builds
+each eagerly with ``repr(instance)``, and a 1 MB string aliased a thousand times would make
+each ``oneOf`` error carry a gigabyte. Each decides as jsonschema does.
 """
 
 from __future__ import annotations
@@ -27,9 +25,8 @@ def _failed(keyword: str, **extra: Any) -> ValidationError:
 
 @functools.cache
 def _ending_at_end(regex: str) -> re.Pattern[str]:
-    """``regex`` with each ``$`` anchor (outside a class, not escaped) as ``\\Z``: the end of
-    the text, as editors and the platform's pydantic read it (Python's ``$`` also matches
-    before a final newline)."""
+    """``regex`` with each unescaped ``$`` outside a class as ``\\Z``, the end of the text as
+    editors and pydantic read it (Python's ``$`` also matches before a final newline)."""
     out: list[str] = []
     in_class = escaped = False
     for char in regex:

@@ -1,11 +1,9 @@
 """HMT130: an agent.yaml's own sections, judged by the platform's own ``Agent`` model.
 
-The sections the schema judges, and top-level keys the model does not know, are left
-out; a document with neither ``model`` nor ``instructions`` is the test-case part of an
-agent and is not asked for them. A subagent's ``prompt_file`` is judged here as a
-``test_cases_file`` is (confined, bounded) and the model is handed a stand-in, so it
-opens nothing. Nothing the platform warns or logs reaches a stream (it quotes the input
-raw), and importing it leaves the process's loggers as they were.
+A document with neither ``model`` nor ``instructions`` (the test-case part of an agent) is
+not asked for them. A subagent's ``prompt_file`` is judged as a ``test_cases_file`` is
+(confined, bounded) and the model gets a stand-in, so it opens nothing. Nothing the
+platform warns or logs reaches a stream (it quotes the input raw).
 """
 
 from __future__ import annotations
@@ -48,7 +46,6 @@ _MODELS: dict[str, Any] = {}
 #: One validation at a time: the warnings filters and loggers it sets aside are shared.
 _VALIDATING = threading.Lock()
 
-_PLATFORM_LOGGER = "holodeck"
 #: Unset while the platform imports: a log file it would create, a level printing on stderr.
 _LOGGING_VARIABLES = ("HOLODECK_LOG_FILE", "HOLODECK_LOG_LEVEL")
 
@@ -130,10 +127,9 @@ def judge(
     limits: Limits | None = None,
     workdir: Path | None = None,
 ) -> Checked:
-    """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``),
-    nothing told where the loader or an error in ``found`` already did; the files they would
-    read stay in ``tree``, within ``limits``, a relative one read from ``workdir`` (both by
-    default the working folder)."""
+    """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``), none
+    where the loader or ``found`` already told; the files they read stay in ``tree``, a
+    relative one read from ``workdir`` (both by default the working folder)."""
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
@@ -191,7 +187,7 @@ def _model_faults(
 @contextmanager
 def _quiet() -> Iterator[None]:
     """What the validators warn or log is dropped: it quotes the input raw (ESC, ``::``)."""
-    logger = logging.getLogger(_PLATFORM_LOGGER)
+    logger = logging.getLogger("holodeck")
     with _VALIDATING, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         handlers, propagate = list(logger.handlers), logger.propagate
@@ -227,8 +223,8 @@ class _Files:
 
 def _prompt_files(config: dict[str, Any], files: _Files, reported: set[JsonPath]) -> list[Fault]:
     """Each subagent's ``prompt_file`` judged, and replaced in a copy of ``claude`` by a
-    ``prompt`` blank when the file is (all the model asks of it), or beside a ``prompt`` by
-    a path that opens nothing; a value that is no text is handed as it is."""
+    ``prompt`` (blank when the file is: all the model asks), or beside one by a path that
+    opens nothing."""
     claude = config.get("claude")
     agents = claude.get("agents") if isinstance(claude, dict) else None
     if not isinstance(claude, dict) or not isinstance(agents, dict):

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 from holodeck_mt import walk
@@ -48,10 +49,8 @@ def as_number(value: Any) -> Any:
     if isinstance(value, (int, float)):
         return value
     if isinstance(value, str) and value.isascii():
-        try:
+        with suppress(ValueError):
             return float(value)
-        except ValueError:
-            return _NO
     return _NO
 
 
@@ -112,12 +111,18 @@ def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
     index, relative = walk.test_case_of(data, parts)
     if kind is None and index is not None:
         kind = _first(_TEST_CASE, relative, exact=True) or _first(_TEST_CASE_ENDS, relative)
-    return _metric(node) if kind == _METRIC else kind
+    if kind != _METRIC:
+        return kind
+    # Which metric, the branch the schema picks tells.
+    from holodeck_mt.contract.messages import metric_kind
+
+    metric = metric_kind(node) if isinstance(node, dict) else None
+    return f"metric:{metric}" if metric else None
 
 
 #: A path pattern: a key, ``int`` for any index, ``...`` for any key or index.
 _Pattern = tuple[Any, ...]
-#: The kind that is the metric's own: which one, the schema's branch tells (``_metric``).
+#: A metric, of the kind its branch of the schema tells (``metric:<type>``).
 _METRIC = "metric"
 
 #: Below the agent's ``evaluations``, the whole path after it.
@@ -164,14 +169,6 @@ def _first(
         if fits and matches(pattern, parts[len(parts) - len(pattern) :]):
             return kind
     return None
-
-
-def _metric(node: Any) -> str | None:
-    """The metric's kind (``metric:<type>``), as the schema picks the branch the author meant."""
-    from holodeck_mt.contract.messages import metric_kind
-
-    kind = metric_kind(node) if isinstance(node, dict) else None
-    return f"metric:{kind}" if kind else None
 
 
 def _get(data: Any, parts: JsonPath) -> Any:

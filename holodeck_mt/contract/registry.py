@@ -1,8 +1,5 @@
-"""The canonical schema files, loaded into an offline ``referencing.Registry``.
-
-``schema/`` at the top of the repository is the source of truth, read expanded; an
-installed package carries a copy as ``holodeck_mt/schema``.
-"""
+"""The canonical schema files (``schema/``, or the installed copy ``holodeck_mt/schema``),
+expanded, in an offline ``referencing.Registry``."""
 
 from __future__ import annotations
 
@@ -86,8 +83,7 @@ def registry() -> Registry[Any]:
 
 @cache
 def validator(root: str = DOCUMENT) -> Draft202012Validator:
-    """A validator for one of the root schemas, built once, whose messages never quote
-    the instance (:mod:`.keywords`)."""
+    """A validator of a root schema, built once, never quoting the instance (:mod:`.keywords`)."""
     from jsonschema import Draft202012Validator
 
     from holodeck_mt.contract.keywords import extended
