@@ -13,7 +13,6 @@ import importlib
 import itertools
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -31,9 +30,11 @@ ENGINE_VARIABLE = "HOLODECK_MT_ENGINE"
 TEST_CASE = sch.BASE_URI + "test-case.schema.json#/$defs/TestCase"
 _TEST_CASES = sch.BASE_URI + "test-case.schema.json"
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
+#: A compiled validator of each root schema, by its URI.
+Compiled = Callable[[str], Any]
 
 
-def _fast() -> _Validators | None:
+def _fast() -> Compiled | None:
     """The compiled validators, unless ``HOLODECK_MT_ENGINE`` says ``python`` or none import."""
     chosen = os.environ.get(ENGINE_VARIABLE, "auto").strip().lower()
     return None if chosen == "python" else _compiled()
@@ -44,40 +45,40 @@ def schema_faults(
 ) -> list[Fault]:
     """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them
     (``compiled=False``: that run); past ``max_cases`` (0: no limit) invalid test cases, HMT220."""
-    validators = _fast() if compiled else None
-    if validators is None:
+    fast = _fast() if compiled else None
+    if fast is None:
         return _python(root, data, max_cases)
     located = walk.test_case_list(data)
     try:
-        if _valid_whole(validators, root, data, located):
+        if _valid_whole(fast, root, data, located):
             return []
     except Exception:  # a value it cannot take: jsonschema judges the document
-        return _python(root, data, max_cases)
+        located = None
     if located is None:
         return _python(root, data, max_cases)
-    return _by_test_case(validators, root, data, located, max_cases)
+    return _by_test_case(fast, root, data, located, max_cases)
 
 
 def _valid_whole(
-    validators: _Validators, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
+    fast: Compiled, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
 ) -> bool:
     """The compiled validator's verdict on the whole document, a test case at a time: it
     copies what it judges, and a copy of the whole would double a large file's memory."""
     if located is None or not located[0]:
-        return bool(validators.root(root).is_valid(data))
+        return bool(fast(root).is_valid(data))
     cases, prefix = located
-    length = validators.list_length
+    length = _list_length()
     if not length.get("minItems", 0) <= len(cases) <= length.get("maxItems", len(cases)):
         return False
     one = cases[:1]
-    if not validators.root(root).is_valid(one if not prefix else {**data, prefix[0]: one}):
+    if not fast(root).is_valid(one if not prefix else {**data, prefix[0]: one}):
         return False
-    case_validator = validators.root(TEST_CASE)
+    case_validator = fast(TEST_CASE)
     return all(case_validator.is_valid(case) for case in cases)
 
 
 def _by_test_case(
-    validators: _Validators,
+    fast: Compiled,
     root: str,
     data: Any,
     located: tuple[list[Any], JsonPath],
@@ -85,7 +86,7 @@ def _by_test_case(
 ) -> list[Fault]:
     """jsonschema on the document with only its invalid test cases in the list."""
     cases, prefix = located
-    bad = _invalid_cases(validators, cases)
+    bad = _invalid_cases(fast(TEST_CASE), cases)
     skipped: list[Fault] = []
     if max_cases and len(bad) > max_cases:
         rest, bad = bad[max_cases:], bad[:max_cases]
@@ -98,14 +99,13 @@ def _by_test_case(
     errors = _renumbered(sch.validator(root).iter_errors(shadow), prefix, bad)
     # The shortened list says nothing of the real one's length: that is checked on it.
     kept = (e for e in errors if not (e.validator in _LENGTH and tuple(e.path) == prefix))
-    length = _length_errors(validators.list_length, cases, prefix)
+    length = _length_errors(_list_length(), cases, prefix)
     # Lazily: each error (with its graph of sub-errors) is freed once its faults are out.
     return schema_errors.faults_of(itertools.chain(kept, length)) + skipped
 
 
-def _invalid_cases(validators: _Validators, cases: list[Any]) -> list[int]:
+def _invalid_cases(case_validator: Any, cases: list[Any]) -> list[int]:
     """The indices of the test cases the compiled ``TestCase`` validator rejects."""
-    case_validator = validators.root(TEST_CASE)
     bad: list[int] = []
     for i, case in enumerate(cases):
         try:
@@ -149,16 +149,14 @@ def _renumbered(
         yield error
 
 
-@dataclass(frozen=True)
-class _Validators:
-    """Compiled validators of our schema files: ``root(uri)`` builds each once."""
-
-    root: Callable[[str], Any]
-    #: The test-case list's length keywords, checked on the real list.
-    list_length: dict[str, Any]
-
-
 _LENGTH = ("minItems", "maxItems")
+
+
+@cache
+def _list_length() -> dict[str, Any]:
+    """The test-case list's length keywords, checked on the real list."""
+    definition = sch.schema_files()[_TEST_CASES]["$defs"]["TestCases"]
+    return {k: v for k, v in definition.items() if k in _LENGTH}
 
 
 def _length_errors(
@@ -176,18 +174,17 @@ def _length_errors(
 
 
 @cache
-def _compiled() -> _Validators | None:
-    """The compiled validators, or None without jsonschema-rs."""
+def _compiled() -> Compiled | None:
+    """The compiled validator of each root schema (built once), or None without jsonschema-rs."""
     try:
         # Any: its stubs want a RetrieverProtocol
         rs: Any = importlib.import_module("jsonschema_rs")
     except ImportError:
         return None
-    files = sch.schema_files()
     registry = rs.Registry(
         [
             (uri, rebuild(contents, keep=lambda k: k not in ANNOTATIONS))
-            for uri, contents in files.items()
+            for uri, contents in sch.schema_files().items()
         ],
         retriever=sch.refuse_retrieval,
     )
@@ -197,15 +194,12 @@ def _compiled() -> _Validators | None:
         schema = {"$schema": _DRAFT, "$ref": uri}
         return rs.validator_for(schema, registry=registry, retriever=sch.refuse_retrieval)
 
-    definition = files[_TEST_CASES]["$defs"]["TestCases"]
-    length = {k: v for k, v in definition.items() if k in _LENGTH}
-    return _Validators(root, length)
+    return root
 
 
 def warm() -> None:
     """Build the compiled validators of both roots now (before forking workers)."""
-    validators = _fast()
-    if validators is not None:
-        validators.root(sch.DOCUMENT)
-        validators.root(sch.TEST_CASES_FILE)
-        validators.root(TEST_CASE)
+    fast = _fast()
+    if fast is not None:
+        for root in (sch.DOCUMENT, sch.TEST_CASES_FILE, TEST_CASE):
+            fast(root)
