@@ -332,16 +332,9 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
 
 
 def _too_large(size: int, limit: int, spent: int) -> _Problem:
-    over = (
-        f"over the limit of {limit:,}"
-        if not spent
-        else f"over what the document's other prompt files leave of the limit of {limit:,}"
-    )
-    return (
-        "HMT004",
-        f"prompt_file is {size:,} bytes, {over}; it was not read",
-        "raise the limit with --max-file-size if this is intended",
-    )
+    left = "what the document's other prompt files leave of " if spent else ""
+    message = f"prompt_file is {size:,} bytes, over {left}the limit of {limit:,}; it was not read"
+    return "HMT004", message, "raise the limit with --max-file-size if this is intended"
 
 
 def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
