@@ -88,8 +88,7 @@ def validator(root: str = DOCUMENT) -> Draft202012Validator:
 
     from holodeck_mt.contract.keywords import extended
 
-    bounded = extended(Draft202012Validator)
-    return bounded(schema_files()[root], registry=registry())  # type: ignore[return-value]
+    return extended(Draft202012Validator)(schema_files()[root], registry=registry())  # type: ignore[return-value]
 
 
 def bundle_path() -> Path:
