@@ -44,7 +44,7 @@ from ruamel.yaml import YAML
 from ruamel.yaml.error import YAMLError
 
 from holodeck_mt.contract import registry as schemas
-from holodeck_mt.contract.expansion import ExpansionError, expand, repeated_yaml
+from holodeck_mt.contract.expansion import ExpansionError, expand, markdown
 from holodeck_mt.contract.walker import YAML as YAML_EXAMPLE
 from holodeck_mt.contract.walker import subschemas
 from scripts.repo import ROOT
@@ -123,6 +123,18 @@ def check_metaschema(files: Schemas) -> list[str]:
             where = "/" + "/".join(str(p) for p in e.absolute_path)
             problems.append(f"{short(file_id)}: not a valid 2020-12 schema at {where}: {e.message}")
     return problems
+
+
+def repeated_yaml(node: dict[str, Any]) -> str | None:
+    """The YAML example of a written ``markdownDescription`` that ``x-holodeck-yaml`` would
+    write the same, or None."""
+    written, description = node.get("markdownDescription"), node.get("description")
+    if not isinstance(written, str) or not isinstance(description, str):
+        return None
+    blocks = re.findall(r"\n\n```yaml\n(.*?)\n```", written, re.S)
+    if len(blocks) == 1 and markdown(description, blocks[0]) == written:
+        return str(blocks[0])
+    return None
 
 
 def check_source(files: Schemas) -> tuple[list[str], int]:

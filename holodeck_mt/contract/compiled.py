@@ -1,9 +1,8 @@
 """Schema faults, settled by a compiled validator whenever it can.
 
-jsonschema is the reference and every diagnostic comes from its errors; but jsonschema-rs
-says "valid" a hundred times faster. A document it finds valid has no schema faults; one
-it finds invalid is given to jsonschema with only its invalid test cases (their indices
-mapped back), so the faults are a full run's. A value it cannot take, or
+jsonschema is the reference and every diagnostic comes from its errors, but jsonschema-rs
+says "valid" a hundred times faster: a document it rejects goes to jsonschema with only its
+invalid test cases (indices mapped back). A value it cannot take, or
 ``HOLODECK_MT_ENGINE=python``, sends the whole document to jsonschema. Where the two
 disagree the compiled one is the stricter, and jsonschema's verdict stands.
 """
@@ -14,7 +13,6 @@ import importlib
 import itertools
 import os
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -32,12 +30,14 @@ ENGINE_VARIABLE = "HOLODECK_MT_ENGINE"
 TEST_CASE = sch.BASE_URI + "test-case.schema.json#/$defs/TestCase"
 _TEST_CASES = sch.BASE_URI + "test-case.schema.json"
 _DRAFT = "https://json-schema.org/draft/2020-12/schema"
+#: A compiled validator of each root schema, by its URI.
+Compiled = Callable[[str], Any]
 
 
-def engine() -> str:
-    """The engine ``HOLODECK_MT_ENGINE`` asks for (``auto`` unless it says ``python``)."""
+def _fast() -> Compiled | None:
+    """The compiled validators, unless ``HOLODECK_MT_ENGINE`` says ``python`` or none import."""
     chosen = os.environ.get(ENGINE_VARIABLE, "auto").strip().lower()
-    return "python" if chosen == "python" else "auto"
+    return None if chosen == "python" else _compiled()
 
 
 def schema_faults(
@@ -45,41 +45,40 @@ def schema_faults(
 ) -> list[Fault]:
     """Every fault the schema ``root`` finds in ``data``, as a full jsonschema run finds them
     (``compiled=False``: that run); past ``max_cases`` (0: no limit) invalid test cases, HMT220."""
-    validators = _compiled() if compiled and engine() == "auto" else None
-    if validators is None:
+    fast = _fast() if compiled else None
+    if fast is None:
         return _python(root, data, max_cases)
     located = walk.test_case_list(data)
     try:
-        if _valid_whole(validators, root, data, located):
+        if _valid_whole(fast, root, data, located):
             return []
     except Exception:  # a value it cannot take: jsonschema judges the document
+        located = None
+    if located is None:
         return _python(root, data, max_cases)
-    if located is None or not validators.subset_safe:
-        return _python(root, data, max_cases)
-    return _by_test_case(validators, root, data, located, max_cases)
+    return _by_test_case(fast, root, data, located, max_cases)
 
 
 def _valid_whole(
-    validators: _Validators, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
+    fast: Compiled, root: str, data: Any, located: tuple[list[Any], JsonPath] | None
 ) -> bool:
-    """The compiled validator's verdict on the whole document, judged a test case at a
-    time where ``subset_safe`` allows: it copies what it judges, and a copy of the whole
-    would double a large file's memory."""
-    if located is None or not located[0] or not validators.subset_safe:
-        return bool(validators.root(root).is_valid(data))
+    """The compiled validator's verdict on the whole document, a test case at a time: it
+    copies what it judges, and a copy of the whole would double a large file's memory."""
+    if located is None or not located[0]:
+        return bool(fast(root).is_valid(data))
     cases, prefix = located
-    length = validators.list_length
+    length = _list_length()
     if not length.get("minItems", 0) <= len(cases) <= length.get("maxItems", len(cases)):
         return False
     one = cases[:1]
-    if not validators.root(root).is_valid(one if not prefix else {**data, prefix[0]: one}):
+    if not fast(root).is_valid(one if not prefix else {**data, prefix[0]: one}):
         return False
-    case_validator = validators.root(TEST_CASE)
+    case_validator = fast(TEST_CASE)
     return all(case_validator.is_valid(case) for case in cases)
 
 
 def _by_test_case(
-    validators: _Validators,
+    fast: Compiled,
     root: str,
     data: Any,
     located: tuple[list[Any], JsonPath],
@@ -87,19 +86,12 @@ def _by_test_case(
 ) -> list[Fault]:
     """jsonschema on the document with only its invalid test cases in the list."""
     cases, prefix = located
-    bad = _invalid_cases(validators, cases)
+    bad = _invalid_cases(fast(TEST_CASE), cases)
     skipped: list[Fault] = []
     if max_cases and len(bad) > max_cases:
         rest, bad = bad[max_cases:], bad[:max_cases]
-        skipped.append(
-            Fault(
-                "HMT220",
-                f"{plural(len(rest), 'more invalid test case', grouped=True)} not "
-                "examined, from this one on",
-                (*prefix, rest[0]),
-                hint="--max-diagnostics 0 examines them all",
-            )
-        )
+        more = plural(len(rest), "more invalid test case", grouped=True)
+        skipped.append(_stopped(f"{more} not examined, from this one on", (*prefix, rest[0])))
     subset = [cases[i] for i in bad]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt.contract import messages as schema_errors
@@ -107,14 +99,13 @@ def _by_test_case(
     errors = _renumbered(sch.validator(root).iter_errors(shadow), prefix, bad)
     # The shortened list says nothing of the real one's length: that is checked on it.
     kept = (e for e in errors if not (e.validator in _LENGTH and tuple(e.path) == prefix))
-    length = _length_errors(validators.list_length, cases, prefix)
+    length = _length_errors(_list_length(), cases, prefix)
     # Lazily: each error (with its graph of sub-errors) is freed once its faults are out.
     return schema_errors.faults_of(itertools.chain(kept, length)) + skipped
 
 
-def _invalid_cases(validators: _Validators, cases: list[Any]) -> list[int]:
+def _invalid_cases(case_validator: Any, cases: list[Any]) -> list[int]:
     """The indices of the test cases the compiled ``TestCase`` validator rejects."""
-    case_validator = validators.root(TEST_CASE)
     bad: list[int] = []
     for i, case in enumerate(cases):
         try:
@@ -134,16 +125,14 @@ def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:
     for error in sch.validator(root).iter_errors(data):
         found += schema_errors.faults_of([error])
         if max_cases and len(found) > max_cases:
-            found.append(
-                Fault(
-                    "HMT220",
-                    f"schema validation stopped after {len(found):,} faults; more may follow",
-                    found[-1].parts,
-                    hint="--max-diagnostics 0 examines them all",
-                )
-            )
+            stopped = f"schema validation stopped after {len(found):,} faults; more may follow"
+            found.append(_stopped(stopped, found[-1].parts))
             break
     return found
+
+
+def _stopped(message: str, parts: JsonPath) -> Fault:
+    return Fault("HMT220", message, parts, hint="--max-diagnostics 0 examines them all")
 
 
 def _renumbered(
@@ -160,19 +149,14 @@ def _renumbered(
         yield error
 
 
-@dataclass(frozen=True)
-class _Validators:
-    """Compiled validators of our schema files: ``root(uri)`` builds each once."""
-
-    root: Callable[[str], Any]
-    #: The test-case list's length keywords, checked on the real list.
-    list_length: dict[str, Any]
-    #: Whether the list constrains nothing but its items and length: then it can be
-    #: shortened without changing what the schema says of it.
-    subset_safe: bool
-
-
 _LENGTH = ("minItems", "maxItems")
+
+
+@cache
+def _list_length() -> dict[str, Any]:
+    """The test-case list's length keywords, checked on the real list."""
+    definition = sch.schema_files()[_TEST_CASES]["$defs"]["TestCases"]
+    return {k: v for k, v in definition.items() if k in _LENGTH}
 
 
 def _length_errors(
@@ -190,19 +174,17 @@ def _length_errors(
 
 
 @cache
-def _compiled() -> _Validators | None:
-    """The compiled validators, or None without jsonschema-rs."""
+def _compiled() -> Compiled | None:
+    """The compiled validator of each root schema (built once), or None without jsonschema-rs."""
     try:
-        rs: Any = importlib.import_module(
-            "jsonschema_rs"
-        )  # Any: its stubs want a RetrieverProtocol
+        # Any: its stubs want a RetrieverProtocol
+        rs: Any = importlib.import_module("jsonschema_rs")
     except ImportError:
         return None
-    files = sch.schema_files()
     registry = rs.Registry(
         [
             (uri, rebuild(contents, keep=lambda k: k not in ANNOTATIONS))
-            for uri, contents in files.items()
+            for uri, contents in sch.schema_files().items()
         ],
         retriever=sch.refuse_retrieval,
     )
@@ -212,20 +194,12 @@ def _compiled() -> _Validators | None:
         schema = {"$schema": _DRAFT, "$ref": uri}
         return rs.validator_for(schema, registry=registry, retriever=sch.refuse_retrieval)
 
-    definition = files[_TEST_CASES]["$defs"]["TestCases"]
-    length = {k: v for k, v in definition.items() if k in _LENGTH}
-    return _Validators(root, length, set(definition) - ANNOTATIONS <= {"type", "items", *_LENGTH})
-
-
-def available() -> bool:
-    """True when the compiled path is installed and not switched off."""
-    return engine() == "auto" and _compiled() is not None
+    return root
 
 
 def warm() -> None:
     """Build the compiled validators of both roots now (before forking workers)."""
-    validators = _compiled() if engine() == "auto" else None
-    if validators is not None:
-        validators.root(sch.DOCUMENT)
-        validators.root(sch.TEST_CASES_FILE)
-        validators.root(TEST_CASE)
+    fast = _fast()
+    if fast is not None:
+        for root in (sch.DOCUMENT, sch.TEST_CASES_FILE, TEST_CASE):
+            fast(root)

@@ -1,14 +1,11 @@
-"""The schema files as written, and the one form every reader takes: expanded.
+"""The schema files expanded: what editors need written out in each place, derived from
+source files that say each fact once. The annotations asking for it are consumed:
 
-The source says a fact once; what editors need written out in each place is derived here
-(every reader takes :func:`holodeck_mt.contract.registry.schema_files`), and the
-annotations asking for it are consumed:
-
-- ``allOf: [{"$ref": <fields>}]`` beside ``unevaluatedProperties: false`` is closed over
-  the union of the fields (``additionalProperties: false``), which editors score best;
-- ``x-holodeck-refuses`` names a definition of fields each described as refused (hidden
-  from completion) and refused by ``propertyNames``;
-- ``x-holodeck-yaml`` is the YAML example the node's ``markdownDescription`` shows.
+- ``allOf: [{"$ref": <fields>}]`` beside ``unevaluatedProperties: false`` becomes the union
+  of the fields with ``additionalProperties: false``, which editors score best;
+- ``x-holodeck-refuses``: its fields, each described as refused, hidden from completion
+  and refused by ``propertyNames``;
+- ``x-holodeck-yaml``: the YAML example the ``markdownDescription`` shows.
 """
 
 from __future__ import annotations
@@ -43,18 +40,6 @@ def markdown(description: str, yaml: str) -> str:
         body = re.sub(r"  +", " ", body)
         more = "\n\n" + found.group(1)
     return f"{body}\n\n```yaml\n{yaml}\n```{more}"
-
-
-def repeated_yaml(node: dict[str, Any]) -> str | None:
-    """The YAML example of a written ``markdownDescription`` that ``x-holodeck-yaml`` would
-    write the same, or None."""
-    written, description = node.get("markdownDescription"), node.get("description")
-    if not isinstance(written, str) or not isinstance(description, str):
-        return None
-    blocks = re.findall(r"\n\n```yaml\n(.*?)\n```", written, re.S)
-    if len(blocks) == 1 and markdown(description, blocks[0]) == written:
-        return str(blocks[0])
-    return None
 
 
 def expand(files: Files) -> Files:

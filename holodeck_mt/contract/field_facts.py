@@ -1,9 +1,6 @@
-"""How the platform reads each field, as the schema declares it.
-
-A field's ``type`` (``number``, ``integer``, ``boolean``) is how the platform converts a
-value written otherwise; ``x-holodeck-nullable`` (a list beside ``required``) names the
-fields where ``null`` is no value, and ``x-holodeck-reads: count`` a field read by its own
-rule. A list or mapping of one type reads each entry by it: the table's key ``*``.
+"""How the platform reads each field, as the schema declares it: by its ``type``
+(``number``, ``integer``, ``boolean``), as no value where ``x-holodeck-nullable`` lists it
+and ``null`` is written, or by its own rule (``x-holodeck-reads: count``).
 """
 
 from __future__ import annotations
@@ -19,8 +16,7 @@ NUMBER, INTEGER, BOOLEAN, COUNT = "number", "integer", "boolean", "count"
 #: Any key or index of the mapping or list.
 ANY = "*"
 
-#: The schema nodes of each kind of mapping (``platform_reading.kind_of``): file, then
-#: definition and the path to the node inside it.
+#: The schema nodes of each kind of mapping (``platform_reading.kind_of``): file#node.
 _KINDS: dict[str, tuple[str, ...]] = {
     "agent": ("agent#Agent",),
     "agent-evaluations": ("agent#AgentEvaluations",),
@@ -75,10 +71,7 @@ def _typed(node: dict[str, Any]) -> dict[str, str]:
 @cache
 def fields(kind: str) -> dict[str, str]:
     """The typed fields of a kind of mapping: name (or ``*``) -> how it reads."""
-    table: dict[str, str] = {}
-    for node in _nodes(kind):
-        table.update(_typed(node))
-    return table
+    return {name: how for node in _nodes(kind) for name, how in _typed(node).items()}
 
 
 @cache
@@ -91,8 +84,3 @@ def nullable(kind: str) -> frozenset[str]:
 def keys(kind: str) -> frozenset[str]:
     """Every key a kind of mapping declares (of each definition it stands for)."""
     return frozenset(key for node in _nodes(kind) for key in node.get("properties", {}))
-
-
-def kinds() -> tuple[str, ...]:
-    """Every kind of mapping the schema declares fields of."""
-    return tuple(_KINDS)

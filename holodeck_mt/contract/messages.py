@@ -1,9 +1,7 @@
 """From jsonschema's errors to one fault per mistake, written for the author.
 
-The schema's own annotations (:mod:`holodeck_mt.contract.walker`) say which ``oneOf``
-branch the author meant, which code a keyword reports, and what a node is called; each
-keyword then gets its one-line message here, and jsonschema's own wording (and its
-rendering of whole instances) never reaches the user.
+The schema's annotations (:mod:`.walker`) say which ``oneOf`` branch was meant, which code
+a keyword reports and what a node is called; jsonschema's own wording never reaches the user.
 """
 
 from __future__ import annotations
@@ -64,8 +62,7 @@ def _one(
     hint: str | None = None,
     key: str | None = None,
 ) -> Handler:
-    """A handler of one fault at the error's node (or its ``key``), saying ``message`` (or
-    ``message(error)``)."""
+    """A handler of one fault at the error's node (or its ``key``) saying ``message``."""
 
     def handle(error: ValidationError) -> Iterator[Fault]:
         text = message if isinstance(message, str) else message(error)
@@ -94,18 +91,13 @@ def _chosen(schema: dict[str, Any], instance: Any) -> str | None:
     return None
 
 
-def meant_branch(schema: dict[str, Any], instance: Any) -> str | None:
-    """The ``$ref`` of the branch the author meant (``x-holodeck-choose``, else ``if``)."""
-    return _chosen(schema, instance) or taken_branch(schema, instance)
-
-
 def metric_kind(metric: Any) -> str | None:
     """The ``type`` of the metric branch the author meant, if the schema can tell."""
     definitions = sch.schema_files()[sch.METRIC]["$defs"]
-    meant = meant_branch(definitions["Metric"], metric)
-    return (
-        str(definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"]) if meant else None
-    )
+    meant = taken_branch(definitions["Metric"], metric)  # no x-holodeck-choose there
+    if not meant:
+        return None
+    return str(definitions[meant.rsplit("/", 1)[-1]]["properties"]["type"]["const"])
 
 
 def taken_branch(schema: dict[str, Any], instance: Any) -> str | None:
@@ -179,13 +171,12 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
 
 
 def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
-    tool = error.instance
     yield Fault(
         "HMT102",
         f"an expected tool must be a tool name or a mapping {{name, args, count}}, "
-        f"got {hints.got(tool)}",
+        f"got {hints.got(error.instance)}",
         _parts(error),
-        fix=hints.quote_fix(None, tool),
+        fix=hints.quote_fix(None, error.instance),
     )
 
 
@@ -222,14 +213,11 @@ _UNCHOSEN: dict[str, Handler] = {
 
 
 def _subject(parts: JsonPath) -> str:
-    tail: list[str] = []
-    for part in reversed(parts):
-        if isinstance(part, int):
-            tail.insert(0, f"[{part}]")
-        else:
-            tail.insert(0, part)
-            break
-    return "`" + "".join(tail) + "`" if tail else "the document"
+    """The last key of ``parts`` with the indices after it, in backticks."""
+    keys = [i for i, part in enumerate(parts) if not isinstance(part, int)]
+    start = keys[-1] if keys else 0
+    tail = "".join(f"[{p}]" if isinstance(p, int) else p for p in parts[start:])
+    return f"`{tail}`" if tail else "the document"
 
 
 def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str = "") -> Fault:
@@ -307,10 +295,8 @@ def _pattern(error: ValidationError) -> Iterator[Fault]:
         shape = schema[SHAPE]
     elif "${" in rule or "\\$" in rule:
         types = schema.get("type")
-        numbers = (
-            [t for t in types if t in ("integer", "number")] if isinstance(types, list) else []
-        )
-        number = numbers[0] if numbers else "number"
+        listed = types if isinstance(types, list) else []
+        number = next((t for t in listed if t in ("integer", "number")), "number")
         shape = f"{hints.type_name(number)} or an ${{ENV_VAR}} reference"
         key = parts[-1] if parts else None
         fix = hints.unquote_fix(key, error.instance, integer=number == "integer")
@@ -386,7 +372,6 @@ _KEYWORDS: dict[str, Handler] = {
         ),
     ),
     "pattern": _pattern,
-    "uniqueItems": _one("HMT103", lambda e: f"{_subject(_parts(e))} lists the same item twice"),
 }
 for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
     _KEYWORDS[_bound] = _one(

@@ -1,11 +1,9 @@
 """HMT130: an agent.yaml's own sections, judged by the platform's own ``Agent`` model.
 
-The sections the schema judges, and top-level keys the model does not know, are left
-out; a document with neither ``model`` nor ``instructions`` is the test-case part of an
-agent and is not asked for them. A subagent's ``prompt_file`` is judged here as a
-``test_cases_file`` is (confined, bounded) and the model is handed a stand-in, so it
-opens nothing. Nothing the platform warns or logs reaches a stream (it quotes the input
-raw), and importing it leaves the process's loggers as they were.
+A document with neither ``model`` nor ``instructions`` (the test-case part of an agent) is
+not asked for them. A subagent's ``prompt_file`` is judged as a ``test_cases_file`` is
+(confined, bounded) and the model gets a stand-in, so it opens nothing. Nothing the
+platform warns or logs reaches a stream (it quotes the input raw).
 """
 
 from __future__ import annotations
@@ -48,7 +46,6 @@ _MODELS: dict[str, Any] = {}
 #: One validation at a time: the warnings filters and loggers it sets aside are shared.
 _VALIDATING = threading.Lock()
 
-_PLATFORM_LOGGER = "holodeck"
 #: Unset while the platform imports: a log file it would create, a level printing on stderr.
 _LOGGING_VARIABLES = ("HOLODECK_LOG_FILE", "HOLODECK_LOG_LEVEL")
 
@@ -130,10 +127,9 @@ def judge(
     limits: Limits | None = None,
     workdir: Path | None = None,
 ) -> Checked:
-    """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``),
-    nothing told where the loader or an error in ``found`` already did; the files they would
-    read stay in ``tree``, within ``limits``, a relative one read from ``workdir`` (both by
-    default the working folder)."""
+    """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``), none
+    where the loader or ``found`` already told; the files they read stay in ``tree``, a
+    relative one read from ``workdir`` (both by default the working folder)."""
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
@@ -191,7 +187,7 @@ def _model_faults(
 @contextmanager
 def _quiet() -> Iterator[None]:
     """What the validators warn or log is dropped: it quotes the input raw (ESC, ``::``)."""
-    logger = logging.getLogger(_PLATFORM_LOGGER)
+    logger = logging.getLogger("holodeck")
     with _VALIDATING, warnings.catch_warnings():
         warnings.simplefilter("ignore")
         handlers, propagate = list(logger.handlers), logger.propagate
@@ -227,8 +223,8 @@ class _Files:
 
 def _prompt_files(config: dict[str, Any], files: _Files, reported: set[JsonPath]) -> list[Fault]:
     """Each subagent's ``prompt_file`` judged, and replaced in a copy of ``claude`` by a
-    ``prompt`` blank when the file is (all the model asks of it), or beside a ``prompt`` by
-    a path that opens nothing; a value that is no text is handed as it is."""
+    ``prompt`` (blank when the file is: all the model asks), or beside one by a path that
+    opens nothing."""
     claude = config.get("claude")
     agents = claude.get("agents") if isinstance(claude, dict) else None
     if not isinstance(claude, dict) or not isinstance(agents, dict):
@@ -274,7 +270,7 @@ def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
         refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
         real = os.path.realpath(path)
     except (OSError, ValueError) as e:  # a NUL, a name too long, a loop of links
-        return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+        return False, _unreadable(e)
     if refused is not None:
         if refused.startswith("leaves") and not written.is_absolute() and ".." not in written.parts:
             refused = (
@@ -293,8 +289,8 @@ def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
     return files.judged[real]
 
 
-def _why(error: BaseException) -> str:
-    return clip(reason_of(error), 200)
+def _unreadable(error: BaseException) -> _Problem:
+    return "HMT130", f"prompt_file cannot be read ({clip(reason_of(error), 200)})", None
 
 
 def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
@@ -309,7 +305,7 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         if e.errno == errno.EINVAL:
             kind = "a folder" if path.is_dir() else "not a regular file"
             return False, ("HMT130", f"prompt_file is {kind}", None)
-        return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+        return False, _unreadable(e)
     allowed = limit - files.spent
     with os.fdopen(descriptor, "rb") as file:
         size = os.fstat(file.fileno()).st_size
@@ -329,23 +325,16 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         except UnicodeDecodeError as e:
             return False, ("HMT130", f"prompt_file is not UTF-8 text ({clip(e.reason)})", None)
         except OSError as e:
-            return False, ("HMT130", f"prompt_file cannot be read ({_why(e)})", None)
+            return False, _unreadable(e)
         finally:
             files.spent += read
     return blank, None
 
 
 def _too_large(size: int, limit: int, spent: int) -> _Problem:
-    over = (
-        f"over the limit of {limit:,}"
-        if not spent
-        else f"over what the document's other prompt files leave of the limit of {limit:,}"
-    )
-    return (
-        "HMT004",
-        f"prompt_file is {size:,} bytes, {over}; it was not read",
-        "raise the limit with --max-file-size if this is intended",
-    )
+    left = "what the document's other prompt files leave of " if spent else ""
+    message = f"prompt_file is {size:,} bytes, over {left}the limit of {limit:,}; it was not read"
+    return "HMT004", message, "raise the limit with --max-file-size if this is intended"
 
 
 def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
@@ -409,18 +398,15 @@ def _located(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool, Any]:
         # A union branch is named by its tag (a tool's ``type``), even when the data
         # holds a key of that name too (a function tool's ``function``).
         tag = isinstance(node, dict) and node.get("type") == part and i < len(loc) - 1
-        step = None if tag else _step(node, part)
-        if step is None:
+        if tag or not _holds(node, part):
             exact = exact and i < len(loc) - 1
             continue
         parts.append(part)
-        node = step[0]
+        node = node[part]
     return tuple(parts), exact, node
 
 
-def _step(node: Any, part: Any) -> tuple[Any] | None:
-    if isinstance(node, dict) and isinstance(part, str) and part in node:
-        return (node[part],)
-    if isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node):
-        return (node[part],)
-    return None
+def _holds(node: Any, part: Any) -> bool:
+    if isinstance(node, dict):
+        return isinstance(part, str) and part in node
+    return isinstance(node, list) and isinstance(part, int) and 0 <= part < len(node)

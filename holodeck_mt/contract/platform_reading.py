@@ -1,10 +1,10 @@
 """What the platform loads although the contract writes it otherwise: its lax reading.
 
 The platform's models read in pydantic's lax mode (``"5"`` for 5, ``"yes"`` for true,
-``null`` for an optional field left out). A value it converts is read as it converts it
-and its fault becomes a warning (HMT210-212); the schema then judges the converted
-document, so what the platform still refuses stays an error. How each field reads is
-declared in the schema (``field_facts``); here is only where a field sits.
+``null`` for an optional field left out): a value it converts is read so, with a warning
+(HMT210-212), and the schema judges the converted document. How each field reads is the
+schema's (``field_facts``); here is only where a field sits, and where (HMT216) a
+non-string key is loaded.
 """
 
 from __future__ import annotations
@@ -12,16 +12,15 @@ from __future__ import annotations
 import math
 import re
 from collections.abc import Callable
+from contextlib import suppress
 from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
-from holodeck_mt.model import Fault, JsonPath, Remove, Rewrite, clip
+from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, Role, clip, make
+from holodeck_mt.read.builder import COLLECTION_KEYS, NON_STRING_KEY
 from holodeck_mt.wording import hints
-
-#: The kind of the LLM model's mapping (its fields, like every kind's, are the schema's).
-MODEL = "model"
 
 
 def _reading(kind: str, field: str | int) -> str | None:
@@ -50,10 +49,8 @@ def as_number(value: Any) -> Any:
     if isinstance(value, (int, float)):
         return value
     if isinstance(value, str) and value.isascii():
-        try:
+        with suppress(ValueError):
             return float(value)
-        except ValueError:
-            return _NO
     return _NO
 
 
@@ -102,7 +99,7 @@ _CONVERT: dict[str, Callable[[Any], Any]] = {
 
 
 def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
-    """The kind of mapping (or list) at ``parts``: one of ``field_facts.kinds()``."""
+    """The kind of mapping (or list) at ``parts``, as ``field_facts`` names it."""
     node = _get(data, parts)
     if node is _NO or (not parts and not isinstance(data, dict)):
         return None
@@ -114,20 +111,26 @@ def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
     index, relative = walk.test_case_of(data, parts)
     if kind is None and index is not None:
         kind = _first(_TEST_CASE, relative, exact=True) or _first(_TEST_CASE_ENDS, relative)
-    return _metric(node) if kind == _METRIC else kind
+    if kind != _METRIC:
+        return kind
+    # Which metric, the branch the schema picks tells.
+    from holodeck_mt.contract.messages import metric_kind
+
+    metric = metric_kind(node) if isinstance(node, dict) else None
+    return f"metric:{metric}" if metric else None
 
 
 #: A path pattern: a key, ``int`` for any index, ``...`` for any key or index.
 _Pattern = tuple[Any, ...]
-#: The kind that is the metric's own: which one, the schema's branch tells (``_metric``).
+#: A metric, of the kind its branch of the schema tells (``metric:<type>``).
 _METRIC = "metric"
 
 #: Below the agent's ``evaluations``, the whole path after it.
 _AGENT_EVALUATIONS: tuple[tuple[_Pattern, str], ...] = (
     ((), "agent-evaluations"),
-    (("model",), MODEL),
+    (("model",), "model"),
     (("metrics", int), _METRIC),
-    (("metrics", ..., "model"), MODEL),
+    (("metrics", ..., "model"), "model"),
     (("optimizer",), "optimizer"),
     (("optimizer", "loss"), "loss"),
     (("optimizer", "numeric_phase"), "phase"),
@@ -145,7 +148,7 @@ _TEST_CASE_ENDS: tuple[tuple[_Pattern, str], ...] = (
     (("files", int), "file"),
     (("evaluations", int), _METRIC),
     (("pages",), "pages"),
-    (("evaluations", ..., "model"), MODEL),
+    (("evaluations", ..., "model"), "model"),
 )
 
 
@@ -168,14 +171,6 @@ def _first(
     return None
 
 
-def _metric(node: Any) -> str | None:
-    """The metric's kind (``metric:<type>``), as the schema picks the branch the author meant."""
-    from holodeck_mt.contract.messages import metric_kind
-
-    kind = metric_kind(node) if isinstance(node, dict) else None
-    return f"metric:{kind}" if kind else None
-
-
 def _get(data: Any, parts: JsonPath) -> Any:
     """The node at ``parts``, or ``_NO``."""
     for part in parts:
@@ -187,12 +182,13 @@ def _get(data: Any, parts: JsonPath) -> Any:
 
 
 def relax(
-    data: Any, faults: list[Fault], judge: Callable[[Any], list[Fault]], role: str = "document"
+    data: Any, judge: Callable[[Any], list[Fault]], role: str = "document"
 ) -> tuple[list[Fault], Any]:
     """The faults of the document as the platform reads it (``judge``'s on the converted
     copy, and one warning per conversion), and that document; ``data`` is left as it is."""
     notes: dict[JsonPath, Fault] = {}
     current = data
+    faults = judge(data)
     for _ in range(_ROUNDS):
         changes: dict[JsonPath, tuple[JsonPath, Any, Fault | None]] = {}
         for fault in faults:
@@ -312,3 +308,67 @@ def _replaced(data: Any, changes: dict[JsonPath, Any]) -> Any:
 
 def _shallow(data: Any) -> Any:
     return dict(data) if isinstance(data, dict) else list(data) if isinstance(data, list) else data
+
+
+# A free-form value (``turn_config``, ``response_format``, a tool's ``parameters``, ...) is
+# ``dict[str, Any]`` to the platform: below its checked levels of keys it takes any key,
+# so the reader's HMT003 there is a warning; `on`, `off`, `yes` and `no` are booleans
+# (YAML 1.1) that nothing looking the name up finds.
+
+#: Each free-form value: its path (``int`` for any index) from the agent.yaml's top
+#: level, and how many levels of its keys the platform's model wants as strings.
+_FREE_IN_AGENT: tuple[tuple[_Pattern, int], ...] = (
+    (("response_format",), 1),
+    (("tools", int, "parameters"), 2),
+    (("tools", int, "config"), 1),
+    (("tools", int, "model"), 1),
+    (("tools", int, "database"), 1),
+)
+#: The same, from a test case.
+_FREE_IN_TEST_CASE: tuple[tuple[_Pattern, int], ...] = ((("turns", int, "turn_config"), 1),)
+#: A key that is a list or a mapping cannot be hashed: PyYAML refuses the file wherever.
+_UNHASHABLE = tuple(f"{NON_STRING_KEY}, got {what}" for what in COLLECTION_KEYS)
+
+
+def _below(parts: JsonPath, root: _Pattern, levels: int) -> bool:
+    """Whether the mapping at ``parts`` lies in the value at ``root`` deeper than the
+    levels of keys its model checks."""
+    return len(parts) >= len(root) + levels and matches(root, parts)
+
+
+def loaded_by_platform(data: Any, parts: JsonPath, role: Role) -> bool:
+    """Whether a non-string key of the mapping at ``parts`` is one the platform loads."""
+    if role == "document" and any(_below(parts, root, n) for root, n in _FREE_IN_AGENT):
+        return True
+    index, relative = walk.test_case_of(data, parts)
+    return index is not None and any(_below(relative, root, n) for root, n in _FREE_IN_TEST_CASE)
+
+
+def reread(diagnostics: list[Diagnostic], data: Any, role: Role) -> list[Diagnostic]:
+    """The reader's ``diagnostics``, each non-string key the platform loads a warning."""
+    if not any(d.message.startswith(NON_STRING_KEY) for d in diagnostics):
+        return diagnostics
+    return [
+        _warning(d)
+        if d.code == "HMT003"
+        and d.message.startswith(NON_STRING_KEY)
+        and d.message not in _UNHASHABLE
+        and loaded_by_platform(data, d.pointer_parts, role)
+        else d
+        for d in diagnostics
+    ]
+
+
+def _warning(d: Diagnostic) -> Diagnostic:
+    got = d.message.removeprefix(NON_STRING_KEY).removeprefix(", got ")
+    return make(
+        "HMT216",
+        f"this key is read as {got}, not as text: the platform loads it, but nothing "
+        "that looks a key up by its name finds it",
+        d.line,
+        d.column,
+        pointer_parts=d.pointer_parts,
+        hint=d.hint,
+        end_column=d.end_column,
+        fix=d.fix,
+    )

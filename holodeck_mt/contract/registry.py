@@ -1,8 +1,5 @@
-"""The canonical schema files, loaded into an offline ``referencing.Registry``.
-
-``schema/`` at the top of the repository is the source of truth, read expanded; an
-installed package carries a copy as ``holodeck_mt/schema``.
-"""
+"""The canonical schema files (``schema/``, or the installed copy ``holodeck_mt/schema``),
+expanded, in an offline ``referencing.Registry``."""
 
 from __future__ import annotations
 
@@ -22,7 +19,6 @@ BASE_URI = SCHEMA_BASE
 
 #: The root schemas a document can be validated against, by role.
 DOCUMENT = BASE_URI + "document.schema.json"
-AGENT = BASE_URI + "agent.schema.json"
 TEST_CASES_FILE = BASE_URI + "test-cases-file.schema.json"
 METRIC = BASE_URI + "metric.schema.json"
 LLM_MODEL = BASE_URI + "llm-model.schema.json"
@@ -87,14 +83,12 @@ def registry() -> Registry[Any]:
 
 @cache
 def validator(root: str = DOCUMENT) -> Draft202012Validator:
-    """A validator for one of the root schemas, built once, whose messages never quote
-    the instance (:mod:`.keywords`)."""
+    """A validator of a root schema, built once, never quoting the instance (:mod:`.keywords`)."""
     from jsonschema import Draft202012Validator
 
     from holodeck_mt.contract.keywords import extended
 
-    bounded = extended(Draft202012Validator)
-    return bounded(schema_files()[root], registry=registry())  # type: ignore[return-value]
+    return extended(Draft202012Validator)(schema_files()[root], registry=registry())  # type: ignore[return-value]
 
 
 def bundle_path() -> Path:

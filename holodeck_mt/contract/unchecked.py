@@ -1,7 +1,5 @@
-"""The agent.yaml sections no platform model checked in a run, and how to check them.
-
-Kept apart from :mod:`.platform_models` so that a renderer imports nothing that reads YAML.
-"""
+"""The sections no platform model checked in a run, and how to check them (apart from
+:mod:`.platform_models`, so that a renderer imports nothing that reads YAML)."""
 
 from __future__ import annotations
 
@@ -17,8 +15,7 @@ INSTALL = "pip install holodeck-ai"
 
 
 def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
-    """The sections no model checked in ``results`` (each once, clipped), and how to check
-    them (None when every section was checked)."""
+    """The sections no model checked (each once, clipped), and how to check them, or None."""
     names = list(dict.fromkeys(clip(section) for r in results for section in r.unchecked))
     if not names:
         return [], None

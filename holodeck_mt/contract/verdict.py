@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from holodeck_mt.contract import compiled, free_form, registry
+from holodeck_mt.contract import compiled, registry
 from holodeck_mt.contract import platform_reading as lax
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, Role, make, under
@@ -31,7 +30,7 @@ class Verdict:
 def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
     """The faults of the loaded ``doc`` read as ``role``."""
     data = doc.data
-    doc.diagnostics = free_form.reread(doc.diagnostics, data, role)
+    doc.diagnostics = lax.reread(doc.diagnostics, data, role)
     if role == "test-cases-file" and not data:
         return Verdict([lax.NO_TEST_CASES], None)
     if not isinstance(data, (dict, list)):
@@ -41,7 +40,15 @@ def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
             "a list of test cases"
         )
         return Verdict([Fault("HMT006", message, ())], None)
-    faults, as_read = lax.relax(data, *_schema_of(doc, role, limits), role=role)
+
+    def schema(document: Any) -> list[Fault]:
+        """The schema's faults of ``document``, none below a loader's report."""
+        found = compiled.schema_faults(
+            ROOTS[role], document, compiled=not doc.has_non_json, max_cases=limits.max_diagnostics
+        )
+        return [f for f in found if not under(f.parts, doc.reported)]
+
+    faults, as_read = lax.relax(data, schema, role=role)
     return Verdict(faults, as_read)
 
 
@@ -54,19 +61,3 @@ def unloaded(diagnostics: list[Diagnostic], role: Role) -> list[Diagnostic]:
         make(none.code, none.message, d.line, d.column, hint=none.hint) if d.code == "HMT006" else d
         for d in diagnostics
     ]
-
-
-def _schema_of(
-    doc: loader.Document, role: Role, limits: Limits
-) -> tuple[list[Fault], Callable[[Any], list[Fault]]]:
-    """The schema's faults of the loaded document (none below a loader's report), and the
-    function that found them."""
-    uses_json_only = not doc.has_non_json
-
-    def schema(document: Any) -> list[Fault]:
-        found = compiled.schema_faults(
-            ROOTS[role], document, compiled=uses_json_only, max_cases=limits.max_diagnostics
-        )
-        return [f for f in found if not under(f.parts, doc.reported)]
-
-    return schema(doc.data), schema

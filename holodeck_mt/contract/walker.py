@@ -1,7 +1,5 @@
-"""The keywords our schema uses, by what their values are, and the one walk over its subschemas.
-
-Everything that reads or rewrites the schema reads these lists: a keyword is added here once.
-"""
+"""The keywords our schema uses, by what their values are (each added here once), and the
+one walk over its subschemas."""
 
 from __future__ import annotations
 

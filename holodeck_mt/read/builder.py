@@ -19,7 +19,7 @@ from holodeck_mt.model import clip
 from holodeck_mt.read import scalars as sc
 from holodeck_mt.text.positions import Position, Positions, of_mark
 
-#: The message of a non-string key (``contract/free_form`` warns of a nested one).
+#: The message of a non-string key (``contract/platform_reading`` warns of a nested one).
 NON_STRING_KEY = "a mapping key must be a string"
 #: What a key that is a collection is called.
 COLLECTION_KEYS = ("a mapping", "a list")

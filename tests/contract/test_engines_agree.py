@@ -26,6 +26,8 @@ from hypothesis import strategies as st
 
 from holodeck_mt.app.cli import main
 from holodeck_mt.contract import compiled as fast_path
+from holodeck_mt.contract import registry
+from holodeck_mt.contract.walker import ANNOTATIONS
 from holodeck_mt.pipeline import validate_text
 from holodeck_mt.rules.registry import RULES
 from tests.conftest import SAMPLES
@@ -76,9 +78,9 @@ def test_the_compiled_path_is_installed_and_on_by_default(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     monkeypatch.delenv(fast_path.ENGINE_VARIABLE, raising=False)
-    assert fast_path.available()
+    assert fast_path._fast() is not None
     monkeypatch.setenv(fast_path.ENGINE_VARIABLE, "python")
-    assert not fast_path.available()
+    assert fast_path._fast() is None
 
 
 def test_the_fixture_corpus_is_not_empty() -> None:
@@ -215,7 +217,7 @@ def test_without_the_compiled_validator_the_python_path_gives_the_same_diagnosti
     monkeypatch.setitem(sys.modules, "jsonschema_rs", None)  # import fails
     fast_path._compiled.cache_clear()
     try:
-        assert not fast_path.available()
+        assert fast_path._fast() is None
         assert _diagnostics(text, "auto", monkeypatch) == expected
     finally:
         monkeypatch.undo()
@@ -257,3 +259,10 @@ def test_a_folder_validated_on_several_processes_reads_as_on_one(tmp_path: Path)
     one, several = run("1"), run("4")
     assert one == several
     assert one[0] == 1 and json.loads(one[1])["summary"]["files"] == 12
+
+
+def test_the_test_case_list_constrains_only_its_items_and_length() -> None:
+    """Then judging a shortened list says what the schema says of the whole one."""
+    definition = registry.schema_files()[registry.BASE_URI + "test-case.schema.json"]
+    held = set(definition["$defs"]["TestCases"]) - ANNOTATIONS
+    assert held <= {"type", "items", "minItems", "maxItems"}
