@@ -47,7 +47,6 @@ __all__ = [
     "Checked",
     "FileResult",
     "Role",
-    "check_document_text",
     "check_file",
     "read_saved",
     "validate_document_text",
@@ -348,39 +347,10 @@ def validate_document_text(
     """As :func:`validate_file` for a file's text (an editor's buffer): the test-cases file
     it names is read from ``base_dir`` unless ``followed_text`` gives it; ``tree`` and
     ``workdir`` as for :func:`validate_text` (the editor's workspace)."""
-    checked = check_document_text(
-        text,
-        path=path,
-        base_dir=base_dir,
-        options=options,
-        limits=limits,
-        followed_text=followed_text,
-        tree=tree,
-        workdir=workdir,
-        options_of=options_of,
-    )
-    return [c.result for c in checked]
-
-
-def check_document_text(
-    text: str,
-    *,
-    path: str,
-    base_dir: Path,
-    options: Options | None = None,
-    limits: Limits | None = None,
-    followed_text: str | None = None,
-    tree: Path | None = None,
-    workdir: Path | None = None,
-    options_of: OptionsOf | None = None,
-) -> list[Checked]:
-    """As :func:`validate_document_text`, each result with what it was judged on."""
     options, limits = options or Options(), limits or Limits()
     tree = tree if tree is not None else confine.tree_of(Path(path))
     how = _Judging(display_path(path), "document", base_dir, options, limits, tree, workdir=workdir)
-    checked = _validate_document(text, how, followed_text, options_of)
-    _closed(checked, options)
-    return checked
+    return _closed(_validate_document(text, how, followed_text, options_of), options)
 
 
 def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
