@@ -157,11 +157,9 @@ def _validate_text(
 def _follow(doc: loader.Document, how: _Judging, given: str | None) -> follow.Followed | None:
     """The test-cases file ``doc`` names, read (None: none). The platform loads it beside
     `test_cases: null` (or empty) and refuses any other `test_cases` (HMT110)."""
-    data = doc.data
-    if not isinstance(data, dict) or data.get("test_cases") is not None:
-        return None
+    data = doc.data if isinstance(doc.data, dict) else {}
     target = data.get("test_cases_file")
-    if not isinstance(target, str) or not target:
+    if data.get("test_cases") is not None or not isinstance(target, str) or not target:
         return None
     return follow.follow(
         target,
@@ -297,10 +295,8 @@ def validate_file(
     """Validate a file, and the test-cases file it names (inside its tree); one result per
     file. ``options_of``: the test-cases file's options, by its path (by default those of the
     file naming it). Raises :class:`OSError` when the file cannot be read (a NUL included)."""
-    checked = check_file(
-        path, display=display, options=options, limits=limits, options_of=options_of
-    )
-    return [c.result for c in checked]
+    found = check_file(path, display=display, options=options, limits=limits, options_of=options_of)
+    return [c.result for c in found]
 
 
 def check_file(
