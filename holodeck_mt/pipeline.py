@@ -1,10 +1,6 @@
-"""Validate one document: read, contract, rules, locate, result (docs/architecture.md).
-
-The Python API: ``validate_*`` return a :class:`FileResult` per file, ``check_*`` a
-:class:`Checked` (the result with what it was judged on, for ``explain``, ``fix`` and the
-language server). The only module that reads a file and follows a `test_cases_file`;
-:func:`_validate_text` is the whole path, one leaf per stage.
-"""
+"""Validate one document: read, contract, rules, locate, result (docs/architecture.md); the
+only module that reads a file and follows a `test_cases_file`. ``validate_*`` return a
+:class:`FileResult` per file, :func:`check_file` a :class:`Checked` (``explain``, ``fix``)."""
 
 from __future__ import annotations
 
@@ -177,9 +173,8 @@ _BRACES_LOOKED_AT = 1024
 
 
 def _may_reference(text: str) -> bool:
-    """``"${" in text``, each brace found by a one-character search (memchr): a text of few
-    braces is read at memory speed, not twenty times slower as a two-character search reads
-    a text full of ``$``. Past so many braces, the rest is searched whole."""
+    """``"${" in text``, each brace found by a one-character search (memchr, twenty times faster
+    than a two-character search on a text full of ``$``); past so many, the rest searched whole."""
     at = text.find("{", 1)
     for _ in range(_BRACES_LOOKED_AT):
         if at < 0:
@@ -194,7 +189,7 @@ def _judged(
     doc: loader.Document, followed: follow.Followed | None, how: _Judging
 ) -> tuple[list[Diagnostic], FileResult]:
     """Contract, rules, locate on a loaded document: its diagnostics (not yet placed, kept,
-    capped) and its result; the fault of the test-cases file it names is located too."""
+    capped), the fault of the test-cases file it names included, and its result."""
     # The warnings on plain scalars the platform and editors read differently.
     warned = dialect.warnings(doc.dialect, set())
     spared = not _set_apart_before()
@@ -234,9 +229,8 @@ def _judged(
 
 @functools.cache
 def _set_apart_before() -> bool:
-    """Whether someone else froze objects (``gc.freeze``) before this process first validated:
-    a worker forked from a parent that froze its own, which must stay apart. Asked once per
-    process: the count walks every frozen object."""
+    """Whether a parent this worker was forked from froze its own objects (``gc.freeze``), which
+    must stay apart. Asked once per process: the count walks every frozen object."""
     return gc.get_freeze_count() > 0
 
 
