@@ -39,17 +39,6 @@ if TYPE_CHECKING:
 #: The options a file is judged with, by its path.
 OptionsOf = Callable[[str], Options]
 
-__all__ = [
-    "Checked",
-    "FileResult",
-    "Role",
-    "check_file",
-    "read_saved",
-    "validate_document_text",
-    "validate_file",
-    "validate_text",
-]
-
 
 @dataclass
 class Checked:
