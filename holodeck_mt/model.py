@@ -54,7 +54,7 @@ class Intent:
     words. Safe when the fix keeps what the file means, unsafe when it removes or renames
     what the author wrote, whatever the rule."""
 
-    applicability: ClassVar[Applicability]
+    applicability: ClassVar[Applicability] = "safe"
     #: What the fix writes (each kind's own ``does`` is its row of docs/fix.md).
     does: ClassVar[str]
 
@@ -68,7 +68,6 @@ def _key_prefix(key: str | None) -> str:
 
 @dataclass(frozen=True)
 class Quote(Intent):
-    applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'quote the scalar as written: `14.10` becomes `"14.10"`, not `"14.1"`'
     #: The scalar in its quotes, as the hint shows it (None: the hint shows no value).
     shown: str | None = None
@@ -83,7 +82,6 @@ class Quote(Intent):
 
 @dataclass(frozen=True)
 class Unquote(Intent):
-    applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'write a quoted number unquoted: `"0.5"` becomes `0.5`'
     number: str
     key: str | None = None
@@ -94,7 +92,6 @@ class Unquote(Intent):
 
 @dataclass(frozen=True)
 class Rewrite(Intent):
-    applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'write the value as the platform reads it: `"yes"` becomes `true`'
     literal: str
     key: str | None = None
