@@ -22,6 +22,7 @@ BUNDLE_URL = SCHEMA_BASE + BUNDLE_NAME
 #: The same bundle, attached to every GitHub release (.github/workflows/release.yml).
 RELEASE_BUNDLE_URL = f"{REPOSITORY}/releases/latest/download/{BUNDLE_NAME}"
 
+
 def code_docs(code: str) -> str:
     """Where ``code`` (``HMT102``) is documented: its section (anchor ``#hmt102``) of
     docs/diagnostics.md as the repository renders it; the language server links to it."""
