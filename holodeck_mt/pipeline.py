@@ -296,15 +296,14 @@ def check_file(
     path = Path(path)
     display = display_path(display if display is not None else path)
     options, limits = options or Options(), limits or Limits()
-    refused = confine.refusal(
-        path, confine.tree_of(path), allow_outside=options.allow_outside_paths
-    )
+    tree = confine.tree_of(path)
+    refused = confine.refusal(path, tree, allow_outside=options.allow_outside_paths)
     if refused is not None:
         return [Checked(FileResult(display, [files.refused(refused)], strict=options.strict))]
     text, problem = files.read_text(path, limits)
     if text is None:
         return [Checked(_screened(display, [problem] if problem else [], options, limits))]
-    how = _Judging(display, "document", path.parent, options, limits, confine.tree_of(path))
+    how = _Judging(display, "document", path.parent, options, limits, tree)
     checked = _validate_document(text, how, None, options_of)
     checked[0].result.source = os.path.realpath(path)
     _closed(checked, options)

@@ -53,9 +53,8 @@ def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
     """The index of the test case holding ``parts`` and the path relative to it."""
     found = test_case_list(data)
     if found is not None:
-        base = found[1]
-        depth = len(base)
-        index = parts[depth] if len(parts) > depth and parts[:depth] == base else None
+        depth = len(found[1])
+        index = parts[depth] if len(parts) > depth and parts[:depth] == found[1] else None
         if isinstance(index, int):
             return index, parts[depth + 1 :]
     return None, parts
