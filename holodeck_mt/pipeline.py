@@ -116,7 +116,7 @@ def _validate_text(
         return _closed([_validate_text(candidate, how)[0]], options)[0]
 
     if len(text) > limits.max_bytes:
-        found = _screened(how.path, [files.too_large(len(text), limits)], options, limits)
+        found = _screened(how.path, files.too_large(len(text), limits), options, limits)
         return Checked(found, again=again), None
     screen = Screen.of(text, how.path, options)
     written = _substituted(text, how.workdir)
@@ -227,11 +227,11 @@ if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
     os.register_at_fork(after_in_child=_set_apart_before.cache_clear)
 
 
-def _screened(path: str, found: list[Diagnostic], options: Options, limits: Limits) -> FileResult:
-    """The result of a file that is not read as text: its diagnostics as selected."""
+def _screened(path: str, found: Diagnostic | None, options: Options, limits: Limits) -> FileResult:
+    """The result of a file that is not read as text: what was found, if selected."""
     screen = Screen.of("", path, options)
-    found = report.finish(found, limits, screen.keep if screen else None)
-    return FileResult(path, found, strict=options.strict)
+    shown = report.finish([found] if found else [], limits, screen.keep if screen else None)
+    return FileResult(path, shown, strict=options.strict)
 
 
 def validate_text(
@@ -257,7 +257,7 @@ def validate_text(
     if isinstance(text, (bytes, bytearray, memoryview)):
         decoded, problem = files.decode(bytes(text), limits)
         if decoded is None:
-            return _screened(display_path(path), [problem] if problem else [], options, limits)
+            return _screened(display_path(path), problem, options, limits)
         text = decoded
     elif not isinstance(text, str):
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
@@ -302,7 +302,7 @@ def check_file(
         return [Checked(FileResult(display, [files.refused(refused)], strict=options.strict))]
     text, problem = files.read_text(path, limits)
     if text is None:
-        return [Checked(_screened(display, [problem] if problem else [], options, limits))]
+        return [Checked(_screened(display, problem, options, limits))]
     how = _Judging(display, "document", path.parent, options, limits, tree)
     checked = _validate_document(text, how, None, options_of)
     checked[0].result.source = os.path.realpath(path)
@@ -364,8 +364,7 @@ def _validate_document(
         named = str(checked.document.data.get("test_cases_file"))
         options = options_of(os.path.abspath(how.base_dir / named))
     if found.text is None:
-        problems = [found.problem] if found.problem else []
-        return [checked, Checked(_screened(found.shown, problems, options, how.limits))]
+        return [checked, Checked(_screened(found.shown, found.problem, options, how.limits))]
     agent = checked.document.data if checked.document is not None else None
     clean = checked.result.errors == 0
     referenced, _ = _validate_text(
