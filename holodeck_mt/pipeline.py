@@ -182,9 +182,8 @@ def _judged(
     # The warnings on plain scalars the platform and editors read differently.
     warned = dialect.warnings(doc.dialect, set())
     spared = not _set_apart_before()
-    # A document is a million containers and no cycles: collections would walk it all again,
-    # for nothing. It is set apart while checked; whether the collector is on stays the
-    # reader's to say (threads share it).
+    # A document is a million containers and no cycles, set apart while checked so collections
+    # do not walk it again; the collector stays on or off as set (threads share it).
     if spared:
         gc.freeze()
     try:
