@@ -102,6 +102,4 @@ def matches(path: str, root: Path | None, pattern: str) -> bool:
     pattern = pattern.removeprefix("./")
     if "/" not in pattern:
         return fnmatch.fnmatchcase(relative.rsplit("/", 1)[-1], pattern)
-    return fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(
-        relative, pattern.replace("**/", "")
-    )
+    return any(fnmatch.fnmatchcase(relative, p) for p in (pattern, pattern.replace("**/", "")))
