@@ -10,13 +10,11 @@ __version__ = "0.1.0"
 __all__ = ["Diagnostic", "FileResult", "__version__", "validate_file", "validate_text"]
 
 if TYPE_CHECKING:
-    from typing import Any
-
     from holodeck_mt.model import Diagnostic, FileResult
     from holodeck_mt.pipeline import validate_file, validate_text
 
 
-def __getattr__(name: str) -> Any:
+def __getattr__(name: str) -> object:
     # Imported on first use, so that `python -m holodeck_mt` starts fast.
     if name in ("Diagnostic", "FileResult"):
         from holodeck_mt import model

@@ -50,11 +50,10 @@ Applicability = Literal["safe", "unsafe"]
 
 @dataclass(frozen=True)
 class Intent:
-    """What would fix a fault, decided where the fault is made; its hint is the intent's own
-    words. Safe when the fix keeps what the file means, unsafe when it removes or renames
-    what the author wrote, whatever the rule."""
+    """What would fix a fault, decided where the fault is made; its hint is its own words. Safe
+    when the fix keeps what the file means, unsafe when it removes or renames what was written."""
 
-    applicability: ClassVar[Applicability]
+    applicability: ClassVar[Applicability] = "safe"
     #: What the fix writes (each kind's own ``does`` is its row of docs/fix.md).
     does: ClassVar[str]
 
@@ -68,7 +67,6 @@ def _key_prefix(key: str | None) -> str:
 
 @dataclass(frozen=True)
 class Quote(Intent):
-    applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'quote the scalar as written: `14.10` becomes `"14.10"`, not `"14.1"`'
     #: The scalar in its quotes, as the hint shows it (None: the hint shows no value).
     shown: str | None = None
@@ -83,7 +81,6 @@ class Quote(Intent):
 
 @dataclass(frozen=True)
 class Unquote(Intent):
-    applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'write a quoted number unquoted: `"0.5"` becomes `0.5`'
     number: str
     key: str | None = None
@@ -94,7 +91,6 @@ class Unquote(Intent):
 
 @dataclass(frozen=True)
 class Rewrite(Intent):
-    applicability: ClassVar[Applicability] = "safe"
     does: ClassVar[str] = 'write the value as the platform reads it: `"yes"` becomes `true`'
     literal: str
     key: str | None = None
@@ -320,15 +316,13 @@ class FileResult:
     stats: dict[str, int] = field(default_factory=lambda: {"test_cases": 0, "turns": 0})
     #: The file's text, for renderers that quote the offending line.
     text: str | None = None
-    #: Only the quoted lines, by 1-based number, once the text is dropped: a run over many
-    #: files keeps no whole text.
+    #: Only the quoted lines by number, once the text is dropped (a run over many files keeps none).
     quoted: dict[int, str] | None = None
     #: Each test case's name (clipped) by index, None when unnamed: no renderer parses YAML.
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
-    #: The agent.yaml's own sections no platform model checked, and why: ``off``
-    #: (``--platform off``) or ``absent`` (not importable).
+    #: The agent.yaml's sections no platform model checked, and why: ``off`` or ``absent``.
     unchecked: tuple[str, ...] = ()
     unchecked_because: str = ""
     #: The real path the text was read from (None: given as text): what ``fix`` writes.
@@ -371,6 +365,5 @@ class FileResult:
         }
 
     def level(self, diagnostic: Diagnostic) -> Severity:
-        """The level a report gives ``diagnostic``: ``error`` when it fails the file (when strict,
-        every diagnostic does)."""
+        """The level a report gives ``diagnostic``: in a strict file, every one is an error."""
         return "error" if self.strict else diagnostic.severity

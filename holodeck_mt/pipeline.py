@@ -1,10 +1,6 @@
-"""Validate one document: read, contract, rules, locate, result (docs/architecture.md).
-
-The Python API: ``validate_*`` return a :class:`FileResult` per file, ``check_*`` a
-:class:`Checked` (the result with what it was judged on, for ``explain``, ``fix`` and the
-language server). The only module that reads a file and follows a `test_cases_file`;
-:func:`_validate_text` is the whole path, one leaf per stage.
-"""
+"""Validate one document: read, contract, rules, locate, result (docs/architecture.md); the
+only module that reads a file and follows a `test_cases_file`. ``validate_*`` return a
+:class:`FileResult` per file, :func:`check_file` a :class:`Checked` (``explain``, ``fix``)."""
 
 from __future__ import annotations
 
@@ -42,18 +38,6 @@ if TYPE_CHECKING:
 
 #: The options a file is judged with, by its path.
 OptionsOf = Callable[[str], Options]
-
-__all__ = [
-    "Checked",
-    "FileResult",
-    "Role",
-    "check_document_text",
-    "check_file",
-    "read_saved",
-    "validate_document_text",
-    "validate_file",
-    "validate_text",
-]
 
 
 @dataclass
@@ -132,7 +116,7 @@ def _validate_text(
         return _closed([_validate_text(candidate, how)[0]], options)[0]
 
     if len(text) > limits.max_bytes:
-        found = _screened(how.path, [files.too_large(len(text), limits)], options, limits)
+        found = _screened(how.path, files.too_large(len(text), limits), options, limits)
         return Checked(found, again=again), None
     screen = Screen.of(text, how.path, options)
     written = _substituted(text, how.workdir)
@@ -158,11 +142,9 @@ def _validate_text(
 def _follow(doc: loader.Document, how: _Judging, given: str | None) -> follow.Followed | None:
     """The test-cases file ``doc`` names, read (None: none). The platform loads it beside
     `test_cases: null` (or empty) and refuses any other `test_cases` (HMT110)."""
-    data = doc.data
-    if not isinstance(data, dict) or data.get("test_cases") is not None:
-        return None
+    data = doc.data if isinstance(doc.data, dict) else {}
     target = data.get("test_cases_file")
-    if not isinstance(target, str) or not target:
+    if data.get("test_cases") is not None or not isinstance(target, str) or not target:
         return None
     return follow.follow(
         target,
@@ -180,9 +162,8 @@ _BRACES_LOOKED_AT = 1024
 
 
 def _may_reference(text: str) -> bool:
-    """``"${" in text``, each brace found by a one-character search (memchr): a text of few
-    braces is read at memory speed, not twenty times slower as a two-character search reads
-    a text full of ``$``. Past so many braces, the rest is searched whole."""
+    """``"${" in text``, each brace found by a one-character search (memchr, twenty times faster
+    than a two-character search on a text full of ``$``); past so many, the rest searched whole."""
     at = text.find("{", 1)
     for _ in range(_BRACES_LOOKED_AT):
         if at < 0:
@@ -197,13 +178,12 @@ def _judged(
     doc: loader.Document, followed: follow.Followed | None, how: _Judging
 ) -> tuple[list[Diagnostic], FileResult]:
     """Contract, rules, locate on a loaded document: its diagnostics (not yet placed, kept,
-    capped) and its result; the fault of the test-cases file it names is located too."""
+    capped), the fault of the test-cases file it names included, and its result."""
     # The warnings on plain scalars the platform and editors read differently.
     warned = dialect.warnings(doc.dialect, set())
     spared = not _set_apart_before()
-    # A document is a million containers and no cycles: collections would walk it all again,
-    # for nothing. It is set apart while checked; whether the collector is on stays the
-    # reader's to say (threads share it).
+    # A document is a million containers and no cycles, set apart while checked so collections
+    # do not walk it again; the collector stays on or off as set (threads share it).
     if spared:
         gc.freeze()
     try:
@@ -237,9 +217,8 @@ def _judged(
 
 @functools.cache
 def _set_apart_before() -> bool:
-    """Whether someone else froze objects (``gc.freeze``) before this process first validated:
-    a worker forked from a parent that froze its own, which must stay apart. Asked once per
-    process: the count walks every frozen object."""
+    """Whether a parent this worker was forked from froze its own objects (``gc.freeze``), which
+    must stay apart. Asked once per process: the count walks every frozen object."""
     return gc.get_freeze_count() > 0
 
 
@@ -247,11 +226,11 @@ if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
     os.register_at_fork(after_in_child=_set_apart_before.cache_clear)
 
 
-def _screened(path: str, found: list[Diagnostic], options: Options, limits: Limits) -> FileResult:
-    """The result of a file that is not read as text: its diagnostics as selected."""
+def _screened(path: str, found: Diagnostic | None, options: Options, limits: Limits) -> FileResult:
+    """The result of a file that is not read as text: what was found, if selected."""
     screen = Screen.of("", path, options)
-    found = report.finish(found, limits, screen.keep if screen else None)
-    return FileResult(path, found, strict=options.strict)
+    shown = report.finish([found] if found else [], limits, screen.keep if screen else None)
+    return FileResult(path, shown, strict=options.strict)
 
 
 def validate_text(
@@ -277,7 +256,7 @@ def validate_text(
     if isinstance(text, (bytes, bytearray, memoryview)):
         decoded, problem = files.decode(bytes(text), limits)
         if decoded is None:
-            return _screened(display_path(path), [problem] if problem else [], options, limits)
+            return _screened(display_path(path), problem, options, limits)
         text = decoded
     elif not isinstance(text, str):
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
@@ -298,10 +277,8 @@ def validate_file(
     """Validate a file, and the test-cases file it names (inside its tree); one result per
     file. ``options_of``: the test-cases file's options, by its path (by default those of the
     file naming it). Raises :class:`OSError` when the file cannot be read (a NUL included)."""
-    checked = check_file(
-        path, display=display, options=options, limits=limits, options_of=options_of
-    )
-    return [c.result for c in checked]
+    found = check_file(path, display=display, options=options, limits=limits, options_of=options_of)
+    return [c.result for c in found]
 
 
 def check_file(
@@ -318,15 +295,14 @@ def check_file(
     path = Path(path)
     display = display_path(display if display is not None else path)
     options, limits = options or Options(), limits or Limits()
-    refused = confine.refusal(
-        path, confine.tree_of(path), allow_outside=options.allow_outside_paths
-    )
+    tree = confine.tree_of(path)
+    refused = confine.refusal(path, tree, allow_outside=options.allow_outside_paths)
     if refused is not None:
         return [Checked(FileResult(display, [files.refused(refused)], strict=options.strict))]
     text, problem = files.read_text(path, limits)
     if text is None:
-        return [Checked(_screened(display, [problem] if problem else [], options, limits))]
-    how = _Judging(display, "document", path.parent, options, limits, confine.tree_of(path))
+        return [Checked(_screened(display, problem, options, limits))]
+    how = _Judging(display, "document", path.parent, options, limits, tree)
     checked = _validate_document(text, how, None, options_of)
     checked[0].result.source = os.path.realpath(path)
     _closed(checked, options)
@@ -348,39 +324,10 @@ def validate_document_text(
     """As :func:`validate_file` for a file's text (an editor's buffer): the test-cases file
     it names is read from ``base_dir`` unless ``followed_text`` gives it; ``tree`` and
     ``workdir`` as for :func:`validate_text` (the editor's workspace)."""
-    checked = check_document_text(
-        text,
-        path=path,
-        base_dir=base_dir,
-        options=options,
-        limits=limits,
-        followed_text=followed_text,
-        tree=tree,
-        workdir=workdir,
-        options_of=options_of,
-    )
-    return [c.result for c in checked]
-
-
-def check_document_text(
-    text: str,
-    *,
-    path: str,
-    base_dir: Path,
-    options: Options | None = None,
-    limits: Limits | None = None,
-    followed_text: str | None = None,
-    tree: Path | None = None,
-    workdir: Path | None = None,
-    options_of: OptionsOf | None = None,
-) -> list[Checked]:
-    """As :func:`validate_document_text`, each result with what it was judged on."""
     options, limits = options or Options(), limits or Limits()
     tree = tree if tree is not None else confine.tree_of(Path(path))
     how = _Judging(display_path(path), "document", base_dir, options, limits, tree, workdir=workdir)
-    checked = _validate_document(text, how, followed_text, options_of)
-    _closed(checked, options)
-    return checked
+    return _closed(_validate_document(text, how, followed_text, options_of), options)
 
 
 def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
@@ -416,8 +363,7 @@ def _validate_document(
         named = str(checked.document.data.get("test_cases_file"))
         options = options_of(os.path.abspath(how.base_dir / named))
     if found.text is None:
-        problems = [found.problem] if found.problem else []
-        return [checked, Checked(_screened(found.shown, problems, options, how.limits))]
+        return [checked, Checked(_screened(found.shown, found.problem, options, how.limits))]
     agent = checked.document.data if checked.document is not None else None
     clean = checked.result.errors == 0
     referenced, _ = _validate_text(

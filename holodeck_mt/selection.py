@@ -90,23 +90,16 @@ class Selection:
         return cached
 
 
-def _relative(path: str, root: Path | None) -> str:
-    absolute = os.path.abspath(path)
-    base = os.path.abspath(root) if root is not None else os.getcwd()
-    inside = os.path.commonpath([absolute, base]) == base
-    relative = os.path.relpath(absolute, base) if inside else absolute
-    return relative.replace(os.sep, "/")
-
-
 def matches(path: str, root: Path | None, pattern: str) -> bool:
     """Whether the glob ``pattern``, relative to ``root`` (None: the working directory),
     matches ``path``; one without ``/`` matches the file name at any depth, as in ruff."""
     import fnmatch  # only when a configuration has globs
 
-    relative = _relative(path, root)
+    absolute = os.path.abspath(path)
+    base = os.path.abspath(root) if root is not None else os.getcwd()
+    inside = os.path.commonpath([absolute, base]) == base
+    relative = (os.path.relpath(absolute, base) if inside else absolute).replace(os.sep, "/")
     pattern = pattern.removeprefix("./")
     if "/" not in pattern:
         return fnmatch.fnmatchcase(relative.rsplit("/", 1)[-1], pattern)
-    return fnmatch.fnmatchcase(relative, pattern) or fnmatch.fnmatchcase(
-        relative, pattern.replace("**/", "")
-    )
+    return any(fnmatch.fnmatchcase(relative, p) for p in (pattern, pattern.replace("**/", "")))

@@ -22,11 +22,8 @@ BUNDLE_URL = SCHEMA_BASE + BUNDLE_NAME
 #: The same bundle, attached to every GitHub release (.github/workflows/release.yml).
 RELEASE_BUNDLE_URL = f"{REPOSITORY}/releases/latest/download/{BUNDLE_NAME}"
 
-#: The page documenting every diagnostic code, as the repository shows it (rendered, with
-#: an anchor per code: ``#hmt102``); the language server links each diagnostic to it.
-DIAGNOSTICS_DOCS = f"{REPOSITORY}/blob/main/docs/diagnostics.md"
-
 
 def code_docs(code: str) -> str:
-    """Where ``code`` (``HMT102``) is documented: its section of :data:`DIAGNOSTICS_DOCS`."""
-    return f"{DIAGNOSTICS_DOCS}#{code.lower()}"
+    """Where ``code`` (``HMT102``) is documented: its section (anchor ``#hmt102``) of
+    docs/diagnostics.md as the repository renders it; the language server links to it."""
+    return f"{REPOSITORY}/blob/main/docs/diagnostics.md#{code.lower()}"

@@ -4,7 +4,7 @@ walker yields only what has the expected shape (the schema reports the rest)."""
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from typing import Any
 
 from holodeck_mt.model import JsonPath, clip
@@ -23,10 +23,7 @@ def test_case_list(data: Any) -> tuple[list[Any], JsonPath] | None:
 
 def test_cases(data: Any) -> Iterator[tuple[int, JsonPath, Any]]:
     """``(index, path, test_case)`` for every test case of an agent.yaml or test-cases file."""
-    found = test_case_list(data)
-    if found is None:
-        return
-    items, base = found
+    items, base = test_case_list(data) or ([], ())
     for i, case in enumerate(items):
         yield i, (*base, i), case
 
@@ -39,8 +36,7 @@ def name_of(case: Any) -> str | None:
 
 def test_case_name(data: Any, index: int) -> str | None:
     """The name of the document's ``index``-th test case, as :func:`shown_name` shows it."""
-    found = test_case_list(data)
-    cases = found[0] if found is not None else []
+    cases = (test_case_list(data) or ([], ()))[0]
     return shown_name(cases[index]) if 0 <= index < len(cases) else None
 
 
@@ -57,9 +53,8 @@ def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
     """The index of the test case holding ``parts`` and the path relative to it."""
     found = test_case_list(data)
     if found is not None:
-        base = found[1]
-        depth = len(base)
-        index = parts[depth] if len(parts) > depth and parts[:depth] == base else None
+        depth = len(found[1])
+        index = parts[depth] if len(parts) > depth and parts[:depth] == found[1] else None
         if isinstance(index, int):
             return index, parts[depth + 1 :]
     return None, parts
@@ -88,28 +83,27 @@ def _fields(data: Any, key: str, *, turns_only: bool = False) -> Iterator[Node]:
         yield ((*path, key) if j is None else (*path, "turns", j, key)), scope[key]
 
 
-def metrics(data: Any) -> Iterator[Node]:
-    """Every metric mapping: agent level, test-case level and turn level."""
-    if isinstance(data, dict):
-        evaluations = data.get("evaluations")
-        if isinstance(evaluations, dict) and isinstance(evaluations.get("metrics"), list):
-            for i, metric in enumerate(evaluations["metrics"]):
-                if isinstance(metric, dict):
-                    yield ("evaluations", "metrics", i), metric
-    # Streamed, not listed: a file of a million test cases costs no list of them.
-    lists: Iterator[Node] = itertools.chain(
-        (
-            ((*path, "evaluations"), case["evaluations"])
-            for _, path, case in test_cases(data)
-            if isinstance(case, dict) and "evaluations" in case
-        ),
-        _fields(data, "evaluations", turns_only=True),
-    )
+def _mappings(lists: Iterable[Node]) -> Iterator[Node]:
+    """Each mapping of each list among ``lists``, with its path."""
     for path, found in lists:
         if isinstance(found, list):
-            for i, metric in enumerate(found):
-                if isinstance(metric, dict):
-                    yield (*path, i), metric
+            for i, item in enumerate(found):
+                if isinstance(item, dict):
+                    yield (*path, i), item
+
+
+def metrics(data: Any) -> Iterator[Node]:
+    """Every metric mapping: agent level, test-case level and turn level."""
+    evaluations = data.get("evaluations") if isinstance(data, dict) else None
+    if isinstance(evaluations, dict):
+        yield from _mappings([(("evaluations", "metrics"), evaluations.get("metrics"))])
+    # Streamed, not listed: a file of a million test cases costs no list of them.
+    cases = (
+        ((*path, "evaluations"), case["evaluations"])
+        for _, path, case in test_cases(data)
+        if isinstance(case, dict) and "evaluations" in case
+    )
+    yield from _mappings(itertools.chain(cases, _fields(data, "evaluations", turns_only=True)))
 
 
 def expected_tool_lists(data: Any) -> Iterator[Node]:
@@ -120,19 +114,14 @@ def expected_tool_lists(data: Any) -> Iterator[Node]:
 
 def arg_values(data: Any) -> Iterator[Node]:
     """Every value of an expected tool's ``args``."""
-    for path, tools in expected_tool_lists(data):
-        for i, tool in enumerate(tools):
-            if isinstance(tool, dict) and isinstance(tool.get("args"), dict):
-                for name, value in tool["args"].items():
-                    yield (*path, i, "args", name), value
+    for path, tool in _mappings(expected_tool_lists(data)):
+        if isinstance(tool.get("args"), dict):
+            for name, value in tool["args"].items():
+                yield (*path, "args", name), value
 
 
 def files(data: Any) -> Iterator[Node]:
-    for path, entries in _fields(data, "files"):
-        if isinstance(entries, list):
-            for i, entry in enumerate(entries):
-                if isinstance(entry, dict):
-                    yield (*path, i), entry
+    return _mappings(_fields(data, "files"))
 
 
 def stats(data: Any) -> dict[str, int]:
@@ -140,10 +129,8 @@ def stats(data: Any) -> dict[str, int]:
     cases = turns = 0
     for _, _, case in test_cases(data):
         cases += 1
-        if isinstance(case, dict) and isinstance(case.get("turns"), list):
-            turns += len(case["turns"])
-        else:
-            turns += 1
+        listed = case.get("turns") if isinstance(case, dict) else None
+        turns += len(listed) if isinstance(listed, list) else 1
     return {"test_cases": cases, "turns": turns}
 
 

@@ -18,6 +18,7 @@ from holodeck_mt import pipeline
 from holodeck_mt.app import cache
 from holodeck_mt.app.cli import main
 from holodeck_mt.contract import platform_models, registry
+from holodeck_mt.model import FileResult
 from tests.timeouts import scaled
 
 AGENT = """\
@@ -55,7 +56,7 @@ def validations(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     seen: list[str] = []
     real = pipeline.validate_file
 
-    def counted(path: Any, **kwargs: Any) -> list[pipeline.FileResult]:
+    def counted(path: Any, **kwargs: Any) -> list[FileResult]:
         seen.append(str(path))
         return real(path, **kwargs)
 

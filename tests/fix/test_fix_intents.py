@@ -27,9 +27,9 @@ from holodeck_mt.model import (
     Remove,
     Rename,
     Rewrite,
+    Role,
     Unquote,
 )
-from holodeck_mt.pipeline import Role
 from tests.conftest import ROOT
 
 CASE = "- input: q\n"

@@ -21,6 +21,7 @@ from holodeck_mt import pipeline
 from holodeck_mt.app import cache
 from holodeck_mt.app.cli import main
 from holodeck_mt.contract import platform_models
+from holodeck_mt.model import FileResult
 from tests.hostile.test_hostile import ROOT
 from tests.timeouts import scaled
 
@@ -221,7 +222,7 @@ def test_a_deleted_file_the_platform_read_is_validated_again(
     validated: list[str] = []
     real = pipeline.validate_file
 
-    def reading(path: Any, **kwargs: Any) -> list[pipeline.FileResult]:
+    def reading(path: Any, **kwargs: Any) -> list[FileResult]:
         validated.append(str(path))
         results = real(path, **kwargs)
         results[0].reads.append(str(prompt))
