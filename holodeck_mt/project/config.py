@@ -92,8 +92,7 @@ def _read(path: Path) -> bytes:
 
 def load(path: Path) -> Settings:
     """The settings of a configuration file (a ``pyproject.toml``: its table)."""
-    raw = _read(path)
-    document = _toml(raw, path)
+    document = _toml(_read(path), path)
     if path.name == PYPROJECT:
         table = document.get("tool", {}).get(TABLE, {})
         where = f"{path}: [tool.{TABLE}]"
@@ -119,15 +118,13 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     if unknown:
         allowed = ", ".join(KEYS)
         raise ConfigError(f"{where}: unknown key '{str(unknown[0])[:40]}' (allowed: {allowed})")
+
+    def codes(key: str) -> tuple[str, ...]:
+        return parse(_strings(table.get(key, []), where, key), CODES, where=f"{where}: '{key}'")
+
     try:
-        select = (
-            parse(_strings(table["select"], where, "select"), CODES, where=f"{where}: 'select'")
-            if "select" in table
-            else None
-        )
-        ignore = parse(
-            _strings(table.get("ignore", []), where, "ignore"), CODES, where=f"{where}: 'ignore'"
-        )
+        select = codes("select") if "select" in table else None
+        ignore = codes("ignore")
         per_file = tuple(_per_file(table.get("per-file-ignores", {}), where, CODES))
     except SelectionError as e:
         raise ConfigError(str(e)) from e

@@ -10,6 +10,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any
@@ -36,6 +37,8 @@ _LONGEST_KEY = 40
 LEVELS_UP = 4
 #: Keys that make a mapping in a top-level list a test case.
 _CASE_KEYS = frozenset({"input", "turns"})
+#: The most keys of one mapping read to judge it a test case.
+_MOST_KEYS = 64
 #: A file is judged by its first bytes; when they do not parse before the content is
 #: known, by a line that looks like a test-cases file's.
 _SNIFF_BYTES = 1024 * 1024
@@ -100,13 +103,14 @@ def _verdict(head: bytes) -> bool | None:
     try:
         root = type(next(events))
         if root is yaml.MappingStartEvent:
-            return _has_key(events)
+            keys = _scalar_keys(events)
+            return any(key in _MAPPING_KEYS or _near_miss(key, _MAPPING_KEYS) for key in keys)
         if root is yaml.SequenceStartEvent:
             while True:
                 kind = type(next(events))
                 if kind is yaml.SequenceEndEvent:
                     return False
-                if kind is yaml.MappingStartEvent and _is_test_case(_keys(events)):
+                if kind is yaml.MappingStartEvent and _is_test_case(events):
                     return True
                 if kind is yaml.SequenceStartEvent:
                     _skip(events)
@@ -117,13 +121,6 @@ def _verdict(head: bytes) -> bool | None:
         return None
 
 
-def _has_key(events: Iterator[Any]) -> bool:
-    """After a top-level mapping's start: whether a key is HoloDeck's, or misspells one."""
-    return any(
-        key in _MAPPING_KEYS or _near_miss(key, _MAPPING_KEYS) for key in _scalar_keys(events)
-    )
-
-
 def _near_miss(key: str, keys: Iterable[str]) -> bool:
     """Whether ``key`` misspells one of ``keys`` (``test_case``, ``test-cases-file``, ``inptu``)."""
     if not 4 <= len(key) <= _LONGEST_KEY:
@@ -132,19 +129,6 @@ def _near_miss(key: str, keys: Iterable[str]) -> bool:
 
     written = key.lower().replace("-", "_").replace(" ", "_")
     return any(difflib.SequenceMatcher(None, written, k).ratio() >= _NEAR_MISS for k in keys)
-
-
-#: The most keys of one mapping read to judge it a test case.
-_MOST_KEYS = 64
-
-
-def _keys(events: Iterator[Any]) -> list[str]:
-    """After a mapping's start: its first scalar keys, reading to its end."""
-    found: list[str] = []
-    for key in _scalar_keys(events):
-        if len(found) < _MOST_KEYS:
-            found.append(key)
-    return found
 
 
 def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
@@ -165,22 +149,23 @@ def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
             _skip(events)
 
 
-def _is_test_case(keys: list[str]) -> bool:
-    """Whether a top-level list's mapping is a test case: it has ``input`` or ``turns``, or
-    misspells one and has no key a test case never has (then validating says so)."""
+def _is_test_case(events: Iterator[Any]) -> bool:
+    """After a top-level list's mapping's start: whether it is a test case, reading to its end.
+    It is if it has ``input`` or ``turns``, or misspells one (``inptu``, ``turn``; not a longer
+    word: ``inputs`` is another file's key) and has no key a test case never has."""
+    found = _scalar_keys(events)
+    keys = list(islice(found, _MOST_KEYS))
+    for _ in found:  # the rest of the mapping, read but not kept
+        pass
     if not _CASE_KEYS.isdisjoint(keys):
         return True
-    if not any(_misspelt_case_key(key) for key in keys):
+    prefixes = tuple(_CASE_KEYS)
+    if not any(_near_miss(key, _CASE_KEYS) and not key.startswith(prefixes) for key in keys):
         return False
     from holodeck_mt.contract import field_facts  # only for a near miss
 
     known = field_facts.keys("test-case")
     return all(key in known or _near_miss(key, known) for key in keys)
-
-
-def _misspelt_case_key(key: str) -> bool:
-    """``inptu``, ``turn``, not a longer word (``inputs``, ``input_text``: other files' keys)."""
-    return _near_miss(key, _CASE_KEYS) and not key.startswith(tuple(_CASE_KEYS))
 
 
 def _skip(events: Iterator[Any]) -> None:
@@ -203,7 +188,10 @@ def agent_target(path: Path) -> Path | None:
         head = _head(path)
     except (OSError, ValueError):
         return None
-    if head is None or not _may_name_a_file(head):
+    if head is None:
+        return None
+    utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff")
+    if b"test_cases_file" not in head and b"\\" not in head and not utf16:  # nor an escape
         return None
     import yaml
 
@@ -225,12 +213,6 @@ def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
     first = [file for file, is_named in zip(files, named, strict=True) if not is_named]
     later = [file for file, is_named in zip(files, named, strict=True) if is_named]
     return first, later, targets
-
-
-def _may_name_a_file(head: bytes) -> bool:
-    """Whether these bytes could hold a ``test_cases_file`` key: written out, in UTF-16, or
-    spelt by an escape in a quoted key."""
-    return b"test_cases_file" in head or b"\\" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff")
 
 
 def _named_target(events: Iterator[Any]) -> str | None:
@@ -265,8 +247,7 @@ _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 
 
 def _null(event: Any) -> bool:
-    """Whether a value is a plain null (the platform follows `test_cases_file` beside
-    `test_cases: null`)."""
+    """Whether a value is a plain null: the platform follows `test_cases_file` beside it."""
     import yaml
 
     return (
@@ -296,7 +277,11 @@ def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
     directory; else ``tree``, a real path: the language server's workspace)."""
     wanted = same_file_key(path)
     folder = path.parent
-    top = _top_of(Path(os.path.realpath(folder))) if tree is None else None
+    top = None
+    if tree is None:  # its repository, else the working directory holding it
+        real = Path(os.path.realpath(folder))
+        here = confine.holder(real)
+        top = confine.repository_root(real) or (str(here) if here is not None else None)
     for _ in range(LEVELS_UP + 1):
         if tree is not None and not Path(same_file_key(folder)).is_relative_to(tree):
             break
@@ -309,16 +294,6 @@ def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
             break
         folder = folder.parent
     return None
-
-
-def _top_of(folder: Path) -> str | None:
-    """The repository ``folder`` (a real path) is in, else the working directory holding it;
-    None outside both (a folder the user chose: searched up to :data:`LEVELS_UP`)."""
-    root = confine.repository_root(folder)
-    if root is not None:
-        return root
-    here = confine.holder(folder)
-    return str(here) if here is not None else None
 
 
 def same_file_key(path: Path | str) -> str:
