@@ -50,8 +50,7 @@ class Settings:
     cache_dir: str | None = None
 
     def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
-        """The codes reported: the command line's ``select`` replaces the file's, and its
-        ``ignore`` adds to the file's."""
+        """The codes reported: the options' ``select`` replaces the file's; ``ignore`` adds."""
         from holodeck_mt.rules.registry import CODES
 
         chosen = parse(select, CODES, where="--select") if select else None
@@ -211,11 +210,9 @@ def find(start: Path, *, top: Path | None = None) -> Path | None:
     for folder in folders:
         for name in (FILE_NAME, PYPROJECT):
             candidate = folder / name
-            if not candidate.is_file():
-                continue
-            if not Path(os.path.realpath(candidate)).is_relative_to(top):
-                continue  # a link out of the repository is never read
-            if name == FILE_NAME or _has_table(candidate):
+            # A link out of the repository is never read.
+            inside = candidate.is_file() and Path(os.path.realpath(candidate)).is_relative_to(top)
+            if inside and (name == FILE_NAME or _has_table(candidate)):
                 return candidate
     return None
 

@@ -63,9 +63,8 @@ class JobSettings:
         for file in files:
             found = self.settings(file)
             excluded = any(matches(file, found.root, glob) for glob in found.exclude)
-            if excluded and os.path.abspath(file) not in explicit:
-                where = str(found.path) if found.path is not None else "the configuration"
-                passed.append((file, f"excluded by `exclude` in {where}"))
-                continue
-            kept.append(file)
+            if excluded and os.path.abspath(file) not in explicit:  # exclude comes from a file
+                passed.append((file, f"excluded by `exclude` in {found.path}"))
+            else:
+                kept.append(file)
         return kept
