@@ -1,8 +1,5 @@
 """``--format markdown``: a report for a GitHub job's step summary or a pull request comment.
-
-What it holds: docs/usage.md. Text from a file is escaped (markup behind a backslash, control
-characters as escapes), so a message cannot close the table, link, mention or run HTML.
-"""
+Text from a file is escaped, so a message cannot close the table, link, mention or run HTML."""
 
 from __future__ import annotations
 

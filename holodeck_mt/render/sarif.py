@@ -1,9 +1,5 @@
-"""``--format sarif``: a SARIF 2.1.0 log, for code scanning (GitHub, IDE viewers).
-
-The rules listed are the codes that occur, as ruff does. Relative paths stay relative
-(``%SRCROOT%``: the folder the validator ran in), so code scanning maps them onto the
-repository when the validator runs from its root.
-"""
+"""``--format sarif``: a SARIF 2.1.0 log, for code scanning, listing the codes that occur.
+Relative paths stay relative to ``%SRCROOT%``, the folder the validator ran in."""
 
 from __future__ import annotations
 
