@@ -344,8 +344,7 @@ def search(
 
 
 def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[str]]]:
-    """Each folder under ``folder`` (links not entered) and its file names, sorted, depth
-    first, without recursion (a tree of any depth)."""
+    """Each folder under ``folder`` (links not entered) and its file names, sorted, depth first."""
     stack = [folder]
     while stack:
         current = stack.pop()
@@ -370,8 +369,7 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
 
 
 def _sniffed(path: Path, problems: list[str]) -> bool:
-    """Whether the YAML file at ``path`` is a HoloDeck file by its content (one with a syntax
-    error is, so that its error is reported); a file that cannot be read goes to ``problems``."""
+    """Whether a YAML file holds test cases (a syntax error counts, to be reported)."""
     try:
         head = _head(path)
     except (OSError, ValueError) as e:
@@ -416,8 +414,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
 
 
 def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -> list[str]:
-    """What a named file makes a run validate: a file an agent.yaml names is validated through
-    it, whatever it holds, as the platform reads it."""
+    """What a named file makes a run validate: through the agent.yaml naming it, if one does."""
     agent = None if is_agent_file(path) else naming_agent(path)
     if agent is not None:
         return [str(agent), given]

@@ -13,8 +13,8 @@ from holodeck_mt.selection import matches
 
 
 class JobSettings:
-    """Each file's options from ``validate``'s arguments and the configuration found from its
-    folder upward; a bad configuration or code raises before any file is validated."""
+    """Each file's options from the arguments and the configuration above it; a bad one raises
+    before any file is validated."""
 
     def __init__(self, args: argparse.Namespace, options: Options) -> None:
         self._select: list[str] = list(args.select)

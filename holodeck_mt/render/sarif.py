@@ -35,15 +35,14 @@ def tool_version() -> str:
 
 def rules(codes: set[str]) -> list[dict[str, Any]]:
     """The rule table: the registry's entries for ``codes``, by code."""
-    chosen = sorted(c for c in codes if c in CODES)
     return [
         {
-            "id": CODES[code].code,
-            "name": CODES[code].name,
-            "shortDescription": {"text": CODES[code].description},
-            "defaultConfiguration": {"level": CODES[code].severity},
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.description},
+            "defaultConfiguration": {"level": rule.severity},
         }
-        for code in chosen
+        for rule in (CODES[code] for code in sorted(codes) if code in CODES)
     ]
 
 
