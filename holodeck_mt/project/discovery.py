@@ -113,7 +113,7 @@ def _verdict(head: bytes) -> bool | None:
                 if kind is yaml.MappingStartEvent and _is_test_case(events):
                     return True
                 if kind is yaml.SequenceStartEvent:
-                    _skip(events)
+                    _skip(kind, events)
         return False
     except (_End, StopIteration):
         return False
@@ -135,7 +135,6 @@ def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
     """After a mapping's start: each scalar key, as the mapping is read to its end."""
     import yaml
 
-    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     while True:
         key = next(events)
         kind = type(key)
@@ -143,10 +142,8 @@ def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
             return
         if kind is yaml.ScalarEvent:
             yield key.value
-        if kind in starts:  # a complex key
-            _skip(events)
-        if type(next(events)) in starts:  # its value
-            _skip(events)
+        _skip(kind, events)  # a complex key
+        _skip(type(next(events)), events)  # its value
 
 
 def _is_test_case(events: Iterator[Any]) -> bool:
@@ -168,11 +165,11 @@ def _is_test_case(events: Iterator[Any]) -> bool:
     return all(key in known or _near_miss(key, known) for key in keys)
 
 
-def _skip(events: Iterator[Any]) -> None:
-    """Read past the end of the collection whose start was just read."""
+def _skip(kind: type, events: Iterator[Any]) -> None:
+    """When the event just read (of type ``kind``) starts a collection, read past its end."""
     import yaml
 
-    depth = 1
+    depth = int(kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent)
     while depth:
         kind = type(next(events))
         if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
@@ -229,13 +226,11 @@ def _named_target(events: Iterator[Any]) -> str | None:
             kind = type(key)
             if kind is yaml.MappingEndEvent:
                 return target
-            if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-                _skip(events)
+            _skip(kind, events)
             value = next(events)
             if kind is yaml.ScalarEvent and key.value == "test_cases" and not _null(value):
                 return None
-            if type(value) is yaml.MappingStartEvent or type(value) is yaml.SequenceStartEvent:
-                _skip(events)
+            _skip(type(value), events)
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
                 target = value.value if type(value) is yaml.ScalarEvent else None
     except (_End, StopIteration):
