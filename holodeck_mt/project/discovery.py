@@ -72,12 +72,8 @@ def _head(path: Path) -> bytes | None:
         return stream.read(_SNIFF_BYTES)
 
 
-class _End(Exception):
-    pass
-
-
 def _events(head: bytes) -> Iterator[Any]:
-    """The first document's events after its start; raises _End at its end."""
+    """The first document's events after its start; raises :class:`EOFError` at its end."""
     import yaml
 
     try:  # the C parser (libyaml), reading the file as it goes
@@ -90,7 +86,7 @@ def _events(head: bytes) -> Iterator[Any]:
         event = parser.get_event()
         kind = type(event)
         if event is None or kind is yaml.DocumentEndEvent or kind is yaml.StreamEndEvent:
-            raise _End
+            raise EOFError
         if kind is not yaml.StreamStartEvent and kind is not yaml.DocumentStartEvent:
             yield event
 
@@ -115,7 +111,7 @@ def _verdict(head: bytes) -> bool | None:
                 if kind is yaml.SequenceStartEvent:
                     _skip(kind, events)
         return False
-    except (_End, StopIteration):
+    except (EOFError, StopIteration):
         return False
     except yaml.YAMLError:  # a syntax error, or bytes that do not decode
         return None
@@ -233,7 +229,7 @@ def _named_target(events: Iterator[Any]) -> str | None:
             _skip(type(value), events)
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
                 target = value.value if type(value) is yaml.ScalarEvent else None
-    except (_End, StopIteration):
+    except (EOFError, StopIteration):
         return target
 
 
@@ -262,7 +258,7 @@ def top_level_is_list(path: Path) -> bool:
         return False
     try:
         return type(next(_events(head))) is yaml.SequenceStartEvent
-    except (_End, StopIteration, yaml.YAMLError):
+    except (EOFError, StopIteration, yaml.YAMLError):
         return False
 
 
