@@ -56,13 +56,6 @@ def is_yaml_file(path: Path) -> bool:
     return path.suffix.lower() in YAML_SUFFIXES
 
 
-def _judged(head: bytes | None) -> bool:
-    if head is None:
-        return False
-    verdict = _verdict(head)
-    return bool(_LOOKS_LIKE.search(head)) if verdict is None else verdict
-
-
 def _head(path: Path) -> bytes | None:
     """The first bytes of a regular file; None for anything else (a FIFO would block; nor
     ``/proc``, ``/sys``, ``/dev``). Raises :class:`OSError` for a file not read."""
@@ -91,8 +84,8 @@ def _events(head: bytes) -> Iterator[Any]:
             yield event
 
 
-def _verdict(head: bytes) -> bool | None:
-    """True/False from the first document's top level; None when the YAML breaks first."""
+def _judged(head: bytes) -> bool:
+    """Whether the first document's top level holds test cases (see :data:`_SNIFF_BYTES`)."""
     import yaml
 
     events = _events(head)
@@ -114,7 +107,7 @@ def _verdict(head: bytes) -> bool | None:
     except (EOFError, StopIteration):
         return False
     except yaml.YAMLError:  # a syntax error, or bytes that do not decode
-        return None
+        return bool(_LOOKS_LIKE.search(head))
 
 
 def _near_miss(key: str, keys: Iterable[str]) -> bool:
@@ -366,7 +359,7 @@ def _sniffed(path: Path, problems: list[str]) -> bool:
     except (OSError, ValueError) as e:
         problems.append(f"cannot read '{display_path(path)}': {reason_of(e)}")
         return False
-    return _judged(head)
+    return head is not None and _judged(head)
 
 
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
