@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,13 +161,12 @@ def _inside(root: Path, folder: str, where: str) -> str:
     return chosen
 
 
-def _per_file(value: Any, where: str, codes: Iterable[str]) -> Iterable[PerFileIgnore]:
+def _per_file(value: Any, where: str, codes: Collection[str]) -> Iterable[PerFileIgnore]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: 'per-file-ignores' must be a table of globs to codes")
-    known = list(codes)
     for pattern, listed in value.items():
         key = f"{where}: 'per-file-ignores' '{pattern[:60]}'"
-        yield PerFileIgnore(pattern, parse(_strings(listed, where, key), known, where=key))
+        yield PerFileIgnore(pattern, parse(_strings(listed, where, key), codes, where=key))
 
 
 def _has_table(path: Path) -> bool:
