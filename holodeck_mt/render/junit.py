@@ -109,5 +109,4 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
     root = report(results)
     ET.indent(root)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-    out.write(escape_xml(ET.tostring(root, encoding="unicode")))
-    out.write("\n")
+    out.write(escape_xml(ET.tostring(root, encoding="unicode")) + "\n")
