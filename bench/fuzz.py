@@ -122,10 +122,10 @@ def _target() -> Callable[[bytes], None]:
     from holodeck_mt.model import FileResult
     from holodeck_mt.pipeline import validate_text
     from holodeck_mt.read import loader
-    from holodeck_mt.render import renderers
+    from holodeck_mt.render import FORMATS, renderer
 
     limits = Limits()
-    formats = renderers()
+    formats = {name: renderer(name) for name in FORMATS}
     # A warning the validator lets through reaches the user's stderr: count it as a crash.
     warnings.simplefilter("error")
 

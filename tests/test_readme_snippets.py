@@ -13,7 +13,7 @@ from ruamel.yaml import YAML
 
 from holodeck_mt import __version__
 from holodeck_mt.app.cli import main
-from holodeck_mt.render import renderers
+from holodeck_mt.render import FORMATS
 from holodeck_mt.urls import BUNDLE_URL, RELEASE_BUNDLE_URL, REPOSITORY, SCHEMA_BASE, SLUG
 from tests.docs_pages import block as one_block
 from tests.docs_pages import blocks, page, pages, section
@@ -74,7 +74,7 @@ def test_workflow_snippets_use_the_action_with_its_inputs_or_a_registered_format
         if found:
             formats.add(found.group(1))
     assert formats == {"github"}
-    assert formats <= set(renderers())
+    assert formats <= set(FORMATS)
 
 
 def _pins() -> set[str]:

@@ -1,2 +1,1 @@
-"""The project every front end shares: its files found, its configuration and settings
-read, and what is written back to it."""
+"""The project every front end shares: its files, its configuration, what is written to it."""

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -50,8 +50,7 @@ class Settings:
     cache_dir: str | None = None
 
     def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
-        """The codes reported: the command line's ``select`` replaces the file's, and its
-        ``ignore`` adds to the file's."""
+        """The codes reported: the options' ``select`` replaces the file's; ``ignore`` adds."""
         from holodeck_mt.rules.registry import CODES
 
         chosen = parse(select, CODES, where="--select") if select else None
@@ -92,8 +91,7 @@ def _read(path: Path) -> bytes:
 
 def load(path: Path) -> Settings:
     """The settings of a configuration file (a ``pyproject.toml``: its table)."""
-    raw = _read(path)
-    document = _toml(raw, path)
+    document = _toml(_read(path), path)
     if path.name == PYPROJECT:
         table = document.get("tool", {}).get(TABLE, {})
         where = f"{path}: [tool.{TABLE}]"
@@ -119,15 +117,13 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     if unknown:
         allowed = ", ".join(KEYS)
         raise ConfigError(f"{where}: unknown key '{str(unknown[0])[:40]}' (allowed: {allowed})")
+
+    def codes(key: str) -> tuple[str, ...]:
+        return parse(_strings(table.get(key, []), where, key), CODES, where=f"{where}: '{key}'")
+
     try:
-        select = (
-            parse(_strings(table["select"], where, "select"), CODES, where=f"{where}: 'select'")
-            if "select" in table
-            else None
-        )
-        ignore = parse(
-            _strings(table.get("ignore", []), where, "ignore"), CODES, where=f"{where}: 'ignore'"
-        )
+        select = codes("select") if "select" in table else None
+        ignore = codes("ignore")
         per_file = tuple(_per_file(table.get("per-file-ignores", {}), where, CODES))
     except SelectionError as e:
         raise ConfigError(str(e)) from e
@@ -165,13 +161,12 @@ def _inside(root: Path, folder: str, where: str) -> str:
     return chosen
 
 
-def _per_file(value: Any, where: str, codes: Iterable[str]) -> Iterable[PerFileIgnore]:
+def _per_file(value: Any, where: str, codes: Collection[str]) -> Iterable[PerFileIgnore]:
     if not isinstance(value, dict):
         raise ConfigError(f"{where}: 'per-file-ignores' must be a table of globs to codes")
-    known = list(codes)
     for pattern, listed in value.items():
         key = f"{where}: 'per-file-ignores' '{pattern[:60]}'"
-        yield PerFileIgnore(pattern, parse(_strings(listed, where, key), known, where=key))
+        yield PerFileIgnore(pattern, parse(_strings(listed, where, key), codes, where=key))
 
 
 def _has_table(path: Path) -> bool:
@@ -214,11 +209,9 @@ def find(start: Path, *, top: Path | None = None) -> Path | None:
     for folder in folders:
         for name in (FILE_NAME, PYPROJECT):
             candidate = folder / name
-            if not candidate.is_file():
-                continue
-            if not Path(os.path.realpath(candidate)).is_relative_to(top):
-                continue  # a link out of the repository is never read
-            if name == FILE_NAME or _has_table(candidate):
+            # A link out of the repository is never read.
+            inside = candidate.is_file() and Path(os.path.realpath(candidate)).is_relative_to(top)
+            if inside and (name == FILE_NAME or _has_table(candidate)):
                 return candidate
     return None
 

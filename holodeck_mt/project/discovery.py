@@ -10,6 +10,7 @@ import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 from stat import S_ISREG
 from typing import Any
@@ -36,6 +37,8 @@ _LONGEST_KEY = 40
 LEVELS_UP = 4
 #: Keys that make a mapping in a top-level list a test case.
 _CASE_KEYS = frozenset({"input", "turns"})
+#: The most keys of one mapping read to judge it a test case.
+_MOST_KEYS = 64
 #: A file is judged by its first bytes; when they do not parse before the content is
 #: known, by a line that looks like a test-cases file's.
 _SNIFF_BYTES = 1024 * 1024
@@ -53,13 +56,6 @@ def is_yaml_file(path: Path) -> bool:
     return path.suffix.lower() in YAML_SUFFIXES
 
 
-def _judged(head: bytes | None) -> bool:
-    if head is None:
-        return False
-    verdict = _verdict(head)
-    return bool(_LOOKS_LIKE.search(head)) if verdict is None else verdict
-
-
 def _head(path: Path) -> bytes | None:
     """The first bytes of a regular file; None for anything else (a FIFO would block; nor
     ``/proc``, ``/sys``, ``/dev``). Raises :class:`OSError` for a file not read."""
@@ -69,12 +65,8 @@ def _head(path: Path) -> bytes | None:
         return stream.read(_SNIFF_BYTES)
 
 
-class _End(Exception):
-    pass
-
-
 def _events(head: bytes) -> Iterator[Any]:
-    """The first document's events after its start; raises _End at its end."""
+    """The first document's events after its start; raises :class:`EOFError` at its end."""
     import yaml
 
     try:  # the C parser (libyaml), reading the file as it goes
@@ -87,41 +79,35 @@ def _events(head: bytes) -> Iterator[Any]:
         event = parser.get_event()
         kind = type(event)
         if event is None or kind is yaml.DocumentEndEvent or kind is yaml.StreamEndEvent:
-            raise _End
+            raise EOFError
         if kind is not yaml.StreamStartEvent and kind is not yaml.DocumentStartEvent:
             yield event
 
 
-def _verdict(head: bytes) -> bool | None:
-    """True/False from the first document's top level; None when the YAML breaks first."""
+def _judged(head: bytes) -> bool:
+    """Whether the first document's top level holds test cases (see :data:`_SNIFF_BYTES`)."""
     import yaml
 
     events = _events(head)
     try:
         root = type(next(events))
         if root is yaml.MappingStartEvent:
-            return _has_key(events)
+            keys = _scalar_keys(events)
+            return any(key in _MAPPING_KEYS or _near_miss(key, _MAPPING_KEYS) for key in keys)
         if root is yaml.SequenceStartEvent:
             while True:
                 kind = type(next(events))
                 if kind is yaml.SequenceEndEvent:
                     return False
-                if kind is yaml.MappingStartEvent and _is_test_case(_keys(events)):
+                if kind is yaml.MappingStartEvent and _is_test_case(events):
                     return True
                 if kind is yaml.SequenceStartEvent:
-                    _skip(events)
+                    _skip(kind, events)
         return False
-    except (_End, StopIteration):
+    except (EOFError, StopIteration):
         return False
     except yaml.YAMLError:  # a syntax error, or bytes that do not decode
-        return None
-
-
-def _has_key(events: Iterator[Any]) -> bool:
-    """After a top-level mapping's start: whether a key is HoloDeck's, or misspells one."""
-    return any(
-        key in _MAPPING_KEYS or _near_miss(key, _MAPPING_KEYS) for key in _scalar_keys(events)
-    )
+        return bool(_LOOKS_LIKE.search(head))
 
 
 def _near_miss(key: str, keys: Iterable[str]) -> bool:
@@ -134,24 +120,10 @@ def _near_miss(key: str, keys: Iterable[str]) -> bool:
     return any(difflib.SequenceMatcher(None, written, k).ratio() >= _NEAR_MISS for k in keys)
 
 
-#: The most keys of one mapping read to judge it a test case.
-_MOST_KEYS = 64
-
-
-def _keys(events: Iterator[Any]) -> list[str]:
-    """After a mapping's start: its first scalar keys, reading to its end."""
-    found: list[str] = []
-    for key in _scalar_keys(events):
-        if len(found) < _MOST_KEYS:
-            found.append(key)
-    return found
-
-
 def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
     """After a mapping's start: each scalar key, as the mapping is read to its end."""
     import yaml
 
-    starts = (yaml.MappingStartEvent, yaml.SequenceStartEvent)
     while True:
         key = next(events)
         kind = type(key)
@@ -159,18 +131,22 @@ def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
             return
         if kind is yaml.ScalarEvent:
             yield key.value
-        if kind in starts:  # a complex key
-            _skip(events)
-        if type(next(events)) in starts:  # its value
-            _skip(events)
+        _skip(kind, events)  # a complex key
+        _skip(type(next(events)), events)  # its value
 
 
-def _is_test_case(keys: list[str]) -> bool:
-    """Whether a top-level list's mapping is a test case: it has ``input`` or ``turns``, or
-    misspells one and has no key a test case never has (then validating says so)."""
+def _is_test_case(events: Iterator[Any]) -> bool:
+    """After a top-level list's mapping's start: whether it is a test case, reading to its end.
+    It is if it has ``input`` or ``turns``, or misspells one (``inptu``, ``turn``; not a longer
+    word: ``inputs`` is another file's key) and has no key a test case never has."""
+    found = _scalar_keys(events)
+    keys = list(islice(found, _MOST_KEYS))
+    for _ in found:  # the rest of the mapping, read but not kept
+        pass
     if not _CASE_KEYS.isdisjoint(keys):
         return True
-    if not any(_misspelt_case_key(key) for key in keys):
+    prefixes = tuple(_CASE_KEYS)
+    if not any(_near_miss(key, _CASE_KEYS) and not key.startswith(prefixes) for key in keys):
         return False
     from holodeck_mt.contract import field_facts  # only for a near miss
 
@@ -178,16 +154,11 @@ def _is_test_case(keys: list[str]) -> bool:
     return all(key in known or _near_miss(key, known) for key in keys)
 
 
-def _misspelt_case_key(key: str) -> bool:
-    """``inptu``, ``turn``, not a longer word (``inputs``, ``input_text``: other files' keys)."""
-    return _near_miss(key, _CASE_KEYS) and not key.startswith(tuple(_CASE_KEYS))
-
-
-def _skip(events: Iterator[Any]) -> None:
-    """Read past the end of the collection whose start was just read."""
+def _skip(kind: type, events: Iterator[Any]) -> None:
+    """When the event just read (of type ``kind``) starts a collection, read past its end."""
     import yaml
 
-    depth = 1
+    depth = int(kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent)
     while depth:
         kind = type(next(events))
         if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
@@ -203,7 +174,10 @@ def agent_target(path: Path) -> Path | None:
         head = _head(path)
     except (OSError, ValueError):
         return None
-    if head is None or not _may_name_a_file(head):
+    if head is None:
+        return None
+    utf16 = head[:2] in (b"\xff\xfe", b"\xfe\xff")
+    if b"test_cases_file" not in head and b"\\" not in head and not utf16:  # nor an escape
         return None
     import yaml
 
@@ -227,12 +201,6 @@ def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
     return first, later, targets
 
 
-def _may_name_a_file(head: bytes) -> bool:
-    """Whether these bytes could hold a ``test_cases_file`` key: written out, in UTF-16, or
-    spelt by an escape in a quoted key."""
-    return b"test_cases_file" in head or b"\\" in head or head[:2] in (b"\xff\xfe", b"\xfe\xff")
-
-
 def _named_target(events: Iterator[Any]) -> str | None:
     """The top-level mapping's ``test_cases_file`` as far as the document reads; None
     beside inline ``test_cases`` (a null one is none) or when the top is not a mapping."""
@@ -247,16 +215,14 @@ def _named_target(events: Iterator[Any]) -> str | None:
             kind = type(key)
             if kind is yaml.MappingEndEvent:
                 return target
-            if kind is yaml.MappingStartEvent or kind is yaml.SequenceStartEvent:
-                _skip(events)
+            _skip(kind, events)
             value = next(events)
             if kind is yaml.ScalarEvent and key.value == "test_cases" and not _null(value):
                 return None
-            if type(value) is yaml.MappingStartEvent or type(value) is yaml.SequenceStartEvent:
-                _skip(events)
+            _skip(type(value), events)
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
                 target = value.value if type(value) is yaml.ScalarEvent else None
-    except (_End, StopIteration):
+    except (EOFError, StopIteration):
         return target
 
 
@@ -265,8 +231,7 @@ _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 
 
 def _null(event: Any) -> bool:
-    """Whether a value is a plain null (the platform follows `test_cases_file` beside
-    `test_cases: null`)."""
+    """Whether a value is a plain null: the platform follows `test_cases_file` beside it."""
     import yaml
 
     return (
@@ -286,7 +251,7 @@ def top_level_is_list(path: Path) -> bool:
         return False
     try:
         return type(next(_events(head))) is yaml.SequenceStartEvent
-    except (_End, StopIteration, yaml.YAMLError):
+    except (EOFError, StopIteration, yaml.YAMLError):
         return False
 
 
@@ -296,7 +261,11 @@ def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
     directory; else ``tree``, a real path: the language server's workspace)."""
     wanted = same_file_key(path)
     folder = path.parent
-    top = _top_of(Path(os.path.realpath(folder))) if tree is None else None
+    top = None
+    if tree is None:  # its repository, else the working directory holding it
+        real = Path(os.path.realpath(folder))
+        here = confine.holder(real)
+        top = confine.repository_root(real) or (str(here) if here is not None else None)
     for _ in range(LEVELS_UP + 1):
         if tree is not None and not Path(same_file_key(folder)).is_relative_to(tree):
             break
@@ -309,16 +278,6 @@ def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
             break
         folder = folder.parent
     return None
-
-
-def _top_of(folder: Path) -> str | None:
-    """The repository ``folder`` (a real path) is in, else the working directory holding it;
-    None outside both (a folder the user chose: searched up to :data:`LEVELS_UP`)."""
-    root = confine.repository_root(folder)
-    if root is not None:
-        return root
-    here = confine.holder(folder)
-    return str(here) if here is not None else None
 
 
 def same_file_key(path: Path | str) -> str:
@@ -369,8 +328,7 @@ def search(
 
 
 def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[str]]]:
-    """Each folder under ``folder`` (links not entered) and its file names, sorted, depth
-    first, without recursion (a tree of any depth)."""
+    """Each folder under ``folder`` (links not entered) and its file names, sorted, depth first."""
     stack = [folder]
     while stack:
         current = stack.pop()
@@ -395,14 +353,13 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
 
 
 def _sniffed(path: Path, problems: list[str]) -> bool:
-    """Whether the YAML file at ``path`` is a HoloDeck file by its content (one with a syntax
-    error is, so that its error is reported); a file that cannot be read goes to ``problems``."""
+    """Whether a YAML file holds test cases (a syntax error counts, to be reported)."""
     try:
         head = _head(path)
     except (OSError, ValueError) as e:
         problems.append(f"cannot read '{display_path(path)}': {reason_of(e)}")
         return False
-    return _judged(head)
+    return head is not None and _judged(head)
 
 
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
@@ -441,8 +398,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
 
 
 def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -> list[str]:
-    """What a named file makes a run validate: a file an agent.yaml names is validated through
-    it, whatever it holds, as the platform reads it."""
+    """What a named file makes a run validate: through the agent.yaml naming it, if one does."""
     agent = None if is_agent_file(path) else naming_agent(path)
     if agent is not None:
         return [str(agent), given]

@@ -13,8 +13,8 @@ from holodeck_mt.selection import matches
 
 
 class JobSettings:
-    """Each file's options from ``validate``'s arguments and the configuration found from its
-    folder upward; a bad configuration or code raises before any file is validated."""
+    """Each file's options from the arguments and the configuration above it; a bad one raises
+    before any file is validated."""
 
     def __init__(self, args: argparse.Namespace, options: Options) -> None:
         self._select: list[str] = list(args.select)
@@ -63,9 +63,8 @@ class JobSettings:
         for file in files:
             found = self.settings(file)
             excluded = any(matches(file, found.root, glob) for glob in found.exclude)
-            if excluded and os.path.abspath(file) not in explicit:
-                where = str(found.path) if found.path is not None else "the configuration"
-                passed.append((file, f"excluded by `exclude` in {where}"))
-                continue
-            kept.append(file)
+            if excluded and os.path.abspath(file) not in explicit:  # exclude comes from a file
+                passed.append((file, f"excluded by `exclude` in {found.path}"))
+            else:
+                kept.append(file)
         return kept

@@ -1,12 +1,8 @@
 """Writing a file of the repository without ever losing it: confined, checked, atomic.
 
-``fix`` and ``init-editor`` rewrite files of a possibly hostile checkout that others may be
-writing too. A write goes to the file's real path, only inside the tree (never through a
-link out of it, or into ``/proc``, ``/sys``, ``/dev``) and to a regular file or none; it is
-refused when the file changed since it was read (:class:`Snapshot`) or has no write bit;
-it fills a temporary file beside the target, flushed and ``os.replace``-d over it with the
-target's mode, owner and group as far as allowed, so a failure half-way leaves the original.
-Every failure is a :class:`WriteError` whose message is one line naming the file.
+``fix`` and ``init-editor`` rewrite files of a possibly hostile checkout: only a regular file
+(or none) at a real path inside the tree, unchanged since it was read (:class:`Snapshot`), by
+a temporary file beside it ``os.replace``-d over it, so a failure half-way leaves the original.
 """
 
 from __future__ import annotations
@@ -42,7 +38,7 @@ class Snapshot:
     digest: str
     mode: int
     #: The owner's user and group ids.
-    owner: tuple[int, int] = (-1, -1)
+    owner: tuple[int, int]
 
 
 def shown(path: Path | str) -> str:
@@ -120,8 +116,7 @@ def _move_in(
     mode: int,
     owner: tuple[int, int] | None,
 ) -> None:
-    """Write ``data`` into the ``temporary`` file with its owner and mode, then move it over
-    ``target``; on :class:`OSError` the temporary file is removed and ``target`` unchanged."""
+    """Fill ``temporary`` and move it over ``target``; on :class:`OSError` it is removed."""
     descriptor, name = temporary
     try:
         try:
@@ -147,8 +142,7 @@ def _new_mode() -> int:
 def _check_unchanged(
     called: str, real: Path, expected: Snapshot | None
 ) -> tuple[int, tuple[int, int] | None]:
-    """The mode and owner to write with (None: this process's); :class:`WriteError` when the
-    file is not as it was read."""
+    """The mode and owner to write with (None: this process's), if the file is as it was read."""
     if expected is None:
         if os.path.lexists(real):
             raise WriteError(f"'{called}' appeared meanwhile: it is left alone")
@@ -181,7 +175,6 @@ def _give(descriptor: int, owner: tuple[int, int] | None) -> None:
 
 
 def _write_all(descriptor: int, data: bytes) -> None:
-    """All of ``data``, a chunk at a time (a short write is continued)."""
     view = memoryview(data)
     while view:
         written = _write_chunk(descriptor, view[:_CHUNK])

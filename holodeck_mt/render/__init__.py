@@ -32,7 +32,3 @@ def renderer(name: str) -> Renderer:
     module = importlib.import_module(f"holodeck_mt.render.{MODULES[name]}")
     render: Renderer = module.render
     return render
-
-
-def renderers() -> dict[str, Renderer]:
-    return {name: renderer(name) for name in FORMATS}

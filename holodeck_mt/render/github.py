@@ -1,8 +1,5 @@
 """``--format github``: one GitHub Actions workflow command per diagnostic, then the summary.
-
-GitHub makes each an annotation on the file and line; paths are printed as given, so run
-the validator from the repository's root with relative paths.
-"""
+Paths are printed as given: GitHub places the annotations when run from the repository's root."""
 
 from __future__ import annotations
 

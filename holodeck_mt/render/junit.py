@@ -1,8 +1,5 @@
 """``--format junit``: a JUnit XML report, for CI systems that show test results.
-
-A ``<failure>``'s ``message`` is the first error, its text every error as the text format's
-headline; a shared test-case name becomes ``name (#i)``. The rest: docs/usage.md.
-"""
+One ``<testcase>`` per test case (a shared name becomes ``name (#i)``); the rest: docs/usage.md."""
 
 from __future__ import annotations
 
@@ -112,5 +109,4 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
     root = report(results)
     ET.indent(root)
     out.write('<?xml version="1.0" encoding="UTF-8"?>\n')
-    out.write(escape_xml(ET.tostring(root, encoding="unicode")))
-    out.write("\n")
+    out.write(escape_xml(ET.tostring(root, encoding="unicode")) + "\n")

@@ -1,12 +1,10 @@
 """``--format markdown``: a report for a GitHub job's step summary or a pull request comment.
-
-What it holds: docs/usage.md. Text from a file is escaped (markup behind a backslash, control
-characters as escapes), so a message cannot close the table, link, mention or run HTML.
-"""
+Text from a file is escaped, so a message cannot close the table, link, mention or run HTML."""
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
@@ -40,14 +38,10 @@ def _row(path: str, d: Diagnostic, level: str) -> str:
     return "| " + " | ".join(text(cell) for cell in cells) + " |"
 
 
-def _capped(errors: int, warnings: int) -> str | None:
+def _capped(levels: Counter[str]) -> str | None:
     """The line saying GitHub's annotations did not show every fault (a thousand faults must
     not look like ten), None when they did."""
-    over = [
-        f"{n:,} {w}s"
-        for n, w in ((errors, "error"), (warnings, "warning"))
-        if n > ANNOTATIONS_SHOWN
-    ]
+    over = [f"{levels[w]:,} {w}s" for w in ("error", "warning") if levels[w] > ANNOTATIONS_SHOWN]
     if not over:
         return None
     return (
@@ -61,9 +55,7 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
     out.write(f"### holodeck-mt: {'failed' if failed else 'passed'}\n\n")
     out.write(text(summary(results), 1000) + "\n")
     rows = [(result.path, d, result.level(d)) for result in results for d in result.diagnostics]
-    errors = sum(level == "error" for _, _, level in rows)
-    warnings = sum(level == "warning" for _, _, level in rows)
-    capped = _capped(errors, warnings)
+    capped = _capped(Counter(level for _, _, level in rows))
     if capped is not None:
         out.write("\n" + capped + "\n")
     if rows:

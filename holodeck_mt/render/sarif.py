@@ -1,9 +1,5 @@
-"""``--format sarif``: a SARIF 2.1.0 log, for code scanning (GitHub, IDE viewers).
-
-The rules listed are the codes that occur, as ruff does. Relative paths stay relative
-(``%SRCROOT%``: the folder the validator ran in), so code scanning maps them onto the
-repository when the validator runs from its root.
-"""
+"""``--format sarif``: a SARIF 2.1.0 log, for code scanning, listing the codes that occur.
+Relative paths stay relative to ``%SRCROOT%``, the folder the validator ran in."""
 
 from __future__ import annotations
 
@@ -39,15 +35,14 @@ def tool_version() -> str:
 
 def rules(codes: set[str]) -> list[dict[str, Any]]:
     """The rule table: the registry's entries for ``codes``, by code."""
-    chosen = sorted(c for c in codes if c in CODES)
     return [
         {
-            "id": CODES[code].code,
-            "name": CODES[code].name,
-            "shortDescription": {"text": CODES[code].description},
-            "defaultConfiguration": {"level": CODES[code].severity},
+            "id": rule.code,
+            "name": rule.name,
+            "shortDescription": {"text": rule.description},
+            "defaultConfiguration": {"level": rule.severity},
         }
-        for code in chosen
+        for rule in (CODES[code] for code in sorted(codes) if code in CODES)
     ]
 
 

@@ -1,8 +1,5 @@
 """``--statistics``: how many diagnostics of each code a run found, instead of the diagnostics.
-
-The counts and levels are the report's (selection, suppressions, ``--max-diagnostics`` and
-``--strict`` applied), the most frequent code first.
-"""
+Counts and levels are the report's (its selection, caps and ``--strict``), most frequent first."""
 
 from __future__ import annotations
 

@@ -28,9 +28,6 @@ def use_colour(out: TextIO) -> bool:
     return bool(isatty and isatty())
 
 
-Style = Callable[[str, str], str]
-
-
 def headline(result_path: str, d: Diagnostic) -> str:
     where = f"{d.in_test_case} " if d.in_test_case else ""
     path = f"{d.path}: " if d.path else ""
@@ -38,7 +35,7 @@ def headline(result_path: str, d: Diagnostic) -> str:
     return guard_lines(escape(line))  # one line, whatever the input quoted in it holds
 
 
-def _excerpt(line: str | None, d: Diagnostic, style: Style) -> list[str]:
+def _excerpt(line: str | None, d: Diagnostic, style: Callable[[str, str], str]) -> list[str]:
     if line is None:
         return []
     source = line.rstrip("\r\n")
