@@ -40,6 +40,8 @@ MAX_DIALECT_NOTES = 1000
 #: Up to this length, every indexed value's end is noted; beyond, the root's first few.
 _SMALL_TEXT = 1 << 18
 _ROOT_ENDS = 64
+#: How a key's type is named in a message.
+_KINDS = {"int": "integer", "float": "number", "bool": "boolean", "timestamp": "date"}
 #: Types of a reading that needs more than being stored.
 _SPECIAL = (sc.Unconstructible, sc._Marker, sc.YamlScalar)
 
@@ -183,7 +185,8 @@ class Builder:
             value = self._tagged(tag, event.value, event)
         style = event.style
         if style:
-            self._record_span(style, event)
+            if style in "|>" or self.quoted_spans:
+                self.spans.append((event.start_mark.index, event.end_mark.index, style))
         elif self._stack and self._stack[-1].flow:
             self._plain_in_flow(event)
         if event.anchor is not None:
@@ -342,10 +345,6 @@ class Builder:
         if (self.watch_question and "?" in event.value) or (event.tag and not event.value):
             self.flow_differs = True
 
-    def _record_span(self, style: str, event: Any) -> None:
-        if style in "|>" or self.quoted_spans:
-            self.spans.append((event.start_mark.index, event.end_mark.index, style))
-
     def _plain(self, text: str, event: Any) -> Any:
         """An untagged plain scalar (or one tagged ``!``), as the platform reads it."""
         value = self._cache.get(text, _MISSING)
@@ -418,9 +417,7 @@ class Builder:
         return value.text
 
     def _container_path(self) -> dg.JsonPath:
-        parts: list[str | int] = []
-        for frame in self._stack[:-1]:
-            parts.append(frame.key if frame.is_map else len(frame.container))
+        parts = (frame.key if frame.is_map else len(frame.container) for frame in self._stack[:-1])
         return tuple(p for p in parts if isinstance(p, (str, int)))
 
     def _here(self) -> dg.JsonPath:
@@ -481,10 +478,8 @@ class Builder:
             what, hint = "null", "give the key a name"
         else:
             text = clip(value.text if isinstance(value, sc.YamlScalar) else _scalar_text(value))
-            kind = type(value).__name__
-            if isinstance(value, sc.YamlScalar):
-                kind = "date" if value.kind == "timestamp" else value.kind
-            kind = {"int": "integer", "float": "number", "bool": "boolean"}.get(kind, kind)
+            kind = value.kind if isinstance(value, sc.YamlScalar) else type(value).__name__
+            kind = _KINDS.get(kind, kind)
             what, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
         self._report(
             "HMT003",

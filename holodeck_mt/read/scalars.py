@@ -9,6 +9,7 @@ Editors read YAML 1.2's core schema (:func:`editor_reading`).
 from __future__ import annotations
 
 import datetime
+import functools
 import math
 import re
 from collections.abc import Callable
@@ -150,7 +151,7 @@ def _int_11(text: str) -> int | Unconstructible:
         raise TooLong(text)
     try:
         if base == 10 and ":" in body:
-            return sign * int(_base60([int(part) for part in body.split(":")]))
+            return sign * functools.reduce(_sexagesimal, map(int, body.split(":")))
         return sign * int(body, base)
     except ValueError:
         return Unconstructible(text, "it reads as an integer with no digits")
@@ -168,17 +169,14 @@ def _float_11(text: str) -> float | Unconstructible:
         return math.nan
     try:
         if ":" in digits:
-            return sign * float(_base60([float(part) for part in digits.split(":")]))
+            return sign * functools.reduce(_sexagesimal, map(float, digits.split(":")))
         return sign * float(digits)
     except ValueError:
         return Unconstructible(text, "it is not a number")
 
 
-def _base60(parts: list[Any]) -> Any:
-    total = parts[0] * 0
-    for part in parts:
-        total = total * 60 + part
-    return total
+def _sexagesimal(total: Any, part: Any) -> Any:
+    return total * 60 + part
 
 
 def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:

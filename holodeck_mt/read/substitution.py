@@ -11,6 +11,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import dataclasses
+import operator
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -41,15 +42,11 @@ class Substituted:
     unset: list[tuple[int, int]] = field(default_factory=list)
     #: Each referenced variable that is set, with its value: what no output may show.
     used: dict[str, str] = field(default_factory=dict)
-    _starts: list[int] = field(default_factory=list, repr=False)
-
-    def __post_init__(self) -> None:
-        self._starts = [s[0] for s in self.spans]
 
     def original(self, offset: int, *, end: bool = False) -> int:
         """The file's offset for ``offset`` of the new text; inside a replaced value, the
         reference's start (its end, for the end of a range)."""
-        i = bisect.bisect_right(self._starts, offset) - 1
+        i = bisect.bisect_right(self.spans, offset, key=operator.itemgetter(0)) - 1
         if i < 0:
             return offset
         new_start, new_end, old_start, old_end = self.spans[i]

@@ -19,6 +19,8 @@ from holodeck_mt.model import clip
 Mark = tuple[int, int]  # 0-based line and column, as the parser counts them
 
 _BRACKETS = {"flow sequence": ("[", "]"), "flow mapping": ("{", "}")}
+#: C0 and C1 control characters as ``\\xNN``, a tab as ``\\t``.
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))} | {0x09: "\\t"}
 _INDENTATION_PROBLEMS = (
     "did not find expected '-' indicator",
     "did not find expected key",
@@ -67,15 +69,7 @@ def explain(
 
 def shown(text: str, limit: int = 60) -> str:
     """A line of the source in a message: clipped, tabs and control characters escaped."""
-    out = []
-    for char in clip(text, limit):
-        if char == "\t":
-            out.append("\\t")
-        elif ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0:
-            out.append(f"\\x{ord(char):02x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    return '"' + clip(text, limit).translate(_ESCAPES) + '"'
 
 
 def _line(lines: list[str], index: int) -> str:
@@ -133,17 +127,11 @@ _KEY_BEFORE = re.compile(r"([^\s{},\[\]#'\"]+):[ \t]+\Z")
 
 def _double_quoted(line: str, start: int) -> str | None:
     """The characters between the double quote at ``start`` and the one closing it."""
-    if line[start : start + 1] != '"':
-        return None
-    i = start + 1
-    while i < len(line):
-        if line[i] == "\\":
-            i += 2
-            continue
-        if line[i] == '"':
-            return line[start + 1 : i]
-        i += 1
-    return None
+    found = _DOUBLE_QUOTED.match(line, start)
+    return found.group(1) if found else None
+
+
+_DOUBLE_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
 
 
 def _single_quoted(written: str) -> str:
