@@ -477,7 +477,7 @@ class Builder:
         elif value is None:
             what, hint = "null", "give the key a name"
         else:
-            text = clip(value.text if isinstance(value, sc.YamlScalar) else _scalar_text(value))
+            text = clip(value.text if isinstance(value, sc.YamlScalar) else scalar_text(value))
             kind = value.kind if isinstance(value, sc.YamlScalar) else type(value).__name__
             kind = _KINDS.get(kind, kind)
             what, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
@@ -582,7 +582,8 @@ def end_record(event: Any) -> tuple[int, int, int, int, int, int, str | None] | 
     )
 
 
-def _scalar_text(value: Any) -> str:
+def scalar_text(value: Any) -> str:
+    """A boolean or number as YAML writes it."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, float) else str(value)

@@ -207,8 +207,8 @@ def construct(tag: str, text: str) -> Any:
     name = tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else None
     if name == "str":
         return text
-    if name == "null":
-        return None
+    if name in _CONSTANT_TAGS:
+        return _CONSTANT_TAGS[name]
     if name == "bool":
         truth = _BOOL_11.get(text.lower())
         return (
@@ -227,13 +227,12 @@ def construct(tag: str, text: str) -> Any:
         return _timestamp(text, match)
     if name == "binary":
         return YamlScalar("binary", text)
-    if name == "merge":
-        return MERGE
-    if name == "value":
-        return VALUE
     if name in ("map", "seq", "omap", "pairs", "set"):
         return Unconstructible(text, f"!!{name} cannot tag a scalar")
     return UNKNOWN_TAG
+
+
+_CONSTANT_TAGS = {"null": None, "merge": MERGE, "value": VALUE}
 
 
 def _tagged_number(text: str, read: Any, tag: str) -> Any:
