@@ -199,12 +199,8 @@ class Builder:
         if frame.pairs:
             self._as_pairs(frame)
         if frame.anchor is not None:
-            name = frame.anchor
-            self._anchors[name] = (
-                frame.container,
-                self._nodes - frame.nodes_at_start + 1,
-                self._anchors[name][2],
-            )
+            size = self._nodes - frame.nodes_at_start + 1
+            self._anchors[frame.anchor] = (frame.container, size, self._anchors[frame.anchor][2])
         if frame.flow or self._last is None:
             self._last = event
         self._attach(frame.container, frame.start_mark)

@@ -94,12 +94,7 @@ _TIME = (
     r"(?:\.(?P<fraction>[0-9]*))?"
     r"(?:[ \t]*(?P<zone>Z|(?P<sign>[-+])(?P<tzh>[0-9]{1,2})(?::(?P<tzm>[0-9]{2}))?))?"
 )
-#: An untagged date needs two-digit months and days; with a time, or tagged, one will do.
-_TIMESTAMP_11 = re.compile(
-    rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{2}})-(?P<day>[0-9]{{2}})$"
-    rf"|(?P<y2>[0-9]{{4}})-(?P<m2>[0-9]{{1,2}})-(?P<d2>[0-9]{{1,2}}){_TIME}$"
-)
-_TIMESTAMP_TAGGED = re.compile(
+_TIMESTAMP = re.compile(
     rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{1,2}})-(?P<day>[0-9]{{1,2}})(?:{_TIME})?$"
 )
 #: First characters of the scalars YAML 1.1 gives a type other than string.
@@ -128,10 +123,11 @@ def resolve(text: str) -> Any:
         return _float_11(text)
     if _INT_11.match(text):
         return _int_11(text)
-    match = _TIMESTAMP_11.match(text)
-    if match is not None:
-        return _timestamp(text, match)
-    return text
+    match = _TIMESTAMP.match(text)
+    # An untagged date needs two-digit months and days; with a time, or tagged, one will do.
+    if match is None or (match["hour"] is None and len(match["month"] + match["day"]) != 4):
+        return text
+    return _timestamp(text, match)
 
 
 def _int_11(text: str) -> int | Unconstructible:
@@ -182,9 +178,7 @@ def _sexagesimal(total: Any, part: Any) -> Any:
 def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
     """A date or a date and time; kept as text once the calendar accepts it."""
     group = match.groupdict()
-    year = int(group.get("year") or group["y2"])
-    month = int(group.get("month") or group["m2"])
-    day = int(group.get("day") or group["d2"])
+    year, month, day = (int(group[unit]) for unit in ("year", "month", "day"))
     try:
         if group["hour"] is None:
             datetime.date(year, month, day)
@@ -221,7 +215,7 @@ def construct(tag: str, text: str) -> Any:
     if name == "float":
         return _tagged_number(text, _float_11, "!!float")
     if name == "timestamp":
-        match = _TIMESTAMP_TAGGED.match(text)
+        match = _TIMESTAMP.match(text)
         if match is None:
             return Unconstructible(text, "!!timestamp takes a date, or a date and time")
         return _timestamp(text, match)
