@@ -193,22 +193,17 @@ attach(State *st, PyObject *value, yaml_mark_t mark)
     return step;
 }
 
+/* Put `empty` (a new reference, consumed; NULL after a failed allocation) in `table` under
+ * the container's id; `*slot` borrows it. */
 static int
 index_in(PyObject *table, PyObject *container, PyObject **slot, PyObject *empty)
 {
-    PyObject *id = PyLong_FromVoidPtr(container);
-    if (id == NULL) {
-        Py_DECREF(empty);
-        return FAIL;
-    }
-    int failed = PyDict_SetItem(table, id, empty);
-    Py_DECREF(id);
-    Py_DECREF(empty);  /* the table holds it */
-    if (failed) {
-        return FAIL;
-    }
-    *slot = empty;
-    return OK;
+    PyObject *id = empty != NULL ? PyLong_FromVoidPtr(container) : NULL;
+    int failed = id == NULL || PyDict_SetItem(table, id, empty) < 0;
+    Py_XDECREF(id);
+    Py_XDECREF(empty);  /* the table holds it */
+    *slot = failed ? NULL : empty;
+    return failed ? FAIL : OK;
 }
 
 static int
@@ -250,23 +245,15 @@ open_collection(State *st, yaml_event_t *event, int is_map)
     frame->start_mark = event->start_mark;
     frame->keys = frame->values = frame->ends = NULL;
     Py_ssize_t level = st->depth - 1;
-    if (level <= st->index_depth) {
-        PyObject *values = is_map ? PyDict_New() : PyList_New(0);
-        if (values == NULL || index_in(st->values, container, &frame->values, values) < 0) {
-            return FAIL;
-        }
-        if (level <= st->ends_depth) {
-            PyObject *ends = PyDict_New();
-            if (ends == NULL || index_in(st->value_ends, container, &frame->ends, ends) < 0) {
-                return FAIL;
-            }
-        }
-        if (is_map) {
-            PyObject *keys = PyDict_New();
-            if (keys == NULL || index_in(st->keys, container, &frame->keys, keys) < 0) {
-                return FAIL;
-            }
-        }
+    if (level > st->index_depth) {
+        return OK;
+    }
+    PyObject *values = is_map ? PyDict_New() : PyList_New(0);
+    if (index_in(st->values, container, &frame->values, values) < 0 ||
+        (level <= st->ends_depth &&
+         index_in(st->value_ends, container, &frame->ends, PyDict_New()) < 0) ||
+        (is_map && index_in(st->keys, container, &frame->keys, PyDict_New()) < 0)) {
+        return FAIL;
     }
     return OK;
 }
@@ -506,29 +493,22 @@ build(PyObject *module, PyObject *args, PyObject *kwargs)
     st.spans = PyList_New(0);
     PyObject *result = NULL;
     yaml_parser_t parser;
-    int parsing = 0;
-    if (st.cache && st.keys && st.values && st.value_ends && st.spans) {
-        if (!yaml_parser_initialize(&parser)) {
-            PyErr_NoMemory();
-        } else {
-            parsing = 1;
-            yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)size);
-            int step = run(&st, &parser);
-            if (step == OK) {
-                PyObject *root = position(st.root_mark);
-                if (root != NULL) {
-                    result = Py_BuildValue(
-                        "(ONOOOO)", st.root, root, st.keys, st.values, st.value_ends,
-                        st.spans);
-                }
-            } else if (step == BAIL && !PyErr_Occurred()) {
-                result = Py_None;
-                Py_INCREF(result);
-            }
-        }
+    int parsing = st.cache && st.keys && st.values && st.value_ends && st.spans;
+    if (parsing && !yaml_parser_initialize(&parser)) {
+        PyErr_NoMemory();
+        parsing = 0;
     }
     if (parsing) {
+        yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)size);
+        int step = run(&st, &parser);
         yaml_parser_delete(&parser);
+        PyObject *root = step == OK ? position(st.root_mark) : NULL;
+        if (root != NULL) {
+            result = Py_BuildValue(
+                "(ONOOOO)", st.root, root, st.keys, st.values, st.value_ends, st.spans);
+        } else if (step == BAIL && !PyErr_Occurred()) {
+            result = Py_NewRef(Py_None);
+        }
     }
     Py_DECREF(encoded);
     clear(&st);
