@@ -173,19 +173,14 @@ def refused(text: str, env: Environment) -> list[Diagnostic]:
 
 def _env_files(folder: Path | None) -> list[tuple[str, Path, Path | None]]:
     """Each ``.env`` file the command reads: its name as shown, its path, its tree."""
-    try:
-        here = Path(os.path.realpath(folder if folder is not None else Path.cwd()))
-    except (OSError, ValueError):  # a working directory removed meanwhile
-        here = None
-    try:
-        home = Path(os.path.expanduser(ENV_FILES[1]))
-    except (OSError, RuntimeError):  # no home to expand
-        home = None
     files: list[tuple[str, Path, Path | None]] = []
-    if here is not None:
+    with contextlib.suppress(OSError, ValueError):  # a working directory removed meanwhile
+        here = Path(os.path.realpath(folder if folder is not None else Path.cwd()))
         files.append((f"`{ENV_FILES[0]}`", here / ENV_FILES[0], here))
-    if home is not None and home.is_absolute():
-        files.append((f"`{ENV_FILES[1]}`", home, None))
+    with contextlib.suppress(OSError, RuntimeError):  # no home to expand
+        home = Path(os.path.expanduser(ENV_FILES[1]))
+        if home.is_absolute():
+            files.append((f"`{ENV_FILES[1]}`", home, None))
     return files
 
 
