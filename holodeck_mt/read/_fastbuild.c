@@ -1,12 +1,8 @@
 /* The compiled builder: libyaml's events straight to plain data, for the common document.
  *
- * holodeck_mt/read/builder.py is the reference: this builds the same data and positions for
- * documents of mappings, lists and untagged scalars whose plain scalars read the same to the
- * platform and to editors. Anything else makes build() return None and the reference reads
- * the text, so every diagnostic is made there. A plain scalar's meaning comes from the
- * reference's own reading (`plain`), skipped only for a first character no YAML 1.1 type
- * starts with (`typed_first`). The text goes to libyaml as UTF-8, as yaml.CParser's does.
- */
+ * It builds what holodeck_mt/read/builder.py (the reference) builds for mappings, lists and
+ * untagged scalars that the platform and editors read alike, each plain one read by the
+ * reference's `plain`; for anything else build() returns None and the reference reports. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <yaml.h>

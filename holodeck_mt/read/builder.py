@@ -1,9 +1,8 @@
 """Parser events to plain data, with the line and column of every key and value.
 
-Built straight from the events (no node graph, no constructor, no recursion), scalars
-read as the platform reads them. Whatever the platform could not read, or reads into
-something not JSON-shaped, is a diagnostic, never an exception or code run; the limits
-hold while the events stream in.
+Built straight from the events (no node graph, constructor or recursion), scalars read as
+the platform reads them; what it cannot read, or reads as not JSON, is a diagnostic, never
+an exception or code run, and the limits hold while the events stream in.
 """
 
 from __future__ import annotations

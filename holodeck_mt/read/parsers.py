@@ -1,10 +1,8 @@
 """The YAML syntax readers: PyYAML's libyaml binding, checked against its pure-Python parser.
 
-The platform parses with PyYAML's pure-Python parser; libyaml is several times faster
-and agrees on almost every text. Where they may part, the pure-Python parser decides:
-a text libyaml refuses or stops in (``[\\:]``, an undefined alias), a stray tab
-(``key: value<TAB>``), a block scalar header such as ``|#``, ``[http://x?y=1]``,
-``[!!str, x]``, a byte-order mark inside the text.
+The platform parses with the pure-Python parser, several times slower than libyaml; where
+the two may part (``[\\:]``, a stray tab, ``|#``, ``[http://x?y=1]``, ``[!!str, x]``, an
+inner byte-order mark, a text libyaml refuses), the pure-Python parser decides.
 """
 
 from __future__ import annotations

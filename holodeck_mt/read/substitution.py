@@ -1,9 +1,8 @@
 """``${NAME}`` replaced before parsing, as the platform does, with a map back to the file.
 
-The platform substitutes the raw text (comments and quotes included), from the
-environment, then ``./.env`` and ``~/.holodeck/.env`` (never overriding). An unset
-reference becomes a plain word of its length, and nothing found on it is told; a
-fault inside a value stands at its ``${``.
+The platform substitutes the raw text (comments and quotes included); an unset reference
+becomes a plain word of its length, nothing found on it told; a fault inside a value
+stands at its ``${``.
 """
 
 from __future__ import annotations
@@ -124,14 +123,10 @@ def environment(
     folder: Path | None = None, environ: Mapping[str, str] | None = None
 ) -> Environment:
     """The variables a ``holodeck`` command run in ``folder`` (default: the working
-    directory) sees: the environment, then ``folder/.env``, then ``~/.holodeck/.env``.
-
-    Each file as python-dotenv's ``load_dotenv(override=False)`` loads it, none while
-    ``PYTHON_DOTENV_DISABLED`` is true, and nothing put in this process's environment.
-    ``folder/.env`` is confined to ``folder``'s tree, the user's file kept off ``/proc``,
-    ``/sys`` and ``/dev``; either must be a regular UTF-8 file of at most
-    :data:`MAX_ENV_FILE` bytes.
-    """
+    directory) sees: the environment, then ``folder/.env``, then ``~/.holodeck/.env``, each
+    file as ``load_dotenv(override=False)`` loads it, nothing put in this process's
+    environment. ``folder/.env`` stays in ``folder``'s tree, neither file is read from
+    ``/proc``, ``/sys`` or ``/dev``, nor past :data:`MAX_ENV_FILE` bytes."""
     found = dict(os.environ if environ is None else environ)
     refused: list[str] = []
     for shown, path, tree in _env_files(folder):
@@ -237,12 +232,9 @@ class _TooLarge(Exception):
 
 
 def _expanded(raw: bytes, seen: Mapping[str, str]) -> dict[str, str]:
-    """``raw`` read and expanded as ``load_dotenv(override=False)`` does (UTF-8, universal
-    newlines; ``seen`` first, then the lines above).
-
-    Raises :class:`_TooLarge` once the work passes :data:`MAX_ENV_EXPANSION` characters:
-    a line can double the one above, unclosed ``${`` make the search quadratic.
-    """
+    """``raw`` expanded as ``load_dotenv(override=False)`` does (``seen`` first, then the
+    lines above); :class:`_TooLarge` once the work passes :data:`MAX_ENV_EXPANSION`
+    characters (a line can double the one above, unclosed ``${`` make the search quadratic)."""
     import collections
     import io
 
