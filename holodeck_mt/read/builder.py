@@ -127,7 +127,6 @@ class Builder:
         self._stack: list[_Frame] = []
         self._cache: dict[str, Any] = {}
         self._repeats: dict[tuple[int, str], int] = {}
-        self._result: Any = _PENDING
         #: The event that ended the last finished node: where the open nodes end so far.
         self._last: Any = None
         self.result: Any = EMPTY
@@ -139,7 +138,21 @@ class Builder:
         get_event()  # StreamStart
         if isinstance(get_event(), ev.StreamEndEvent):
             return EMPTY
-        data = self._document(get_event)
+        handlers: dict[type, Callable[[Any], None]] = {
+            ev.ScalarEvent: self._scalar,
+            ev.MappingStartEvent: lambda event: self._open({}, event, _MAP_TAG),
+            ev.SequenceStartEvent: lambda event: self._open([], event, _SEQ_TAG),
+            ev.MappingEndEvent: self._collection_end,
+            ev.SequenceEndEvent: self._collection_end,
+            ev.AliasEvent: self._alias,
+        }
+        self.result = _PENDING
+        while self.result is _PENDING:
+            event = get_event()
+            handler = handlers.get(type(event))
+            if handler is None:  # pragma: no cover - parsers emit nothing else in a node
+                raise self._abort("HMT001", f"unexpected {type(event).__name__}", event.start_mark)
+            handler(event)
         get_event()  # DocumentEnd
         extra = get_event()
         if not isinstance(extra, ev.StreamEndEvent):
@@ -151,27 +164,7 @@ class Builder:
                 (),
                 hint="remove the `---` line, or split the documents into separate files",
             )
-        return data
-
-    def _document(self, get_event: Callable[[], Any]) -> Any:
-        """Consume the events of one document's root node; return its data."""
-        from yaml import events as ev
-
-        handlers: dict[type, Callable[[Any], None]] = {
-            ev.ScalarEvent: self._scalar,
-            ev.MappingStartEvent: lambda event: self._open({}, event, _MAP_TAG),
-            ev.SequenceStartEvent: lambda event: self._open([], event, _SEQ_TAG),
-            ev.MappingEndEvent: self._collection_end,
-            ev.SequenceEndEvent: self._collection_end,
-            ev.AliasEvent: self._alias,
-        }
-        while self._result is _PENDING:
-            event = get_event()
-            handler = handlers.get(type(event))
-            if handler is None:  # pragma: no cover - parsers emit nothing else in a node
-                raise self._abort("HMT001", f"unexpected {type(event).__name__}", event.start_mark)
-            handler(event)
-        return self._result
+        return self.result
 
     def _scalar(self, event: Any) -> None:
         self._nodes += 1
@@ -278,7 +271,7 @@ class Builder:
         if not self._stack:
             if self.positions is not None:
                 self.positions.root = of_mark(mark)
-            self._result = value
+            self.result = value
             return
         frame = self._stack[-1]
         if not frame.is_map:

@@ -173,7 +173,7 @@ def _build(
 ) -> Builder:
     builder = Builder(limits, positions, text)
     try:
-        builder.result = builder.stream(source.get_event)
+        builder.stream(source.get_event)
     finally:
         source.close()
     return builder
