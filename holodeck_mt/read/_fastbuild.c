@@ -30,7 +30,7 @@ typedef struct {
     int quoted_spans;
     int watch_question;
     Py_ssize_t cache_size;
-    unsigned char typed_ascii[128]; /* typed_first, as a table (it is all ASCII) */
+    unsigned char typed_ascii[256]; /* typed_first's bytes, as a table (it is all ASCII) */
     /* state */
     Frame *stack;
     Py_ssize_t depth;
@@ -455,10 +455,6 @@ build(PyObject *module, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     for (const unsigned char *c = (const unsigned char *)typed_first; *c; c++) {
-        if (*c >= 128) {
-            PyErr_SetString(PyExc_ValueError, "typed_first must hold ASCII characters");
-            return NULL;
-        }
         st.typed_ascii[*c] = 1;
     }
     /* An ASCII text is its own UTF-8: libyaml reads the str's buffer, with no copy of a

@@ -337,7 +337,13 @@ class Builder:
         """An untagged plain scalar (or one tagged ``!``), as the platform reads it."""
         value = self._cache.get(text, _MISSING)
         if value is _MISSING:
-            value = self._read(text, event)
+            try:
+                value = _reading(text)
+            except sc.TooLong:  # reported, kept as text, not remembered
+                self._too_long(text, event.start_mark)
+                return text
+            if len(self._cache) < CACHE_SIZE:
+                self._cache[text] = value
         if type(value) is _Reading:
             frame = self._stack[-1] if self._stack else None
             noted = len(self.dialect) < MAX_DIALECT_NOTES
@@ -350,17 +356,6 @@ class Builder:
             value = value.platform
         if isinstance(value, _SPECIAL):
             value = self._special(value, event)
-        return value
-
-    def _read(self, text: str, event: Any) -> Any:
-        """Resolve a plain scalar not seen before, and remember how it reads."""
-        try:
-            value = _reading(text)
-        except sc.TooLong:  # reported, kept as text, not remembered
-            self._too_long(text, event.start_mark)
-            return text
-        if len(self._cache) < CACHE_SIZE:
-            self._cache[text] = value
         return value
 
     def _tagged(self, tag: str, text: str, event: Any) -> Any:
