@@ -266,20 +266,6 @@ close_collection(State *st, yaml_event_t *event)
     return attach(st, container, frame->start_mark);
 }
 
-static int
-add_span(State *st, yaml_event_t *event, char style)
-{
-    PyObject *span = Py_BuildValue(
-        "(nnC)", (Py_ssize_t)event->start_mark.index, (Py_ssize_t)event->end_mark.index,
-        (int)style);
-    if (span == NULL) {
-        return FAIL;
-    }
-    int failed = PyList_Append(st->spans, span);
-    Py_DECREF(span);
-    return failed ? FAIL : OK;
-}
-
 /* The platform's reading of an untagged plain scalar (a new reference), or NULL with
  * *step set: BAIL for anything the reference builder must read itself. */
 static PyObject *
@@ -360,10 +346,16 @@ scalar(State *st, yaml_event_t *event)
     } else {
         value = text;
     }
-    if ((style == '|' || style == '>' || (st->quoted_spans && style)) &&
-        add_span(st, event, style) < 0) {
-        Py_DECREF(value);
-        return FAIL;
+    if (style == '|' || style == '>' || (st->quoted_spans && style)) {
+        PyObject *span = Py_BuildValue(
+            "(nnC)", (Py_ssize_t)event->start_mark.index, (Py_ssize_t)event->end_mark.index,
+            (int)style);
+        int failed = span == NULL || PyList_Append(st->spans, span) < 0;
+        Py_XDECREF(span);
+        if (failed) {
+            Py_DECREF(value);
+            return FAIL;
+        }
     }
     set_last(st, event, (style == '|' || style == '>') ? style : 0);
     return attach(st, value, event->start_mark);
