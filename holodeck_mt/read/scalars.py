@@ -9,7 +9,6 @@ Editors read YAML 1.2's core schema (:func:`editor_reading`).
 from __future__ import annotations
 
 import datetime
-import functools
 import math
 import re
 from collections.abc import Callable
@@ -147,7 +146,7 @@ def _int_11(text: str) -> int | Unconstructible:
         raise TooLong(text)
     try:
         if base == 10 and ":" in body:
-            return sign * functools.reduce(_sexagesimal, map(int, body.split(":")))
+            return sign * int(_base60([int(part) for part in body.split(":")]))
         return sign * int(body, base)
     except ValueError:
         return Unconstructible(text, "it reads as an integer with no digits")
@@ -165,14 +164,17 @@ def _float_11(text: str) -> float | Unconstructible:
         return math.nan
     try:
         if ":" in digits:
-            return sign * functools.reduce(_sexagesimal, map(float, digits.split(":")))
+            return sign * float(_base60([float(part) for part in digits.split(":")]))
         return sign * float(digits)
     except ValueError:
         return Unconstructible(text, "it is not a number")
 
 
-def _sexagesimal(total: Any, part: Any) -> Any:
-    return total * 60 + part
+def _base60(parts: list[Any]) -> Any:
+    total = parts[0] * 0
+    for part in parts:
+        total = total * 60 + part
+    return total
 
 
 def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
@@ -205,15 +207,11 @@ def construct(tag: str, text: str) -> Any:
         return _CONSTANT_TAGS[name]
     if name == "bool":
         truth = _BOOL_11.get(text.lower())
-        return (
-            Unconstructible(text, "!!bool takes yes/no/true/false/on/off")
-            if truth is None
-            else truth
-        )
-    if name == "int":
-        return _tagged_number(text, _int_11, "!!int")
-    if name == "float":
-        return _tagged_number(text, _float_11, "!!float")
+        if truth is None:
+            return Unconstructible(text, "!!bool takes yes/no/true/false/on/off")
+        return truth
+    if name in _NUMBER_TAGS:
+        return _tagged_number(text, _NUMBER_TAGS[name], f"!!{name}")
     if name == "timestamp":
         match = _TIMESTAMP.match(text)
         if match is None:
@@ -227,6 +225,7 @@ def construct(tag: str, text: str) -> Any:
 
 
 _CONSTANT_TAGS = {"null": None, "merge": MERGE, "value": VALUE}
+_NUMBER_TAGS = {"int": _int_11, "float": _float_11}
 
 
 def _tagged_number(text: str, read: Any, tag: str) -> Any:
