@@ -383,31 +383,25 @@ step_event(State *st, yaml_event_t *event)
 static int
 run(State *st, yaml_parser_t *parser)
 {
+    /* The events around the root, in order; any other there (an empty stream, a second
+     * document) leaves the text to the reference. */
+    static const yaml_event_type_t around[] = {
+        YAML_STREAM_START_EVENT, YAML_DOCUMENT_START_EVENT, YAML_DOCUMENT_END_EVENT,
+        YAML_STREAM_END_EVENT};
     yaml_event_t event;
-    int seen = 0;  /* events before the root: stream start, document start */
+    int seen = 0;
     for (;;) {
         if (!yaml_parser_parse(parser, &event)) {
             return BAIL;  /* a syntax error: the reference reports it */
         }
         int step;
-        if (seen < 2) {
-            yaml_event_type_t want = seen == 0 ? YAML_STREAM_START_EVENT
-                                               : YAML_DOCUMENT_START_EVENT;
-            step = event.type == want ? OK : BAIL;  /* an empty stream */
-            seen++;
-        } else if (st->root == NULL) {
+        if (seen == 2 && st->root == NULL) {
             step = step_event(st, &event);
-        } else if (seen == 2) {
-            step = event.type == YAML_DOCUMENT_END_EVENT ? OK : BAIL;
-            seen++;
         } else {
-            /* a second document: the reference says so */
-            step = event.type == YAML_STREAM_END_EVENT ? OK : BAIL;
-            yaml_event_delete(&event);
-            return step;
+            step = event.type == around[seen++] ? OK : BAIL;
         }
         yaml_event_delete(&event);
-        if (step != OK) {
+        if (step != OK || seen == 4) {
             return step;
         }
     }
