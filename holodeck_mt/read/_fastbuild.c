@@ -205,18 +205,9 @@ index_in(PyObject *table, PyObject *container, PyObject **slot, PyObject *empty)
 static int
 open_collection(State *st, yaml_event_t *event, int is_map)
 {
-    yaml_char_t *anchor, *tag;
-    int flow;
-    if (is_map) {
-        anchor = event->data.mapping_start.anchor;
-        tag = event->data.mapping_start.tag;
-        flow = event->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-    } else {
-        anchor = event->data.sequence_start.anchor;
-        tag = event->data.sequence_start.tag;
-        flow = event->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
-    }
-    if (anchor != NULL || tag != NULL || st->depth >= st->max_depth) {
+    /* Both start events begin with anchor and tag (a common initial sequence of the union). */
+    if (event->data.mapping_start.anchor != NULL || event->data.mapping_start.tag != NULL ||
+        st->depth >= st->max_depth) {
         return BAIL;
     }
     if (st->depth == st->capacity) {
@@ -236,7 +227,8 @@ open_collection(State *st, yaml_event_t *event, int is_map)
     Frame *frame = &st->stack[st->depth++];
     frame->container = container;
     frame->is_map = is_map;
-    frame->flow = flow;
+    frame->flow = is_map ? event->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+                         : event->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
     frame->key = NULL;
     frame->start_mark = event->start_mark;
     frame->keys = frame->values = frame->ends = NULL;
