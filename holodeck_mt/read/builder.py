@@ -250,7 +250,7 @@ class Builder:
         pairs = own_tag == _SEQ_TAG and tag in _PAIRS_TAGS
         if tag is not None and tag != "!" and tag != own_tag and not pairs:
             self._report_tag(
-                tag, event.start_mark, "a mapping" if own_tag == _MAP_TAG else "a list"
+                tag, event.start_mark, COLLECTION_KEYS[0 if own_tag == _MAP_TAG else 1]
             )
         frame = _Frame(container, event, self._nodes, pairs)
         if self.positions is not None and len(self._stack) <= self.index_depth:
