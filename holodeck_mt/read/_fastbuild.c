@@ -129,24 +129,19 @@ attach(State *st, PyObject *value, yaml_mark_t mark)
         if (failed) {
             return FAIL;
         }
-        if (frame->values != NULL) {
-            PyObject *pos = position(mark);
-            if (pos == NULL || PyList_Append(frame->values, pos) < 0) {
-                Py_XDECREF(pos);
-                return FAIL;
-            }
-            Py_DECREF(pos);
-            if (frame->ends != NULL && st->ends_left > 0) {
-                PyObject *slot = PyLong_FromSsize_t(PyList_GET_SIZE(frame->values) - 1);
-                if (slot == NULL) {
-                    return FAIL;
-                }
-                int step = note_end(st, frame, slot, mark);
-                Py_DECREF(slot);
-                return step;
-            }
+        if (frame->values == NULL) {
+            return OK;
         }
-        return OK;
+        PyObject *pos = position(mark);
+        failed = pos == NULL || PyList_Append(frame->values, pos) < 0;
+        Py_XDECREF(pos);
+        if (failed || frame->ends == NULL || st->ends_left <= 0) {
+            return failed ? FAIL : OK;
+        }
+        PyObject *slot = PyLong_FromSsize_t(PyList_GET_SIZE(frame->values) - 1);
+        int step = slot == NULL ? FAIL : note_end(st, frame, slot, mark);
+        Py_XDECREF(slot);
+        return step;
     }
     if (frame->key == NULL) {
         if (!PyUnicode_CheckExact(value)) {
