@@ -60,28 +60,6 @@ position(yaml_mark_t mark)
     return Py_BuildValue("(nn)", (Py_ssize_t)mark.line + 1, (Py_ssize_t)mark.column + 1);
 }
 
-static PyObject *
-last_record(State *st)
-{
-    if (!st->has_last) {
-        Py_RETURN_NONE;
-    }
-    if (st->last_record == NULL) {
-        /* z#: the block style as a one-character str, or None */
-        st->last_record = Py_BuildValue(
-            "(nnnnnnz#)",
-            (Py_ssize_t)st->last_start.index, (Py_ssize_t)st->last_start.line,
-            (Py_ssize_t)st->last_start.column, (Py_ssize_t)st->last_end.index,
-            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column,
-            st->last_style ? &st->last_style : NULL, (Py_ssize_t)1);
-        if (st->last_record == NULL) {
-            return NULL;
-        }
-    }
-    Py_INCREF(st->last_record);
-    return st->last_record;
-}
-
 static void
 set_last(State *st, yaml_event_t *event, char style)
 {
@@ -100,11 +78,19 @@ note_end(State *st, Frame *frame, PyObject *slot, yaml_mark_t mark)
         return OK;
     }
     st->ends_left--;
-    PyObject *record = last_record(st);
-    if (record == NULL) {
-        return FAIL;
+    if (st->last_record == NULL) {
+        /* z#: the block style as a one-character str, or None */
+        st->last_record = !st->has_last ? Py_NewRef(Py_None) : Py_BuildValue(
+            "(nnnnnnz#)",
+            (Py_ssize_t)st->last_start.index, (Py_ssize_t)st->last_start.line,
+            (Py_ssize_t)st->last_start.column, (Py_ssize_t)st->last_end.index,
+            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column,
+            st->last_style ? &st->last_style : NULL, (Py_ssize_t)1);
+        if (st->last_record == NULL) {
+            return FAIL;
+        }
     }
-    PyObject *noted = Py_BuildValue("(nN)", (Py_ssize_t)mark.index, record);
+    PyObject *noted = Py_BuildValue("(nO)", (Py_ssize_t)mark.index, st->last_record);
     if (noted == NULL) {
         return FAIL;
     }
