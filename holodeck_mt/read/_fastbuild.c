@@ -1,12 +1,8 @@
 /* The compiled builder: libyaml's events straight to plain data, for the common document.
  *
- * holodeck_mt/read/builder.py is the reference: this builds the same data and positions for
- * documents of mappings, lists and untagged scalars whose plain scalars read the same to the
- * platform and to editors. Anything else makes build() return None and the reference reads
- * the text, so every diagnostic is made there. A plain scalar's meaning comes from the
- * reference's own reading (`plain`), skipped only for a first character no YAML 1.1 type
- * starts with (`typed_first`). The text goes to libyaml as UTF-8, as yaml.CParser's does.
- */
+ * It builds what holodeck_mt/read/builder.py (the reference) builds for mappings, lists and
+ * untagged scalars that the platform and editors read alike, each plain one read by the
+ * reference's `plain`; for anything else build() returns None and the reference reports. */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
 #include <yaml.h>
@@ -34,7 +30,7 @@ typedef struct {
     int quoted_spans;
     int watch_question;
     Py_ssize_t cache_size;
-    unsigned char typed_ascii[128]; /* typed_first, as a table (it is all ASCII) */
+    unsigned char typed_ascii[256]; /* typed_first's bytes, as a table (it is all ASCII) */
     /* state */
     Frame *stack;
     Py_ssize_t depth;
@@ -64,28 +60,6 @@ position(yaml_mark_t mark)
     return Py_BuildValue("(nn)", (Py_ssize_t)mark.line + 1, (Py_ssize_t)mark.column + 1);
 }
 
-static PyObject *
-last_record(State *st)
-{
-    if (!st->has_last) {
-        Py_RETURN_NONE;
-    }
-    if (st->last_record == NULL) {
-        /* z#: the block style as a one-character str, or None */
-        st->last_record = Py_BuildValue(
-            "(nnnnnnz#)",
-            (Py_ssize_t)st->last_start.index, (Py_ssize_t)st->last_start.line,
-            (Py_ssize_t)st->last_start.column, (Py_ssize_t)st->last_end.index,
-            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column,
-            st->last_style ? &st->last_style : NULL, (Py_ssize_t)1);
-        if (st->last_record == NULL) {
-            return NULL;
-        }
-    }
-    Py_INCREF(st->last_record);
-    return st->last_record;
-}
-
 static void
 set_last(State *st, yaml_event_t *event, char style)
 {
@@ -104,11 +78,19 @@ note_end(State *st, Frame *frame, PyObject *slot, yaml_mark_t mark)
         return OK;
     }
     st->ends_left--;
-    PyObject *record = last_record(st);
-    if (record == NULL) {
-        return FAIL;
+    if (st->last_record == NULL) {
+        /* z#: the block style as a one-character str, or None */
+        st->last_record = !st->has_last ? Py_NewRef(Py_None) : Py_BuildValue(
+            "(nnnnnnz#)",
+            (Py_ssize_t)st->last_start.index, (Py_ssize_t)st->last_start.line,
+            (Py_ssize_t)st->last_start.column, (Py_ssize_t)st->last_end.index,
+            (Py_ssize_t)st->last_end.line, (Py_ssize_t)st->last_end.column,
+            st->last_style ? &st->last_style : NULL, (Py_ssize_t)1);
+        if (st->last_record == NULL) {
+            return FAIL;
+        }
     }
-    PyObject *noted = Py_BuildValue("(nN)", (Py_ssize_t)mark.index, record);
+    PyObject *noted = Py_BuildValue("(nO)", (Py_ssize_t)mark.index, st->last_record);
     if (noted == NULL) {
         return FAIL;
     }
@@ -133,24 +115,19 @@ attach(State *st, PyObject *value, yaml_mark_t mark)
         if (failed) {
             return FAIL;
         }
-        if (frame->values != NULL) {
-            PyObject *pos = position(mark);
-            if (pos == NULL || PyList_Append(frame->values, pos) < 0) {
-                Py_XDECREF(pos);
-                return FAIL;
-            }
-            Py_DECREF(pos);
-            if (frame->ends != NULL && st->ends_left > 0) {
-                PyObject *slot = PyLong_FromSsize_t(PyList_GET_SIZE(frame->values) - 1);
-                if (slot == NULL) {
-                    return FAIL;
-                }
-                int step = note_end(st, frame, slot, mark);
-                Py_DECREF(slot);
-                return step;
-            }
+        if (frame->values == NULL) {
+            return OK;
         }
-        return OK;
+        PyObject *pos = position(mark);
+        failed = pos == NULL || PyList_Append(frame->values, pos) < 0;
+        Py_XDECREF(pos);
+        if (failed || frame->ends == NULL || st->ends_left <= 0) {
+            return failed ? FAIL : OK;
+        }
+        PyObject *slot = PyLong_FromSsize_t(PyList_GET_SIZE(frame->values) - 1);
+        int step = slot == NULL ? FAIL : note_end(st, frame, slot, mark);
+        Py_XDECREF(slot);
+        return step;
     }
     if (frame->key == NULL) {
         if (!PyUnicode_CheckExact(value)) {
@@ -193,39 +170,25 @@ attach(State *st, PyObject *value, yaml_mark_t mark)
     return step;
 }
 
+/* Put `empty` (a new reference, consumed; NULL after a failed allocation) in `table` under
+ * the container's id; `*slot` borrows it. */
 static int
 index_in(PyObject *table, PyObject *container, PyObject **slot, PyObject *empty)
 {
-    PyObject *id = PyLong_FromVoidPtr(container);
-    if (id == NULL) {
-        Py_DECREF(empty);
-        return FAIL;
-    }
-    int failed = PyDict_SetItem(table, id, empty);
-    Py_DECREF(id);
-    Py_DECREF(empty);  /* the table holds it */
-    if (failed) {
-        return FAIL;
-    }
-    *slot = empty;
-    return OK;
+    PyObject *id = empty != NULL ? PyLong_FromVoidPtr(container) : NULL;
+    int failed = id == NULL || PyDict_SetItem(table, id, empty) < 0;
+    Py_XDECREF(id);
+    Py_XDECREF(empty);  /* the table holds it */
+    *slot = failed ? NULL : empty;
+    return failed ? FAIL : OK;
 }
 
 static int
 open_collection(State *st, yaml_event_t *event, int is_map)
 {
-    yaml_char_t *anchor, *tag;
-    int flow;
-    if (is_map) {
-        anchor = event->data.mapping_start.anchor;
-        tag = event->data.mapping_start.tag;
-        flow = event->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE;
-    } else {
-        anchor = event->data.sequence_start.anchor;
-        tag = event->data.sequence_start.tag;
-        flow = event->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
-    }
-    if (anchor != NULL || tag != NULL || st->depth >= st->max_depth) {
+    /* Both start events begin with anchor and tag (a common initial sequence of the union). */
+    if (event->data.mapping_start.anchor != NULL || event->data.mapping_start.tag != NULL ||
+        st->depth >= st->max_depth) {
         return BAIL;
     }
     if (st->depth == st->capacity) {
@@ -245,28 +208,21 @@ open_collection(State *st, yaml_event_t *event, int is_map)
     Frame *frame = &st->stack[st->depth++];
     frame->container = container;
     frame->is_map = is_map;
-    frame->flow = flow;
+    frame->flow = is_map ? event->data.mapping_start.style == YAML_FLOW_MAPPING_STYLE
+                         : event->data.sequence_start.style == YAML_FLOW_SEQUENCE_STYLE;
     frame->key = NULL;
     frame->start_mark = event->start_mark;
     frame->keys = frame->values = frame->ends = NULL;
     Py_ssize_t level = st->depth - 1;
-    if (level <= st->index_depth) {
-        PyObject *values = is_map ? PyDict_New() : PyList_New(0);
-        if (values == NULL || index_in(st->values, container, &frame->values, values) < 0) {
-            return FAIL;
-        }
-        if (level <= st->ends_depth) {
-            PyObject *ends = PyDict_New();
-            if (ends == NULL || index_in(st->value_ends, container, &frame->ends, ends) < 0) {
-                return FAIL;
-            }
-        }
-        if (is_map) {
-            PyObject *keys = PyDict_New();
-            if (keys == NULL || index_in(st->keys, container, &frame->keys, keys) < 0) {
-                return FAIL;
-            }
-        }
+    if (level > st->index_depth) {
+        return OK;
+    }
+    PyObject *values = is_map ? PyDict_New() : PyList_New(0);
+    if (index_in(st->values, container, &frame->values, values) < 0 ||
+        (level <= st->ends_depth &&
+         index_in(st->value_ends, container, &frame->ends, PyDict_New()) < 0) ||
+        (is_map && index_in(st->keys, container, &frame->keys, PyDict_New()) < 0)) {
+        return FAIL;
     }
     return OK;
 }
@@ -281,20 +237,6 @@ close_collection(State *st, yaml_event_t *event)
         set_last(st, event, 0);
     }
     return attach(st, container, frame->start_mark);
-}
-
-static int
-add_span(State *st, yaml_event_t *event, char style)
-{
-    PyObject *span = Py_BuildValue(
-        "(nnC)", (Py_ssize_t)event->start_mark.index, (Py_ssize_t)event->end_mark.index,
-        (int)style);
-    if (span == NULL) {
-        return FAIL;
-    }
-    int failed = PyList_Append(st->spans, span);
-    Py_DECREF(span);
-    return failed ? FAIL : OK;
 }
 
 /* The platform's reading of an untagged plain scalar (a new reference), or NULL with
@@ -377,10 +319,16 @@ scalar(State *st, yaml_event_t *event)
     } else {
         value = text;
     }
-    if ((style == '|' || style == '>' || (st->quoted_spans && style)) &&
-        add_span(st, event, style) < 0) {
-        Py_DECREF(value);
-        return FAIL;
+    if (style == '|' || style == '>' || (st->quoted_spans && style)) {
+        PyObject *span = Py_BuildValue(
+            "(nnC)", (Py_ssize_t)event->start_mark.index, (Py_ssize_t)event->end_mark.index,
+            (int)style);
+        int failed = span == NULL || PyList_Append(st->spans, span) < 0;
+        Py_XDECREF(span);
+        if (failed) {
+            Py_DECREF(value);
+            return FAIL;
+        }
     }
     set_last(st, event, (style == '|' || style == '>') ? style : 0);
     return attach(st, value, event->start_mark);
@@ -408,31 +356,25 @@ step_event(State *st, yaml_event_t *event)
 static int
 run(State *st, yaml_parser_t *parser)
 {
+    /* The events around the root, in order; any other there (an empty stream, a second
+     * document) leaves the text to the reference. */
+    static const yaml_event_type_t around[] = {
+        YAML_STREAM_START_EVENT, YAML_DOCUMENT_START_EVENT, YAML_DOCUMENT_END_EVENT,
+        YAML_STREAM_END_EVENT};
     yaml_event_t event;
-    int seen = 0;  /* events before the root: stream start, document start */
+    int seen = 0;
     for (;;) {
         if (!yaml_parser_parse(parser, &event)) {
             return BAIL;  /* a syntax error: the reference reports it */
         }
         int step;
-        if (seen < 2) {
-            yaml_event_type_t want = seen == 0 ? YAML_STREAM_START_EVENT
-                                               : YAML_DOCUMENT_START_EVENT;
-            step = event.type == want ? OK : BAIL;  /* an empty stream */
-            seen++;
-        } else if (st->root == NULL) {
+        if (seen == 2 && st->root == NULL) {
             step = step_event(st, &event);
-        } else if (seen == 2) {
-            step = event.type == YAML_DOCUMENT_END_EVENT ? OK : BAIL;
-            seen++;
         } else {
-            /* a second document: the reference says so */
-            step = event.type == YAML_STREAM_END_EVENT ? OK : BAIL;
-            yaml_event_delete(&event);
-            return step;
+            step = event.type == around[seen++] ? OK : BAIL;
         }
         yaml_event_delete(&event);
-        if (step != OK) {
+        if (step != OK || seen == 4) {
             return step;
         }
     }
@@ -472,10 +414,6 @@ build(PyObject *module, PyObject *args, PyObject *kwargs)
         return NULL;
     }
     for (const unsigned char *c = (const unsigned char *)typed_first; *c; c++) {
-        if (*c >= 128) {
-            PyErr_SetString(PyExc_ValueError, "typed_first must hold ASCII characters");
-            return NULL;
-        }
         st.typed_ascii[*c] = 1;
     }
     /* An ASCII text is its own UTF-8: libyaml reads the str's buffer, with no copy of a
@@ -506,29 +444,22 @@ build(PyObject *module, PyObject *args, PyObject *kwargs)
     st.spans = PyList_New(0);
     PyObject *result = NULL;
     yaml_parser_t parser;
-    int parsing = 0;
-    if (st.cache && st.keys && st.values && st.value_ends && st.spans) {
-        if (!yaml_parser_initialize(&parser)) {
-            PyErr_NoMemory();
-        } else {
-            parsing = 1;
-            yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)size);
-            int step = run(&st, &parser);
-            if (step == OK) {
-                PyObject *root = position(st.root_mark);
-                if (root != NULL) {
-                    result = Py_BuildValue(
-                        "(ONOOOO)", st.root, root, st.keys, st.values, st.value_ends,
-                        st.spans);
-                }
-            } else if (step == BAIL && !PyErr_Occurred()) {
-                result = Py_None;
-                Py_INCREF(result);
-            }
-        }
+    int parsing = st.cache && st.keys && st.values && st.value_ends && st.spans;
+    if (parsing && !yaml_parser_initialize(&parser)) {
+        PyErr_NoMemory();
+        parsing = 0;
     }
     if (parsing) {
+        yaml_parser_set_input_string(&parser, (const unsigned char *)input, (size_t)size);
+        int step = run(&st, &parser);
         yaml_parser_delete(&parser);
+        PyObject *root = step == OK ? position(st.root_mark) : NULL;
+        if (root != NULL) {
+            result = Py_BuildValue(
+                "(ONOOOO)", st.root, root, st.keys, st.values, st.value_ends, st.spans);
+        } else if (step == BAIL && !PyErr_Occurred()) {
+            result = Py_NewRef(Py_None);
+        }
     }
     Py_DECREF(encoded);
     clear(&st);

@@ -1,9 +1,8 @@
 """Parser events to plain data, with the line and column of every key and value.
 
-Built straight from the events (no node graph, no constructor, no recursion), scalars
-read as the platform reads them. Whatever the platform could not read, or reads into
-something not JSON-shaped, is a diagnostic, never an exception or code run; the limits
-hold while the events stream in.
+Built straight from the events (no node graph, constructor or recursion), scalars read as
+the platform reads them; what it cannot read, or reads as not JSON, is a diagnostic, never
+an exception or code run, and the limits hold while the events stream in.
 """
 
 from __future__ import annotations
@@ -40,6 +39,8 @@ MAX_DIALECT_NOTES = 1000
 #: Up to this length, every indexed value's end is noted; beyond, the root's first few.
 _SMALL_TEXT = 1 << 18
 _ROOT_ENDS = 64
+#: How a key's type is named in a message.
+_KINDS = {"int": "integer", "float": "number", "bool": "boolean", "timestamp": "date"}
 #: Types of a reading that needs more than being stored.
 _SPECIAL = (sc.Unconstructible, sc._Marker, sc.YamlScalar)
 
@@ -126,7 +127,6 @@ class Builder:
         self._stack: list[_Frame] = []
         self._cache: dict[str, Any] = {}
         self._repeats: dict[tuple[int, str], int] = {}
-        self._result: Any = _PENDING
         #: The event that ended the last finished node: where the open nodes end so far.
         self._last: Any = None
         self.result: Any = EMPTY
@@ -138,7 +138,21 @@ class Builder:
         get_event()  # StreamStart
         if isinstance(get_event(), ev.StreamEndEvent):
             return EMPTY
-        data = self._document(get_event)
+        handlers: dict[type, Callable[[Any], None]] = {
+            ev.ScalarEvent: self._scalar,
+            ev.MappingStartEvent: lambda event: self._open({}, event, _MAP_TAG),
+            ev.SequenceStartEvent: lambda event: self._open([], event, _SEQ_TAG),
+            ev.MappingEndEvent: self._collection_end,
+            ev.SequenceEndEvent: self._collection_end,
+            ev.AliasEvent: self._alias,
+        }
+        self.result = _PENDING
+        while self.result is _PENDING:
+            event = get_event()
+            handler = handlers.get(type(event))
+            if handler is None:  # pragma: no cover - parsers emit nothing else in a node
+                raise self._abort("HMT001", f"unexpected {type(event).__name__}", event.start_mark)
+            handler(event)
         get_event()  # DocumentEnd
         extra = get_event()
         if not isinstance(extra, ev.StreamEndEvent):
@@ -150,27 +164,7 @@ class Builder:
                 (),
                 hint="remove the `---` line, or split the documents into separate files",
             )
-        return data
-
-    def _document(self, get_event: Callable[[], Any]) -> Any:
-        """Consume the events of one document's root node; return its data."""
-        from yaml import events as ev
-
-        handlers: dict[type, Callable[[Any], None]] = {
-            ev.ScalarEvent: self._scalar,
-            ev.MappingStartEvent: lambda event: self._open({}, event, _MAP_TAG),
-            ev.SequenceStartEvent: lambda event: self._open([], event, _SEQ_TAG),
-            ev.MappingEndEvent: self._collection_end,
-            ev.SequenceEndEvent: self._collection_end,
-            ev.AliasEvent: self._alias,
-        }
-        while self._result is _PENDING:
-            event = get_event()
-            handler = handlers.get(type(event))
-            if handler is None:  # pragma: no cover - parsers emit nothing else in a node
-                raise self._abort("HMT001", f"unexpected {type(event).__name__}", event.start_mark)
-            handler(event)
-        return self._result
+        return self.result
 
     def _scalar(self, event: Any) -> None:
         self._nodes += 1
@@ -183,7 +177,8 @@ class Builder:
             value = self._tagged(tag, event.value, event)
         style = event.style
         if style:
-            self._record_span(style, event)
+            if style in "|>" or self.quoted_spans:
+                self.spans.append((event.start_mark.index, event.end_mark.index, style))
         elif self._stack and self._stack[-1].flow:
             self._plain_in_flow(event)
         if event.anchor is not None:
@@ -196,12 +191,8 @@ class Builder:
         if frame.pairs:
             self._as_pairs(frame)
         if frame.anchor is not None:
-            name = frame.anchor
-            self._anchors[name] = (
-                frame.container,
-                self._nodes - frame.nodes_at_start + 1,
-                self._anchors[name][2],
-            )
+            size = self._nodes - frame.nodes_at_start + 1
+            self._anchors[frame.anchor] = (frame.container, size, self._anchors[frame.anchor][2])
         if frame.flow or self._last is None:
             self._last = event
         self._attach(frame.container, frame.start_mark)
@@ -259,7 +250,7 @@ class Builder:
         pairs = own_tag == _SEQ_TAG and tag in _PAIRS_TAGS
         if tag is not None and tag != "!" and tag != own_tag and not pairs:
             self._report_tag(
-                tag, event.start_mark, "a mapping" if own_tag == _MAP_TAG else "a list"
+                tag, event.start_mark, COLLECTION_KEYS[0 if own_tag == _MAP_TAG else 1]
             )
         frame = _Frame(container, event, self._nodes, pairs)
         if self.positions is not None and len(self._stack) <= self.index_depth:
@@ -280,7 +271,7 @@ class Builder:
         if not self._stack:
             if self.positions is not None:
                 self.positions.root = of_mark(mark)
-            self._result = value
+            self.result = value
             return
         frame = self._stack[-1]
         if not frame.is_map:
@@ -342,15 +333,17 @@ class Builder:
         if (self.watch_question and "?" in event.value) or (event.tag and not event.value):
             self.flow_differs = True
 
-    def _record_span(self, style: str, event: Any) -> None:
-        if style in "|>" or self.quoted_spans:
-            self.spans.append((event.start_mark.index, event.end_mark.index, style))
-
     def _plain(self, text: str, event: Any) -> Any:
         """An untagged plain scalar (or one tagged ``!``), as the platform reads it."""
         value = self._cache.get(text, _MISSING)
         if value is _MISSING:
-            value = self._read(text, event)
+            try:
+                value = _reading(text)
+            except sc.TooLong:  # reported, kept as text, not remembered
+                self._too_long(text, event.start_mark)
+                return text
+            if len(self._cache) < CACHE_SIZE:
+                self._cache[text] = value
         if type(value) is _Reading:
             frame = self._stack[-1] if self._stack else None
             noted = len(self.dialect) < MAX_DIALECT_NOTES
@@ -363,17 +356,6 @@ class Builder:
             value = value.platform
         if isinstance(value, _SPECIAL):
             value = self._special(value, event)
-        return value
-
-    def _read(self, text: str, event: Any) -> Any:
-        """Resolve a plain scalar not seen before, and remember how it reads."""
-        try:
-            value = _reading(text)
-        except sc.TooLong:  # reported, kept as text, not remembered
-            self._too_long(text, event.start_mark)
-            return text
-        if len(self._cache) < CACHE_SIZE:
-            self._cache[text] = value
         return value
 
     def _tagged(self, tag: str, text: str, event: Any) -> Any:
@@ -418,9 +400,7 @@ class Builder:
         return value.text
 
     def _container_path(self) -> dg.JsonPath:
-        parts: list[str | int] = []
-        for frame in self._stack[:-1]:
-            parts.append(frame.key if frame.is_map else len(frame.container))
+        parts = (frame.key if frame.is_map else len(frame.container) for frame in self._stack[:-1])
         return tuple(p for p in parts if isinstance(p, (str, int)))
 
     def _here(self) -> dg.JsonPath:
@@ -480,11 +460,9 @@ class Builder:
         elif value is None:
             what, hint = "null", "give the key a name"
         else:
-            text = clip(value.text if isinstance(value, sc.YamlScalar) else _scalar_text(value))
-            kind = type(value).__name__
-            if isinstance(value, sc.YamlScalar):
-                kind = "date" if value.kind == "timestamp" else value.kind
-            kind = {"int": "integer", "float": "number", "bool": "boolean"}.get(kind, kind)
+            text = clip(value.text if isinstance(value, sc.YamlScalar) else scalar_text(value))
+            kind = value.kind if isinstance(value, sc.YamlScalar) else type(value).__name__
+            kind = _KINDS.get(kind, kind)
             what, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
         self._report(
             "HMT003",
@@ -587,7 +565,8 @@ def end_record(event: Any) -> tuple[int, int, int, int, int, int, str | None] | 
     )
 
 
-def _scalar_text(value: Any) -> str:
+def scalar_text(value: Any) -> str:
+    """A boolean or number as YAML writes it."""
     if isinstance(value, bool):
         return "true" if value else "false"
     return repr(value) if isinstance(value, float) else str(value)

@@ -11,7 +11,7 @@ from typing import Any
 
 from holodeck_mt import model as dg
 from holodeck_mt.model import clip
-from holodeck_mt.read.builder import DialectNote
+from holodeck_mt.read.builder import DialectNote, scalar_text
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text.quoting import quoted
 
@@ -41,11 +41,9 @@ def _warning(note: DialectNote) -> dg.Diagnostic:
 def _platform_reading(note: DialectNote) -> tuple[str, str, str]:
     """What the platform reads, how to write it for editors to agree, and when."""
     value = note.platform
-    if isinstance(value, bool):
-        word = "true" if value else "false"
+    if isinstance(value, (bool, int, float)):
+        word = scalar_text(value)
         return word, word, ""
-    if isinstance(value, (int, float)):
-        return repr(value), repr(value), ""
     as_text = quoted(note.text) or repr(clip(note.text))
     if isinstance(value, YamlScalar):
         return f"the date {clip(note.text)}", as_text, " if it is text"
@@ -56,7 +54,7 @@ def _editor_reading(value: Any) -> str:
     if isinstance(value, str):
         return "a string"
     if isinstance(value, bool):
-        return "true" if value else "false"
+        return scalar_text(value)
     if value is None:
         return "null"
     return f"the number {value!r}"

@@ -70,12 +70,8 @@ _RESUME = False
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """The cyclic collector paused while documents are built, under a lock across threads.
-
-    A document is a million containers and no cycles, which collections would walk again
-    and again; validation (whose errors form cycles) is never paused. The collector
-    comes back when the last build leaves.
-    """
+    """The cyclic collector paused while documents are built (a million containers and no
+    cycles, walked again by every collection), until the last build across threads leaves."""
     global _PAUSES, _RESUME
     with _COLLECTOR:
         if _PAUSES == 0:
@@ -177,7 +173,7 @@ def _build(
 ) -> Builder:
     builder = Builder(limits, positions, text)
     try:
-        builder.result = builder.stream(source.get_event)
+        builder.stream(source.get_event)
     finally:
         source.close()
     return builder

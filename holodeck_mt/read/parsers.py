@@ -1,10 +1,8 @@
 """The YAML syntax readers: PyYAML's libyaml binding, checked against its pure-Python parser.
 
-The platform parses with PyYAML's pure-Python parser; libyaml is several times faster
-and agrees on almost every text. Where they may part, the pure-Python parser decides:
-a text libyaml refuses or stops in (``[\\:]``, an undefined alias), a stray tab
-(``key: value<TAB>``), a block scalar header such as ``|#``, ``[http://x?y=1]``,
-``[!!str, x]``, a byte-order mark inside the text.
+The platform parses with the pure-Python parser, several times slower than libyaml; where
+the two may part (``[\\:]``, a stray tab, ``|#``, ``[http://x?y=1]``, ``[!!str, x]``, an
+inner byte-order mark, a text libyaml refuses), the pure-Python parser decides.
 """
 
 from __future__ import annotations
@@ -14,7 +12,7 @@ import re
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from holodeck_mt.text.lines import LINE_BREAKS
+from holodeck_mt.text.lines import LINE_BREAKS, YAML_BREAKS
 
 #: The largest text the pure-Python parser (about 1 MB/s) reads again.
 PURE_MAX_CHARS = 8 * 1024 * 1024
@@ -68,11 +66,6 @@ def libyaml_may_differ(text: str, scalars: list[tuple[int, int, str]]) -> bool:
     return "\t" in text and stray_tab(text, spans) is not None
 
 
-def _first_of(text: str, chars: str, start: int) -> int:
-    found = [i for i in (text.find(c, start) for c in chars) if i >= 0]
-    return min(found) if found else -1
-
-
 def stray_tab(text: str, spans: list[tuple[int, int]]) -> int | None:
     """The offset of the first tab outside the ``spans`` of scalars and outside a comment."""
     starts = [start for start, _ in spans]
@@ -85,10 +78,10 @@ def stray_tab(text: str, spans: list[tuple[int, int]]) -> int | None:
         line_start = max(text.rfind(brk, 0, tab) for brk in LINE_BREAKS) + 1
         if not _in_comment(text, line_start, tab, spans, starts):
             return tab
-        line_end = _first_of(text, LINE_BREAKS, tab)
-        if line_end < 0:
+        line_end = YAML_BREAKS.search(text, tab)
+        if line_end is None:
             return None
-        tab = text.find("\t", line_end)
+        tab = text.find("\t", line_end.start())
     return None
 
 

@@ -93,12 +93,7 @@ _TIME = (
     r"(?:\.(?P<fraction>[0-9]*))?"
     r"(?:[ \t]*(?P<zone>Z|(?P<sign>[-+])(?P<tzh>[0-9]{1,2})(?::(?P<tzm>[0-9]{2}))?))?"
 )
-#: An untagged date needs two-digit months and days; with a time, or tagged, one will do.
-_TIMESTAMP_11 = re.compile(
-    rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{2}})-(?P<day>[0-9]{{2}})$"
-    rf"|(?P<y2>[0-9]{{4}})-(?P<m2>[0-9]{{1,2}})-(?P<d2>[0-9]{{1,2}}){_TIME}$"
-)
-_TIMESTAMP_TAGGED = re.compile(
+_TIMESTAMP = re.compile(
     rf"(?P<year>[0-9]{{4}})-(?P<month>[0-9]{{1,2}})-(?P<day>[0-9]{{1,2}})(?:{_TIME})?$"
 )
 #: First characters of the scalars YAML 1.1 gives a type other than string.
@@ -127,10 +122,11 @@ def resolve(text: str) -> Any:
         return _float_11(text)
     if _INT_11.match(text):
         return _int_11(text)
-    match = _TIMESTAMP_11.match(text)
-    if match is not None:
-        return _timestamp(text, match)
-    return text
+    match = _TIMESTAMP.match(text)
+    # An untagged date needs two-digit months and days; with a time, or tagged, one will do.
+    if match is None or (match["hour"] is None and len(match["month"] + match["day"]) != 4):
+        return text
+    return _timestamp(text, match)
 
 
 def _int_11(text: str) -> int | Unconstructible:
@@ -184,9 +180,7 @@ def _base60(parts: list[Any]) -> Any:
 def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
     """A date or a date and time; kept as text once the calendar accepts it."""
     group = match.groupdict()
-    year = int(group.get("year") or group["y2"])
-    month = int(group.get("month") or group["m2"])
-    day = int(group.get("day") or group["d2"])
+    year, month, day = (int(group[unit]) for unit in ("year", "month", "day"))
     try:
         if group["hour"] is None:
             datetime.date(year, month, day)
@@ -209,33 +203,29 @@ def construct(tag: str, text: str) -> Any:
     name = tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else None
     if name == "str":
         return text
-    if name == "null":
-        return None
+    if name in _CONSTANT_TAGS:
+        return _CONSTANT_TAGS[name]
     if name == "bool":
         truth = _BOOL_11.get(text.lower())
-        return (
-            Unconstructible(text, "!!bool takes yes/no/true/false/on/off")
-            if truth is None
-            else truth
-        )
-    if name == "int":
-        return _tagged_number(text, _int_11, "!!int")
-    if name == "float":
-        return _tagged_number(text, _float_11, "!!float")
+        if truth is None:
+            return Unconstructible(text, "!!bool takes yes/no/true/false/on/off")
+        return truth
+    if name in _NUMBER_TAGS:
+        return _tagged_number(text, _NUMBER_TAGS[name], f"!!{name}")
     if name == "timestamp":
-        match = _TIMESTAMP_TAGGED.match(text)
+        match = _TIMESTAMP.match(text)
         if match is None:
             return Unconstructible(text, "!!timestamp takes a date, or a date and time")
         return _timestamp(text, match)
     if name == "binary":
         return YamlScalar("binary", text)
-    if name == "merge":
-        return MERGE
-    if name == "value":
-        return VALUE
     if name in ("map", "seq", "omap", "pairs", "set"):
         return Unconstructible(text, f"!!{name} cannot tag a scalar")
     return UNKNOWN_TAG
+
+
+_CONSTANT_TAGS = {"null": None, "merge": MERGE, "value": VALUE}
+_NUMBER_TAGS = {"int": _int_11, "float": _float_11}
 
 
 def _tagged_number(text: str, read: Any, tag: str) -> Any:

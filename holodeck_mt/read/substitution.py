@@ -1,9 +1,8 @@
 """``${NAME}`` replaced before parsing, as the platform does, with a map back to the file.
 
-The platform substitutes the raw text (comments and quotes included), from the
-environment, then ``./.env`` and ``~/.holodeck/.env`` (never overriding). An unset
-reference becomes a plain word of its length, and nothing found on it is told; a
-fault inside a value stands at its ``${``.
+The platform substitutes the raw text (comments and quotes included); an unset reference
+becomes a plain word of its length, nothing found on it told; a fault inside a value
+stands at its ``${``.
 """
 
 from __future__ import annotations
@@ -11,6 +10,7 @@ from __future__ import annotations
 import bisect
 import contextlib
 import dataclasses
+import operator
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -41,15 +41,11 @@ class Substituted:
     unset: list[tuple[int, int]] = field(default_factory=list)
     #: Each referenced variable that is set, with its value: what no output may show.
     used: dict[str, str] = field(default_factory=dict)
-    _starts: list[int] = field(default_factory=list, repr=False)
-
-    def __post_init__(self) -> None:
-        self._starts = [s[0] for s in self.spans]
 
     def original(self, offset: int, *, end: bool = False) -> int:
         """The file's offset for ``offset`` of the new text; inside a replaced value, the
         reference's start (its end, for the end of a range)."""
-        i = bisect.bisect_right(self._starts, offset) - 1
+        i = bisect.bisect_right(self.spans, offset, key=operator.itemgetter(0)) - 1
         if i < 0:
             return offset
         new_start, new_end, old_start, old_end = self.spans[i]
@@ -127,14 +123,10 @@ def environment(
     folder: Path | None = None, environ: Mapping[str, str] | None = None
 ) -> Environment:
     """The variables a ``holodeck`` command run in ``folder`` (default: the working
-    directory) sees: the environment, then ``folder/.env``, then ``~/.holodeck/.env``.
-
-    Each file as python-dotenv's ``load_dotenv(override=False)`` loads it, none while
-    ``PYTHON_DOTENV_DISABLED`` is true, and nothing put in this process's environment.
-    ``folder/.env`` is confined to ``folder``'s tree, the user's file kept off ``/proc``,
-    ``/sys`` and ``/dev``; either must be a regular UTF-8 file of at most
-    :data:`MAX_ENV_FILE` bytes.
-    """
+    directory) sees: the environment, then ``folder/.env``, then ``~/.holodeck/.env``, each
+    file as ``load_dotenv(override=False)`` loads it, nothing put in this process's
+    environment. ``folder/.env`` stays in ``folder``'s tree, neither file is read from
+    ``/proc``, ``/sys`` or ``/dev``, nor past :data:`MAX_ENV_FILE` bytes."""
     found = dict(os.environ if environ is None else environ)
     refused: list[str] = []
     for shown, path, tree in _env_files(folder):
@@ -176,19 +168,14 @@ def refused(text: str, env: Environment) -> list[Diagnostic]:
 
 def _env_files(folder: Path | None) -> list[tuple[str, Path, Path | None]]:
     """Each ``.env`` file the command reads: its name as shown, its path, its tree."""
-    try:
-        here = Path(os.path.realpath(folder if folder is not None else Path.cwd()))
-    except (OSError, ValueError):  # a working directory removed meanwhile
-        here = None
-    try:
-        home = Path(os.path.expanduser(ENV_FILES[1]))
-    except (OSError, RuntimeError):  # no home to expand
-        home = None
     files: list[tuple[str, Path, Path | None]] = []
-    if here is not None:
+    with contextlib.suppress(OSError, ValueError):  # a working directory removed meanwhile
+        here = Path(os.path.realpath(folder if folder is not None else Path.cwd()))
         files.append((f"`{ENV_FILES[0]}`", here / ENV_FILES[0], here))
-    if home is not None and home.is_absolute():
-        files.append((f"`{ENV_FILES[1]}`", home, None))
+    with contextlib.suppress(OSError, RuntimeError):  # no home to expand
+        home = Path(os.path.expanduser(ENV_FILES[1]))
+        if home.is_absolute():
+            files.append((f"`{ENV_FILES[1]}`", home, None))
     return files
 
 
@@ -245,12 +232,9 @@ class _TooLarge(Exception):
 
 
 def _expanded(raw: bytes, seen: Mapping[str, str]) -> dict[str, str]:
-    """``raw`` read and expanded as ``load_dotenv(override=False)`` does (UTF-8, universal
-    newlines; ``seen`` first, then the lines above).
-
-    Raises :class:`_TooLarge` once the work passes :data:`MAX_ENV_EXPANSION` characters:
-    a line can double the one above, unclosed ``${`` make the search quadratic.
-    """
+    """``raw`` expanded as ``load_dotenv(override=False)`` does (``seen`` first, then the
+    lines above); :class:`_TooLarge` once the work passes :data:`MAX_ENV_EXPANSION`
+    characters (a line can double the one above, unclosed ``${`` make the search quadratic)."""
     import collections
     import io
 

@@ -19,6 +19,8 @@ from holodeck_mt.model import clip
 Mark = tuple[int, int]  # 0-based line and column, as the parser counts them
 
 _BRACKETS = {"flow sequence": ("[", "]"), "flow mapping": ("{", "}")}
+#: C0 and C1 control characters as ``\\xNN``, a tab as ``\\t``.
+_ESCAPES = {c: f"\\x{c:02x}" for c in (*range(0x20), *range(0x7F, 0xA0))} | {0x09: "\\t"}
 _INDENTATION_PROBLEMS = (
     "did not find expected '-' indicator",
     "did not find expected key",
@@ -47,35 +49,29 @@ def explain(
     """The message, hint and position of one syntax error (``YAML syntax error: ...``)."""
     lines = text.splitlines()
     mark = problem_mark or context_mark or (0, 0)
-    for rule in (
-        _tab,
-        _unknown_escape,
-        _unclosed_quote,
-        _unclosed_bracket,
-        _runaway_quote,
-        _indentation,
-    ):
-        found = rule(text, lines, problem or "", mark, context or "", context_mark)
-        if found is not None:
-            return found
+    problem, context = problem or "", context or ""
+    found = (
+        _tab(lines, mark)
+        or _unknown_escape(lines, problem, mark, context_mark)
+        or _unclosed_quote(lines, problem, context, context_mark)
+        or _unclosed_bracket(problem, mark, context, context_mark)
+        or _runaway_quote(text, mark)
+        or _indentation(lines, problem, mark)
+    )
+    return found or _in_parser_words(problem, mark, context, context_mark)
+
+
+def _in_parser_words(problem: str, mark: Mark, context: str, cmark: Mark | None) -> Explained:
     cause = clip(problem or context or "unreadable YAML", 200)
     if problem and context:
-        where = f" started at line {context_mark[0] + 1}" if context_mark else ""
+        where = f" started at line {cmark[0] + 1}" if cmark else ""
         cause = f"{clip(problem, 200)} ({clip(context, 200)}{where})"
     return Explained(f"YAML syntax error: {cause}", None, mark[0] + 1, mark[1] + 1)
 
 
 def shown(text: str, limit: int = 60) -> str:
     """A line of the source in a message: clipped, tabs and control characters escaped."""
-    out = []
-    for char in clip(text, limit):
-        if char == "\t":
-            out.append("\\t")
-        elif ord(char) < 0x20 or 0x7F <= ord(char) < 0xA0:
-            out.append(f"\\x{ord(char):02x}")
-        else:
-            out.append(char)
-    return '"' + "".join(out) + '"'
+    return '"' + clip(text, limit).translate(_ESCAPES) + '"'
 
 
 def _line(lines: list[str], index: int) -> str:
@@ -86,9 +82,7 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-def _tab(
-    text: str, lines: list[str], problem: str, mark: Mark, context: str, cmark: Mark | None
-) -> Explained | None:
+def _tab(lines: list[str], mark: Mark) -> Explained | None:
     """A tab in the indentation of the line the parser stopped on."""
     line = _line(lines, mark[0])
     indent = _indent(line)
@@ -105,7 +99,7 @@ def _tab(
 
 
 def _unknown_escape(
-    text: str, lines: list[str], problem: str, mark: Mark, context: str, cmark: Mark | None
+    lines: list[str], problem: str, mark: Mark, cmark: Mark | None
 ) -> Explained | None:
     """``"^\\d+$"``: a backslash escape YAML does not know, in double quotes."""
     if problem != "found unknown escape character" or cmark is None:
@@ -133,17 +127,11 @@ _KEY_BEFORE = re.compile(r"([^\s{},\[\]#'\"]+):[ \t]+\Z")
 
 def _double_quoted(line: str, start: int) -> str | None:
     """The characters between the double quote at ``start`` and the one closing it."""
-    if line[start : start + 1] != '"':
-        return None
-    i = start + 1
-    while i < len(line):
-        if line[i] == "\\":
-            i += 2
-            continue
-        if line[i] == '"':
-            return line[start + 1 : i]
-        i += 1
-    return None
+    found = _DOUBLE_QUOTED.match(line, start)
+    return found.group(1) if found else None
+
+
+_DOUBLE_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
 
 
 def _single_quoted(written: str) -> str:
@@ -156,7 +144,7 @@ _KNOWN_ESCAPE = re.compile(r'\\([\\"])')
 
 
 def _unclosed_quote(
-    text: str, lines: list[str], problem: str, mark: Mark, context: str, cmark: Mark | None
+    lines: list[str], problem: str, context: str, cmark: Mark | None
 ) -> Explained | None:
     """A quote opened and never closed: the parser reads to the end of the file."""
     if context != "while scanning a quoted scalar" or cmark is None:
@@ -174,7 +162,7 @@ def _unclosed_quote(
 
 
 def _unclosed_bracket(
-    text: str, lines: list[str], problem: str, mark: Mark, context: str, cmark: Mark | None
+    problem: str, mark: Mark, context: str, cmark: Mark | None
 ) -> Explained | None:
     """``[a, b`` or ``{a: 1`` not closed before the next line's content."""
     kind = context.removeprefix("while parsing a ")
@@ -198,9 +186,7 @@ def _unclosed_bracket(
     )
 
 
-def _runaway_quote(
-    text: str, lines: list[str], problem: str, mark: Mark, context: str, cmark: Mark | None
-) -> Explained | None:
+def _runaway_quote(text: str, mark: Mark) -> Explained | None:
     """A quote left open that the next line's opening quote closes: ``"what?`` then ``x: "1"``
     (the last scalar read runs over lines to the one the parser stopped on)."""
     scalar = _last_scalar(text)
@@ -238,9 +224,7 @@ def _last_scalar(text: str) -> tuple[str, Mark, Mark] | None:
     return last.style or "", (start.line, start.column), (end.line, end.column)
 
 
-def _indentation(
-    text: str, lines: list[str], problem: str, mark: Mark, context: str, cmark: Mark | None
-) -> Explained | None:
+def _indentation(lines: list[str], problem: str, mark: Mark) -> Explained | None:
     """A line indented to a column where no block of the lines above it is."""
     if problem not in _INDENTATION_PROBLEMS:
         return None
