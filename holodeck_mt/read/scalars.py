@@ -168,13 +168,13 @@ def _float_11(text: str) -> float | Unconstructible:
         return sign * float(digits)
     except ValueError:
         return Unconstructible(text, "it is not a number")
+    except OverflowError:  # PyYAML's sum of sexagesimal digits leaves the float range
+        return Unconstructible(text, "it is too large for a float")
 
 
 def _base60(parts: list[Any]) -> Any:
-    total = parts[0] * 0
-    for part in parts:
-        total = total * 60 + part
-    return total
+    """Sexagesimal digits summed lowest first, as PyYAML sums them (``inf:5`` is inf)."""
+    return sum(part * 60**power for power, part in enumerate(reversed(parts)))
 
 
 def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:

@@ -64,3 +64,22 @@ def test_a_tagged_merge_key_merges_like_a_plain_one() -> None:
 def test_a_tagged_merge_key_of_a_scalar_is_an_error_at_its_line() -> None:
     result = validate_text("test_cases:\n  - name: a\n    input: hi\n    !!merge <<: 1\n")
     assert [(d.code, d.line) for d in result.diagnostics] == [("HMT003", 4)]
+
+
+_ONE_TURN = "test_cases:\n  - name: a\n    turns:\n      - input: hi\n"
+
+
+def test_a_sexagesimal_float_past_the_float_range_does_not_load_as_on_the_platform() -> None:
+    # PyYAML sums the digits times powers of 60 as integers: past the float range the
+    # platform's load raises, so this is an error at the value, not a crash or an inf.
+    for written in ("1" + ":1" * 200 + ".5", "!!float 1" + ":1" * 200):
+        text = f"{_ONE_TURN}        ground_truth: {written}\n"
+        [d] = validate_text(text).diagnostics
+        assert (d.code, d.line, d.column, d.path) == ("HMT007", 5, 23, "turns[0].ground_truth")
+
+
+def test_an_infinite_first_sexagesimal_digit_is_infinite_as_on_the_platform() -> None:
+    text = f"{_ONE_TURN}        ground_truth: !!float inf:5\n"
+    [d] = validate_text(text).diagnostics
+    assert (d.code, d.line) == ("HMT102", 5)
+    assert d.message.endswith("got number .inf")

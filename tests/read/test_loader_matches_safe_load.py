@@ -66,7 +66,7 @@ def _platform(text: str) -> tuple[bool, Any]:
         return False, {m.line + 1 for m in marks if m is not None} or None
     except yaml.reader.ReaderError as e:
         return False, {line_column(text, e.position)[0]}
-    except (ValueError, KeyError, IndexError, AttributeError, TypeError, yaml.YAMLError):
+    except (ArithmeticError, ValueError, LookupError, AttributeError, TypeError, yaml.YAMLError):
         return False, None  # a constructor failed: no line named
 
 
@@ -199,6 +199,9 @@ SCALARS = [
     *["ns:tool", "a:b", "https://x.org/a.pdf", "hello", "0.5", "206588", "-3", "12e03"],
     *["'yes'", '"1e3"', "'='", '"<<"', "''", '""', "! 12", "! '017'", "!!str 1:30"],
     *["!!int '12'", "!!int 0o17", "!!int abc", "!!float 1e3", "!!float x", "!!bool y"],
+    *["!!float inf:5", "!!float -43e601:6", "!!float nan:1", "!!float 1.5:30.25"],
+    "!!float 1" + ":1" * 200,
+    "1" + ":1" * 200 + ".5",
     *["!!bool 'ON'", "!!null x", "!!timestamp 2020-1-1", "!!timestamp x", "!!binary aGk="],
     *["!!merge x", "!!value x", "!!str", "!", "|\n    text\n", ">-\n    folded\n"],
     *["|#x\n    text\n", "|-2\n      two\n", "'a\tb'", '"a\\tb"', "a\tb", "b\t", "x # c\tc"],
