@@ -92,9 +92,8 @@ class Checked:
 
 
 class HoloDeckServer(LanguageServer):
-    def __init__(self, version: str = "") -> None:
-        # The version the command line runs, told by it when it serves (``serve``).
-        super().__init__("holodeck-mt", version, protocol_cls=AnsweringProtocol)
+    def __init__(self) -> None:
+        super().__init__("holodeck-mt", "", protocol_cls=AnsweringProtocol)
         self.schema_diagnostics = sharing.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
@@ -270,9 +269,12 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
     end_line = d.end_line if d.end_line is not None else d.line
     end_column = d.end_column if d.end_column is not None else d.column
     end = lines.from_validator(end_line, end_column)
+    message = escape(d.message)
+    if d.hint is not None:  # on a second line: few editors show ``data``
+        message += f"\n{HINT}{escape(d.hint)}"
     return lsp.Diagnostic(
         range=lsp.Range(start=lsp.Position(*start), end=lsp.Position(*max(start, end))),
-        message=shown_message(d),
+        message=message,
         severity=lsp.DiagnosticSeverity[d.severity.capitalize()],
         code=d.code,
         code_description=lsp.CodeDescription(href=code_docs(d.code)),
@@ -282,13 +284,6 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
             for key, value in (("path", d.path), ("test_case", d.test_case), ("hint", d.hint))
         },
     )
-
-
-def shown_message(d: Diagnostic) -> str:
-    """The CLI's message, then its hint on a second line (few editors show ``data``)."""
-    if d.hint is None:
-        return escape(d.message)
-    return f"{escape(d.message)}\n{HINT}{escape(d.hint)}"
 
 
 def _fs_path(uri: str | None) -> str | None:

@@ -45,15 +45,12 @@ def schema_diagnostics(settings: Any, current: bool) -> bool:
     """The ``schemaDiagnostics`` value ``settings`` sets, else ``current``."""
     if not isinstance(settings, dict):
         return current
+    section = settings.get(SECTION)
     for candidate in (
         settings.get(SCHEMA_DIAGNOSTICS),
         settings.get(f"{SECTION}.{SCHEMA_DIAGNOSTICS}"),
-        _nested(settings.get(SECTION)),
+        section.get(SCHEMA_DIAGNOSTICS) if isinstance(section, dict) else None,
     ):
         if isinstance(candidate, bool):
             return candidate
     return current
-
-
-def _nested(section: Any) -> Any:
-    return section.get(SCHEMA_DIAGNOSTICS) if isinstance(section, dict) else None
