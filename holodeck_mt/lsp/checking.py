@@ -1,13 +1,8 @@
 """Which open documents the server validates, as what (docs/editors.md), and with what.
 
-The workspace (``rootUri``, ``workspaceFolders``), not the folder the process started
-in, bounds what is read: an editor started from ``$HOME`` must not let a document's
-``test_cases_file: ../.aws/credentials`` be read; its ``.env`` is the one read for
-``${NAME}``. A document outside every workspace folder has its own folder as its tree.
-
-A first validation pays once for validators built and modules imported: the server pays
-it on :data:`SAMPLE` at start, so the first document is as fast as the next. The sample
-reads no file and names none of the platform's sections (their models are slow to import).
+The workspace, not the folder the server started in, bounds what is read (a document's
+``test_cases_file: ../.aws/credentials`` is not) and gives the ``.env`` read for ``${NAME}``;
+a document outside every workspace folder has its own folder as its tree.
 """
 
 from __future__ import annotations
@@ -38,8 +33,8 @@ class Target:
 
 
 def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
-    """How to validate the document at ``path`` holding ``text``; None: not a HoloDeck file.
-    No agent.yaml is looked for above ``tree`` (the workspace)."""
+    """How to validate ``text`` at ``path`` (no agent.yaml looked for above ``tree``);
+    None: not a HoloDeck file."""
     if discovery.is_agent_file(path):
         return Target("document", path.parent)
     agent = discovery.naming_agent(path, tree)
@@ -51,8 +46,8 @@ def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
 
 
 def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
-    """The options of the workspace configuration (docs/usage.md) looked for from ``path``
-    up to ``tree``, read afresh each time; and why it was not used (every code is then)."""
+    """The workspace configuration's options, read afresh from ``path`` up to ``tree``;
+    and why it was not used (every code is then)."""
     try:
         found = find(path.parent, top=tree)
         if found is None:
@@ -108,8 +103,9 @@ def diagnose_as(
     return results[1].diagnostics
 
 
-#: A key misspelt, a number where text belongs, a regex that does not compile, a
-#: duplicated tool: the schema's, the reader's and the rules' faults, located.
+#: Validated at start (:func:`warm`) so the first document is as fast as the next: the
+#: schema's, the reader's and the rules' faults, no file read and no platform section
+#: (their models are slow to import).
 SAMPLE = """\
 evaluations:
   metrics: []

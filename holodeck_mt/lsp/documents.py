@@ -1,8 +1,6 @@
-"""Open documents that take an edit in time proportional to the edit, not to the file.
-
-pygls splits and rejoins the whole text on each incremental change (a third of a second
-per keystroke on an 11 MB file); here the text keeps its line starts, splices the change
-once, and shifts the starts after it.
+"""Open documents that take an edit in time proportional to the edit, not to the file:
+pygls splits and rejoins the whole text on each change (a third of a second per keystroke
+on an 11 MB file); here the text keeps its line starts and shifts those after the edit.
 """
 
 from __future__ import annotations

@@ -1,11 +1,7 @@
-"""The language server's input, framed defensively: a hostile client cannot kill or hang it.
-
-pygls trusts ``Content-Length`` (a length of ``10**18`` is read at once, a header line has
-no limit, a bad header is skipped without resynchronising). :class:`FramedInput` hands it
-only well-formed frames: an over-long header line, a length that is not a plain decimal
-or is over :data:`MAX_FRAME`, or a frame without a length drops its frame (its body never
-allocated; reading resumes at the next ``Content-Length``, however glued to junk), with
-one escaped line on stderr. A stream that ends inside a frame ends the input.
+"""The language server's input, framed defensively: pygls trusts ``Content-Length`` (reads
+``10**18`` bytes at once, any header line, no resynchronising), so :class:`FramedInput` hands
+it only well-formed frames. A bad one is dropped unread with one escaped line on stderr, and
+reading resumes at the next ``Content-Length``; a stream ending inside a frame ends the input.
 """
 
 from __future__ import annotations
@@ -77,8 +73,8 @@ class FramedInput:
         return self._raw.readline(MAX_HEADER + 1)
 
     def _headers(self) -> int | None:
-        """The length of the next frame, -1 when it is dropped, None at the end; a line
-        that is no header is junk (a dropped frame's body): the frame starts again after it."""
+        """The next frame's length, -1 when it is dropped, None at the end; a line that is
+        no header is a dropped frame's body: the frame starts again after it."""
         length: int | None = None
         bad: str | None = None
         seen = False

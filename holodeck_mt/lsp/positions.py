@@ -1,6 +1,5 @@
-"""From the validator's positions (1-based, in characters) and the fix engine's offsets
-to LSP's: 0-based lines broken at ``\\n``, ``\\r\\n`` and ``\\r`` only, and characters in
-the agreed encoding (UTF-16 code units unless the client offers UTF-8 or UTF-32).
+"""The validator's positions and the fix engine's offsets as LSP's: 0-based lines broken at
+``\\n``, ``\\r\\n`` and ``\\r`` only, characters in the agreed encoding (UTF-16 by default).
 """
 
 from __future__ import annotations

@@ -1,8 +1,6 @@
-"""``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio (pygls).
-
-Behaviour: docs/editors.md. Validation runs on one worker thread, one at a time per
-document and once per version; a result for a version the editor has left is dropped.
-The client is hostile too: what is published or logged is escaped.
+"""``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio
+(pygls; docs/editors.md). Validation runs on one worker thread, once per version; a result
+for a version the editor has left is dropped. What is published or logged is escaped.
 """
 
 from __future__ import annotations
@@ -46,9 +44,8 @@ HINT = "hint: "
 
 
 class AnsweringProtocol(LanguageServerProtocol):
-    """Every request gets an answer: pygls never answers one whose params it cannot read
-    (the client waits for ever): here it gets ``-32602``. After ``shutdown`` pygls drops
-    every message but ``exit``; here a request gets ``-32600``, as LSP asks."""
+    """Every request gets an answer: ``-32602`` for params pygls cannot read (it never
+    answers), ``-32600`` after ``shutdown`` (pygls drops it), as LSP asks."""
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:

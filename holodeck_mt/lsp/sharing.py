@@ -1,8 +1,6 @@
-"""How the server shares the editor with the YAML language server: who reports what.
-
-With ``holodeck-mt.schemaDiagnostics: false`` (docs/editors.md, in each of its three
-spellings; any other value keeps the server's) what the YAML language server reports
-too is left to it; quick fixes are offered either way.
+"""How the server shares the editor with the YAML language server: with
+``holodeck-mt.schemaDiagnostics: false`` (docs/editors.md) what that server reports too is
+left to it; quick fixes are offered either way.
 """
 
 from __future__ import annotations
