@@ -191,9 +191,11 @@ class HoloDeckServer(LanguageServer):
 
     def publish(self, uri: str, checked: Checked) -> None:
         lines = self.lines(uri, checked)
-        shown = sharing.published(
-            checked.diagnostics, schema_diagnostics=self.schema_diagnostics, text=checked.text
-        )
+        shown = [
+            d
+            for d in checked.diagnostics
+            if self.schema_diagnostics or not sharing.shown_by_yaml_server(d, checked.text)
+        ]
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(
                 uri=uri, version=checked.version, diagnostics=[to_lsp(d, lines) for d in shown]

@@ -20,16 +20,8 @@ SCHEMA_DIAGNOSTICS = "schemaDiagnostics"
 DEFAULT_SCHEMA_DIAGNOSTICS = True
 
 
-def published(
-    diagnostics: list[Diagnostic], *, schema_diagnostics: bool, text: str
-) -> list[Diagnostic]:
-    """The diagnostics the server publishes for a document."""
-    if schema_diagnostics:
-        return diagnostics
-    return [d for d in diagnostics if not _shown_by_yaml_server(d, text)]
-
-
-def _shown_by_yaml_server(diagnostic: Diagnostic, text: str) -> bool:
+def shown_by_yaml_server(diagnostic: Diagnostic, text: str) -> bool:
+    """Whether the YAML language server reports this diagnostic of ``text`` too."""
     if diagnostic.code in SHOWN_BY_YAML_SERVER:
         return True
     lines = text.splitlines() if diagnostic.code == _BOTH_SET else []
