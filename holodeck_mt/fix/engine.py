@@ -186,12 +186,11 @@ def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
     ]
     if len(same) < 2 or located.slot not in same[1:] or name != intent.name:
         return None
+    if any(nodes.source(items[j])[:1] in "&!*" for j in same):
+        return None  # an anchor, tag or alias
     first = items[same[0]]
-    written = nodes.source(first)
-    if written[:1] in "&!*":
-        return None
     flow = bool(located.parent.flow_style)
-    pieces = [f"{{name: {written}, count: {len(same)}}}"]
+    pieces = [f"{{name: {nodes.source(first)}, count: {len(same)}}}"]
     cursor = nodes.end(first)
     for j in same[1:]:
         cut = _repeat_cut(nodes, items, j, flow)
@@ -205,10 +204,8 @@ def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
 
 def _repeat_cut(nodes: Tree, items: list[yaml.Node], j: int, flow: bool) -> tuple[int, int] | None:
     """What removing the repeat ``items[j]`` cuts: ``, t`` in a flow list, else its line;
-    None for an anchor, tag or alias, or a line that holds more than it."""
+    None for a line that holds more than it."""
     item = items[j]
-    if nodes.source(item)[:1] in "&!*":
-        return None
     if flow:  # ", t": from the end of the item before it
         return nodes.end(items[j - 1]), nodes.end(item)
     text = nodes.text  # the whole "- t" line
