@@ -34,11 +34,7 @@ class Source:
     display: str
     checked: Checked
     limits: Limits
-
-    @property
-    def data(self) -> Any:
-        document = self.checked.document
-        return document.data if document is not None else None
+    data: Any
 
     def line(self, parts: JsonPath) -> int:
         return self.checked.line(parts, self.limits)
@@ -64,12 +60,13 @@ class Sources:
 
 
 def _source(checked: Checked, display: str, limits: Limits) -> Source | None:
-    return Source(display, checked, limits) if checked.document is not None else None
+    document = checked.document
+    return Source(display, checked, limits, document.data) if document is not None else None
 
 
 def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
-    """The documents the validator judged (``checked``: the file given, shown as
-    ``display``, then the test-cases file it names, if it followed one)."""
+    """The documents the validator judged: the file given (shown as ``display``), then the
+    test-cases file it followed, if any."""
     main = _source(checked[0], display, limits)
     data = main.data if main is not None else None
     if isinstance(data, list):
