@@ -1,7 +1,6 @@
-"""The explain document (``--format json``, ``"version": 1``): what runs on every turn,
-and the summary closing it. The text output is rendered from it: both say the same. It
-reads the documents as the validator judged them (with no error: every shape is the
-schema's), never reading or following a file again."""
+"""The explain document (``--format json``): what runs on every turn, and a summary; the
+text output is rendered from it. It reads the documents as the validator judged them
+(without error: every shape is the schema's), never reading a file again."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The fix engine (``holodeck-mt fix``, the language server's quick fixes): each
-diagnostic's fix intent (:class:`holodeck_mt.model.Intent`, decided where the fault is
-made) placed at the node its position finds. Messages and hints are never read.
+"""The fix engine (``holodeck-mt fix``, the language server's quick fixes): each diagnostic's
+fix intent placed at the node its position finds. Messages and hints are never read.
 """
 
 from __future__ import annotations
@@ -165,8 +164,8 @@ def _pair_cut(nodes: Tree, mapping: yaml.MappingNode, i: int) -> tuple[int, int]
 
 
 def _line_around(text: str, start: int, end: int) -> tuple[int, int | None]:
-    """Where the line holding ``start`` starts, and where the line of ``end`` ends (after
-    blanks and a comment); None when more than those follows ``end``."""
+    """Where ``start``'s line starts and ``end``'s ends (after blanks and a comment; None
+    when more follows)."""
     line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
     tail = _LINE_END.match(text, end)
     return line_start, tail.end() if tail is not None else None

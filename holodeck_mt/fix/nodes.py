@@ -1,6 +1,4 @@
-"""The document's nodes (composed, nothing constructed), each findable by the 1-based
-line and column where it starts, with its offsets, parent and slot: what the fix engine edits.
-"""
+"""The document's composed nodes, found by the 1-based line and column they start at."""
 
 from __future__ import annotations
 
