@@ -33,7 +33,6 @@ class FramedInput:
         self._max_frame = max_frame
         self._lines: deque[bytes] = deque()
         self._body = b""
-        self._carry = b""
 
     def readline(self) -> bytes:
         if not self._lines:
@@ -56,21 +55,8 @@ class FramedInput:
                 return None
             if length < 0:
                 continue
-            body, self._carry = self._carry[:length], self._carry[length:]
-            if len(body) < length:
-                body += self._raw.read(length - len(body))
+            body = self._raw.read(length)
             return body if len(body) == length else None
-
-    def _line(self) -> bytes:
-        """One line (at most :data:`MAX_HEADER` + 1 bytes), what was carried over first."""
-        if self._carry:
-            line, newline, rest = self._carry.partition(b"\n")
-            if newline:
-                self._carry = rest
-                return line + newline
-            self._carry = b""
-            return line + self._raw.readline(MAX_HEADER + 1 - len(line))
-        return self._raw.readline(MAX_HEADER + 1)
 
     def _headers(self) -> int | None:
         """The next frame's length, -1 when it is dropped, None at the end; a line that is
@@ -79,7 +65,7 @@ class FramedInput:
         bad: str | None = None
         seen = False
         while True:
-            line = self._line()
+            line = self._raw.readline(MAX_HEADER + 1)
             if not line:
                 return None
             if len(line) > MAX_HEADER and not line.endswith(b"\n"):
