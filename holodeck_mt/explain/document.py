@@ -46,9 +46,6 @@ class Sources:
     cases_base: JsonPath
     cases_origin: Origin
 
-    def of(self, origin: Origin) -> Source | None:
-        return self.agent if origin == "agent" else self.cases
-
     def case_list(self) -> list[Any]:
         if self.cases is None:
             return []
@@ -85,7 +82,7 @@ def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
 
 
 def location(sources: Sources, definition: Definition) -> dict[str, Any]:
-    source = sources.of(definition.origin)
+    source = sources.agent if definition.origin == "agent" else sources.cases
     index, cases = definition.case_index, sources.cases
     named = (
         walk.test_case_name(cases.data, index) if cases is not None and index is not None else None
