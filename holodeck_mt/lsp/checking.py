@@ -7,7 +7,7 @@ a document outside every workspace folder has its own folder as its tree.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -58,20 +58,46 @@ def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
         return Options(), f"configuration not used: {e}"
 
 
+#: A document's last reading: its text, the agent.yaml's it was validated through, and
+#: its diagnostics.
+Reading = tuple[str, str | None, list[Diagnostic]]
+
+
 def diagnose(
     path: Path,
     text: str,
     roots: Sequence[Path],
     limits: Limits | None = None,
+    readings: dict[str, Reading] | None = None,
+    log: Callable[[str], None] = lambda problem: None,
 ) -> list[Diagnostic] | None:
-    """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
+    """Every diagnostic the CLI reports for this text; None for a file that is not ours.
+    ``readings`` (by path) are reused while both are the same; ``log`` hears why the
+    workspace configuration is not used."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
     target = target_of(path, text, tree)
     if target is None:
         return None
-    saved = read_saved(target.agent, tree, limits) if target.agent is not None else None
-    return diagnose_as(path, text, tree, target, saved, limits)
+    options, problem = options_for(path, tree)
+    if problem is not None:
+        log(problem)
+    context = saved = None
+    if target.agent is not None:  # validated through it: its saved text counts too
+        saved = read_saved(target.agent, tree, limits)
+        context = f"{target.agent}\0{tree}\0{saved}"
+    # Reused only under the default selection (a configuration may change), and never
+    # for a document naming a test_cases_file (it reads that file from disk).
+    kept = readings if readings is not None and options.selection.everything else {}
+    last = kept.get(str(path))
+    if last is not None and last[:2] == (text, context):
+        return last[2]
+    found = diagnose_as(path, text, tree, target, saved, limits, options)
+    if context is None and "test_cases_file" in text:
+        kept.pop(str(path), None)
+    else:
+        kept[str(path)] = (text, context, found)
+    return found
 
 
 def diagnose_as(

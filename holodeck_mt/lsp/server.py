@@ -21,14 +21,11 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
-from holodeck_mt.limits import Limits
 from holodeck_mt.lsp import checking, documents, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.model import Diagnostic, clip
-from holodeck_mt.pipeline import read_saved
-from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import escape
 from holodeck_mt.urls import code_docs
 
@@ -100,9 +97,7 @@ class HoloDeckServer(LanguageServer):
         #: The validation under way of each document: its text and version, and the job.
         self._validating: dict[str, tuple[str, int, asyncio.Future[Checked | None]]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
-        #: The last reading of each document: its text, the agent.yaml's it was validated
-        #: through, and its diagnostics; reused while both are the same.
-        self.readings: dict[str, tuple[str, str | None, list[Diagnostic] | None]] = {}
+        self.readings: dict[str, checking.Reading] = {}
 
     @property
     def encoding(self) -> str:
@@ -209,30 +204,8 @@ class HoloDeckServer(LanguageServer):
 
     def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
         """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
-        path = Path(to_fs_path(uri) or uri)
-        tree = confine.tree_of(path, self.roots())
-        target = checking.target_of(path, text, tree)
-        if target is None:
-            return None
-        options, problem = checking.options_for(path, tree)
-        if problem is not None:
-            self._log(problem)
-        context = saved = None
-        if target.agent is not None:  # validated through it: its saved text counts too
-            saved = read_saved(target.agent, tree, Limits())
-            context = f"{target.agent}\0{tree}\0{saved}"
-        # Reused only under the default selection (a configuration may change), and never
-        # for a document naming a test_cases_file (it reads that file from disk).
-        reusable = options.selection.everything
-        last = self.readings.get(uri) if reusable else None
-        if last is not None and last[:2] == (text, context):
-            return last[2]
-        found = checking.diagnose_as(path, text, tree, target, saved, options=options)
-        if reusable and context is None and "test_cases_file" in text:
-            self.readings.pop(uri, None)
-        elif reusable:
-            self.readings[uri] = (text, context, found)
-        return found
+        roots = self.roots()
+        return checking.diagnose(_path(uri), text, roots, readings=self.readings, log=self._log)
 
     def roots(self) -> list[Path]:
         """The workspace folders (``workspaceFolders``, else ``rootUri``), as paths."""
@@ -283,6 +256,10 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
             for key, value in (("path", d.path), ("test_case", d.test_case), ("hint", d.hint))
         },
     )
+
+
+def _path(uri: str) -> Path:
+    return Path(to_fs_path(uri) or uri)
 
 
 def _fs_path(uri: str | None) -> str | None:
@@ -381,7 +358,7 @@ def did_close(ls: HoloDeckServer, params: lsp.DidCloseTextDocumentParams) -> Non
     if pending is not None:
         pending.cancel()
     ls.checked.pop(uri, None)
-    ls.readings.pop(uri, None)
+    ls.readings.pop(str(_path(uri)), None)
     ls.last_edit.pop(uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 
