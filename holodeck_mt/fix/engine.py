@@ -27,7 +27,7 @@ from holodeck_mt.model import (
 from holodeck_mt.text import quoting
 from holodeck_mt.text.lines import CR_LF
 
-__all__ = ["Edit", "Fix", "Outcome", "apply", "fix_all", "fixable", "fixes"]
+__all__ = ["Edit", "Fix", "Outcome", "apply", "fix_all", "fixes"]
 
 #: Numbers every YAML version reads as numbers, and never as octal or a string.
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
@@ -225,18 +225,13 @@ _PLACE: dict[type[Intent], Callable[[Tree, Diagnostic, Any], Fix | None]] = {
 }
 
 
-def fixable(d: Diagnostic) -> bool:
-    """Whether the diagnostic carries a fix (its position may still rule it out)."""
-    return type(d.fix) in _PLACE
-
-
 def fixes(text: str, diagnostics: Iterable[Diagnostic]) -> list[Fix]:
     """The fix of each diagnostic that has one, in the order of the diagnostics."""
-    wanted = [d for d in diagnostics if fixable(d)]
+    wanted = [(d, d.fix) for d in diagnostics if d.fix is not None]
     nodes = tree(text) if wanted else None
     if nodes is None:
         return []
-    found = (_PLACE[type(d.fix)](nodes, d, d.fix) for d in wanted if d.fix is not None)
+    found = (_PLACE[type(intent)](nodes, d, intent) for d, intent in wanted)
     return [fix for fix in found if fix is not None]
 
 
