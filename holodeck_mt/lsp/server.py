@@ -203,7 +203,6 @@ class HoloDeckServer(LanguageServer):
         return found, time.thread_time() - started
 
     def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
-        """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
         roots = self.roots()
         return checking.diagnose(_path(uri), text, roots, readings=self.readings, log=self._log)
 
