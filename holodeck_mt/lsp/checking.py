@@ -153,7 +153,4 @@ test_cases:
 def warm() -> list[Diagnostic]:
     """Validate the sample as an open document is validated; its diagnostics."""
     here = Path(__file__).parent
-    results = validate_document_text(
-        SAMPLE, path=str(here / "agent.yaml"), base_dir=here, tree=here
-    )
-    return [d for result in results for d in result.diagnostics]
+    return diagnose(here / "agent.yaml", SAMPLE, [here]) or []
