@@ -1,7 +1,6 @@
-"""The explain document (``--format json``, ``"version": 1``): what runs on every turn,
-and the summary closing it. The text output is rendered from it: both say the same. It
-reads the documents as the validator judged them (with no error: every shape is the
-schema's), never reading or following a file again."""
+"""The explain document (``--format json``): what runs on every turn, and a summary; the
+text output is rendered from it. It reads the documents as the validator judged them
+(without error: every shape is the schema's), never reading a file again."""
 
 from __future__ import annotations
 
@@ -34,11 +33,7 @@ class Source:
     display: str
     checked: Checked
     limits: Limits
-
-    @property
-    def data(self) -> Any:
-        document = self.checked.document
-        return document.data if document is not None else None
+    data: Any
 
     def line(self, parts: JsonPath) -> int:
         return self.checked.line(parts, self.limits)
@@ -51,9 +46,6 @@ class Sources:
     cases_base: JsonPath
     cases_origin: Origin
 
-    def of(self, origin: Origin) -> Source | None:
-        return self.agent if origin == "agent" else self.cases
-
     def case_list(self) -> list[Any]:
         if self.cases is None:
             return []
@@ -64,12 +56,13 @@ class Sources:
 
 
 def _source(checked: Checked, display: str, limits: Limits) -> Source | None:
-    return Source(display, checked, limits) if checked.document is not None else None
+    document = checked.document
+    return Source(display, checked, limits, document.data) if document is not None else None
 
 
 def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
-    """The documents the validator judged (``checked``: the file given, shown as
-    ``display``, then the test-cases file it names, if it followed one)."""
+    """The documents the validator judged: the file given (shown as ``display``), then the
+    test-cases file it followed, if any."""
     main = _source(checked[0], display, limits)
     data = main.data if main is not None else None
     if isinstance(data, list):
@@ -89,7 +82,7 @@ def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
 
 
 def location(sources: Sources, definition: Definition) -> dict[str, Any]:
-    source = sources.of(definition.origin)
+    source = sources.agent if definition.origin == "agent" else sources.cases
     index, cases = definition.case_index, sources.cases
     named = (
         walk.test_case_name(cases.data, index) if cases is not None and index is not None else None

@@ -10,7 +10,6 @@ import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TextIO
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
@@ -31,7 +30,6 @@ class Request:
     unsafe: bool
     diff: bool
     limits: Limits
-    out: TextIO
 
 
 @dataclass
@@ -43,19 +41,10 @@ class Report:
     problems: list[str] = field(default_factory=list)
 
 
-def run(
-    paths: Sequence[str],
-    *,
-    unsafe: bool,
-    diff: bool,
-    limits: Limits,
-    out: TextIO,
-    options_of: OptionsOf,
-) -> Report:
+def run(paths: Sequence[str], request: Request, options_of: OptionsOf) -> Report:
     """Fix every file under ``paths``, each once, with its options (a diagnostic they or
-    the file's comments silence is not fixed); the diff (``diff``) goes to ``out``."""
+    the file's comments silence is not fixed); a diff goes to standard output."""
     report = Report()
-    request = Request(unsafe, diff, limits, out)
     found = discovery.find(paths)
     report.problems += found.problems
     # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
@@ -65,7 +54,7 @@ def run(
         if discovery.same_file_key(path) in seen:
             continue
         try:
-            checked = check_file(path, options=options_of(path), limits=limits)
+            checked = check_file(path, options=options_of(path), limits=request.limits)
             tree = confine.tree_of(Path(path))
         except (OSError, ValueError) as e:
             report.problems.append(f"cannot read '{writes.shown(path)}': {reason_of(e)}")
@@ -103,7 +92,7 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
         return
     path = str(Path(name))
     if request.diff:
-        _write_diff(path, text, outcome.text, request.out)
+        _write_diff(path, text, outcome.text)
     else:
         writes.replace(
             source, decoding.bom_of(raw) + outcome.text.encode("utf-8"), tree, snapshot, name
@@ -112,7 +101,7 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
     report.changed.append(path)
 
 
-def _write_diff(path: str, before: str, after: str, out: TextIO) -> None:
+def _write_diff(path: str, before: str, after: str) -> None:
     name = escape(display_path(path))  # no control character reaches the terminal
     diff_lines = difflib.unified_diff(
         before.splitlines(keepends=True),
@@ -120,9 +109,9 @@ def _write_diff(path: str, before: str, after: str, out: TextIO) -> None:
         fromfile=f"a/{name}",
         tofile=f"b/{name}",
     )
-    out.writelines(map(_safe_line, diff_lines))
+    sys.stdout.writelines(map(_safe_line, diff_lines))
     if not after.endswith(("\n", "\r")):
-        out.write("\n\\ No newline at end of file\n")
+        sys.stdout.write("\n\\ No newline at end of file\n")
 
 
 def _safe_line(line: str) -> str:
@@ -158,9 +147,7 @@ def main(
     """The ``fix`` command: exit 0 when nothing is left to fix or report, 1 when errors
     remain (with ``--diff``: when a fix would change a file), 2 on a usage error."""
     try:
-        report = run(
-            paths, unsafe=unsafe, diff=diff, limits=limits, out=sys.stdout, options_of=options_of
-        )
+        report = run(paths, Request(unsafe, diff, limits), options_of)
     except SettingsError as e:
         print(usage_error(escape(clip(str(e), 800))), file=sys.stderr)
         return EXIT_USAGE

@@ -1,6 +1,5 @@
-"""The fix engine (``holodeck-mt fix``, the language server's quick fixes): each
-diagnostic's fix intent (:class:`holodeck_mt.model.Intent`, decided where the fault is
-made) placed at the node its position finds. Messages and hints are never read.
+"""The fix engine (``holodeck-mt fix``, the language server's quick fixes): each diagnostic's
+fix intent placed at the node its position finds. Messages and hints are never read.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ from holodeck_mt.model import (
 from holodeck_mt.text import quoting
 from holodeck_mt.text.lines import CR_LF
 
-__all__ = ["Edit", "Fix", "Outcome", "apply", "fix_all", "fixable", "fixes"]
+__all__ = ["Edit", "Fix", "Outcome", "apply", "fix_all", "fixes"]
 
 #: Numbers every YAML version reads as numbers, and never as octal or a string.
 _NUMBER = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?\Z")
@@ -165,8 +164,8 @@ def _pair_cut(nodes: Tree, mapping: yaml.MappingNode, i: int) -> tuple[int, int]
 
 
 def _line_around(text: str, start: int, end: int) -> tuple[int, int | None]:
-    """Where the line holding ``start`` starts, and where the line of ``end`` ends (after
-    blanks and a comment); None when more than those follows ``end``."""
+    """Where ``start``'s line starts and ``end``'s ends (after blanks and a comment; None
+    when more follows)."""
     line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
     tail = _LINE_END.match(text, end)
     return line_start, tail.end() if tail is not None else None
@@ -186,12 +185,11 @@ def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
     ]
     if len(same) < 2 or located.slot not in same[1:] or name != intent.name:
         return None
+    if any(nodes.source(items[j])[:1] in "&!*" for j in same):
+        return None  # an anchor, tag or alias
     first = items[same[0]]
-    written = nodes.source(first)
-    if written[:1] in "&!*":
-        return None
     flow = bool(located.parent.flow_style)
-    pieces = [f"{{name: {written}, count: {len(same)}}}"]
+    pieces = [f"{{name: {nodes.source(first)}, count: {len(same)}}}"]
     cursor = nodes.end(first)
     for j in same[1:]:
         cut = _repeat_cut(nodes, items, j, flow)
@@ -205,10 +203,8 @@ def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
 
 def _repeat_cut(nodes: Tree, items: list[yaml.Node], j: int, flow: bool) -> tuple[int, int] | None:
     """What removing the repeat ``items[j]`` cuts: ``, t`` in a flow list, else its line;
-    None for an anchor, tag or alias, or a line that holds more than it."""
+    None for a line that holds more than it."""
     item = items[j]
-    if nodes.source(item)[:1] in "&!*":
-        return None
     if flow:  # ", t": from the end of the item before it
         return nodes.end(items[j - 1]), nodes.end(item)
     text = nodes.text  # the whole "- t" line
@@ -229,18 +225,13 @@ _PLACE: dict[type[Intent], Callable[[Tree, Diagnostic, Any], Fix | None]] = {
 }
 
 
-def fixable(d: Diagnostic) -> bool:
-    """Whether the diagnostic carries a fix (its position may still rule it out)."""
-    return type(d.fix) in _PLACE
-
-
 def fixes(text: str, diagnostics: Iterable[Diagnostic]) -> list[Fix]:
     """The fix of each diagnostic that has one, in the order of the diagnostics."""
-    wanted = [d for d in diagnostics if fixable(d)]
+    wanted = [(d, d.fix) for d in diagnostics if d.fix is not None]
     nodes = tree(text) if wanted else None
     if nodes is None:
         return []
-    found = (_PLACE[type(d.fix)](nodes, d, d.fix) for d in wanted if d.fix is not None)
+    found = (_PLACE[type(intent)](nodes, d, intent) for d, intent in wanted)
     return [fix for fix in found if fix is not None]
 
 

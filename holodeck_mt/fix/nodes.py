@@ -1,6 +1,4 @@
-"""The document's nodes (composed, nothing constructed), each findable by the 1-based
-line and column where it starts, with its offsets, parent and slot: what the fix engine edits.
-"""
+"""The document's composed nodes, found by the 1-based line and column they start at."""
 
 from __future__ import annotations
 
@@ -72,15 +70,13 @@ class Tree:
         """The scalar's own characters, after any anchor or tag written before it."""
         start, end = self.start(node), self.end(node)
         written = self.text[start:end]
-        if written[:1] == "!" or (written[:1] == "&" and "!" in written.split(None, 1)[0]):
+        if written[:1] == "!":
             return None  # an explicit tag decides the type: quoting would not change it
         if written[:1] == "&":  # the anchor stays; the value after it is fixed
             parts = written.split(None, 1)
-            if len(parts) != 2:
-                return None
+            if len(parts) != 2 or "!" in parts[0] or parts[1][:1] == "!":
+                return None  # no value, or a tag
             start = end - len(parts[1])
-            if parts[1][:1] == "!":
-                return None
         return start, end
 
 

@@ -1,18 +1,13 @@
 """Which open documents the server validates, as what (docs/editors.md), and with what.
 
-The workspace (``rootUri``, ``workspaceFolders``), not the folder the process started
-in, bounds what is read: an editor started from ``$HOME`` must not let a document's
-``test_cases_file: ../.aws/credentials`` be read; its ``.env`` is the one read for
-``${NAME}``. A document outside every workspace folder has its own folder as its tree.
-
-A first validation pays once for validators built and modules imported: the server pays
-it on :data:`SAMPLE` at start, so the first document is as fast as the next. The sample
-reads no file and names none of the platform's sections (their models are slow to import).
+The workspace, not the folder the server started in, bounds what is read (a document's
+``test_cases_file: ../.aws/credentials`` is not) and gives the ``.env`` read for ``${NAME}``;
+a document outside every workspace folder has its own folder as its tree.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,8 +33,8 @@ class Target:
 
 
 def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
-    """How to validate the document at ``path`` holding ``text``; None: not a HoloDeck file.
-    No agent.yaml is looked for above ``tree`` (the workspace)."""
+    """How to validate ``text`` at ``path`` (no agent.yaml looked for above ``tree``);
+    None: not a HoloDeck file."""
     if discovery.is_agent_file(path):
         return Target("document", path.parent)
     agent = discovery.naming_agent(path, tree)
@@ -51,8 +46,8 @@ def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
 
 
 def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
-    """The options of the workspace configuration (docs/usage.md) looked for from ``path``
-    up to ``tree``, read afresh each time; and why it was not used (every code is then)."""
+    """The workspace configuration's options, read afresh from ``path`` up to ``tree``;
+    and why it was not used (every code is then)."""
     try:
         found = find(path.parent, top=tree)
         if found is None:
@@ -63,20 +58,46 @@ def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
         return Options(), f"configuration not used: {e}"
 
 
+#: A document's last reading: its text, the agent.yaml's it was validated through, and
+#: its diagnostics.
+Reading = tuple[str, str | None, list[Diagnostic]]
+
+
 def diagnose(
     path: Path,
     text: str,
     roots: Sequence[Path],
     limits: Limits | None = None,
+    readings: dict[str, Reading] | None = None,
+    log: Callable[[str], None] = lambda problem: None,
 ) -> list[Diagnostic] | None:
-    """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
+    """Every diagnostic the CLI reports for this text; None for a file that is not ours.
+    ``readings`` (by path) are reused while both are the same; ``log`` hears why the
+    workspace configuration is not used."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
     target = target_of(path, text, tree)
     if target is None:
         return None
-    saved = read_saved(target.agent, tree, limits) if target.agent is not None else None
-    return diagnose_as(path, text, tree, target, saved, limits)
+    options, problem = options_for(path, tree)
+    if problem is not None:
+        log(problem)
+    context = saved = None
+    if target.agent is not None:  # validated through it: its saved text counts too
+        saved = read_saved(target.agent, tree, limits)
+        context = f"{target.agent}\0{tree}\0{saved}"
+    # Reused only under the default selection (a configuration may change), and never
+    # for a document naming a test_cases_file (it reads that file from disk).
+    kept = readings if readings is not None and options.selection.everything else {}
+    last = kept.get(str(path))
+    if last is not None and last[:2] == (text, context):
+        return last[2]
+    found = diagnose_as(path, text, tree, target, saved, limits, options)
+    if context is None and "test_cases_file" in text:
+        kept.pop(str(path), None)
+    else:
+        kept[str(path)] = (text, context, found)
+    return found
 
 
 def diagnose_as(
@@ -108,8 +129,9 @@ def diagnose_as(
     return results[1].diagnostics
 
 
-#: A key misspelt, a number where text belongs, a regex that does not compile, a
-#: duplicated tool: the schema's, the reader's and the rules' faults, located.
+#: Validated at start (:func:`warm`) so the first document is as fast as the next: the
+#: schema's, the reader's and the rules' faults, no file read and no platform section
+#: (their models are slow to import).
 SAMPLE = """\
 evaluations:
   metrics: []
@@ -131,7 +153,4 @@ test_cases:
 def warm() -> list[Diagnostic]:
     """Validate the sample as an open document is validated; its diagnostics."""
     here = Path(__file__).parent
-    results = validate_document_text(
-        SAMPLE, path=str(here / "agent.yaml"), base_dir=here, tree=here
-    )
-    return [d for result in results for d in result.diagnostics]
+    return diagnose(here / "agent.yaml", SAMPLE, [here]) or []

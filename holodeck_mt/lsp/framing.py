@@ -1,11 +1,7 @@
-"""The language server's input, framed defensively: a hostile client cannot kill or hang it.
-
-pygls trusts ``Content-Length`` (a length of ``10**18`` is read at once, a header line has
-no limit, a bad header is skipped without resynchronising). :class:`FramedInput` hands it
-only well-formed frames: an over-long header line, a length that is not a plain decimal
-or is over :data:`MAX_FRAME`, or a frame without a length drops its frame (its body never
-allocated; reading resumes at the next ``Content-Length``, however glued to junk), with
-one escaped line on stderr. A stream that ends inside a frame ends the input.
+"""The language server's input, framed defensively: pygls trusts ``Content-Length`` (reads
+``10**18`` bytes at once, any header line, no resynchronising), so :class:`FramedInput` hands
+it only well-formed frames. A bad one is dropped unread with one escaped line on stderr, and
+reading resumes at the next ``Content-Length``; a stream ending inside a frame ends the input.
 """
 
 from __future__ import annotations
@@ -37,7 +33,6 @@ class FramedInput:
         self._max_frame = max_frame
         self._lines: deque[bytes] = deque()
         self._body = b""
-        self._carry = b""
 
     def readline(self) -> bytes:
         if not self._lines:
@@ -60,30 +55,17 @@ class FramedInput:
                 return None
             if length < 0:
                 continue
-            body, self._carry = self._carry[:length], self._carry[length:]
-            if len(body) < length:
-                body += self._raw.read(length - len(body))
+            body = self._raw.read(length)
             return body if len(body) == length else None
 
-    def _line(self) -> bytes:
-        """One line (at most :data:`MAX_HEADER` + 1 bytes), what was carried over first."""
-        if self._carry:
-            line, newline, rest = self._carry.partition(b"\n")
-            if newline:
-                self._carry = rest
-                return line + newline
-            self._carry = b""
-            return line + self._raw.readline(MAX_HEADER + 1 - len(line))
-        return self._raw.readline(MAX_HEADER + 1)
-
     def _headers(self) -> int | None:
-        """The length of the next frame, -1 when it is dropped, None at the end; a line
-        that is no header is junk (a dropped frame's body): the frame starts again after it."""
+        """The next frame's length, -1 when it is dropped, None at the end; a line that is
+        no header is a dropped frame's body: the frame starts again after it."""
         length: int | None = None
         bad: str | None = None
         seen = False
         while True:
-            line = self._line()
+            line = self._raw.readline(MAX_HEADER + 1)
             if not line:
                 return None
             if len(line) > MAX_HEADER and not line.endswith(b"\n"):

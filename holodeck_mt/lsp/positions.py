@@ -1,6 +1,5 @@
-"""From the validator's positions (1-based, in characters) and the fix engine's offsets
-to LSP's: 0-based lines broken at ``\\n``, ``\\r\\n`` and ``\\r`` only, and characters in
-the agreed encoding (UTF-16 code units unless the client offers UTF-8 or UTF-32).
+"""The validator's positions and the fix engine's offsets as LSP's: 0-based lines broken at
+``\\n``, ``\\r\\n`` and ``\\r`` only, characters in the agreed encoding (UTF-16 by default).
 """
 
 from __future__ import annotations
@@ -45,13 +44,6 @@ class Lines:
         if not self.starts:
             self.starts = line_starts(self.text)
 
-    def _line_end(self, line: int) -> int:
-        """Offset just before the break that ends 0-based ``line``."""
-        if line + 1 < len(self.starts):
-            end = self.starts[line + 1]
-            return end - (2 if self.text[end - 2 : end] == "\r\n" else 1)
-        return len(self.text)
-
     def from_offset(self, offset: int) -> tuple[int, int]:
         """The 0-based line and client character of an offset into the text."""
         offset = max(0, min(offset, len(self.text)))
@@ -67,5 +59,6 @@ class Lines:
             last = len(self.starts) - 1
             return last, units(self.text[self.starts[last] :], self.encoding)
         start = self.starts[line - 1]
-        end = min(start + max(column - 1, 0), self._line_end(line - 1))
+        stop = self.starts[line] if line < len(self.starts) else len(self.text)
+        end = start + min(max(column - 1, 0), len(self.text[start:stop].rstrip("\r\n")))
         return line - 1, units(self.text[start:end], self.encoding)

@@ -1,8 +1,6 @@
-"""``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio (pygls).
-
-Behaviour: docs/editors.md. Validation runs on one worker thread, one at a time per
-document and once per version; a result for a version the editor has left is dropped.
-The client is hostile too: what is published or logged is escaped.
+"""``holodeck-mt lsp``: the validator's diagnostics and quick fixes over LSP on stdio
+(pygls; docs/editors.md). Validation runs on one worker thread, once per version; a result
+for a version the editor has left is dropped. What is published or logged is escaped.
 """
 
 from __future__ import annotations
@@ -23,14 +21,11 @@ from pygls.protocol import LanguageServerProtocol
 from pygls.uris import to_fs_path
 
 from holodeck_mt.fix import engine as fixes
-from holodeck_mt.limits import Limits
 from holodeck_mt.lsp import checking, documents, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
 from holodeck_mt.lsp.framing import FramedInput
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.model import Diagnostic, clip
-from holodeck_mt.pipeline import read_saved
-from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import escape
 from holodeck_mt.urls import code_docs
 
@@ -46,9 +41,8 @@ HINT = "hint: "
 
 
 class AnsweringProtocol(LanguageServerProtocol):
-    """Every request gets an answer: pygls never answers one whose params it cannot read
-    (the client waits for ever): here it gets ``-32602``. After ``shutdown`` pygls drops
-    every message but ``exit``; here a request gets ``-32600``, as LSP asks."""
+    """Every request gets an answer: ``-32602`` for params pygls cannot read (it never
+    answers), ``-32600`` after ``shutdown`` (pygls drops it), as LSP asks."""
 
     def structure_message(self, data: dict[str, Any]) -> Any:
         try:
@@ -92,9 +86,8 @@ class Checked:
 
 
 class HoloDeckServer(LanguageServer):
-    def __init__(self, version: str = "") -> None:
-        # The version the command line runs, told by it when it serves (``serve``).
-        super().__init__("holodeck-mt", version, protocol_cls=AnsweringProtocol)
+    def __init__(self) -> None:
+        super().__init__("holodeck-mt", "", protocol_cls=AnsweringProtocol)
         self.schema_diagnostics = sharing.DEFAULT_SCHEMA_DIAGNOSTICS
         self.checked: dict[str, Checked] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
@@ -104,9 +97,7 @@ class HoloDeckServer(LanguageServer):
         #: The validation under way of each document: its text and version, and the job.
         self._validating: dict[str, tuple[str, int, asyncio.Future[Checked | None]]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
-        #: The last reading of each document: its text, the agent.yaml's it was validated
-        #: through, and its diagnostics; reused while both are the same.
-        self.readings: dict[str, tuple[str, str | None, list[Diagnostic] | None]] = {}
+        self.readings: dict[str, checking.Reading] = {}
 
     @property
     def encoding(self) -> str:
@@ -195,9 +186,11 @@ class HoloDeckServer(LanguageServer):
 
     def publish(self, uri: str, checked: Checked) -> None:
         lines = self.lines(uri, checked)
-        shown = sharing.published(
-            checked.diagnostics, schema_diagnostics=self.schema_diagnostics, text=checked.text
-        )
+        shown = [
+            d
+            for d in checked.diagnostics
+            if self.schema_diagnostics or not sharing.shown_by_yaml_server(d, checked.text)
+        ]
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(
                 uri=uri, version=checked.version, diagnostics=[to_lsp(d, lines) for d in shown]
@@ -210,31 +203,8 @@ class HoloDeckServer(LanguageServer):
         return found, time.thread_time() - started
 
     def _diagnose(self, uri: str, text: str) -> list[Diagnostic] | None:
-        """Every diagnostic the CLI reports for this text; None for a file that is not ours."""
-        path = Path(to_fs_path(uri) or uri)
-        tree = confine.tree_of(path, self.roots())
-        target = checking.target_of(path, text, tree)
-        if target is None:
-            return None
-        options, problem = checking.options_for(path, tree)
-        if problem is not None:
-            self._log(problem)
-        context = saved = None
-        if target.agent is not None:  # validated through it: its saved text counts too
-            saved = read_saved(target.agent, tree, Limits())
-            context = f"{target.agent}\0{tree}\0{saved}"
-        # Reused only under the default selection (a configuration may change), and never
-        # for a document naming a test_cases_file (it reads that file from disk).
-        reusable = options.selection.everything
-        last = self.readings.get(uri) if reusable else None
-        if last is not None and last[:2] == (text, context):
-            return last[2]
-        found = checking.diagnose_as(path, text, tree, target, saved, options=options)
-        if reusable and context is None and "test_cases_file" in text:
-            self.readings.pop(uri, None)
-        elif reusable:
-            self.readings[uri] = (text, context, found)
-        return found
+        roots = self.roots()
+        return checking.diagnose(_path(uri), text, roots, readings=self.readings, log=self._log)
 
     def roots(self) -> list[Path]:
         """The workspace folders (``workspaceFolders``, else ``rootUri``), as paths."""
@@ -270,9 +240,12 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
     end_line = d.end_line if d.end_line is not None else d.line
     end_column = d.end_column if d.end_column is not None else d.column
     end = lines.from_validator(end_line, end_column)
+    message = escape(d.message)
+    if d.hint is not None:  # on a second line: few editors show ``data``
+        message += f"\n{HINT}{escape(d.hint)}"
     return lsp.Diagnostic(
         range=lsp.Range(start=lsp.Position(*start), end=lsp.Position(*max(start, end))),
-        message=shown_message(d),
+        message=message,
         severity=lsp.DiagnosticSeverity[d.severity.capitalize()],
         code=d.code,
         code_description=lsp.CodeDescription(href=code_docs(d.code)),
@@ -284,11 +257,8 @@ def to_lsp(d: Diagnostic, lines: Lines) -> lsp.Diagnostic:
     )
 
 
-def shown_message(d: Diagnostic) -> str:
-    """The CLI's message, then its hint on a second line (few editors show ``data``)."""
-    if d.hint is None:
-        return escape(d.message)
-    return f"{escape(d.message)}\n{HINT}{escape(d.hint)}"
+def _path(uri: str) -> Path:
+    return Path(to_fs_path(uri) or uri)
 
 
 def _fs_path(uri: str | None) -> str | None:
@@ -387,7 +357,7 @@ def did_close(ls: HoloDeckServer, params: lsp.DidCloseTextDocumentParams) -> Non
     if pending is not None:
         pending.cancel()
     ls.checked.pop(uri, None)
-    ls.readings.pop(uri, None)
+    ls.readings.pop(str(_path(uri)), None)
     ls.last_edit.pop(uri, None)
     ls.text_document_publish_diagnostics(lsp.PublishDiagnosticsParams(uri=uri, diagnostics=[]))
 

@@ -1,8 +1,6 @@
-"""How the server shares the editor with the YAML language server: who reports what.
-
-With ``holodeck-mt.schemaDiagnostics: false`` (docs/editors.md, in each of its three
-spellings; any other value keeps the server's) what the YAML language server reports
-too is left to it; quick fixes are offered either way.
+"""How the server shares the editor with the YAML language server: with
+``holodeck-mt.schemaDiagnostics: false`` (docs/editors.md) what that server reports too is
+left to it; quick fixes are offered either way.
 """
 
 from __future__ import annotations
@@ -22,16 +20,8 @@ SCHEMA_DIAGNOSTICS = "schemaDiagnostics"
 DEFAULT_SCHEMA_DIAGNOSTICS = True
 
 
-def published(
-    diagnostics: list[Diagnostic], *, schema_diagnostics: bool, text: str
-) -> list[Diagnostic]:
-    """The diagnostics the server publishes for a document."""
-    if schema_diagnostics:
-        return diagnostics
-    return [d for d in diagnostics if not _shown_by_yaml_server(d, text)]
-
-
-def _shown_by_yaml_server(diagnostic: Diagnostic, text: str) -> bool:
+def shown_by_yaml_server(diagnostic: Diagnostic, text: str) -> bool:
+    """Whether the YAML language server reports this diagnostic of ``text`` too."""
     if diagnostic.code in SHOWN_BY_YAML_SERVER:
         return True
     lines = text.splitlines() if diagnostic.code == _BOTH_SET else []
@@ -45,15 +35,12 @@ def schema_diagnostics(settings: Any, current: bool) -> bool:
     """The ``schemaDiagnostics`` value ``settings`` sets, else ``current``."""
     if not isinstance(settings, dict):
         return current
+    section = settings.get(SECTION)
     for candidate in (
         settings.get(SCHEMA_DIAGNOSTICS),
         settings.get(f"{SECTION}.{SCHEMA_DIAGNOSTICS}"),
-        _nested(settings.get(SECTION)),
+        section.get(SCHEMA_DIAGNOSTICS) if isinstance(section, dict) else None,
     ):
         if isinstance(candidate, bool):
             return candidate
     return current
-
-
-def _nested(section: Any) -> Any:
-    return section.get(SCHEMA_DIAGNOSTICS) if isinstance(section, dict) else None
