@@ -1,10 +1,10 @@
 """The pre-commit hook works when run by pre-commit itself.
 
-``pre-commit try-repo <this checkout> holodeck-mt --ref <HEAD>`` clones the
-checkout at its last commit (so it tests committed code and the committed
-.pre-commit-hooks.yaml), installs the package into an environment of its own
-(from the package registry: the one step of the suite that needs it), and runs
-the hook in a scratch git repository on a valid and an invalid file.
+A scratch git repository's ``.pre-commit-config.yaml`` names this checkout at its
+last commit, as a user's names the repository at a tag: pre-commit clones it (so
+the committed code and .pre-commit-hooks.yaml are tested), installs the package
+into an environment of its own once (from the package registry: the one step of
+the suite that needs it) and runs the hook on valid and invalid files.
 
 Outside CI, when pre-commit cannot build that environment (no registry at hand),
 the tests skip with the reason; in CI (``CI`` set) they fail instead.
@@ -75,7 +75,7 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Scratch:
     try:
         _git(ROOT, "cat-file", "-e", "HEAD:.pre-commit-hooks.yaml")
     except subprocess.CalledProcessError:
-        pytest.fail(".pre-commit-hooks.yaml is not committed: try-repo clones the last commit")
+        pytest.fail(".pre-commit-hooks.yaml is not committed: pre-commit clones the last commit")
     repo = tmp_path_factory.mktemp("scratch-repo")
     _git(repo, "init", "-q")
     (repo / "agent.yaml").write_text(VALID, encoding="utf-8")
@@ -83,6 +83,8 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Scratch:
     (repo / "bad" / "routing.test-cases.yaml").write_text(INVALID, encoding="utf-8")
     (repo / "notes.yaml").write_text(INVALID, encoding="utf-8")  # test cases, whatever the name
     make_repository(repo)  # agents, data files, and a dozen YAML files that are not HoloDeck's
+    config = f"repos:\n  - repo: {ROOT}\n    rev: {_head()}\n    hooks:\n      - id: holodeck-mt\n"
+    (repo / ".pre-commit-config.yaml").write_text(config, encoding="utf-8")
     _git(repo, "add", ".")
     env = {
         k: v
@@ -93,11 +95,11 @@ def scratch(tmp_path_factory: pytest.TempPathFactory) -> Scratch:
     return repo, env
 
 
-def _try_repo(scratch: Scratch, *files: str) -> subprocess.CompletedProcess[str]:
+def _run_hook(scratch: Scratch, *files: str) -> subprocess.CompletedProcess[str]:
     """Run the hook on ``files`` (on every file of the repository when none is given)."""
     repo, env = scratch
-    command = [sys.executable, "-m", "pre_commit", "try-repo", str(ROOT), "holodeck-mt"]
-    command += ["--ref", _head(), "--color", "never", "--verbose"]
+    command = [sys.executable, "-m", "pre_commit", "run", "holodeck-mt"]
+    command += ["--color", "never", "--verbose"]
     command += ["--files", *files] if files else ["--all-files"]
     done = subprocess.run(command, cwd=repo, env=env, capture_output=True, text=True)
     output = done.stdout + done.stderr
@@ -107,7 +109,7 @@ def _try_repo(scratch: Scratch, *files: str) -> subprocess.CompletedProcess[str]
 
 
 def test_hook_passes_a_valid_agent_yaml(scratch: Scratch) -> None:
-    done = _try_repo(scratch, "agent.yaml")
+    done = _run_hook(scratch, "agent.yaml")
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert re.search(r"holodeck-mt\.+Passed", output), output
@@ -116,7 +118,7 @@ def test_hook_passes_a_valid_agent_yaml(scratch: Scratch) -> None:
 def test_hook_fails_an_invalid_test_cases_file_and_shows_the_diagnostic(
     scratch: Scratch,
 ) -> None:
-    done = _try_repo(scratch, "agent.yaml", "bad/routing.test-cases.yaml")
+    done = _run_hook(scratch, "agent.yaml", "bad/routing.test-cases.yaml")
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     assert re.search(r"holodeck-mt\.+Failed", output), output
@@ -129,7 +131,7 @@ def test_hook_passes_over_yaml_files_that_hold_no_test_cases(scratch: Scratch) -
         for p in NOT_HOLODECK.rglob("*")
         if p.suffix in (".yaml", ".yml")
     )
-    done = _try_repo(scratch, *others)
+    done = _run_hook(scratch, *others)
     output = done.stdout + done.stderr
     assert done.returncode == 0, output
     assert re.search(r"holodeck-mt\.+Passed", output), output
@@ -138,7 +140,7 @@ def test_hook_passes_over_yaml_files_that_hold_no_test_cases(scratch: Scratch) -
 
 def test_hook_on_every_file_reports_each_fault_once_and_nothing_else(scratch: Scratch) -> None:
     # notes.yaml and tests/routing.yaml hold test cases under names no glob would match.
-    done = _try_repo(scratch)
+    done = _run_hook(scratch)
     output = done.stdout + done.stderr
     assert done.returncode == 1, output
     expected = [
