@@ -49,7 +49,8 @@ def follow(
         if refused is not None:
             why, code = refused, "HMT120"
         elif file.is_file():
-            content, problem = files.read_text(file, limits)
+            if given is None:  # an editor's text is judged, not the saved file's
+                content, problem = files.read_text(file, limits)
         elif file.is_dir():
             why = "is a folder"
         else:

@@ -7,6 +7,10 @@ from pathlib import Path
 import pytest
 
 from holodeck_mt import validate_file, validate_text
+from holodeck_mt.limits import Limits
+from holodeck_mt.model import Diagnostic
+from holodeck_mt.pipeline import validate_document_text
+from holodeck_mt.read import files
 
 
 def test_validate_text_returns_located_diagnostics() -> None:
@@ -45,3 +49,27 @@ def test_validate_file_follows_test_cases_file(tmp_path: Path) -> None:
 def test_a_role_that_is_not_one_of_the_two_is_a_value_error_naming_them(role: object) -> None:
     with pytest.raises(ValueError, match="role must be one of 'document', 'test-cases-file'"):
         validate_text("- input: hi\n", role=role)  # type: ignore[arg-type]
+
+
+def test_a_test_cases_file_an_editor_holds_is_judged_from_its_text_not_read_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    (tmp_path / "cases.yaml").write_bytes(b"- input: \xff\n")  # the saved text: not UTF-8
+    read: list[Path] = []
+    real = files.read_text
+
+    def counted(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None]:
+        read.append(path)
+        return real(path, limits)
+
+    monkeypatch.setattr(files, "read_text", counted)
+    results = validate_document_text(
+        "name: a\ntest_cases_file: cases.yaml\n",
+        path=str(tmp_path / "agent.yaml"),
+        base_dir=tmp_path,
+        followed_text="- input: hi\n  ground_truth: 7\n",
+        tree=tmp_path,
+    )
+    assert read == []
+    found = [(Path(r.path).name, d.code, d.line, d.path) for r in results for d in r.diagnostics]
+    assert found == [("cases.yaml", "HMT102", 2, "ground_truth")]
