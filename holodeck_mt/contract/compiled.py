@@ -167,7 +167,10 @@ def _length_errors(
         return []
     from jsonschema import Draft202012Validator
 
-    errors = list(Draft202012Validator(keywords).iter_errors(cases))
+    from holodeck_mt.contract.keywords import extended
+
+    # The quiet keywords: jsonschema's own maxItems would word the whole list with repr.
+    errors = list(extended(Draft202012Validator)(keywords).iter_errors(cases))
     for error in errors:
         error.path.extendleft(reversed(prefix))
     return errors

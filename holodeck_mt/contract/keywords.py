@@ -11,7 +11,7 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
-from jsonschema._utils import equal
+from jsonschema._utils import equal, find_additional_properties
 from jsonschema.exceptions import ValidationError
 from jsonschema.protocols import Validator
 
@@ -91,10 +91,23 @@ def _of(keyword: str) -> Keyword:
     return check
 
 
+def _additional(validator: Any, allowed: Any, instance: Any, schema: Any) -> Errors:
+    """``additionalProperties``: jsonschema words every extra key with ``repr``."""
+    if not validator.is_type(instance, "object"):
+        return
+    extras = list(find_additional_properties(instance, schema))
+    if validator.is_type(allowed, "object"):
+        for extra in extras:
+            yield from validator.descend(instance[extra], allowed, path=extra)
+    elif not allowed and extras:
+        yield _failed("additionalProperties")
+
+
 KEYWORDS: dict[str, Keyword] = {
     **{keyword: _when(keyword, fails) for keyword, fails in _FAILS.items()},
     "anyOf": _of("anyOf"),
     "oneOf": _of("oneOf"),
+    "additionalProperties": _additional,
 }
 
 

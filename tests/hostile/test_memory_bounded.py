@@ -62,3 +62,11 @@ def test_a_file_of_single_number_test_cases_validates_within_memory() -> None:
     # The positions of 200,000 items and their faults' capped diagnostics (35 MB), no
     # list of every test case beside them (60 MB).
     assert peak < 50_000_000, peak
+
+
+def test_a_list_of_too_many_test_cases_is_not_copied_into_its_message() -> None:
+    text = f"test_cases:\n  - input: &v {'v' * 100_000}\n" + "  - input: *v\n" * 1000
+    result, peak = _validated_with_peak(text)
+    assert [(d.code, d.line, d.path) for d in result.diagnostics] == [("HMT103", 2, "test_cases")]
+    # The list worded whole would be 100 MB.
+    assert peak < 30_000_000, peak
