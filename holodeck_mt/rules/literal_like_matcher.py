@@ -12,9 +12,13 @@ from holodeck_mt import walk
 from holodeck_mt.model import Fault, Rename
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
+from holodeck_mt.wording import hints
 
 _MATCHERS = ("fuzzy", "regex")
 _ALIASES = {"regexp": "regex", "re": "regex", "pattern": "regex", "match": "regex"}
+#: Longer keys are neither an alias nor close to a matcher key (difflib's ratio: 2 * common
+#: characters / both lengths, at least 0.7).
+_LONGEST = 16
 
 
 def check(context: Context) -> Iterator[Fault]:
@@ -22,14 +26,9 @@ def check(context: Context) -> Iterator[Fault]:
         if not isinstance(value, dict) or len(value) != 1:
             continue
         (key,) = value
-        if key in _MATCHERS:
+        if key in _MATCHERS or len(key) > _LONGEST:  # a megabyte key costs no comparison
             continue
-        meant = _ALIASES.get(key.lower())
-        if meant is None:
-            import difflib  # rarely reached: start-up time counts
-
-            close = difflib.get_close_matches(key.lower(), _MATCHERS, n=1, cutoff=0.7)
-            meant = close[0] if close else None
+        meant = _ALIASES.get(key.lower()) or hints.close_match(key.lower(), _MATCHERS, 0.7)
         if meant is not None:
             yield Fault(
                 "HMT204",

@@ -108,15 +108,29 @@ def got(value: Any) -> str:
     return f"{kind_of(value)} {show(value)}"
 
 
-def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
-    """The closest allowed name, if one is close enough to be a typo."""
+def close_match(word: str, choices: Iterable[str], cutoff: float) -> str | None:
+    """The choice most like ``word``, if one is at least ``cutoff`` alike (difflib's ratio).
+    A choice whose length alone keeps it under ``cutoff`` is not compared: difflib indexes
+    the whole word first, which a key of a megabyte repeated by aliases makes unbounded."""
+    near = [
+        c for c in choices if 2.0 * min(len(c), len(word)) / (len(c) + len(word) or 1) >= cutoff
+    ]
+    if not near:
+        return None
     import difflib  # on a fault only: start-up time counts
 
+    matches = difflib.get_close_matches(word, near, n=1, cutoff=cutoff)
+    return matches[0] if matches else None
+
+
+def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
+    """The closest allowed name, if one is close enough to be a typo."""
     options = sorted(set(choices))
-    matches = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
-    if matches:
-        return matches[0]
-    return {c.lower(): c for c in options}.get(word.lower())
+    match = close_match(word, options, 0.6)
+    lowered = {c.lower(): c for c in options}
+    if match is None and len(word) <= max(map(len, lowered), default=0):  # else none: lowering
+        match = lowered.get(word.lower())  # never shortens a text
+    return match
 
 
 def quote_fix(key: str | int | None, value: Any) -> Quote | None:

@@ -3,13 +3,16 @@ escapes it, clipped, written the way YAML and JSON write values."""
 
 from __future__ import annotations
 
+import difflib
 import json
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from holodeck_mt.text.safe_text import escape_as_json as safe
-from holodeck_mt.wording.hints import literal, quote
+from holodeck_mt.wording.hints import close_match, did_you_mean, literal, quote
 
 
 @pytest.mark.parametrize(
@@ -91,3 +94,23 @@ def test_a_lone_surrogate_and_a_noncharacter_are_escaped() -> None:
 def test_literal_keeps_non_ascii_text_as_written() -> None:
     assert literal(["é", "日本"]) == '["é", "日本"]'
     assert literal({"ü": 1}) == '{"ü": 1}'
+
+
+_NAMES = ["input", "ground_truth", "expected_tools", "name", "turns", "files", "regex", "fuzzy"]
+
+
+@given(st.text(alphabet="abcdefghinprstu_", max_size=20), st.sampled_from([0.6, 0.7]))
+def test_a_close_match_is_difflibs(word: str, cutoff: float) -> None:
+    found = difflib.get_close_matches(word, _NAMES, n=1, cutoff=cutoff)
+    assert close_match(word, _NAMES, cutoff) == (found[0] if found else None)
+
+
+def test_a_word_too_long_to_be_a_typo_is_compared_with_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    def refused(*_: object, **__: object) -> None:
+        raise AssertionError("a megabyte word was indexed")
+
+    monkeypatch.setattr(difflib, "SequenceMatcher", refused)
+    assert close_match("input" * 200_000, _NAMES, 0.6) is None
+    assert did_you_mean("input" * 200_000, _NAMES) is None
