@@ -222,8 +222,8 @@ class Entry:
             return
         with contextlib.suppress(OSError, ValueError, TypeError, RecursionError):
             entry = self._entry(key, raw, results)
-            if entry is None:
-                return
+            if entry is None or _characters(entry) > MAX_ENTRY_BYTES:
+                return  # too large is known before a key of a megabyte is encoded 999 times
             payload = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates
             content = _mac(key, name.encode(), payload).encode() + b"\n" + payload
             if len(content) <= MAX_ENTRY_BYTES:
@@ -251,6 +251,17 @@ class Entry:
             "platform": _platform_known(),
             "results": [_as_json(result) for result in results],
         }
+
+
+def _characters(value: Any) -> int:
+    """The characters of the texts in ``value``: a lower bound of its JSON's bytes."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(_characters(k) + _characters(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(map(_characters, value))
+    return 0
 
 
 def _configurations(followed: list[str]) -> list[str]:

@@ -10,6 +10,7 @@ import subprocess
 import sys
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -430,3 +431,23 @@ def test_a_configurations_cache_dir_outside_its_tree_is_a_usage_error(
     (project / ".holodeck-mt.toml").write_text(f'cache-dir = "{folder}"\n', encoding="utf-8")
     assert main(["validate", "agent.yaml", "--jobs", "1"]) == 2
     assert "'cache-dir' must be a folder inside" in capsys.readouterr().err
+
+
+def test_results_too_large_for_an_entry_are_never_encoded_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = "K" * 400_000  # named by 100 diagnostics: 40 MB of JSON, over the entry's limit
+    text = f"test_cases:\n  - input: hi\n    ? &k {key}\n    : 1\n"
+    (tmp_path / "big.yaml").write_text(text + "  - input: hi\n    ? *k\n    : 1\n" * 99)
+    monkeypatch.chdir(tmp_path)
+    encoded: list[int] = []
+
+    def dumps(value: Any, **options: Any) -> str:
+        encoded.append(len(done := json.dumps(value, **options)))
+        return done
+
+    monkeypatch.setattr(cache, "json", SimpleNamespace(dumps=dumps, loads=json.loads))
+    assert main(["validate", "big.yaml", "--jobs", "1"]) == 1
+    assert capsys.readouterr().out.count("error[HMT100]") == 100
+    assert list(_entries()) == []
+    assert max(encoded, default=0) <= cache.MAX_ENTRY_BYTES
