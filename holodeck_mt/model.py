@@ -274,16 +274,19 @@ def to_pointer(parts: Sequence[str | int]) -> str:
     return "".join("/" + pointer_segment(str(p)) for p in parts)
 
 
-def format_path(parts: Sequence[str | int]) -> str:
-    """``turns[2].expected_tools[1].args.a.regex``; odd keys as ``["key"]``."""
+def format_path(parts: Sequence[str | int], limit: int | None = None) -> str:
+    """``turns[2].expected_tools[1].args.a.regex``; odd keys as ``["key"]``; with ``limit``,
+    each key clipped to it (as the path is shown, once clipped to ``limit``, it reads the same)."""
     out: list[str] = []
     for p in parts:
         if isinstance(p, int):
             out.append(f"[{p}]")
-        elif p.isidentifier():
-            out.append(("." if out else "") + p)
+            continue
+        name = p if limit is None else clip(p, limit)
+        if p.isidentifier():
+            out.append(("." if out else "") + name)
         else:
-            out.append('["' + p.replace("\\", "\\\\").replace('"', '\\"') + '"]')
+            out.append('["' + name.replace("\\", "\\\\").replace('"', '\\"') + '"]')
     return "".join(out)
 
 

@@ -11,7 +11,7 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate.worded import as_written
-from holodeck_mt.model import Diagnostic, Fault, JsonPath, format_path, make
+from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, format_path, make
 from holodeck_mt.read import loader
 from holodeck_mt.text import lines, ranges
 from holodeck_mt.text.positions import Position, Positions, block_end, node_at
@@ -263,6 +263,6 @@ def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     """Fill in the test case (name and index) and the path relative to it."""
     index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
     name = walk.test_case_name(data, index) if index is not None else None
-    return dataclasses.replace(
-        diagnostic, test_case=name, test_case_index=index, path=format_path(relative)
-    )
+    # Each key clipped as the path will be: a key of a megabyte is not copied per diagnostic.
+    path = format_path(relative, limit=MESSAGE)
+    return dataclasses.replace(diagnostic, test_case=name, test_case_index=index, path=path)

@@ -17,10 +17,11 @@ from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate import locate
-from holodeck_mt.model import Fault, JsonPath
+from holodeck_mt.model import MESSAGE, Fault, JsonPath, clip, format_path
 from holodeck_mt.read import loader
 from holodeck_mt.text import ranges
 from tests.conftest import ROOT, need_samples, sample_files
@@ -176,3 +177,16 @@ def test_the_fixture_set_is_not_empty() -> None:
 def test_the_real_samples_are_among_the_texts() -> None:
     samples = need_samples()
     assert any(Path(name).is_relative_to(samples) for name, _ in TEXTS)
+
+
+_KEYS = st.one_of(
+    st.integers(0, 12),
+    st.text(alphabet='ab_"\\. 1', min_size=1, max_size=12),
+    st.builds(lambda c, n: c * n, st.sampled_from(["k", "k.", '"', "\\"]), st.integers(1, 500)),
+)
+
+
+@given(st.lists(_KEYS, max_size=4))
+def test_a_path_with_its_keys_clipped_reads_as_the_whole_path_clipped(parts: list[Any]) -> None:
+    # The located path clips each key first: a key of a megabyte is not copied per diagnostic.
+    assert clip(format_path(parts, limit=MESSAGE), MESSAGE) == clip(format_path(parts), MESSAGE)
