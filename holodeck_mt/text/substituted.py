@@ -24,6 +24,8 @@ SLICE = 8
 STRETCH = 16
 #: The most stretches of values indexed (memory); the values past it are replaced whole.
 MOST_SLICES = 262_144
+#: A text this long is hidden once per text judged and its result remembered.
+_REMEMBERED = 1024
 
 
 def reference(name: str) -> str:
@@ -49,6 +51,7 @@ class Values:
             ((v, n) for v, n in self._by_value.items() if len(v) >= WHOLE),
             key=lambda pair: -len(pair[0]),
         )
+        self._remembered: dict[str, str] = {}
         self._heads: dict[str, list[tuple[str, str]]] = {}
         self._stretches: dict[str, str] = {}
         room = MOST_SLICES
@@ -85,6 +88,15 @@ class Values:
     def hidden(self, text: str) -> str:
         """:meth:`as_written`, and every start of a value of :data:`SLICE` characters or more
         and every stretch of :data:`STRETCH` characters of one replaced by its reference."""
+        if len(text) < _REMEMBERED:
+            return self._hidden(text)
+        # A key or a name of a megabyte, repeated by aliases, is hidden once, not per diagnostic.
+        done = self._remembered.get(text)
+        if done is None:
+            done = self._remembered[text] = self._hidden(text)
+        return done
+
+    def _hidden(self, text: str) -> str:
         text = self.as_written(text)
         if not self._heads or len(text) < SLICE:
             return text

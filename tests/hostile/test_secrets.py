@@ -10,6 +10,7 @@ characters reaches any format, ``explain``, ``fix --diff`` or the language serve
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import sys
 from pathlib import Path
@@ -292,3 +293,23 @@ def test_a_test_cases_file_named_by_a_variable_is_reported_as_written(
     assert (d.code, d.line, d.column) == ("HMT110", 5, 18)
     assert "'${HMT_DIR}/cases.yaml' does not exist" in d.message
     assert _leaks(repr(d)) == []
+
+
+def test_a_long_name_repeated_by_aliases_is_hidden_once_not_per_diagnostic(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    net = Values({"HMT_SECRET_KEY": FROM_ENVIRONMENT})
+    hidden: list[int] = []
+    real = Values._hidden
+
+    def counted(self: Values, text: str) -> str:
+        hidden.append(len(text))
+        return real(self, text)
+
+    monkeypatch.setattr(Values, "_hidden", counted)
+    name = "N" * 100_000 + FROM_ENVIRONMENT
+    d = Diagnostic("HMT100", "unknown key", 3, 5, pointer_parts=("test_cases", 0, name))
+    seen = [net.diagnostic(dataclasses.replace(d, test_case=name)) for _ in range(50)]
+    assert all(s.test_case and s.test_case.endswith("${HMT_SECRET_KEY}") for s in seen)
+    # The name as written and the key: each hidden once, where it was 50 times each.
+    assert sum(1 for size in hidden if size > 100_000) == 2
