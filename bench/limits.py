@@ -83,6 +83,14 @@ def _aliased_key(path: Path) -> None:
     )
 
 
+def _aliased_name_beside_a_value(path: Path) -> None:
+    """The same name beside a ``${PATH}``: every text shown is searched for its value."""
+    path.write_text(
+        f"test_cases:\n  - name: &n {'N' * 1_000_000}\n    input: ${{PATH}}\n    bogus: 1\n"
+        + "  - name: *n\n    input: 1\n" * 998
+    )
+
+
 def _ones(size: int) -> Callable[[Path], None]:
     """``size`` bytes of ``- 1`` lines: one faulty test case per line."""
 
@@ -147,6 +155,7 @@ CASES: list[Case] = [
     Case("1 MB name aliased into 999 faulty test cases", _aliased_name, 1, False),
     Case("100 KB value aliased into 1,000 expected tools", _aliased_value, 1, False),
     Case("1 MB unknown key aliased into 999 test cases", _aliased_key, 1, False),
+    Case("1 MB name aliased, beside a ${PATH}", _aliased_name_beside_a_value, 1, False),
     Case("1 MiB of '- 1' lines (262,144 faulty test cases)", _ones(2**20), 1, False),
     Case("6 MiB of '- 1' lines (1.5 million faulty test cases)", _ones(6 * 2**20), 1, False),
     Case("1,000 names holding ESC and '::error'", _control_names, 1, False),
