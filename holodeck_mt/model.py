@@ -276,14 +276,15 @@ def to_pointer(parts: Sequence[str | int]) -> str:
 
 def format_path(parts: Sequence[str | int], limit: int | None = None) -> str:
     """``turns[2].expected_tools[1].args.a.regex``; odd keys as ``["key"]``; with ``limit``,
-    each key clipped to it (as the path is shown, once clipped to ``limit``, it reads the same)."""
+    each key clipped to it, written as what is shown of it reads (a key of a megabyte is
+    not read whole for each diagnostic naming it)."""
     out: list[str] = []
     for p in parts:
         if isinstance(p, int):
             out.append(f"[{p}]")
             continue
         name = p if limit is None else clip(p, limit)
-        if p.isidentifier():
+        if (p if name is p else p[: len(name) - 1]).isidentifier():
             out.append(("." if out else "") + name)
         else:
             out.append('["' + name.replace("\\", "\\\\").replace('"', '\\"') + '"]')

@@ -47,7 +47,7 @@ def as_written(
     or a conversion warning, quoting the characters written there (``"0.5"``, not 0.5)."""
     fix = fault.fix
     quote = isinstance(fix, Quote) and fix.shown is not None and not fix.condition
-    head = hints.platform_reads(fault.parts, "")
+    head = hints.platform_reads(fault.parts, "") if isinstance(fix, Rewrite) else ""
     converted = isinstance(fix, Rewrite) and fault.message.startswith(head)
     worded = Worded(fault.message, fault.hint, fix)
     if not quote and not converted:

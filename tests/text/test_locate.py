@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate import locate
-from holodeck_mt.model import MESSAGE, Fault, JsonPath, clip, format_path
+from holodeck_mt.model import MESSAGE, Fault, JsonPath, format_path
 from holodeck_mt.read import loader
 from holodeck_mt.text import ranges
 from tests.conftest import ROOT, need_samples, sample_files
@@ -183,10 +183,22 @@ _KEYS = st.one_of(
     st.integers(0, 12),
     st.text(alphabet='ab_"\\. 1', min_size=1, max_size=12),
     st.builds(lambda c, n: c * n, st.sampled_from(["k", "k.", '"', "\\"]), st.integers(1, 500)),
+    st.builds(lambda n, tail: "k" * n + tail, st.integers(390, 410), st.sampled_from(["", "-"])),
 )
 
 
 @given(st.lists(_KEYS, max_size=4))
-def test_a_path_with_its_keys_clipped_reads_as_the_whole_path_clipped(parts: list[Any]) -> None:
-    # The located path clips each key first: a key of a megabyte is not copied per diagnostic.
-    assert clip(format_path(parts, limit=MESSAGE), MESSAGE) == clip(format_path(parts), MESSAGE)
+def test_a_path_with_its_keys_clipped_is_the_same_for_keys_that_fit(parts: list[Any]) -> None:
+    # The located path clips each key first: a key of a megabyte is not copied or read
+    # whole per diagnostic. Keys that fit are written as before; a path is as long as
+    # its keys clipped, escaped, make it.
+    path = format_path(parts, limit=MESSAGE)
+    if all(isinstance(p, int) or len(p) <= MESSAGE for p in parts):
+        assert path == format_path(parts)
+    assert len(path) <= sum(2 * MESSAGE + 4 for _ in parts)
+
+
+def test_a_long_key_is_written_as_its_shown_part_reads() -> None:
+    key = "k" * 500 + "-x"  # not an identifier, but its first 399 characters are
+    assert format_path(["turns", 0, key], limit=MESSAGE) == "turns[0]." + "k" * 399 + "…"
+    assert format_path(["turns", 0, key]) == 'turns[0]["' + key + '"]'
