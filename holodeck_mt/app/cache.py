@@ -222,7 +222,7 @@ class Entry:
             return
         with contextlib.suppress(OSError, ValueError, TypeError, RecursionError):
             entry = self._entry(key, raw, results)
-            if entry is None or _characters(entry) > MAX_ENTRY_BYTES:
+            if entry is None or _characters(results) > MAX_ENTRY_BYTES:
                 return  # too large is known before a key of a megabyte is encoded 999 times
             payload = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates
             content = _mac(key, name.encode(), payload).encode() + b"\n" + payload
@@ -253,15 +253,16 @@ class Entry:
         }
 
 
-def _characters(value: Any) -> int:
-    """The characters of the texts in ``value``: a lower bound of its JSON's bytes."""
-    if isinstance(value, str):
-        return len(value)
-    if isinstance(value, dict):
-        return sum(_characters(k) + _characters(v) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return sum(map(_characters, value))
-    return 0
+def _characters(results: list[FileResult]) -> int:
+    """The characters of the results' texts: a lower bound of their JSON's bytes."""
+    total = 0
+    for result in results:
+        total += sum(map(len, filter(None, result.test_cases)))
+        total += sum(map(len, (result.quoted or {}).values()))
+        for d in result.diagnostics:
+            total += sum(len(v) for v in vars(d).values() if isinstance(v, str))
+            total += sum(len(p) for p in d.pointer_parts if isinstance(p, str))
+    return total
 
 
 def _configurations(followed: list[str]) -> list[str]:
