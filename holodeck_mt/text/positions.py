@@ -73,8 +73,9 @@ class Positions:
         """Position of the key at the end of ``parts`` (its value's for a list index)."""
         if parts and isinstance(parts[-1], str):
             located = self.keys.get(id(node_at(data, parts[:-1])))
-            if located is not None and parts[-1] in located:
-                return located[parts[-1]]
+            found = located.get(parts[-1]) if located is not None else None
+            if found is not None:  # one lookup: a long key is compared once
+                return found
         return self.value(data, parts)
 
 
