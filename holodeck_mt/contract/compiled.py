@@ -165,12 +165,9 @@ def _length_errors(
     """The test-case list's length errors, as a full run reports them (at the list's path)."""
     if not keywords:
         return []
-    from jsonschema import Draft202012Validator
-
-    from holodeck_mt.contract.keywords import extended
-
-    # The quiet keywords: jsonschema's own maxItems would word the whole list with repr.
-    errors = list(extended(Draft202012Validator)(keywords).iter_errors(cases))
+    # The registry's validator, quiet keywords and all: jsonschema's own maxItems would word
+    # the whole list with repr.
+    errors = list(sch.validator().evolve(schema=keywords).iter_errors(cases))
     for error in errors:
         error.path.extendleft(reversed(prefix))
     return errors
