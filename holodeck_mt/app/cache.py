@@ -220,10 +220,12 @@ class Entry:
         key, name, raw = self.key, self.name, _content(self.path, self.limit)
         if key is None or name is None or raw is None or self._name() != name:
             return
+        if _characters(results) > MAX_ENTRY_BYTES:
+            return  # too large is known before a key of a megabyte is encoded 999 times
         with contextlib.suppress(OSError, ValueError, TypeError, RecursionError):
             entry = self._entry(key, raw, results)
-            if entry is None or _characters(results) > MAX_ENTRY_BYTES:
-                return  # too large is known before a key of a megabyte is encoded 999 times
+            if entry is None:
+                return
             payload = json.dumps(entry, separators=(",", ":")).encode("ascii")  # lone surrogates
             content = _mac(key, name.encode(), payload).encode() + b"\n" + payload
             if len(content) <= MAX_ENTRY_BYTES:
