@@ -128,8 +128,9 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
     options = sorted(set(choices))
     match = close_match(word, options, 0.6)
     lowered = {c.lower(): c for c in options}
-    if match is None and len(word) <= max(map(len, lowered), default=0):  # else none: lowering
-        match = lowered.get(word.lower())  # never shortens a text
+    # Lowering never shortens a text: a word longer than every choice is none of them.
+    if match is None and len(word) <= max(map(len, lowered), default=0):
+        match = lowered.get(word.lower())
     return match
 
 
