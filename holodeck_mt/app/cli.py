@@ -80,6 +80,18 @@ def _count(minimum: int, maximum: int) -> Callable[[str], int]:
 _positive = _count(1, MAX_COUNT_OPTION)
 
 
+def _report_spec(text: str) -> tuple[str, Path]:
+    """``sarif:out.sarif``: a format and the file its report goes to."""
+    from holodeck_mt.render import FORMATS
+
+    name, colon, path = text.partition(":")
+    if not colon or not path:
+        raise argparse.ArgumentTypeError(f"not FORMAT:PATH: '{clip(text, 40)}'")
+    if name not in FORMATS:
+        raise argparse.ArgumentTypeError(f"no format '{clip(name, 20)}' ({', '.join(FORMATS)})")
+    return name, Path(path)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with the arguments it quotes in errors escaped (they reach a CI log)."""
 
@@ -133,6 +145,8 @@ _VALIDATE = {
     "for (its name in the report, its folder's configuration and test_cases_file)",
     "--output-file -o": "write the report to this file (replaced whole, never half-written) "
     "instead of standard output",
+    "--report": "also write the report in FORMAT to PATH (replaced whole), whatever "
+    "--format and --statistics print; repeatable: one run, every report (sarif:out.sarif)",
     "--statistics": "print how many diagnostics of each code there are, instead of "
     "the diagnostics (text or json)",
     "--show-files": "print the files a run would validate and the YAML files it "
@@ -187,6 +201,7 @@ _KEYWORDS: dict[str, dict[str, Any]] = {
     "--config": {"type": Path, "metavar": "PATH"},
     "--stdin-filename": {"metavar": "PATH"},
     "--output-file -o": {"type": Path, "metavar": "FILE"},
+    "--report": {"type": _report_spec, "action": "append", "default": [], "metavar": "FORMAT:PATH"},
     "--platform": {"choices": PLATFORM_CHOICES, "default": None},
     "-j --jobs": {"type": _count(1, MAX_JOBS), "default": os.cpu_count() or 1},
     "--max-file-size": {"type": _size, "default": MAX_FILE_BYTES, "metavar": "SIZE"},
@@ -688,27 +703,38 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
-    """Render the report (to stdout, or swapped in whole as ``--output-file``); the exit code."""
+    """Render the report (to stdout, or swapped in whole as ``--output-file``) and each
+    ``--report`` from the same results; the exit code."""
     from holodeck_mt.render import renderer, statistics
 
     render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
     if args.output_file is None:
         _write_report(lambda out: render(results, out))
-    else:
-        import io
-
-        from holodeck_mt.model import reason_of
-        from holodeck_mt.project import writes  # tempfile and hashlib: only for a file
-
-        buffer = io.StringIO()
-        render(results, buffer)
-        try:
-            writes.create(args.output_file, buffer.getvalue().encode("utf-8", "backslashreplace"))
-        except OSError as e:
-            return _error(f"cannot write '{display_path(args.output_file)}': {reason_of(e)}")
-    if problems:
+    elif not _write_file(args.output_file, render, results):
+        return EXIT_USAGE
+    written = [_write_file(path, renderer(name), results) for name, path in args.report]
+    if problems or not all(written):
         return EXIT_USAGE
     return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
+
+
+def _write_file(
+    path: Path, render: Callable[[Sequence[FileResult], TextIO], None], results: list[FileResult]
+) -> bool:
+    """Render into the file ``path``, replaced whole; False (said on stderr) if it cannot be."""
+    import io
+
+    from holodeck_mt.model import reason_of
+    from holodeck_mt.project import writes  # tempfile and hashlib: only for a file
+
+    buffer = io.StringIO()
+    render(results, buffer)
+    try:
+        writes.create(path, buffer.getvalue().encode("utf-8", "backslashreplace"))
+    except OSError as e:
+        _error(f"cannot write '{display_path(path)}': {reason_of(e)}")
+        return False
+    return True
 
 
 def _misused(args: argparse.Namespace) -> str | None:
@@ -721,6 +747,14 @@ def _misused(args: argparse.Namespace) -> str | None:
         return "--stdin-filename goes with the path `-` (standard input)"
     if args.statistics and args.format not in statistics.RENDERERS:
         return f"--statistics prints {' or '.join(statistics.RENDERERS)}, not {args.format}"
+    files = [args.output_file] if args.output_file else []
+    seen: set[str] = set()
+    for path in files + [path for _, path in args.report]:
+        if os.path.abspath(path) in seen:
+            return f"two reports go to '{display_path(path)}'"
+        seen.add(os.path.abspath(path))
+    if args.report and args.show_files:
+        return "--show-files validates nothing: it writes no --report"
     return None
 
 
