@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
 from holodeck_mt.model import clip
+from holodeck_mt.render import statistics
 from holodeck_mt.render.text import summary
 from holodeck_mt.rules.registry import title
 from holodeck_mt.text.safe_text import escape
@@ -17,7 +18,7 @@ from holodeck_mt.text.safe_text import escape
 if TYPE_CHECKING:
     from holodeck_mt.model import Diagnostic, FileResult
 
-#: The rows of the table; the rest are counted under it.
+#: The rows of a table; the rest are counted under it.
 MAX_ROWS = 50
 #: How many annotations of each level GitHub shows for one step.
 ANNOTATIONS_SHOWN = 10
@@ -32,10 +33,9 @@ def text(value: str, width: int = 300) -> str:
     return _MARKUP.sub(r"\\\1", escape(clip(value, width)))
 
 
-def _row(path: str, d: Diagnostic, level: str) -> str:
+def _row(path: str, d: Diagnostic, level: str) -> tuple[str, ...]:
     said = d.message + (f" (hint: {d.hint})" if d.hint else "")
-    cells = (f"{path}:{d.line}:{d.column}", level, title(d.code), d.where, said)
-    return "| " + " | ".join(text(cell) for cell in cells) + " |"
+    return (f"{path}:{d.line}:{d.column}", level, title(d.code), d.where, said)
 
 
 def _capped(levels: Counter[str]) -> str | None:
@@ -50,21 +50,56 @@ def _capped(levels: Counter[str]) -> str | None:
     )
 
 
+def _table(head: tuple[str, ...], rows: Iterable[Iterable[str]]) -> str:
+    lines = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    lines += ["| " + " | ".join(text(cell) for cell in row) + " |" for row in rows]
+    return "\n" + "\n".join(lines) + "\n"
+
+
+def _quotas(sizes: list[int], room: int) -> list[int]:
+    """How many rows each file gets: one each in turn, so no file fills the table alone."""
+    quotas = [0] * len(sizes)
+    while room and any(q < n for q, n in zip(quotas, sizes, strict=True)):
+        for i, size in enumerate(sizes):
+            if room and quotas[i] < size:
+                quotas[i], room = quotas[i] + 1, room - 1
+    return quotas
+
+
+def _counts(results: Sequence[FileResult], out: TextIO) -> int:
+    """The tables of counts by code and, for several files, by file; the faults counted."""
+    codes = statistics.counts(results)
+    levels: Counter[str] = Counter()
+    for row in codes:
+        levels[row["severity"]] += row["count"]
+    capped = _capped(levels)
+    if capped is not None:
+        out.write("\n" + capped + "\n")
+    if codes:
+        cells = ((title(r["code"]), r["severity"], f"{r['count']:,}") for r in codes)
+        out.write(_table(("Code", "Level", "Count"), cells))
+    files = statistics.by_file(results)
+    if len(files) > 1:
+        shown = files[:MAX_ROWS]
+        cells = ((r["path"], f"{r['errors']:,}", f"{r['warnings']:,}") for r in shown)
+        out.write(_table(("File", "Errors", "Warnings"), cells))
+        if len(files) > MAX_ROWS:
+            out.write(f"\n{len(files) - MAX_ROWS:,} more files not listed here.\n")
+    return sum(levels.values())
+
+
 def render(results: Sequence[FileResult], out: TextIO) -> None:
     failed = any(not r.valid for r in results)
     out.write(f"### holodeck-mt: {'failed' if failed else 'passed'}\n\n")
     out.write(text(summary(results), 1000) + "\n")
-    rows = [(result.path, d, result.level(d)) for result in results for d in result.diagnostics]
-    capped = _capped(Counter(level for _, _, level in rows))
-    if capped is not None:
-        out.write("\n" + capped + "\n")
+    total = _counts(results, out)
+    quotas = _quotas([len(r.diagnostics) for r in results], MAX_ROWS)
+    rows = [(r, d) for r, q in zip(results, quotas, strict=True) for d in r.diagnostics[:q]]
     if rows:
-        out.write("\n| Where | Level | Code | Test case, field | Message |\n")
-        out.write("| --- | --- | --- | --- | --- |\n")
-        for path, d, level in rows[:MAX_ROWS]:
-            out.write(_row(path, d, level) + "\n")
-        if len(rows) > MAX_ROWS:
-            out.write(f"\n{len(rows) - MAX_ROWS:,} more not listed here.\n")
+        cells = (_row(result.path, d, result.level(d)) for result, d in rows)
+        out.write(_table(("Where", "Level", "Code", "Test case, field", "Message"), cells))
+        if total > len(rows):
+            out.write(f"\n{total - len(rows):,} more not listed here.\n")
     note = unchecked.sections_note(results)
     if note is not None:
         out.write("\n" + text(note, 1000) + "\n")

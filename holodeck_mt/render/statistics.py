@@ -26,6 +26,14 @@ def counts(results: Sequence[FileResult]) -> list[dict[str, Any]]:
     ]
 
 
+def by_file(results: Sequence[FileResult]) -> list[dict[str, Any]]:
+    """Each file with diagnostics: its errors and warnings at their level in the report,
+    most first."""
+    found = [(r.path, Counter(r.level(d) for d in r.diagnostics)) for r in results if r.diagnostics]
+    rows = [{"path": path, "errors": n["error"], "warnings": n["warning"]} for path, n in found]
+    return sorted(rows, key=lambda row: -(row["errors"] + row["warnings"]))
+
+
 def render_text(results: Sequence[FileResult], out: TextIO) -> None:
     rows = counts(results)
     width = max((len(f"{row['count']:,}") for row in rows), default=1)
