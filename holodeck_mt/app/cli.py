@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from holodeck_mt.app.pool_host import PoolHost
     from holodeck_mt.model import FileResult
     from holodeck_mt.project import discovery
+    from holodeck_mt.render import Renderer
 
 #: The shell's codes for a run ended by Ctrl-C and by SIGTERM (128 + the signal).
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
@@ -84,11 +85,11 @@ def _report_spec(text: str) -> tuple[str, Path]:
     """``sarif:out.sarif``: a format and the file its report goes to."""
     from holodeck_mt.render import FORMATS
 
-    name, colon, path = text.partition(":")
-    if not colon or not path:
-        raise argparse.ArgumentTypeError(f"not FORMAT:PATH: '{clip(text, 40)}'")
-    if name not in FORMATS:
-        raise argparse.ArgumentTypeError(f"no format '{clip(name, 20)}' ({', '.join(FORMATS)})")
+    name, _, path = text.partition(":")
+    if name not in FORMATS or not path:
+        raise argparse.ArgumentTypeError(
+            f"not FORMAT:PATH ({'|'.join(FORMATS)}): '{clip(text, 40)}'"
+        )
     return name, Path(path)
 
 
@@ -703,8 +704,7 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
-    """Render the report (to stdout, or swapped in whole as ``--output-file``) and each
-    ``--report`` from the same results; the exit code."""
+    """Render the report (to stdout or ``--output-file``) and each ``--report``; the exit code."""
     from holodeck_mt.render import renderer, statistics
 
     render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
@@ -718,9 +718,7 @@ def _report(args: argparse.Namespace, results: list[FileResult], problems: bool)
     return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
 
 
-def _write_file(
-    path: Path, render: Callable[[Sequence[FileResult], TextIO], None], results: list[FileResult]
-) -> bool:
+def _write_file(path: Path, render: Renderer, results: list[FileResult]) -> bool:
     """Render into the file ``path``, replaced whole; False (said on stderr) if it cannot be."""
     import io
 
@@ -747,12 +745,9 @@ def _misused(args: argparse.Namespace) -> str | None:
         return "--stdin-filename goes with the path `-` (standard input)"
     if args.statistics and args.format not in statistics.RENDERERS:
         return f"--statistics prints {' or '.join(statistics.RENDERERS)}, not {args.format}"
-    files = [args.output_file] if args.output_file else []
-    seen: set[str] = set()
-    for path in files + [path for _, path in args.report]:
-        if os.path.abspath(path) in seen:
-            return f"two reports go to '{display_path(path)}'"
-        seen.add(os.path.abspath(path))
+    files = [os.path.abspath(p) for p in [args.output_file, *(p for _, p in args.report)] if p]
+    if len(set(files)) < len(files):
+        return "two reports (-o, --report) go to the same file"
     if args.report and args.show_files:
         return "--show-files validates nothing: it writes no --report"
     return None

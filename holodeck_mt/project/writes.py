@@ -188,13 +188,11 @@ def _write_chunk(descriptor: int, chunk: memoryview) -> int:
 
 
 def create(path: Path, data: bytes) -> None:
-    """Write ``data`` as the file at ``path`` (a report the command line names, in any folder
-    the user can write), atomically. A path inside the working folder stays inside it at its
-    real path (a link the checkout holds leads no report out); /proc, /sys and /dev are
-    refused. Raises :class:`OSError`, leaving a file there unchanged."""
-    here = Path.cwd()
-    inside = ".." not in path.parts and Path(os.path.abspath(path)).is_relative_to(here)
-    why = confine.refusal(path, Path(os.path.realpath(here)) if inside else None)
+    """Write ``data`` as the file at ``path`` (a report the command line names), atomically: in
+    any folder but /proc, /sys and /dev, and at a real path inside the working folder when given
+    inside it (a checkout's link leads no report out). :class:`OSError` leaves a file unchanged."""
+    inside = ".." not in path.parts and Path(os.path.abspath(path)).is_relative_to(Path.cwd())
+    why = confine.refusal(path, Path(os.path.realpath(".")) if inside else None)
     if why is not None:
         raise OSError(errno.EPERM, f"the path {why}")
     _move_in(_temporary(path), path, data, _new_mode(), None)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from itertools import islice, repeat, zip_longest
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
@@ -56,22 +57,10 @@ def _table(head: tuple[str, ...], rows: Iterable[Iterable[str]]) -> str:
     return "\n" + "\n".join(lines) + "\n"
 
 
-def _quotas(sizes: list[int], room: int) -> list[int]:
-    """How many rows each file gets: one each in turn, so no file fills the table alone."""
-    quotas = [0] * len(sizes)
-    while room and any(q < n for q, n in zip(quotas, sizes, strict=True)):
-        for i, size in enumerate(sizes):
-            if room and quotas[i] < size:
-                quotas[i], room = quotas[i] + 1, room - 1
-    return quotas
-
-
 def _counts(results: Sequence[FileResult], out: TextIO) -> int:
     """The tables of counts by code and, for several files, by file; the faults counted."""
     codes = statistics.counts(results)
-    levels: Counter[str] = Counter()
-    for row in codes:
-        levels[row["severity"]] += row["count"]
+    levels = sum((Counter({r["severity"]: r["count"]}) for r in codes), Counter[str]())
     capped = _capped(levels)
     if capped is not None:
         out.write("\n" + capped + "\n")
@@ -80,8 +69,7 @@ def _counts(results: Sequence[FileResult], out: TextIO) -> int:
         out.write(_table(("Code", "Level", "Count"), cells))
     files = statistics.by_file(results)
     if len(files) > 1:
-        shown = files[:MAX_ROWS]
-        cells = ((r["path"], f"{r['errors']:,}", f"{r['warnings']:,}") for r in shown)
+        cells = ((r["path"], f"{r['errors']:,}", f"{r['warnings']:,}") for r in files[:MAX_ROWS])
         out.write(_table(("File", "Errors", "Warnings"), cells))
         if len(files) > MAX_ROWS:
             out.write(f"\n{len(files) - MAX_ROWS:,} more files not listed here.\n")
@@ -93,10 +81,13 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
     out.write(f"### holodeck-mt: {'failed' if failed else 'passed'}\n\n")
     out.write(text(summary(results), 1000) + "\n")
     total = _counts(results, out)
-    quotas = _quotas([len(r.diagnostics) for r in results], MAX_ROWS)
-    rows = [(r, d) for r, q in zip(results, quotas, strict=True) for d in r.diagnostics[:q]]
+    # One row from each file in turn, so that no file fills the table alone; shown by file.
+    turns = zip_longest(*(zip(repeat(i), r.diagnostics) for i, r in enumerate(results)))
+    rows = sorted(
+        islice((row for turn in turns for row in turn if row), MAX_ROWS), key=lambda row: row[0]
+    )
     if rows:
-        cells = (_row(result.path, d, result.level(d)) for result, d in rows)
+        cells = (_row(results[i].path, d, results[i].level(d)) for i, d in rows)
         out.write(_table(("Where", "Level", "Code", "Test case, field", "Message"), cells))
         if total > len(rows):
             out.write(f"\n{total - len(rows):,} more not listed here.\n")

@@ -27,8 +27,7 @@ def counts(results: Sequence[FileResult]) -> list[dict[str, Any]]:
 
 
 def by_file(results: Sequence[FileResult]) -> list[dict[str, Any]]:
-    """Each file with diagnostics: its errors and warnings at their level in the report,
-    most first."""
+    """Each file with diagnostics: its errors and warnings at their report level, most first."""
     found = [(r.path, Counter(r.level(d) for d in r.diagnostics)) for r in results if r.diagnostics]
     rows = [{"path": path, "errors": n["error"], "warnings": n["warning"]} for path, n in found]
     return sorted(rows, key=lambda row: -(row["errors"] + row["warnings"]))

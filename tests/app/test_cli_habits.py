@@ -138,10 +138,19 @@ def test_one_run_writes_each_report_as_its_format_prints_it(
 @pytest.mark.parametrize(
     ("args", "said"),
     [
-        (["--report", "sarif"], "argument --report: not FORMAT:PATH: 'sarif'"),
-        (["--report", "xml:r.xml"], "argument --report: no format 'xml' (text, json, github,"),
-        (["--report", "sarif:r", "--report", "json:sub/../r"], "two reports go to 'sub/../r'"),
-        (["-o", "r", "--report", "json:r"], "two reports go to 'r'"),
+        (
+            ["--report", "sarif"],
+            "argument --report: not FORMAT:PATH (text|json|github|sarif|junit|markdown): 'sarif'",
+        ),
+        (
+            ["--report", "xml:r.xml"],
+            "argument --report: not FORMAT:PATH (text|json|github|sarif|junit|markdown): 'xml:",
+        ),
+        (
+            ["--report", "sarif:r", "--report", "json:sub/../r"],
+            "two reports (-o, --report) go to the same file",
+        ),
+        (["-o", "r", "--report", "json:r"], "two reports (-o, --report) go to the same file"),
         (["--show-files", "--report", "json:r"], "--show-files validates nothing"),
     ],
 )

@@ -123,8 +123,3 @@ def test_many_faults_in_several_files_are_counted_by_code_and_file_and_drawn_fro
     assert per_file == {"a.yaml": 17, "b.yaml": 16, "c.yaml": 16, "d.yaml": 1}
     assert {"a.yaml\\:3\\:12", "b.yaml\\:3\\:12", "c.yaml\\:3\\:12", "d.yaml\\:3\\:5"} <= set(rows)
     assert "1,450 more not listed here." in out
-
-
-def test_a_file_with_one_fault_gets_its_row_beside_one_with_many() -> None:
-    assert markdown._quotas([700, 1, 0, 3], 10) == [6, 1, 0, 3]
-    assert markdown._quotas([2, 2], 50) == [2, 2]
