@@ -396,6 +396,8 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     _prepare(_FORK and any(map(_judges_platform, jobs)))
     pool_host.ready()
     rules_to_run(jobs[0].options)
+    if not _FORK:  # a spawned worker starts as `python -c`: the working folder stays off sys.path
+        os.environ["PYTHONSAFEPATH"] = "1"
     context = multiprocessing.get_context("fork" if _FORK else None)
     size = max(1, len(jobs) // (4 * workers))
     chunks = [list(range(i, min(i + size, len(jobs)))) for i in range(0, len(jobs), size)]

@@ -198,3 +198,39 @@ def test_a_report_is_never_written_through_a_link_out_of_the_tree(
     assert main(["validate", "--no-cache", "--report", f"sarif:{outside}/r.sarif", "."]) == 1
     assert (outside / "r.sarif").is_file()
 
+
+@pytest.mark.slow
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="PYTHONSAFEPATH is read from 3.11 on")
+def test_spawned_workers_import_nothing_from_the_checkout(tmp_path: Path) -> None:
+    """Where workers are spawned (macOS, Windows), each starts as `python -c ...`, which puts
+    the working folder first on sys.path before it imports multiprocessing: the console
+    script's workers are started with PYTHONSAFEPATH, so a planted `multiprocessing/` is not
+    imported. Spawning is forced here, as those systems do."""
+    runner, marks = _checkout(tmp_path)
+    planted = runner.workspace / "multiprocessing" / "__init__.py"
+    planted.parent.mkdir()
+    planted.write_text(f"open({str(marks / 'multiprocessing')!r}, 'w').close()\n", "utf-8")
+    driver = tmp_path / "driver" / "run.py"  # a script, as the console script is
+    driver.parent.mkdir()
+    driver.write_text(
+        "import multiprocessing, sys\n"
+        "from holodeck_mt.app import cli\n"
+        "if __name__ == '__main__':\n"
+        "    multiprocessing.set_start_method('spawn', force=True)\n"
+        "    cli._FORK = False\n"
+        "    sys.exit(cli.main(sys.argv[1:]))\n",
+        encoding="utf-8",
+    )
+    args = ["validate", "--no-cache", "-j", "2", "agent.yaml", "data/cases.yaml"]
+    done = subprocess.run(
+        [sys.executable, str(driver), *args],
+        cwd=runner.workspace,
+        env=_env(),
+        capture_output=True,
+        text=True,
+        check=False,
+        timeout=120,
+    )
+    assert sorted(p.name for p in marks.iterdir()) == []
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert "data/cases.yaml:3:12: error[HMT105]" in done.stdout
