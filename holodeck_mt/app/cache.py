@@ -111,16 +111,22 @@ def _mac(key: bytes, *parts: bytes) -> str:
     return hmac.new(key, framed, hashlib.sha256).hexdigest()
 
 
-def _content(path: str, limit: int = MAX_FILE_BYTES, at: int | None = None) -> bytes | None:
-    """A regular file's bytes within ``limit``, never blocking (in ``at``: never a link)."""
+def _content(path: str, limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """A judged file's bytes within ``limit`` (None: not a regular file, or not read)."""
+    from holodeck_mt.read import files
+
     try:
-        flags = _READ if at is None else _READ | _NOLINK
-        with os.fdopen(os.open(os.path.expanduser(path), flags, dir_fd=at), "rb") as handle:
-            regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
-            raw = handle.read(limit + 1) if regular else None
-    except (OSError, ValueError):
+        return files.read(os.path.expanduser(path), limit).raw
+    except (OSError, ValueError, files.Refused, files.TooLarge):
         return None
-    return raw if raw is not None and len(raw) <= limit else None
+
+
+def _own(name: str, at: int) -> bytes:
+    """The entry ``name`` in the folder ``at``: a regular file, never a link, never blocking."""
+    with os.fdopen(os.open(name, _READ | _NOLINK, dir_fd=at), "rb") as handle:
+        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+        raw = handle.read(MAX_ENTRY_BYTES + 1) if regular else b""
+    return raw if len(raw) <= MAX_ENTRY_BYTES else b""
 
 
 def _state(key: bytes, path: str) -> str:
@@ -199,7 +205,7 @@ class Entry:
         try:
             at = _entry_folder(self.root, self.name, create=False)
             try:
-                content = _content(self.name, MAX_ENTRY_BYTES, at) or b""
+                content = _own(self.name, at)
             finally:
                 os.close(at)
             mac, _, payload = content.partition(b"\n")
