@@ -12,10 +12,11 @@ import json
 import os
 import stat
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Iterable
 
     from holodeck_mt.limits import Limits
     from holodeck_mt.model import FileResult
@@ -38,18 +39,28 @@ _HOME = os.path.join("~", "Library", "Caches") if sys.platform == "darwin" else 
 
 def user_folder() -> str | None:
     """``$XDG_CACHE_HOME/holodeck-mt``, else ``~/.cache/holodeck-mt`` (``~/Library/Caches``
-    on macOS); None in the working folder's repository (to the folder holding ``.git``)."""
+    on macOS), where the key lives; None when it is not absolute."""
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     found = os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser(_HOME), "holodeck-mt")
-    if not os.path.isabs(found):
-        return None
+    return found if os.path.isabs(found) else None
+
+
+def misplaced(judged: Iterable[str] = ()) -> str | None:
+    """The tree holding the user's cache folder (as written or resolved), if any: the
+    working folder's repository, or a judged file's (else its folder). None: it may be used."""
     from holodeck_mt.read.confine import repository_root
 
-    here = repository_root(os.path.realpath(os.getcwd()))
-    if here is None:
-        return found
-    real = os.path.realpath(found)
-    return None if real == here or real.startswith(here.rstrip(os.sep) + os.sep) else found
+    found = user_folder()
+    if found is None:
+        return None
+    places = {os.path.abspath(found), os.path.realpath(found)}
+    folders = {os.path.dirname(os.path.realpath(path)) for path in judged}
+    trees = {repository_root(os.path.realpath(os.getcwd()))}
+    trees |= {repository_root(folder) or folder for folder in folders}
+    for tree in filter(None, trees):
+        if any(Path(place).is_relative_to(tree) for place in places):
+            return tree
+    return None
 
 
 def folder(options: Options) -> str | None:
@@ -63,7 +74,9 @@ def folder(options: Options) -> str | None:
 def secret() -> bytes | None:
     """This installation's key, made on first use (None: no cache), read once a process."""
     place = user_folder()
-    return _secret(place) if place is not None and os.open in os.supports_dir_fd else None
+    if place is None or misplaced() is not None or os.open not in os.supports_dir_fd:
+        return None
+    return _secret(place)
 
 
 @functools.cache
