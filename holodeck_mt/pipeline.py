@@ -299,7 +299,7 @@ def check_file(
     try:
         text, problem = files.read_document(path, limits, tree, options.allow_outside_paths)
     except files.Refused as e:
-        return [Checked(FileResult(display, [files.refused(e.why)], strict=options.strict))]
+        return [Checked(FileResult(display, [files.refused(str(e))], strict=options.strict))]
     if text is None:
         return [Checked(_screened(display, problem, options, limits))]
     how = _Judging(display, "document", path.parent, options, limits, tree)

@@ -54,7 +54,7 @@ def misplaced(judged: Iterable[str] = ()) -> str | None:
     if found is None:
         return None
     places = {os.path.abspath(found), os.path.realpath(found)}
-    folders = {os.path.dirname(os.path.realpath(path)) for path in judged}
+    folders = {os.path.realpath(os.path.dirname(os.path.abspath(path))) for path in judged}
     trees = {repository_root(os.path.realpath(os.getcwd()))}
     trees |= {repository_root(folder) or folder for folder in folders}
     for tree in filter(None, trees):

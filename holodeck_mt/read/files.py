@@ -20,18 +20,13 @@ _FLAGS |= getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0)
 
 
 class Refused(Exception):
-    """A path that leaves its tree (or is under /proc, /sys, /dev): never opened."""
-
-    def __init__(self, why: str) -> None:
-        super().__init__(why)
-        self.why = why
+    """A path that leaves its tree (or is under /proc, /sys, /dev), never opened: why."""
 
 
 class TooLarge(Exception):
     """A file over its caller's limit: ``size`` its size, ``read`` the bytes read of it."""
 
     def __init__(self, size: int, read: int) -> None:
-        super().__init__(f"{size:,} bytes")
         self.size, self.read = size, read
 
 

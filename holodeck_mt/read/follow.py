@@ -51,7 +51,7 @@ def follow(
         else:  # an editor's text is judged, not the saved file's: only its place is checked
             files.read(file, 0, tree=tree, allow_outside=allow_outside, head=True)
     except files.Refused as e:
-        why, code = e.why, "HMT120"
+        why, code = str(e), "HMT120"
     except OSError as e:
         why = _unread(e, file)
     except ValueError as e:

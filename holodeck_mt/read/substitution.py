@@ -196,7 +196,7 @@ def _env_file(
     try:
         raw = files.read(path, MAX_ENV_FILE, tree=tree).raw
     except files.Refused as e:  # but a link to nothing, or to a folder, the command ignores
-        return {}, e.why if os.path.exists(path) and not os.path.isdir(path) else None
+        return {}, str(e) if os.path.exists(path) and not os.path.isdir(path) else None
     except files.TooLarge:
         return {}, f"is larger than {MAX_ENV_FILE // 1024} KiB"
     except OSError as e:
