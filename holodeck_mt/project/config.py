@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from holodeck_mt.model import reason_of
-from holodeck_mt.read import confine
+from holodeck_mt.read import confine, files
 from holodeck_mt.selection import PerFileIgnore, Selection, SelectionError, parse
 
 FILE_NAME = ".holodeck-mt.toml"
@@ -79,14 +79,11 @@ def _toml(raw: bytes, path: Path) -> dict[str, Any]:
 
 def _read(path: Path) -> bytes:
     try:
-        descriptor = confine.open_regular(path)
-        with os.fdopen(descriptor, "rb") as file:
-            raw = file.read(MAX_CONFIG_BYTES + 1)
-    except OSError as e:
+        return files.read(path, MAX_CONFIG_BYTES).raw
+    except (OSError, ValueError, files.Refused) as e:
         raise ConfigError(f"{path}: cannot be read ({reason_of(e)})") from e
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB")
-    return raw
+    except files.TooLarge as e:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB") from e
 
 
 def load(path: Path) -> Settings:

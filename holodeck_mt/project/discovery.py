@@ -6,17 +6,18 @@ the parser's events: nothing is constructed, and reading stops once the answer i
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from stat import S_ISREG
 from typing import Any
 
 from holodeck_mt.model import reason_of
 from holodeck_mt.read import confine
+from holodeck_mt.read import files as opener
 from holodeck_mt.text.safe_text import display_path
 
 # PyYAML is imported where a file's head is parsed: a run may never need it (start-up).
@@ -59,10 +60,14 @@ def is_yaml_file(path: Path) -> bool:
 def _head(path: Path) -> bytes | None:
     """The first bytes of a regular file; None for anything else (a FIFO would block; nor
     ``/proc``, ``/sys``, ``/dev``). Raises :class:`OSError` for a file not read."""
-    if confine.refusal(path, None) is not None or not S_ISREG(path.stat().st_mode):
+    try:
+        return opener.read(path, _SNIFF_BYTES, head=True).raw
+    except opener.Refused:
         return None
-    with os.fdopen(confine.open_regular(path), "rb") as stream:
-        return stream.read(_SNIFF_BYTES)
+    except OSError as e:
+        if e.errno == errno.EINVAL:
+            return None
+        raise
 
 
 def _events(head: bytes) -> Iterator[Any]:

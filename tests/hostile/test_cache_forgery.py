@@ -263,3 +263,71 @@ def test_a_deleted_prompt_file_is_not_replayed_as_valid(
     code, document = _validate(capsys)
     assert code == 1 and document == _validate(capsys, "--no-cache")[1]
     assert "prompt" in document["files"][0]["diagnostics"][0]["message"]
+
+
+def _in_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str) -> Path:
+    """A checkout holding the user's cache folder (``HOME`` or ``XDG_CACHE_HOME`` in it, as
+    CI containers set them), the run started elsewhere: the repository's file by its path."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "agent.yaml").write_text(BROKEN, encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    monkeypatch.delenv("HOLODECK_MT_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv(variable, str(repo if variable == "HOME" else repo / ".cache"))
+    return repo
+
+
+@pytest.mark.parametrize("variable", ["HOME", "XDG_CACHE_HOME"])
+def test_a_key_and_entry_committed_in_the_cache_folder_change_no_verdict(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+) -> None:
+    repo = _in_checkout(tmp_path, monkeypatch, variable)
+    agent = str(repo / "agent.yaml")
+
+    def validate() -> tuple[int, dict[str, Any], str]:
+        code = main(["validate", agent, "--jobs", "1", "--format", "json"])
+        captured = capsys.readouterr()
+        return code, json.loads(captured.out), captured.err
+
+    with monkeypatch.context() as patched:  # the attacker's run, the folder taken as it was
+        patched.setattr(cache, "misplaced", lambda judged=(): None)
+        assert validate()[0] == 1
+        folder = repo / ".cache" / "holodeck-mt"
+        key = (folder / cache.SECRET).read_bytes()
+        [entry] = [p for p in folder.rglob("*") if p.is_file() and p.name != cache.SECRET]
+        payload = _no_diagnostics(entry.read_bytes())
+        entry.write_bytes(_signed(cache._mac(key, entry.name.encode(), payload), payload))
+        assert validate()[0] == 0  # committed so, they would turn the file valid
+    notice = f"holodeck-mt: no cache this run: the key's folder lies in '{repo}'\n"
+    for _ in range(2):
+        code, document, err = validate()
+        [found] = document["files"][0]["diagnostics"]
+        assert (code, found["code"], found["line"]) == (1, "HMT102", 4)
+        assert err == notice
+
+
+def test_a_cache_folder_in_the_folder_of_a_file_judged_outside_a_repository_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _in_checkout(tmp_path, monkeypatch, "XDG_CACHE_HOME")
+    (repo / ".git").rmdir()
+    assert main(["validate", str(repo / "agent.yaml"), "--jobs", "1", "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["files"][0]["diagnostics"][0]["code"] == "HMT102"
+    assert captured.err == f"holodeck-mt: no cache this run: the key's folder lies in '{repo}'\n"
+    assert not (repo / ".cache").exists()
+
+
+def test_a_cache_folder_outside_every_tree_judged_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _in_checkout(tmp_path, monkeypatch, "XDG_CACHE_HOME")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere" / ".cache"))
+    assert main(["validate", str(repo / "agent.yaml"), "--jobs", "1"]) == 1
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "elsewhere" / ".cache" / "holodeck-mt" / cache.SECRET).is_file()
