@@ -15,7 +15,7 @@ from pathlib import Path
 from stat import S_ISREG
 from typing import Any
 
-from holodeck_mt.model import reason_of
+from holodeck_mt.model import FileResult, reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.text.safe_text import display_path
 
@@ -191,14 +191,29 @@ def agent_target(path: Path) -> Path | None:
 
 
 def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
-    """``files`` as a run checks them: the others, then those an agent.yaml among them names
-    (checked through it, alone only if that did not happen); and the files so named."""
-    targets = [t for t in map(agent_target, map(Path, files)) if t is not None]
+    """``files`` as a run checks them: the others, then the test-cases files an agent.yaml
+    among them names (checked through it, alone only if that did not happen; an agent named
+    so is checked as itself too); and the files so named."""
+    named_by = [agent_target(Path(file)) for file in files]
+    targets = [target for target in named_by if target is not None]
     followed = {same_file_key(target) for target in targets}
-    named = [same_file_key(file) in followed for file in files]  # one path resolution each
-    first = [file for file, is_named in zip(files, named, strict=True) if not is_named]
-    later = [file for file, is_named in zip(files, named, strict=True) if is_named]
-    return first, later, targets
+    later = {
+        file
+        for file, target in zip(files, named_by, strict=True)
+        if target is None and not is_agent_file(Path(file)) and same_file_key(file) in followed
+    }
+    return [f for f in files if f not in later], [f for f in files if f in later], targets
+
+
+def another_verdict(result: FileResult, shown: dict[str, list[FileResult]]) -> bool:
+    """Whether ``result`` says what no result of its file in ``shown`` (by resolved path,
+    added to) said: a file judged in two roles, or through two agent.yaml files, is
+    reported once per differing verdict, never losing one."""
+    said = shown.setdefault(same_file_key(result.source or result.path), [])
+    if any(other.to_json() == result.to_json() for other in said):  # a file seen: rare
+        return False
+    said.append(result)
+    return True
 
 
 def _named_target(events: Iterator[Any]) -> str | None:
