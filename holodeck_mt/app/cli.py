@@ -809,7 +809,7 @@ def _validate_all(
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []
-    seen: dict[str, list[FileResult]] = {}
+    seen: discovery.Shown = {}
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
         for done, problem in _outcomes(batch, args, host):

@@ -13,15 +13,7 @@ from pathlib import Path
 
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import (
-    EXIT_INVALID,
-    EXIT_OK,
-    EXIT_USAGE,
-    FileResult,
-    clip,
-    reason_of,
-    usage_error,
-)
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, reason_of, usage_error
 from holodeck_mt.pipeline import Checked, OptionsOf, check_file
 from holodeck_mt.project import discovery, writes
 from holodeck_mt.read import confine, decoding
@@ -57,7 +49,7 @@ def run(paths: Sequence[str], request: Request, options_of: OptionsOf) -> Report
     report.problems += found.problems
     # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
     first, later, _ = discovery.followed_last(found.files)
-    seen: dict[str, list[FileResult]] = {}
+    seen: discovery.Shown = {}
     for at, path in enumerate(first + later):
         if at >= len(first) and discovery.same_file_key(path) in seen:
             continue

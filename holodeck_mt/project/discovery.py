@@ -205,7 +205,11 @@ def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
     return [f for f in files if f not in later], [f for f in files if f in later], targets
 
 
-def another_verdict(result: FileResult, shown: dict[str, list[FileResult]]) -> bool:
+#: The results reported of each file, by its resolved path.
+Shown = dict[str, list[FileResult]]
+
+
+def another_verdict(result: FileResult, shown: Shown) -> bool:
     """Whether ``result`` says what no result of its file in ``shown`` (by resolved path,
     added to) said: a file judged in two roles, or through two agent.yaml files, is
     reported once per differing verdict, never losing one."""
@@ -412,9 +416,15 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
     return found
 
 
+def through(path: Path, tree: Path | None = None) -> Path | None:
+    """The agent.yaml a file is validated through: the one naming it (see :func:`naming_agent`),
+    unless the file is an agent.yaml itself."""
+    return None if is_agent_file(path) else naming_agent(path, tree)
+
+
 def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -> list[str]:
     """What a named file makes a run validate: through the agent.yaml naming it, if one does."""
-    agent = None if is_agent_file(path) else naming_agent(path)
+    agent = through(path)
     if agent is not None:
         return [str(agent), given]
     if not by_content or is_agent_file(path) or _sniffed(path, problems):
