@@ -24,8 +24,8 @@ from tests.conftest import FIXTURES
 
 pytest.importorskip("pygls", reason="the language server needs the [lsp] extra (pygls)")
 
-from holodeck_mt.lsp import server  # noqa: E402
-from holodeck_mt.lsp.positions import Lines  # noqa: E402
+from holodeck_mt.lsp import server
+from holodeck_mt.lsp.positions import Lines
 
 #: Each configuration file (``.holodeck-mt.toml`` at the root of a copy of the fixtures).
 CONFIGURATIONS = {
@@ -128,3 +128,50 @@ def test_every_fixture_gets_the_same_diagnostics_from_both(
         assert sorted(editor) == sorted(_cli(files[0], strict)), relative
         compared += 1
     assert compared > 200
+
+
+#: A file with one warning (HMT203, a tool listed twice) at line 4.
+WARNED = "test_cases:\n  - name: t\n    input: hi\n    expected_tools: [a, a]\n"
+
+
+def _repository(folder: Path, config: str) -> Path:
+    (folder / ".git").mkdir()
+    (folder / ".holodeck-mt.toml").write_text(config, encoding="utf-8")
+    document = folder / "agent.yaml"
+    document.write_text(WARNED, encoding="utf-8")
+    return document
+
+
+def test_the_configurations_strict_makes_the_editors_warning_an_error(tmp_path: Path) -> None:
+    from holodeck_mt.lsp import checking
+
+    document = _repository(tmp_path, "strict = false\n")
+    found = checking.diagnose(document, WARNED, [tmp_path]) or []
+    assert [(d.code, d.line, d.severity) for d in found] == [("HMT203", 4, "warning")]
+    (tmp_path / ".holodeck-mt.toml").write_text("strict = true\n", encoding="utf-8")
+    found = checking.diagnose(document, WARNED, [tmp_path]) or []
+    assert [(d.code, d.line, d.severity) for d in found] == [("HMT203", 4, "error")]
+
+
+@pytest.mark.parametrize(
+    ("config", "code", "said"),
+    [
+        ("strict = true\n", 1, "agent.yaml:4:25: warning[HMT203]"),
+        ('ignore = ["HMT203"]\nstrict = true\n', 0, "test case 't'"),
+        ('ignor = ["HMT203"]\n', 2, "unknown key 'ignor'"),
+    ],
+    ids=["strict refuses", "ignored", "unusable"],
+)
+def test_explain_judges_with_the_configuration(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    config: str,
+    code: int,
+    said: str,
+) -> None:
+    _repository(tmp_path, config)
+    monkeypatch.chdir(tmp_path)
+    assert main(["explain", "agent.yaml"]) == code
+    captured = capsys.readouterr()
+    assert said in captured.out + captured.err
