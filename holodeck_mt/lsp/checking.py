@@ -98,8 +98,10 @@ def _result(
         "tree": tree,
         "workdir": target.env,
     }
-    if target.agent is None:
-        return validate_document_text(text, path=str(path), options=target.options, **common)[0]
+    if target.agent is None:  # in each of its roles: an agent.yaml may name itself
+        found = validate_document_text(text, path=str(path), options=target.options, **common)
+        own = [r for r in found[1:] if r.source == discovery.same_file_key(path)]
+        return replace(found[0], diagnostics=[d for r in found[:1] + own for d in r.diagnostics])
     agent = str(target.agent)
     through = validate_document_text(
         agent_text or "",

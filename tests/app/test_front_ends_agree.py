@@ -175,3 +175,20 @@ def test_explain_judges_with_the_configuration(
     assert main(["explain", "agent.yaml"]) == code
     captured = capsys.readouterr()
     assert said in captured.out + captured.err
+
+
+def test_the_editor_shows_an_agent_naming_itself_in_both_roles(tmp_path: Path) -> None:
+    from holodeck_mt.lsp import checking
+
+    (tmp_path / ".git").mkdir()
+    text = "name: a\nmodel: {provider: openai, name: gpt-4o}\ninstructions: {inline: hi}\n"
+    text += "test_cases_file: agent.yaml\n"
+    (tmp_path / "agent.yaml").write_text(text, encoding="utf-8")
+    found = checking.diagnose(tmp_path / "agent.yaml", text, [tmp_path]) or []
+    assert [(d.code, d.line, d.message) for d in found] == [
+        ("HMT100", 1, "unknown key 'name' in test-cases file"),
+        ("HMT101", 1, "missing required key `test_cases` in test-cases file"),
+        ("HMT100", 2, "unknown key 'model' in test-cases file"),
+        ("HMT100", 3, "unknown key 'instructions' in test-cases file"),
+        ("HMT100", 4, "unknown key 'test_cases_file' in test-cases file"),
+    ]
