@@ -839,19 +839,16 @@ def _validate_all(
     problems: list[str],
     host: PoolHost[_Job, Outcome] | None = None,
 ) -> list[FileResult]:
-    """Each file's results, once per run; what could not be read goes to ``problems``."""
+    """Each file's results, each verdict once per run (every role's); what could not be read
+    goes to ``problems``."""
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []
-    seen: set[str] = set()
+    seen: discovery.Shown = {}
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
         for done, problem in _outcomes(batch, args, host):
-            for result in done:
-                key = discovery.same_file_key(result.path)
-                if key not in seen:
-                    seen.add(key)
-                    results.append(result)
+            results += [result for result in done if discovery.another_verdict(result, seen)]
             if problem:
                 problems.append(problem)
     return results
