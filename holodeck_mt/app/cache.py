@@ -46,14 +46,12 @@ def user_folder() -> str | None:
 
 
 def misplaced(judged: Iterable[str] = ()) -> str | None:
-    """The tree holding the user's cache folder (as written or resolved), if any: the
-    working folder's repository, or a judged file's (else its folder). None: it may be used."""
+    """The tree holding the key's folder or the entries' (as written or resolved), if any: the
+    working folder's repository, or a judged file's (else its folder). None: they may be used."""
     from holodeck_mt.read.confine import repository_root
 
-    found = user_folder()
-    if found is None:
-        return None
-    places = {os.path.abspath(found), os.path.realpath(found)}
+    found = [f for f in (user_folder(), os.environ.get("HOLODECK_MT_CACHE_DIR")) if f]
+    places = {p for f in found for p in (os.path.abspath(f), os.path.realpath(f))}
     folders = {os.path.realpath(os.path.dirname(os.path.abspath(path))) for path in judged}
     trees = {repository_root(os.path.realpath(os.getcwd()))}
     trees |= {repository_root(folder) or folder for folder in folders}
@@ -64,11 +62,11 @@ def misplaced(judged: Iterable[str] = ()) -> str | None:
 
 
 def folder(options: Options) -> str | None:
-    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, the configuration's ``cache-dir``, the
-    user's; None when results are not cached (graders imported, other files looked at)."""
+    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, else the user's cache folder; None when
+    results are not cached (graders imported, other files looked at)."""
     if options.import_graders or options.check_files:
         return None
-    return os.environ.get("HOLODECK_MT_CACHE_DIR") or options.cache_dir or user_folder()
+    return os.environ.get("HOLODECK_MT_CACHE_DIR") or user_folder()
 
 
 def secret() -> bytes | None:

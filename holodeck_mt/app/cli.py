@@ -805,8 +805,8 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
     from holodeck_mt.app import cache
 
     tree = cache.misplaced(job.path for batch in rounds for job in batch)
-    if tree is not None:  # a key the checkout could have committed: no cache, said once
-        _say(f"holodeck-mt: no cache this run: the key's folder lies in '{display_path(tree)}'")
+    if tree is not None:  # a key or entries the checkout could have committed: no cache, said once
+        _say(f"holodeck-mt: no cache this run: the cache's folder lies in '{display_path(tree)}'")
         return rounds
     if cache.secret() is None:  # read now: forked workers have it
         return rounds

@@ -28,7 +28,12 @@ MAX_LEVELS = 64
 PLATFORM_CHOICES = ("auto", "off", "required")
 #: How a pyproject.toml names the table, looked for before the file is parsed.
 _TABLE_MENTION = re.compile(rb"""tool\s*\.\s*["']?holodeck-mt""")
-KEYS = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform", "cache-dir")
+KEYS = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform")
+#: Keys no longer read, each with why: a repository's file chooses nothing the cache trusts.
+_GONE = {
+    "cache-dir": "the cache is never kept in a tree it judges (a pull request could commit it);"
+    " results stay in the user's cache folder, or $HOLODECK_MT_CACHE_DIR outside the repository",
+}
 
 
 class ConfigError(ValueError):
@@ -45,9 +50,8 @@ class Settings:
     per_file_ignores: tuple[PerFileIgnore, ...] = ()
     strict: bool = False
     exclude: tuple[str, ...] = ()
-    #: Accepted and passed on: how the platform's verdict is used, where results are kept.
+    #: Accepted and passed on: how the platform's verdict is used.
     platform: str = "auto"
-    cache_dir: str | None = None
 
     def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
         """The codes reported: the options' ``select`` replaces the file's; ``ignore`` adds."""
@@ -111,6 +115,8 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     from holodeck_mt.rules.registry import CODES
 
     unknown = [key for key in table if key not in KEYS]
+    if unknown and unknown[0] in _GONE:
+        raise ConfigError(f"{where}: '{unknown[0]}' is no longer read: {_GONE[unknown[0]]}")
     if unknown:
         allowed = ", ".join(KEYS)
         raise ConfigError(f"{where}: unknown key '{str(unknown[0])[:40]}' (allowed: {allowed})")
@@ -130,11 +136,6 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     platform = table.get("platform", "auto")
     if platform not in PLATFORM_CHOICES:
         raise ConfigError(f"{where}: 'platform' must be one of {', '.join(PLATFORM_CHOICES)}")
-    cache_dir = table.get("cache-dir")
-    if cache_dir is not None:
-        if not isinstance(cache_dir, str):
-            raise ConfigError(f"{where}: 'cache-dir' must be a string")
-        cache_dir = _inside(path.parent, cache_dir, where)
     return Settings(
         path=path,
         root=path.parent,
@@ -144,18 +145,7 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
         strict=strict,
         exclude=_strings(table.get("exclude", []), where, "exclude"),
         platform=platform,
-        cache_dir=cache_dir,
     )
-
-
-def _inside(root: Path, folder: str, where: str) -> str:
-    """A configuration's ``cache-dir``, relative to its folder, which it may not leave (links
-    followed): a repository's own file may not make the validator write outside it."""
-    base = os.path.realpath(root)
-    chosen = os.path.realpath(os.path.join(base, folder))
-    if os.path.commonpath([base, chosen]) != base:
-        raise ConfigError(f"{where}: 'cache-dir' must be a folder inside {root}")
-    return chosen
 
 
 def _per_file(value: Any, where: str, codes: Collection[str]) -> Iterable[PerFileIgnore]:

@@ -81,7 +81,6 @@ class JobSettings:
                 self._options,
                 selection=found.selection(self._select, self._ignore),
                 platform=self._platform or found.platform,
-                cache_dir=found.cache_dir,
                 strict=self._strict or found.strict,
             )
         return self._made[found]
