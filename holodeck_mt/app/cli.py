@@ -99,6 +99,19 @@ class _Parser(argparse.ArgumentParser):
         raise SystemExit(EXIT_USAGE)
 
 
+class _Command(_Parser):
+    """A command's parser: an argument it does not know is its own usage error, said with its
+    own usage line (argparse leaves it to the top level's, which knows no command's options)."""
+
+    def parse_known_args(  # type: ignore[override]
+        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
+    ) -> tuple[argparse.Namespace, list[str]]:
+        parsed, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
+
 #: Each option's names (``--output-file -o``) and help; its argparse keywords in
 #: :data:`_KEYWORDS`, else a flag (on or off).
 _SELECTION = {
@@ -266,7 +279,9 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"holodeck-mt {__version__}",
         help="print the version",
     )
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Command
+    )
     formats = {"default": "text", "choices": list(FORMATS)}
     for name, (summary, description, options) in _COMMAND_TABLE.items():
         command = commands.add_parser(name, help=summary, description=description)

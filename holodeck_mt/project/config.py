@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.model import reason_of
+from holodeck_mt.model import clip, reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.selection import PerFileIgnore, Selection, SelectionError, parse
 
@@ -97,6 +97,12 @@ def load(path: Path) -> Settings:
         where = f"{path}: [tool.{TABLE}]"
     else:
         table, where = document, str(path)
+        tool = document.get("tool")
+        if isinstance(tool, dict) and TABLE in tool:  # pasted from a pyproject.toml
+            raise ConfigError(
+                f"{where}: unknown key 'tool': in {clip(path.name)} the settings go at the top "
+                f"level: drop the [tool.{TABLE}] header (it is for {PYPROJECT})"
+            )
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: not a table")
     return _settings(table, path, where)
