@@ -52,3 +52,12 @@ def text(code: str | None) -> str:
     page = page_path().read_text(encoding="utf-8")
     codes = REGISTRY if code is None else [entry(code)]
     return "\n".join(documentation(found, page) for found in codes)
+
+
+def listing() -> str:
+    """What ``holodeck-mt rule --list`` prints: every code, its severity and its name (as
+    ``--statistics`` lays them out), a line each."""
+    return "".join(
+        f"{code.code}  {code.severity:<7}  {code.name}{' (retired)' if code.retired else ''}\n"
+        for code in REGISTRY
+    )

@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,17 @@ MAX_LEVELS = 64
 PLATFORM_CHOICES = ("auto", "off", "required")
 #: How a pyproject.toml names the table, looked for before the file is parsed.
 _TABLE_MENTION = re.compile(rb"""tool\s*\.\s*["']?holodeck-mt""")
-KEYS = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform", "cache-dir")
+KEYS = (
+    "select",
+    "extend-select",
+    "ignore",
+    "extend-ignore",
+    "per-file-ignores",
+    "strict",
+    "exclude",
+    "platform",
+    "cache-dir",
+)
 
 
 class ConfigError(ValueError):
@@ -41,6 +51,9 @@ class Settings:
     path: Path | None = None
     root: Path | None = None
     select: tuple[str, ...] | None = None
+    #: ``extend-select``: added to ``select`` (or to every code), unless ``--select`` replaces both.
+    extend_select: tuple[str, ...] = ()
+    #: ``ignore`` and ``extend-ignore``: one file has nothing to extend, so they add up.
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[PerFileIgnore, ...] = ()
     strict: bool = False
@@ -49,15 +62,17 @@ class Settings:
     platform: str = "auto"
     cache_dir: str | None = None
 
-    def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
-        """The codes reported: the options' ``select`` replaces the file's; ``ignore`` adds."""
+    def selection(self, given: Mapping[str, Iterable[str]] | None = None) -> Selection:
+        """The codes reported, as ruff has them, from the options ``given`` (by name):
+        ``--select`` replaces the file's ``select`` and ``extend-select``; ``--extend-select``
+        adds to either; ``--ignore`` and ``--extend-ignore`` add to ``ignore``."""
         from holodeck_mt.rules.registry import CODES
 
-        chosen = parse(select, CODES, where="--select") if select else None
-        ignored = parse(ignore, CODES, where="--ignore")
+        codes = {name: parse(values, CODES, where=name) for name, values in (given or {}).items()}
+        chosen = codes.get("--select") or (self.select or Selection().select) + self.extend_select
         return Selection(
-            select=chosen or self.select or Selection().select,
-            ignore=self.ignore + ignored,
+            select=chosen + codes.get("--extend-select", ()),
+            ignore=self.ignore + codes.get("--ignore", ()) + codes.get("--extend-ignore", ()),
             per_file_ignores=self.per_file_ignores,
             root=self.root,
         )
@@ -129,7 +144,8 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
 
     try:
         select = codes("select") if "select" in table else None
-        ignore = codes("ignore")
+        ignore = codes("ignore") + codes("extend-ignore")
+        extend_select = codes("extend-select")
         per_file = tuple(_per_file(table.get("per-file-ignores", {}), where, CODES))
     except SelectionError as e:
         raise ConfigError(str(e)) from e
@@ -148,6 +164,7 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
         path=path,
         root=path.parent,
         select=select,
+        extend_select=extend_select,
         ignore=ignore,
         per_file_ignores=per_file,
         strict=strict,

@@ -17,15 +17,18 @@ class JobSettings:
     before any file is validated."""
 
     def __init__(self, args: argparse.Namespace, options: Options) -> None:
-        self._select: list[str] = list(args.select)
-        self._ignore: list[str] = list(args.ignore)
+        #: The codes given on the command line, by option.
+        self._codes = {
+            f"--{name.replace('_', '-')}": list(getattr(args, name))
+            for name in ("select", "extend_select", "ignore", "extend_ignore")
+        }
         self._strict: bool = bool(getattr(args, "strict", False))
         #: ``--platform``, when given, wins over the configuration's ``platform``.
         self._platform: str | None = getattr(args, "platform", None)
         self._options = options
         fixed = load(args.config) if args.config is not None else None
         self._fixed = Settings() if fixed is None and args.isolated else fixed
-        Settings().selection(self._select, self._ignore)  # the command line's codes, checked
+        Settings().selection(self._codes)  # the command line's codes, checked
         self._by_folder: dict[Path, Settings] = {}
         self._by_file: dict[Path, Settings] = {}
         self._made: dict[Settings, Options] = {}
@@ -48,7 +51,7 @@ class JobSettings:
         if found not in self._made:
             self._made[found] = dataclasses.replace(
                 self._options,
-                selection=found.selection(self._select, self._ignore),
+                selection=found.selection(self._codes),
                 platform=self._platform or found.platform,
                 cache_dir=found.cache_dir,
                 strict=self._strict or found.strict,

@@ -35,8 +35,9 @@ def command(path: str, d: Diagnostic, level: str | None = None) -> str:
     return f"::{level or d.severity} {joined}::{escape_command_data(message(d))}"
 
 
-def render(results: Sequence[FileResult], out: TextIO) -> None:
+def render(results: Sequence[FileResult], out: TextIO, *, quiet: bool = False) -> None:
     for result in results:
         for d in result.diagnostics:
             out.write(command(result.path, d, result.level(d)) + "\n")
-    out.write(summary(results) + "\n")
+    if not quiet:
+        out.write(summary(results) + "\n")

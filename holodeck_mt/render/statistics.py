@@ -26,12 +26,13 @@ def counts(results: Sequence[FileResult]) -> list[dict[str, Any]]:
     ]
 
 
-def render_text(results: Sequence[FileResult], out: TextIO) -> None:
+def render_text(results: Sequence[FileResult], out: TextIO, *, quiet: bool = False) -> None:
     rows = counts(results)
     width = max((len(f"{row['count']:,}") for row in rows), default=1)
     for row in rows:
         out.write(f"{row['count']:>{width},}  {row['code']}  {row['severity']:<7}  {row['name']}\n")
-    out.write(summary(results) + "\n")
+    if not quiet:
+        out.write(summary(results) + "\n")
 
 
 def render_json(results: Sequence[FileResult], out: TextIO) -> None:

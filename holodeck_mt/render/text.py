@@ -21,8 +21,16 @@ _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]
 _MAX_SHOWN = 160
 
 
-def use_colour(out: TextIO) -> bool:
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+def use_colour(out: TextIO, choice: str = "auto") -> bool:
+    """``always`` or ``never`` (``--color``) as chosen; ``auto``: never with ``NO_COLOR``, else
+    always with ``FORCE_COLOR``, else on a terminal but not a dumb one."""
+    if choice != "auto":
+        return choice == "always"
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    if os.environ.get("TERM") == "dumb":
         return False
     isatty = getattr(out, "isatty", None)
     return bool(isatty and isatty())
@@ -58,8 +66,11 @@ def _excerpt(line: str | None, d: Diagnostic, style: Callable[[str, str], str]) 
     ]
 
 
-def render(results: Sequence[FileResult], out: TextIO) -> None:
-    on = use_colour(out)
+def render(
+    results: Sequence[FileResult], out: TextIO, *, colour: str = "auto", quiet: bool = False
+) -> None:
+    """Each diagnostic, then (unless ``quiet``) the summary and what no model checked."""
+    on = use_colour(out, colour)
 
     def style(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if on else text
@@ -67,12 +78,14 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
     for result in results:
         lines = result.quoted_lines()
         for d in result.diagnostics:
-            colour = "1;31" if d.severity == "error" else "1;33"
-            out.write(style(headline(result.path, d), colour) + "\n")
+            ink = "1;31" if d.severity == "error" else "1;33"
+            out.write(style(headline(result.path, d), ink) + "\n")
             for line in _excerpt(lines.get(d.line), d, style):
                 out.write(line + "\n")
             if d.hint:
                 out.write(f"  {style('hint', '36')}: {escape(d.hint)}\n")
+    if quiet:
+        return
     out.write(summary(results) + "\n")
     note = unchecked.sections_note(results)
     if note is not None:
