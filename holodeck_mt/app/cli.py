@@ -98,15 +98,9 @@ class _Parser(argparse.ArgumentParser):
         _say(f"{self.prog}: error: {message}")
         raise SystemExit(EXIT_USAGE)
 
-
-class _Command(_Parser):
-    """A command's parser: an argument it does not know is its own usage error, said with its
-    own usage line (argparse leaves it to the top level's, which knows no command's options)."""
-
-    def parse_known_args(  # type: ignore[override]
-        self, args: Sequence[str] | None = None, namespace: argparse.Namespace | None = None
-    ) -> tuple[argparse.Namespace, list[str]]:
-        parsed, extras = super().parse_known_args(args, namespace)
+    # An argument a command does not know: its usage error, not the top level's (argparse's).
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        parsed, extras = super().parse_known_args(*args, **kwargs)
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
         return parsed, extras
@@ -117,8 +111,7 @@ class _Command(_Parser):
 _SELECTION = {
     "--select": "report only these codes, comma-separated; a prefix selects a range (HMT2: "
     "every HMT2xx); replaces the configuration file's `select` (default: every code)",
-    "--extend-select": "report these codes or prefixes too: adds to `select` (the "
-    "configuration file's, or --select)",
+    "--extend-select": "report these codes or prefixes too (adds to `select` or --select)",
     "--ignore": "do not report these codes or prefixes, comma-separated; adds to the "
     "configuration file's `ignore`",
     "--extend-ignore": "as --ignore (ruff's name for it)",
@@ -141,10 +134,8 @@ _VALIDATE = {
     "--strict": "warnings fail the run too: the exit code and every format's verdict",
     "--exit-zero": "exit 0 even when a file has errors (a usage error still exits 2)",
     "-q --quiet": "print the diagnostics only, no summary line; twice (-qq), as --silent",
-    "--silent": "print no report on standard output (--output-file is still written, as "
-    "with -q); the exit code says it all",
-    "--color": "colour the text format: auto (on a terminal, unless NO_COLOR is set; "
-    "FORCE_COLOR forces it), always or never; the other formats never are",
+    "--silent": "print no report on standard output (-o still writes it, as -q does)",
+    "--color": "colour text: auto (a terminal's, unless NO_COLOR; FORCE_COLOR), always, never",
     "--import-graders": "import each code grader and report missing modules or "
     "callables (runs the graders' module code)",
     "--check-files": "check that each files[*].path exists relative to the agent.yaml",
@@ -294,9 +285,7 @@ def build_parser() -> argparse.ArgumentParser:
         version=f"holodeck-mt {__version__}",
         help="print the version",
     )
-    commands = parser.add_subparsers(
-        dest="command", required=True, metavar="COMMAND", parser_class=_Command
-    )
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     formats = {"default": "text", "choices": list(FORMATS)}
     for name, (summary, description, options) in _COMMAND_TABLE.items():
         command = commands.add_parser(name, help=summary, description=description)
@@ -721,7 +710,6 @@ def _report(args: argparse.Namespace, results: list[FileResult], problems: bool)
     """Render the report (to stdout, or swapped in whole as ``--output-file``); the exit code."""
     from holodeck_mt.render import renderer, shown_as, statistics
 
-    # A report file is coloured only when asked to: FORCE_COLOR is for a terminal's log.
     colour = "never" if args.output_file is not None and args.color != "always" else args.color
     chosen = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
     render = shown_as(chosen, colour=colour, quiet=args.quiet > 0)
@@ -929,11 +917,9 @@ def _schema(path_only: bool) -> int:
 def _rule(args: argparse.Namespace) -> int:
     from holodeck_mt.app import rule_docs
 
-    if args.list:
-        sys.stdout.write(rule_docs.listing())
-        return EXIT_OK
     try:
-        text = rule_docs.text(None if args.all else args.code or "")
+        code = None if args.all else args.code or ""
+        text = rule_docs.listing() if args.list else rule_docs.text(code)
     except rule_docs.UnknownCode as e:
         return _error(
             f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --list` lists every one"

@@ -55,9 +55,7 @@ def text(code: str | None) -> str:
 
 
 def listing() -> str:
-    """What ``holodeck-mt rule --list`` prints: every code, its severity and its name (as
-    ``--statistics`` lays them out), a line each."""
+    """``holodeck-mt rule --list``: every code, its severity and name, as ``--statistics``."""
     return "".join(
-        f"{code.code}  {code.severity:<7}  {code.name}{' (retired)' if code.retired else ''}\n"
-        for code in REGISTRY
+        f"{c.code}  {c.severity:<7}  {c.name}{c.retired and ' (retired)'}\n" for c in REGISTRY
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.model import clip, reason_of
+from holodeck_mt.model import reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.selection import PerFileIgnore, Selection, SelectionError, parse
 
@@ -28,17 +28,8 @@ MAX_LEVELS = 64
 PLATFORM_CHOICES = ("auto", "off", "required")
 #: How a pyproject.toml names the table, looked for before the file is parsed.
 _TABLE_MENTION = re.compile(rb"""tool\s*\.\s*["']?holodeck-mt""")
-KEYS = (
-    "select",
-    "extend-select",
-    "ignore",
-    "extend-ignore",
-    "per-file-ignores",
-    "strict",
-    "exclude",
-    "platform",
-    "cache-dir",
-)
+KEYS: tuple[str, ...] = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform")
+KEYS += ("cache-dir", "extend-select", "extend-ignore")
 
 
 class ConfigError(ValueError):
@@ -51,9 +42,7 @@ class Settings:
     path: Path | None = None
     root: Path | None = None
     select: tuple[str, ...] | None = None
-    #: ``extend-select``: added to ``select`` (or to every code), unless ``--select`` replaces both.
     extend_select: tuple[str, ...] = ()
-    #: ``ignore`` and ``extend-ignore``: one file has nothing to extend, so they add up.
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[PerFileIgnore, ...] = ()
     strict: bool = False
@@ -63,9 +52,7 @@ class Settings:
     cache_dir: str | None = None
 
     def selection(self, given: Mapping[str, Iterable[str]] | None = None) -> Selection:
-        """The codes reported, as ruff has them, from the options ``given`` (by name):
-        ``--select`` replaces the file's ``select`` and ``extend-select``; ``--extend-select``
-        adds to either; ``--ignore`` and ``--extend-ignore`` add to ``ignore``."""
+        """The codes reported, as ruff has them: ``given``'s ``--select`` replaces, the rest add."""
         from holodeck_mt.rules.registry import CODES
 
         codes = {name: parse(values, CODES, where=name) for name, values in (given or {}).items()}
@@ -112,10 +99,9 @@ def load(path: Path) -> Settings:
         where = f"{path}: [tool.{TABLE}]"
     else:
         table, where = document, str(path)
-        tool = document.get("tool")
-        if isinstance(tool, dict) and TABLE in tool:  # pasted from a pyproject.toml
+        if isinstance(document.get("tool"), dict) and TABLE in document["tool"]:  # pasted
             raise ConfigError(
-                f"{where}: unknown key 'tool': in {clip(path.name)} the settings go at the top "
+                f"{where}: unknown key 'tool': in {path.name} the settings go at the top "
                 f"level: drop the [tool.{TABLE}] header (it is for {PYPROJECT})"
             )
     if not isinstance(table, dict):

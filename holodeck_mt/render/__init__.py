@@ -36,9 +36,7 @@ def renderer(name: str) -> Renderer:
 
 
 def shown_as(render: Renderer, *, colour: str = "auto", quiet: bool = False) -> Renderer:
-    """``render`` with how the report is shown, as far as its format shows it: ``colour``
-    (auto, always, never) and ``quiet`` (no summary line) are passed when it takes them
-    (keyword-only parameters), and mean nothing to a format that does not."""
+    """``render`` given ``colour`` and ``quiet`` (no summary) if it takes them (keyword-only)."""
     takes = getattr(render, "__kwdefaults__", None) or {}
     chosen = {k: v for k, v in (("colour", colour), ("quiet", quiet)) if k in takes}
     return functools.partial(render, **chosen) if chosen else render

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
 from holodeck_mt.model import clip
+from holodeck_mt.render.statistics import counts
 from holodeck_mt.render.text import summary
 from holodeck_mt.rules.registry import title
 from holodeck_mt.text.safe_text import escape
@@ -38,15 +39,16 @@ def _row(path: str, d: Diagnostic, level: str) -> str:
     return "| " + " | ".join(text(cell) for cell in cells) + " |"
 
 
-def _capped(levels: Counter[str]) -> str | None:
+def _capped(levels: Counter[str], logged: Counter[str]) -> str | None:
     """The line saying GitHub's annotations did not show every fault (a thousand faults must
-    not look like ten), None when they did."""
+    not look like ten), None when they did: the true totals, and what the job's log shows."""
     over = [f"{levels[w]:,} {w}s" for w in ("error", "warning") if levels[w] > ANNOTATIONS_SHOWN]
     if not over:
         return None
+    where = "all" if logged == levels else f"{logged.total():,}"
     return (
         f"GitHub shows the first {ANNOTATIONS_SHOWN} errors and {ANNOTATIONS_SHOWN} warnings "
-        f"of a step as annotations: this run has {' and '.join(over)}, all in the job's log."
+        f"of a step as annotations: this run has {' and '.join(over)}, {where} in the job's log."
     )
 
 
@@ -55,7 +57,8 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
     out.write(f"### holodeck-mt: {'failed' if failed else 'passed'}\n\n")
     out.write(text(summary(results), 1000) + "\n")
     rows = [(result.path, d, result.level(d)) for result in results for d in result.diagnostics]
-    capped = _capped(Counter(level for _, _, level in rows))
+    levels = sum((Counter({row["severity"]: row["count"]}) for row in counts(results)), Counter())
+    capped = _capped(levels, Counter(level for _, _, level in rows if level != "note"))
     if capped is not None:
         out.write("\n" + capped + "\n")
     if rows:

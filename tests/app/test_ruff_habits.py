@@ -366,3 +366,85 @@ def test_another_tool_table_in_the_own_file_stays_an_unknown_key(
     assert main(["validate", "--no-cache", "--config", "my.toml", "cases.yaml"]) == 2
     err = capsys.readouterr().err
     assert err.startswith("holodeck-mt: error: my.toml: unknown key 'tool' (allowed: select, ")
+
+
+# --- true totals past the cap ------------------------------------------------------------
+
+#: 1,500 test cases with one error each, and the list's own: more than the platform runs.
+SUMMARY_1500 = "Found 1,501 errors and 0 warnings in 1 of 1 file (1,000 of 1,501 errors shown)."
+
+
+@pytest.fixture
+def many(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """``many.yaml``, 1,500 faulty test cases; the cache keeps its results after one run."""
+    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(tmp_path / "cache"))
+    (tmp_path / "work").mkdir()
+    monkeypatch.chdir(tmp_path / "work")
+    cases = "".join(f"  - name: t{i}\n    turns: 3\n" for i in range(1500))
+    (tmp_path / "work" / "many.yaml").write_text("test_cases:\n" + cases, encoding="utf-8")
+    return tmp_path
+
+
+def _report(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
+    code = main(["validate", *argv, "many.yaml"])
+    captured = capsys.readouterr()
+    assert (code, captured.err) == (1, "")
+    return captured.out
+
+
+def test_past_the_cap_the_text_and_statistics_give_the_true_totals(
+    many: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = _report(capsys).splitlines()
+    assert out[-1] == SUMMARY_1500
+    assert sum(line.startswith("many.yaml:") and "error[" in line for line in out) == 1000
+    assert out[-5].startswith(  # the cap's line: a count, not a warning of the author's
+        "many.yaml:2001:12: warning[HMT220] 501 more diagnostics not shown, from this line on "
+        "(501 errors, 0 warnings)"
+    )
+    assert _report(capsys, "--statistics").splitlines() == [
+        "1,500  HMT102  error    wrong-type",
+        "    1  HMT103  error    invalid-value",
+        SUMMARY_1500,
+    ]
+    assert json.loads(_report(capsys, "--statistics", "--format", "json")) == [
+        {"code": "HMT102", "name": "wrong-type", "severity": "error", "count": 1500},
+        {"code": "HMT103", "name": "invalid-value", "severity": "error", "count": 1},
+    ]
+
+
+def test_past_the_cap_every_format_gives_the_true_totals(
+    many: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    document = json.loads(_report(capsys, "--format", "json"))
+    summary = document["summary"]
+    assert (summary["errors"], summary["warnings"], summary["invalid"]) == (1501, 0, 1)
+    assert len(document["files"][0]["diagnostics"]) == 1001  # 1,000 and the cap's line
+
+    github = _report(capsys, "--format", "github").splitlines()
+    assert github[-1] == SUMMARY_1500
+    assert sum(line.startswith("::error ") for line in github) == 1000
+    assert github[-2].startswith("::notice file=many.yaml,line=2001,col=12,")
+
+    sarif = json.loads(_report(capsys, "--format", "sarif"))["runs"][0]
+    assert (sarif["properties"]["errors"], sarif["properties"]["warnings"]) == (1501, 0)
+    levels = [result["level"] for result in sarif["results"]]
+    assert (levels.count("error"), levels.count("warning"), levels.count("note")) == (1000, 0, 1)
+
+    markdown = _report(capsys, "--format", "markdown").splitlines()
+    assert markdown[2] == SUMMARY_1500
+    assert markdown[4] == (
+        "GitHub shows the first 10 errors and 10 warnings of a step as annotations: this run "
+        "has 1,501 errors, 1,000 in the job's log."
+    )
+
+    junit = _report(capsys, "--format", "junit")
+    assert f"<system-out>{SUMMARY_1500}\n" in junit
+    assert "500 more test cases with no diagnostic shown are not listed" in junit
+
+
+def test_within_the_cap_the_summary_has_no_count_of_what_is_shown(
+    many: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    out = _report(capsys, "--max-diagnostics", "0").splitlines()
+    assert out[-1] == "Found 1,501 errors and 0 warnings in 1 of 1 file."
