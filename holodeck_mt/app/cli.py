@@ -111,14 +111,23 @@ class _Parser(argparse.ArgumentParser):
         _say(f"{self.prog}: error: {message}")
         raise SystemExit(EXIT_USAGE)
 
+    # An argument a command does not know: its usage error, not the top level's (argparse's).
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        parsed, extras = super().parse_known_args(*args, **kwargs)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
 
 #: Each option's names (``--output-file -o``) and help; its argparse keywords in
 #: :data:`_KEYWORDS`, else a flag (on or off).
 _SELECTION = {
     "--select": "report only these codes, comma-separated; a prefix selects a range (HMT2: "
     "every HMT2xx); replaces the configuration file's `select` (default: every code)",
+    "--extend-select": "report these codes or prefixes too (adds to `select` or --select)",
     "--ignore": "do not report these codes or prefixes, comma-separated; adds to the "
     "configuration file's `ignore`",
+    "--extend-ignore": "as --ignore (ruff's name for it)",
     "--config": "read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
     "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
     "--isolated": "read no configuration file",
@@ -136,6 +145,10 @@ _VALIDATE = {
     "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)",
     **_FORMAT,
     "--strict": "warnings fail the run too: the exit code and every format's verdict",
+    "--exit-zero": "exit 0 even when a file has errors (a usage error still exits 2)",
+    "-q --quiet": "print the diagnostics only, no summary line; twice (-qq), as --silent",
+    "--silent": "print no report on standard output (-o still writes it, as -q does)",
+    "--color": "colour text: auto (a terminal's, unless NO_COLOR; FORCE_COLOR), always, never",
     "--import-graders": "import each code grader and report missing modules or "
     "callables (runs the graders' module code)",
     "--check-files": "check that each files[*].path exists relative to the agent.yaml",
@@ -189,6 +202,7 @@ _INIT_EDITOR = {
 _RULE = {
     "code": "a code (HMT102) or its name",
     "--all": "print every code's documentation",
+    "--list": "print every code, its name and its severity, one line each",
 }
 _CODES = {"action": "append", "default": [], "metavar": "CODES"}
 _KEYWORDS: dict[str, dict[str, Any]] = {
@@ -198,7 +212,12 @@ _KEYWORDS: dict[str, dict[str, Any]] = {
     "code": {"nargs": "?", "metavar": "CODE"},
     "--format": {"default": "text", "choices": ["text", "json"]},
     "--select": _CODES,
+    "--extend-select": _CODES,
     "--ignore": _CODES,
+    "--extend-ignore": _CODES,
+    "-q --quiet": {"action": "count", "default": 0},
+    "--silent": {"action": "store_const", "const": 2, "dest": "quiet"},
+    "--color": {"choices": ("auto", "always", "never"), "default": "auto"},
     "--config": {"type": Path, "metavar": "PATH"},
     "--stdin-filename": {"metavar": "PATH"},
     "--output-file -o": {"type": Path, "metavar": "FILE"},
@@ -707,17 +726,21 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
     """Render the report (to stdout or ``--output-file``) and each ``--report``; the exit code."""
-    from holodeck_mt.render import renderer, statistics
+    from holodeck_mt.render import renderer, shown_as, statistics
 
-    render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
+    colour = "never" if args.output_file is not None and args.color != "always" else args.color
+    chosen = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
+    render = shown_as(chosen, colour=colour, quiet=args.quiet > 0)
     if args.output_file is None:
-        _write_report(lambda out: render(results, out))
+        if args.quiet < 2:  # --silent, -qq
+            _write_report(lambda out: render(results, out))
     elif not _write_file(args.output_file, render, results):
         return EXIT_USAGE
     written = [_write_file(path, renderer(name), results) for name, path in args.report]
     if problems or not all(written):
         return EXIT_USAGE
-    return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
+    invalid = any(not r.valid for r in results) and not args.exit_zero
+    return EXIT_INVALID if invalid else EXIT_OK
 
 
 def _write_file(path: Path, render: Renderer, results: list[FileResult]) -> bool:
@@ -923,14 +946,15 @@ def _schema(path_only: bool) -> int:
     return EXIT_OK
 
 
-def _rule(code: str | None, every: bool) -> int:
+def _rule(args: argparse.Namespace) -> int:
     from holodeck_mt.app import rule_docs
 
     try:
-        text = rule_docs.text(None if every else code or "")
+        code = None if args.all else args.code or ""
+        text = rule_docs.listing() if args.list else rule_docs.text(code)
     except rule_docs.UnknownCode as e:
         return _error(
-            f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --all` prints every one"
+            f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --list` lists every one"
         )
     except OSError as e:
         return _error(f"the codes' documentation cannot be read: {e}")
@@ -942,7 +966,7 @@ def _rule(code: str | None, every: bool) -> int:
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "validate": _validate,
     "schema": lambda args: _schema(args.path),
-    "rule": lambda args: _rule(args.code, args.all),
+    "rule": _rule,
     "lsp": lambda args: _lsp(),
     "fix": _fix,
     "init-editor": lambda args: _init_editor(Path(args.folder), args.modeline, args.schema),

@@ -73,7 +73,7 @@ def diagnose(
         return last[1]
     result = _result(path, text, tree, target, jobs, saved, limits)
     # What the editor shows: under ``strict`` every diagnostic is an error, as in a report.
-    found = [replace(d, severity=result.level(d)) for d in result.diagnostics]
+    found = [replace(d, severity=result.level_of(d.code)) for d in result.diagnostics]
     if context is None and "test_cases_file" in text:
         kept.pop(str(path), None)
     else:

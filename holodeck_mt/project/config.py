@@ -9,7 +9,7 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -28,7 +28,8 @@ MAX_LEVELS = 64
 PLATFORM_CHOICES = ("auto", "off", "required")
 #: How a pyproject.toml names the table, looked for before the file is parsed.
 _TABLE_MENTION = re.compile(rb"""tool\s*\.\s*["']?holodeck-mt""")
-KEYS = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform")
+KEYS: tuple[str, ...] = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform")
+KEYS += ("extend-select", "extend-ignore")
 #: Keys no longer read, each with why: a repository's file chooses nothing the cache trusts.
 _GONE = {
     "cache-dir": "the cache is never kept in a tree it judges (a pull request could commit it);"
@@ -46,6 +47,7 @@ class Settings:
     path: Path | None = None
     root: Path | None = None
     select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[PerFileIgnore, ...] = ()
     strict: bool = False
@@ -53,15 +55,15 @@ class Settings:
     #: Accepted and passed on: how the platform's verdict is used.
     platform: str = "auto"
 
-    def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
-        """The codes reported: the options' ``select`` replaces the file's; ``ignore`` adds."""
+    def selection(self, given: Mapping[str, Iterable[str]] | None = None) -> Selection:
+        """The codes reported, as ruff has them: ``given``'s ``--select`` replaces, the rest add."""
         from holodeck_mt.rules.registry import CODES
 
-        chosen = parse(select, CODES, where="--select") if select else None
-        ignored = parse(ignore, CODES, where="--ignore")
+        codes = {name: parse(values, CODES, where=name) for name, values in (given or {}).items()}
+        chosen = codes.get("--select") or (self.select or Selection().select) + self.extend_select
         return Selection(
-            select=chosen or self.select or Selection().select,
-            ignore=self.ignore + ignored,
+            select=chosen + codes.get("--extend-select", ()),
+            ignore=self.ignore + codes.get("--ignore", ()) + codes.get("--extend-ignore", ()),
             per_file_ignores=self.per_file_ignores,
             root=self.root,
         )
@@ -98,6 +100,11 @@ def load(path: Path) -> Settings:
         where = f"{path}: [tool.{TABLE}]"
     else:
         table, where = document, str(path)
+        if isinstance(document.get("tool"), dict) and TABLE in document["tool"]:  # pasted
+            raise ConfigError(
+                f"{where}: unknown key 'tool': in {path.name} the settings go at the top "
+                f"level: drop the [tool.{TABLE}] header (it is for {PYPROJECT})"
+            )
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: not a table")
     return _settings(table, path, where)
@@ -126,7 +133,8 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
 
     try:
         select = codes("select") if "select" in table else None
-        ignore = codes("ignore")
+        ignore = codes("ignore") + codes("extend-ignore")
+        extend_select = codes("extend-select")
         per_file = tuple(_per_file(table.get("per-file-ignores", {}), where, CODES))
     except SelectionError as e:
         raise ConfigError(str(e)) from e
@@ -140,6 +148,7 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
         path=path,
         root=path.parent,
         select=select,
+        extend_select=extend_select,
         ignore=ignore,
         per_file_ignores=per_file,
         strict=strict,

@@ -45,8 +45,11 @@ class JobSettings:
         isolated: bool = False,
     ) -> None:
         given = vars(args) if args is not None else {}
-        self._select: list[str] = list(given.get("select", ()))
-        self._ignore: list[str] = list(given.get("ignore", ()))
+        #: The codes given on the command line, by option.
+        self._codes = {
+            f"--{name.replace('_', '-')}": list(given.get(name) or ())
+            for name in ("select", "extend_select", "ignore", "extend_ignore")
+        }
         self._strict: bool = bool(given.get("strict", False))
         #: ``--platform``, when given, wins over the configuration's ``platform``.
         self._platform: str | None = given.get("platform")
@@ -56,7 +59,7 @@ class JobSettings:
         fixed = load(config) if config is not None else None
         isolated = isolated or bool(given.get("isolated"))
         self._fixed = Settings() if fixed is None and isolated else fixed
-        Settings().selection(self._select, self._ignore)  # the command line's codes, checked
+        Settings().selection(self._codes)  # the command line's codes, checked
         self._by_folder: dict[Path, Settings] = {}
         self._by_file: dict[Path, Settings] = {}
         self._made: dict[Settings, Options] = {}
@@ -79,7 +82,7 @@ class JobSettings:
         if found not in self._made:
             self._made[found] = dataclasses.replace(
                 self._options,
-                selection=found.selection(self._select, self._ignore),
+                selection=found.selection(self._codes),
                 platform=self._platform or found.platform,
                 strict=self._strict or found.strict,
             )

@@ -39,15 +39,16 @@ def _row(path: str, d: Diagnostic, level: str) -> tuple[str, ...]:
     return (f"{path}:{d.line}:{d.column}", level, title(d.code), d.where, said)
 
 
-def _capped(levels: Counter[str]) -> str | None:
+def _capped(levels: Counter[str], logged: Counter[str]) -> str | None:
     """The line saying GitHub's annotations did not show every fault (a thousand faults must
-    not look like ten), None when they did."""
+    not look like ten), None when they did: the true totals, and what the job's log shows."""
     over = [f"{levels[w]:,} {w}s" for w in ("error", "warning") if levels[w] > ANNOTATIONS_SHOWN]
     if not over:
         return None
+    where = "all" if logged == levels else f"{logged.total():,}"
     return (
         f"GitHub shows the first {ANNOTATIONS_SHOWN} errors and {ANNOTATIONS_SHOWN} warnings "
-        f"of a step as annotations: this run has {' and '.join(over)}, all in the job's log."
+        f"of a step as annotations: this run has {' and '.join(over)}, {where} in the job's log."
     )
 
 
@@ -61,7 +62,9 @@ def _counts(results: Sequence[FileResult], out: TextIO) -> int:
     """The tables of counts by code and, for several files, by file; the faults counted."""
     codes = statistics.counts(results)
     levels = sum((Counter({r["severity"]: r["count"]}) for r in codes), Counter[str]())
-    capped = _capped(levels)
+    logged = Counter[str](r.level(d) for r in results for d in r.diagnostics)
+    del logged["note"]
+    capped = _capped(levels, logged)
     if capped is not None:
         out.write("\n" + capped + "\n")
     if codes:

@@ -232,7 +232,7 @@ def test_the_summary_counts_what_the_cap_did_not_show(
     )
     assert main(["validate", "--no-cache", "--max-diagnostics", "1", "c.yaml"]) == 1
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last == "Found 4 errors and 1 warning in 1 of 1 file (1 of 4 errors shown)."
+    assert last == "Found 4 errors and 0 warnings in 1 of 1 file (1 of 4 errors shown)."
 
 
 # --- a closed pipe ---------------------------------------------------------------------------

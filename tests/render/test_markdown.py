@@ -105,7 +105,7 @@ def test_many_faults_in_several_files_are_counted_by_code_and_file_and_drawn_fro
     (tmp_path / "d.yaml").write_text("test_cases:\n  - input: hi\n    colour: 3\n", "utf-8")
     assert main(["validate", "--no-cache", "-j", "1", "--format", "markdown", "."]) == 1
     out = capsys.readouterr().out
-    assert "Found 1500 errors and 0 warnings in 4 of 4 files." in out
+    assert "Found 1,500 errors and 0 warnings in 4 of 4 files." in out
     assert "this run has 1,500 errors, all in the job's log." in out
     assert _table(out, "| Code | Level | Count |") == [
         "| HMT102 wrong-type | error | 1,499 |",

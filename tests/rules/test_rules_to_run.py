@@ -48,14 +48,14 @@ def test_by_default_every_rule_runs_once_but_the_opt_in_ones_the_run_time_lints_
 def test_a_selected_warning_runs_beside_every_error_rule_and_no_other_warning(
     warning: str,
 ) -> None:
-    options = Options(selection=Settings().selection([warning], []))
+    options = Options(selection=Settings().selection({"--select": [warning]}))
     assert _codes(options) == [
         c for c in (r.code for r in BY_DEFAULT) if c in ERROR_RULES or c == warning
     ]
 
 
 def test_an_ignored_warning_does_not_run_and_the_error_rules_still_do() -> None:
-    options = Options(selection=Settings().selection([], ["HMT2", "HMT3"]))
+    options = Options(selection=Settings().selection({"--ignore": ["HMT2", "HMT3"]}))
     assert _codes(options) == ERROR_RULES
 
 
