@@ -29,6 +29,10 @@ SAMPLES = samples_folder()
 
 RunJson = Callable[..., tuple[int, dict[str, Any]]]
 
+#: The lints that are tests (the layers, each fact once, ``sys.path``, the complexity
+#: checker): ``make lint`` runs them (``pytest tests/lint``), ``make test`` does not.
+collect_ignore = ["lint"]
+
 #: Suites whose every test starts a process (a language server, the CLI as a child, Node):
 #: marked slow as folders; a slow module elsewhere says so with its own ``pytestmark``.
 SLOW_FOLDERS = ("editor", "hostile")
