@@ -7,6 +7,7 @@ PY := $(VENV)/$(if $(filter Windows_NT,$(OS)),Scripts,bin)/python
 STAMP := $(VENV)/.installed
 # The platform the verdicts are checked against (tests/platform_oracle.py): a test-only
 # oracle, installed without its dependencies; pydantic and PyYAML come with '.[dev]'.
+# Stamped from holodeck_mt/urls.py by `make schema`: change it there.
 PLATFORM_VERSION := 0.7.1
 
 .PHONY: validate test test-fast lint schema schema-check check dist site clean
