@@ -281,13 +281,17 @@ def test_a_new_output_format_is_its_module_a_table_line_and_the_goldens_make_wri
         source.replace(line, f'{line}    "{NEW_FORMAT}": "{NEW_FORMAT}",\n', 1), encoding="utf-8"
     )
     _make(copy, "goldens")
+    _make(copy, "docs")
     goldens = {
         n
         for n in _digests(copy)
         if n.startswith("tests/golden/expected/") and n.endswith(f".{NEW_FORMAT}")
     }
     assert goldens, "`make goldens` wrote no golden for the new format"
-    assert _changed(before, _digests(copy)) == {module, "holodeck_mt/render/__init__.py", *goldens}
+    written = {module, "holodeck_mt/render/__init__.py", *goldens}
+    assert _changed(before, _digests(copy)) == {*written, "docs/usage.md"}  # `make docs`
+    row = "| `compact` | ``path:line:column: CODE message``, one a line. |"
+    assert row in (copy / "docs" / "usage.md").read_text(encoding="utf-8")
     golden = copy / "tests/golden/expected" / f"several-faults.{NEW_FORMAT}"
     assert "tests/golden/inputs/several-faults.yaml:" in golden.read_text(encoding="utf-8")
     reading = _tests_reading(copy, r"holodeck_mt\.render|holodeck_mt import render|update_goldens")
