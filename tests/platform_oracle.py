@@ -46,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.urls import PLATFORM_VERSION
+from holodeck_mt.urls import PLATFORM_VERSION as PLATFORM_VERSION  # re-exported
 
 #: Keys every agent.yaml needs that the validator leaves to the platform.
 FILLERS: dict[str, Any] = {

@@ -198,7 +198,7 @@ def _add_to_registry(copy: Path, module: str) -> None:
     """The recipe's registry line: the module imported, its rule last among the lints."""
     registry = copy / "holodeck_mt" / "rules" / "registry.py"
     source = registry.read_text(encoding="utf-8")
-    imports = source.replace("    Options,\n", f"    Options,\n    {module},\n", 1)
+    imports = source.replace("    axis_range,\n", f"    axis_range,\n    {module},\n", 1)
     entry = "    # Warnings: the platform loads it, but the contract writes it otherwise.\n"
     added = imports.replace(entry, f"    {module}.RULE,\n{entry}", 1)
     assert added.count(f"{module}") == 2, "the registry no longer reads as the recipe says"

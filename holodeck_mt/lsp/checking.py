@@ -18,8 +18,7 @@ from holodeck_mt.pipeline import read_saved, validate_document_text, validate_te
 from holodeck_mt.project import discovery
 from holodeck_mt.project.config import ConfigError, find, load
 from holodeck_mt.read import confine
-from holodeck_mt.rules import Options
-from holodeck_mt.selection import SelectionError
+from holodeck_mt.selection import Options, SelectionError
 
 
 @dataclass(frozen=True)

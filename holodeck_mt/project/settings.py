@@ -8,8 +8,7 @@ import os
 from pathlib import Path
 
 from holodeck_mt.project.config import Settings, find, load
-from holodeck_mt.rules import Options
-from holodeck_mt.selection import matches
+from holodeck_mt.selection import Options, matches
 
 
 class JobSettings:
