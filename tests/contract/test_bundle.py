@@ -118,6 +118,5 @@ def test_the_corpus_holds_every_inline_document_and_leaves_out_what_does_not_loa
 
 @pytest.mark.parametrize(("name", "data"), _corpus(), ids=[name for name, _ in _corpus()])
 def test_the_bundle_judges_every_document_like_the_schema_files(name: str, data: Any) -> None:
-    files, bundled = validator(DOCUMENT), _bundle_validator()
-    assert bundled.is_valid(data) == files.is_valid(data)
-    assert _error_paths(bundled, data) == _error_paths(files, data)
+    # The same paths in error: the same verdict too (none, or some).
+    assert _error_paths(_bundle_validator(), data) == _error_paths(validator(DOCUMENT), data)
