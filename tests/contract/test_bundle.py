@@ -74,6 +74,29 @@ def _corpus() -> list[tuple[str, Any]]:
     return [(name, d.data) for name, d in loaded if d.loaded and not d.has_non_json]
 
 
+#: A document of more test cases than this is compared in the slow suite (a thousand faulty
+#: test cases take each validator most of a second).
+MOST_FAST_CASES = 100
+
+
+def corpus_params() -> list[Any]:
+    """The corpus as parameters, each named, the largest documents marked slow."""
+    return [
+        pytest.param(
+            name,
+            data,
+            id=name,
+            marks=[pytest.mark.slow] if _test_cases(data) > MOST_FAST_CASES else [],
+        )
+        for name, data in _corpus()
+    ]
+
+
+def _test_cases(data: Any) -> int:
+    found = data.get("test_cases") if isinstance(data, dict) else data
+    return len(found) if isinstance(found, list) else 0
+
+
 def _refuse(uri: str) -> Resource[Any]:
     raise NoSuchResource(ref=uri)  # type: ignore[call-arg]
 
@@ -114,9 +137,11 @@ def test_the_corpus_holds_every_inline_document_and_leaves_out_what_does_not_loa
     assert set(INLINE) <= set(names)
     assert "tests/fixtures/invalid/loading/unclosed-quote.yaml" not in names
     assert len(names) > 200
+    slow = [p.id for p in corpus_params() if p.marks]
+    assert slow == ["tests/fixtures/invalid/platform/1001-test-cases.yaml"]
 
 
-@pytest.mark.parametrize(("name", "data"), _corpus(), ids=[name for name, _ in _corpus()])
+@pytest.mark.parametrize(("name", "data"), corpus_params())
 def test_the_bundle_judges_every_document_like_the_schema_files(name: str, data: Any) -> None:
     # The same paths in error: the same verdict too (none, or some).
     assert _error_paths(_bundle_validator(), data) == _error_paths(validator(DOCUMENT), data)

@@ -20,7 +20,7 @@ from holodeck_mt.contract import registry
 from holodeck_mt.contract.expansion import ExpansionError, expand, markdown
 from holodeck_mt.contract.keywords import extended
 from holodeck_mt.contract.walker import REFUSES, YAML, subschemas
-from tests.contract.test_bundle import _corpus
+from tests.contract.test_bundle import corpus_params
 
 TURN = registry.BASE_URI + "turn.schema.json"
 TEST_CASE = registry.BASE_URI + "test-case.schema.json"
@@ -37,7 +37,7 @@ def _as_written() -> Draft202012Validator:
     return checker(files[registry.DOCUMENT], registry=written)  # type: ignore[return-value]
 
 
-@pytest.mark.parametrize(("name", "data"), _corpus(), ids=[name for name, _ in _corpus()])
+@pytest.mark.parametrize(("name", "data"), corpus_params())
 def test_the_files_as_written_judge_every_document_like_the_expanded_ones(
     name: str, data: Any
 ) -> None:
