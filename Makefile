@@ -29,7 +29,7 @@ validate: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest
 
-## The suite without its slow tests (processes, editors, generated corpora): about 20 s.
+## The suite without its slow tests (processes, editors, generated corpora): 19 s of CPU.
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"
 
