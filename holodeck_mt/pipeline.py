@@ -29,7 +29,8 @@ from holodeck_mt.read import (
     loader,
     substitution,
 )
-from holodeck_mt.rules import Options, running
+from holodeck_mt.rules import running
+from holodeck_mt.selection import Options
 from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import display_path
 

@@ -1,6 +1,6 @@
 """Which codes a run reports: ``--select``, ``--ignore`` and per-file ignores, as ruff has
 them (docs/usage.md): a code is reported when a selector of ``select`` matches it, unless
-one of ``ignore`` matches it at least as closely."""
+one of ``ignore`` matches it at least as closely; and the run's other :class:`Options`."""
 
 from __future__ import annotations
 
@@ -103,3 +103,23 @@ def matches(path: str, root: Path | None, pattern: str) -> bool:
     if "/" not in pattern:
         return fnmatch.fnmatchcase(relative.rsplit("/", 1)[-1], pattern)
     return any(fnmatch.fnmatchcase(relative, p) for p in (pattern, pattern.replace("**/", "")))
+
+
+@dataclass(frozen=True)
+class Options:
+    """A run's options, every stage's to read: the selection and what the flags turn on."""
+
+    #: Import each code grader and report what is missing (runs user code).
+    import_graders: bool = False
+    #: Check that each `files[*].path` exists relative to the agent.yaml.
+    check_files: bool = False
+    #: Let `test_cases_file` and `files[*].path` leave the repository tree.
+    allow_outside_paths: bool = False
+    #: The codes reported (``--select``, ``--ignore``, the configuration file).
+    selection: Selection = field(default_factory=Selection)
+    #: Report a suppression comment that silences nothing (HMT221).
+    report_unused_ignores: bool = False
+    #: Judge the agent.yaml's sections with the platform's models: ``auto``, ``off``, ``required``.
+    platform: str = "auto"
+    #: Warnings fail the file too (``--strict``, or the configuration's ``strict``).
+    strict: bool = False

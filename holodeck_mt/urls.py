@@ -1,5 +1,6 @@
-"""The one place holodeck-mt's public URLs are written: everything else naming one is
-stamped from these by ``make schema`` (scripts/stamp_urls.py)."""
+"""The one place holodeck-mt's public URLs, and the platform release it is checked against,
+are written: everything else naming one is stamped from these by ``make schema``
+(scripts/stamp_urls.py)."""
 
 from __future__ import annotations
 
@@ -13,6 +14,9 @@ SLUG = f"{OWNER}/holodeck-mt"
 REPOSITORY = f"https://github.com/{SLUG}"
 PAGES = f"https://{OWNER}.github.io/holodeck-mt/"
 SCHEMA_MAJOR = 1
+#: The holodeck-ai release the verdicts are checked against: the Makefile and the tests'
+#: oracle install it, the action's ``platform: true`` too, and the docs name it.
+PLATFORM_VERSION = "0.7.1"
 
 #: The folder every schema file's ``$id`` lives in (served by .github/workflows/pages.yml).
 SCHEMA_BASE = f"{PAGES}schemas/v{SCHEMA_MAJOR}/"

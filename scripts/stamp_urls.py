@@ -1,5 +1,7 @@
-"""Stamp the public URLs of holodeck_mt/urls.py into every file that names them, and the
-checkout's version into the pages' release pins (``holodeck-mt@v0.1.0``, ``rev: v0.1.0``).
+"""Stamp the public URLs of holodeck_mt/urls.py into every file that names them, the
+checkout's version into the pages' release pins (``holodeck-mt@v0.1.0``, ``rev: v0.1.0``),
+and urls.py's platform release into the files that install or name it (the Makefile,
+action.yml, README.md and docs/: ``holodeck-ai 0.7.1``, ``PLATFORM_VERSION := 0.7.1``).
 
 The URLs last stamped are read back from the repository itself: the schema folder from the
 committed bundle's ``$id``, the repository (and its ``owner/name``, as ``uses:`` names it)
@@ -115,17 +117,34 @@ def pinned_pages(root: Path) -> set[Path]:
     return {root / "README.md", *(root / "docs").glob("*.md")}
 
 
+#: The platform release where a file installs or names it: ``holodeck-ai 0.7.1``,
+#: ``holodeck-ai==0.7.1``, the Makefile's ``PLATFORM_VERSION := 0.7.1`` and the action's
+#: ``platform=0.7.1``.
+PLATFORM = re.compile(
+    r"(?<=holodeck-ai )\d+\.\d+\.\d+\b|(?<=holodeck-ai==)\d+\.\d+\.\d+\b"
+    r"|(?<=^PLATFORM_VERSION := )\d+\.\d+\.\d+$|(?<=\bplatform=)\d+\.\d+\.\d+\b",
+    re.M,
+)
+
+
+def platform_files(root: Path) -> set[Path]:
+    """The files that install the platform release or name it: the pages, the Makefile and
+    the action."""
+    return {*pinned_pages(root), root / "Makefile", root / "action.yml"}
+
+
 def stamp(root: Path, *, check: bool = False) -> list[Path]:
     """Rewrite (or with ``check`` only list) the files of ``root`` that name an old URL,
-    or, in the pages, pin a release other than the checkout's version."""
+    or, in the pages, pin a release other than the checkout's version, or name a platform
+    release other than urls.py's."""
     table = replacements(root)
     # One pass, longest first: a new URL that contains an old one is never replaced again.
     pattern = re.compile("|".join(re.escape(old) for old in sorted(table, key=len, reverse=True)))
-    pages = pinned_pages(root)
+    pages, platform = pinned_pages(root), platform_files(root)
     pinned = version(root)
     changed: list[Path] = []
     for path in text_files(root):
-        if not table and path not in pages:
+        if not table and path not in platform:
             continue
         try:
             text = path.read_bytes().decode("utf-8")
@@ -134,6 +153,8 @@ def stamp(root: Path, *, check: bool = False) -> list[Path]:
         new = pattern.sub(lambda m: table[m.group(0)], text) if table else text
         if path in pages:
             new = PIN.sub(pinned, new)
+        if path in platform:
+            new = PLATFORM.sub(urls.PLATFORM_VERSION, new)
         if new != text:
             changed.append(path)
             if not check:
@@ -149,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
     root: Path = args.root
     changed = stamp(root, check=args.check)
     for path in changed:
-        verb = "names an old URL or pin" if args.check else "stamped"
+        verb = "names an old URL, pin or platform release" if args.check else "stamped"
         print(f"{path.relative_to(root).as_posix()}: {verb}")
     if args.check and changed:
         print("run `make schema` and commit what it rewrites", file=sys.stderr)

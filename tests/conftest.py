@@ -7,6 +7,7 @@ import importlib.machinery
 import itertools
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,9 +30,29 @@ SAMPLES = samples_folder()
 
 RunJson = Callable[..., tuple[int, dict[str, Any]]]
 
+#: The lints that are tests (the layers, each fact once, ``sys.path``, the complexity
+#: checker): ``make lint`` runs them (``pytest tests/lint``), ``make test`` does not.
+collect_ignore = ["lint"]
+
 #: Suites whose every test starts a process (a language server, the CLI as a child, Node):
 #: marked slow as folders; a slow module elsewhere says so with its own ``pytestmark``.
 SLOW_FOLDERS = ("editor", "hostile")
+
+
+#: A module marked slow as a whole says so on one line of its own.
+_SLOW_MODULE = re.compile(r"^pytestmark = pytest\.mark\.slow\b", re.M)
+
+
+def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool | None:
+    """``make test-fast`` (``-m "not slow"``) does not import what it leaves out: the slow
+    folders, and the modules marked slow as a whole."""
+    if config.getoption("markexpr") != "not slow":
+        return None
+    if collection_path.parent == Path(__file__).parent and collection_path.name in SLOW_FOLDERS:
+        return True
+    if collection_path.name.startswith("test_") and collection_path.suffix == ".py":
+        return bool(_SLOW_MODULE.search(collection_path.read_text(encoding="utf-8"))) or None
+    return None
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,6 +1,7 @@
 """HoloDeck itself as a test-only oracle: does the platform load this document?
 
-The released platform package (``holodeck-ai``, the version in ``PLATFORM_VERSION``)
+The released platform package (``holodeck-ai``, the version in ``PLATFORM_VERSION``, which
+holodeck_mt/urls.py writes)
 is installed into the development environment by the Makefile with
 ``pip install --no-deps`` beside pydantic and PyYAML; nothing of it is copied
 into the project. Its own functions do each step of ``ConfigLoader.load_agent_yaml``
@@ -45,7 +46,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-PLATFORM_VERSION = "0.7.1"
+from holodeck_mt.urls import PLATFORM_VERSION as PLATFORM_VERSION  # re-exported
 
 #: Keys every agent.yaml needs that the validator leaves to the platform.
 FILLERS: dict[str, Any] = {

@@ -15,8 +15,6 @@ import pytest
 from jsonschema import Draft4Validator
 from ruamel.yaml import YAML
 
-from scripts import schemastore_kit as kit
-
 ROOT = Path(__file__).resolve().parent.parent
 ENTRY = ROOT / "schemastore" / "catalog-entry.json"
 CATALOG_SCHEMA = ROOT / "tests" / "schemas" / "schema-catalog.json"
@@ -87,8 +85,8 @@ def test_kit_schema_is_the_published_bundle_but_for_its_id() -> None:
     assert {**hosted, "$id": bundle["$id"]} == bundle
 
 
-def test_kit_is_up_to_date_and_holds_positive_and_negative_files() -> None:
-    assert kit.main(["--check"]) == 0
+def test_kit_holds_positive_and_negative_files() -> None:
+    # That the kit is up to date is `make schema-check`'s (schemastore_kit --check).
     for folder in ("test", "negative_test"):
         names = sorted((ROOT / "schemastore" / "src" / folder / "holodeck-mt").glob("*.yaml"))
         assert names, folder

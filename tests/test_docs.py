@@ -1,4 +1,4 @@
-"""The generated reference docs: complete, exact, and up to date."""
+"""The generated reference docs: complete and exact (`make docs-check`: up to date)."""
 
 from __future__ import annotations
 
@@ -58,13 +58,6 @@ def test_reference_documents_every_key_of_every_definition() -> None:
             props, _, _ = gen_docs._properties(definition)
             for key in props:
                 assert f'id="{gen_docs._key_id(name, key)}"' in page, f"{name}.{key}"
-
-
-def test_generated_docs_are_up_to_date() -> None:
-    for path, text in gen_docs.outputs().items():
-        assert path.read_text(encoding="utf-8") == text, (
-            f"{path.relative_to(ROOT)} is stale: run `make docs` and commit the result"
-        )
 
 
 # --- links between the pages ------------------------------------------------------------------

@@ -10,6 +10,7 @@ line; ``file`` for a diagnostic in a referenced test-cases file; ``message`` and
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -53,6 +54,28 @@ def _key(item: dict[str, Any], fixture: Path, file_path: str) -> tuple[Any, ...]
     )
 
 
+#: The CLI's exit code and JSON report on each fixture, run once for the tests below.
+_REPORTS: dict[Path, tuple[int, dict[str, Any]]] = {}
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _reports_of_this_run() -> Iterator[None]:
+    """The reports are this session's: a second session in the same process (mutmut's, on
+    mutated code) runs the validator again."""
+    _REPORTS.clear()
+    yield
+    _REPORTS.clear()
+
+
+def _reported(fixture: Path, run_json: RunJson, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``validate`` with the fixture's options, from the root, on its relative path."""
+    if fixture not in _REPORTS:
+        monkeypatch.chdir(ROOT)
+        options, _ = fixture_header(fixture)
+        _REPORTS[fixture] = run_json(*options, str(fixture.relative_to(ROOT)))
+    return _REPORTS[fixture]
+
+
 def _id(path: Path) -> str:
     return str(path.relative_to(FIXTURES).with_suffix(""))
 
@@ -76,9 +99,8 @@ def test_every_code_is_produced_and_worded_by_a_fixture() -> None:
 def test_fixture_reports_exactly_its_expected_diagnostics(
     fixture: Path, run_json: RunJson, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.chdir(ROOT)
-    options, expected = fixture_header(fixture)
-    code, document = run_json(*options, str(fixture.relative_to(ROOT)))
+    code, document = _reported(fixture, run_json, monkeypatch)
+    _, expected = fixture_header(fixture)
     actual = Counter(
         _key(d, fixture, f["path"]) for f in document["files"] for d in f["diagnostics"]
     )
@@ -102,9 +124,10 @@ def test_fixture_reports_exactly_its_expected_diagnostics(
 
 
 @pytest.mark.parametrize("fixture", FIXTURE_FILES, ids=_id)
-def test_messages_are_one_specific_line(fixture: Path, run_json: RunJson) -> None:
-    options, _ = fixture_header(fixture)
-    _, document = run_json(*options, str(fixture))
+def test_messages_are_one_specific_line(
+    fixture: Path, run_json: RunJson, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    _, document = _reported(fixture, run_json, monkeypatch)
     for file in document["files"]:
         for d in file["diagnostics"]:
             for text in (d["message"], d["hint"] or ""):

@@ -149,3 +149,24 @@ def test_the_release_checks_the_pins_name_its_version() -> None:
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
     target = makefile[makefile.index("\nschema-check:") :].split("\n\n", 1)[0]
     assert "-m scripts.stamp_urls --check" in target
+
+
+def test_a_new_platform_release_is_stamped_where_it_is_installed_or_named(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    old = urls.PLATFORM_VERSION
+    _pages(
+        tmp_path, f"checked against holodeck-ai {old}\n", f"installs holodeck-ai {old}\n", "0.1.0"
+    )
+    (tmp_path / "Makefile").write_text(f"PLATFORM_VERSION := {old}\nX := {old}\n")
+    action = f"  true) platform={old} ;;\n  pip install holodeck-ai=={old}\n"
+    (tmp_path / "action.yml").write_text(action)
+    (tmp_path / "tests" / "test_y.py").write_text(f'"""holodeck-ai {old}"""\n')
+    monkeypatch.setattr(urls, "PLATFORM_VERSION", "9.8.7")
+    stamp_urls.stamp(tmp_path)
+    assert (tmp_path / "Makefile").read_text() == f"PLATFORM_VERSION := 9.8.7\nX := {old}\n"
+    assert (tmp_path / "action.yml").read_text() == action.replace(old, "9.8.7")
+    assert (tmp_path / "docs" / "ci.md").read_text() == "installs holodeck-ai 9.8.7\n"
+    assert (tmp_path / "README.md").read_text() == "checked against holodeck-ai 9.8.7\n"
+    assert (tmp_path / "tests" / "test_y.py").read_text() == f'"""holodeck-ai {old}"""\n'
+    assert stamp_urls.stamp(tmp_path, check=True) == []

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from holodeck_mt.locate.suppressions import MOST_SUPPRESSIONS, Screen, read
 from holodeck_mt.pipeline import validate_text
-from holodeck_mt.rules import Options
+from holodeck_mt.selection import Options
 from tests.app.test_selection import WARNINGS
 from tests.conftest import RunJson
 

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
     from holodeck_mt.limits import Limits
     from holodeck_mt.model import FileResult
-    from holodeck_mt.rules import Options
+    from holodeck_mt.selection import Options
 
 #: The entries' layout (a change makes every older entry foreign); the largest entry read or
 #: written; the largest file cached (hashing it would cost what validating does).

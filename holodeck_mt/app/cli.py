@@ -23,7 +23,7 @@ from holodeck_mt.limits import (
 )
 from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, MESSAGE, clip, usage_error
 from holodeck_mt.project.config import PLATFORM_CHOICES
-from holodeck_mt.rules import Options
+from holodeck_mt.selection import Options
 from holodeck_mt.text.safe_text import display_path, escape, guard_lines
 from holodeck_mt.urls import BUNDLE_URL
 

@@ -10,9 +10,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 
 from holodeck_mt.model import Diagnostic, FileResult, make
-from holodeck_mt.rules import Options
 from holodeck_mt.rules.registry import CODES
-from holodeck_mt.selection import SELECTOR, Selection
+from holodeck_mt.selection import SELECTOR, Options, Selection
 from holodeck_mt.text.lines import SPLITLINES
 
 MARK = "holodeck-mt:"

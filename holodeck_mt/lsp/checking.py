@@ -19,8 +19,7 @@ from holodeck_mt.project import discovery
 from holodeck_mt.project.config import ConfigError
 from holodeck_mt.project.settings import FileSettings, JobSettings
 from holodeck_mt.read import confine
-from holodeck_mt.rules import Options
-from holodeck_mt.selection import SelectionError
+from holodeck_mt.selection import Options, SelectionError
 
 
 def decided(path: Path, tree: Path) -> tuple[FileSettings, JobSettings, str | None]:

@@ -12,8 +12,7 @@ from pathlib import Path
 from holodeck_mt.model import Role
 from holodeck_mt.project import discovery
 from holodeck_mt.project.config import Settings, find, load
-from holodeck_mt.rules import Options
-from holodeck_mt.selection import matches
+from holodeck_mt.selection import Options, matches
 
 
 @dataclasses.dataclass(frozen=True)

@@ -1,5 +1,9 @@
-"""``--format github``: one GitHub Actions workflow command per diagnostic, then the summary.
-Paths are printed as given: GitHub places the annotations when run from the repository's root."""
+"""``--format github``: for GitHub Actions, one `::error`/`::warning` workflow command per
+diagnostic (`file`, `line`, `col`, `endColumn` when the node ends on its line, `title` = code
+and name), then the summary.
+
+Paths are printed as given: GitHub places the annotations when run from the repository's root.
+"""
 
 from __future__ import annotations
 

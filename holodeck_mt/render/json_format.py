@@ -1,4 +1,8 @@
-"""``--format json``: the document of CLI.md (version 1)."""
+"""``--format json``: for scripts and editors, one document (CLI.md's, `"version": 1`):
+`files[].diagnostics[]` with every field of the record, and a summary. `line`/`column` is
+where the offending key or value starts, `end_line`/`end_column` just after its last
+character (1-based, columns count characters; where no node starts, as at a syntax error,
+the range covers the token written there)."""
 
 from __future__ import annotations
 

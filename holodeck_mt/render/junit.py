@@ -1,5 +1,7 @@
-"""``--format junit``: a JUnit XML report, for CI systems that show test results.
-One ``<testcase>`` per test case (a shared name becomes ``name (#i)``); the rest: docs/usage.md."""
+"""``--format junit``: for CI test reports, one `<testsuite>` per file, one `<testcase>` per
+test case (its name, or `#i`; a shared name becomes `name (#i)`) plus `(file)` for the file
+itself; errors are its `<failure>`, warnings its `<system-out>` (its `<failure>` too under
+`--strict`)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
-"""``--format markdown``: a report for a GitHub job's step summary or a pull request comment.
-Text from a file is escaped, so a message cannot close the table, link, mention or run HTML."""
+"""``--format markdown``: for a job's step summary or a pull request comment, the verdict,
+the counts, a table of the counts by code and one by file, a table of 50 diagnostics taken
+from each file in turn (place, level, code, test case and field, message with its hint), and
+a line when GitHub's 10 annotations per level were not enough; text from the file is escaped,
+so a message cannot close the table, link, mention or run HTML.
+"""
 
 from __future__ import annotations
 

@@ -1,5 +1,9 @@
-"""``--format sarif``: a SARIF 2.1.0 log, for code scanning, listing the codes that occur.
-Relative paths stay relative to ``%SRCROOT%``, the folder the validator ran in."""
+"""``--format sarif``: for code scanning and IDE viewers, a SARIF 2.1.0 log: each code that
+occurs as a rule (id, name, description, level); each result with its file and region (start
+and end line and column), and its test case and field path as a logical location.
+
+Relative paths stay relative to ``%SRCROOT%``, the folder the validator ran in.
+"""
 
 from __future__ import annotations
 

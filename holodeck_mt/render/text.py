@@ -1,4 +1,5 @@
-"""``--format text``: each diagnostic's headline, source line with a caret, and hint."""
+"""``--format text``: for people, `file:line:col: error[CODE] test case 'name' (#i) path:
+cause`, the source line with `^~~~` under the token, the hint, then a summary line."""
 
 from __future__ import annotations
 

@@ -10,31 +10,13 @@ from typing import Any, Literal, TypeVar
 
 from holodeck_mt import walk
 from holodeck_mt.model import JsonPath, under
-from holodeck_mt.selection import Selection
+from holodeck_mt.selection import Options
 from holodeck_mt.semantics.matchers import classify
 
 _Found = TypeVar("_Found")
 
 #: The most nodes one walk keeps for the checks to share.
 MOST_KEPT = 50_000
-
-
-@dataclass(frozen=True)
-class Options:
-    #: Import each code grader and report what is missing (runs user code).
-    import_graders: bool = False
-    #: Check that each `files[*].path` exists relative to the agent.yaml.
-    check_files: bool = False
-    #: Let `test_cases_file` and `files[*].path` leave the repository tree.
-    allow_outside_paths: bool = False
-    #: The codes reported (``--select``, ``--ignore``, the configuration file).
-    selection: Selection = field(default_factory=Selection)
-    #: Report a suppression comment that silences nothing (HMT221).
-    report_unused_ignores: bool = False
-    #: Judge the agent.yaml's sections with the platform's models: ``auto``, ``off``, ``required``.
-    platform: str = "auto"
-    #: Warnings fail the file too (``--strict``, or the configuration's ``strict``).
-    strict: bool = False
 
 
 @dataclass

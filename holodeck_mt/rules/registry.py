@@ -4,7 +4,6 @@ module describes it, other stages' codes are data here (a retired code stays lis
 from __future__ import annotations
 
 from holodeck_mt.rules import (
-    Options,
     axis_range,
     count_is_integer,
     duplicate_expected_tools,
@@ -25,6 +24,7 @@ from holodeck_mt.rules import (
     tolerance_dwarfs_ground_truth,
 )
 from holodeck_mt.rules.rule import Code, Rule
+from holodeck_mt.selection import Options
 
 __all__ = ["CODES", "REGISTRY", "RULES", "Code", "Rule", "rules_to_run"]
 

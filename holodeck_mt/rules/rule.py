@@ -43,7 +43,7 @@ class Rule(Code):
     #: When the check runs: on every file; only on a file without errors (the run-time
     #: lints: a file with errors does not run at all); or when its option asks for it.
     runs: Literal["always", "runtime", "opt-in"] = "always"
-    #: For an opt-in rule: the attribute of :class:`holodeck_mt.rules.Options` that turns it
+    #: For an opt-in rule: the attribute of :class:`holodeck_mt.selection.Options` that turns it
     #: on, and the command-line option that sets it.
     option: str = ""
     flag: str = ""

@@ -7,8 +7,9 @@ from typing import Any
 
 from holodeck_mt.model import Fault, severity
 from holodeck_mt.read import loader
-from holodeck_mt.rules import Context, Options
+from holodeck_mt.rules import Context
 from holodeck_mt.rules.registry import rules_to_run
+from holodeck_mt.selection import Options
 
 
 def faults(

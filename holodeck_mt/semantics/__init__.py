@@ -1,2 +1,2 @@
 """What the platform does with a test case at run time: matchers, deterministic metrics,
-metric precedence, and the table of vectors they are held to (docs/explain.md)."""
+metric precedence (the table of vectors they are held to: docs/explain.md)."""

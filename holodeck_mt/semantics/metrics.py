@@ -1,11 +1,9 @@
-"""The deterministic metrics, `equality` and `numeric`, as the platform scores them: the
-response against the turn's `ground_truth`, pass or fail, with the platform's defaults."""
+"""The deterministic metrics, `equality` and `numeric`, as the platform reads their settings:
+the defaults, a number as `numeric` parses it, the interval it passes (how the platform
+scores a response: tests/support/vectors.py)."""
 
 from __future__ import annotations
 
-import math
-import re
-import string
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,29 +21,10 @@ NUMERIC_DEFAULTS: dict[str, Any] = {
 #: Removed before parsing with ``accept_thousands_separators``, an error without it.
 THOUSANDS_SEPARATORS = (",", "_", "\u00a0", "\u202f")
 
-_PUNCTUATION = str.maketrans("", "", string.punctuation)
-_WHITESPACE_RUN = re.compile(r"\s+")
-
 
 def _flag(settings: Mapping[str, Any], name: str, defaults: Mapping[str, Any]) -> Any:
     value = settings.get(name)
     return defaults[name] if value is None else value
-
-
-def equality_normalize(text: str, settings: Mapping[str, Any]) -> str:
-    """casefold, then delete ASCII punctuation, then collapse whitespace runs and trim."""
-    if _flag(settings, "case_insensitive", EQUALITY_DEFAULTS):
-        text = text.casefold()
-    if _flag(settings, "strip_punctuation", EQUALITY_DEFAULTS):
-        text = text.translate(_PUNCTUATION)
-    if _flag(settings, "strip_whitespace", EQUALITY_DEFAULTS):
-        text = _WHITESPACE_RUN.sub(" ", text).strip()
-    return text
-
-
-def equality(response: str, ground_truth: str, settings: Mapping[str, Any]) -> bool:
-    """Whether `equality` passes: both sides normalized alike, then compared exactly."""
-    return equality_normalize(response, settings) == equality_normalize(ground_truth, settings)
 
 
 def parse_number(text: str, settings: Mapping[str, Any]) -> float | None:
@@ -67,19 +46,6 @@ def parse_number(text: str, settings: Mapping[str, Any]) -> float | None:
     except ValueError:
         return None
     return value / 100 if percent else value
-
-
-def numeric(response: str, ground_truth: str, settings: Mapping[str, Any]) -> bool:
-    """Whether `numeric` passes: within the absolute tolerance, or the relative one when > 0."""
-    actual, expected = parse_number(response, settings), parse_number(ground_truth, settings)
-    if actual is None or expected is None:
-        return False
-    difference = abs(actual - expected)
-    if math.isnan(difference):
-        return False
-    absolute = float(_flag(settings, "absolute_tolerance", NUMERIC_DEFAULTS))
-    relative = float(_flag(settings, "relative_tolerance", NUMERIC_DEFAULTS))
-    return difference <= absolute or (relative > 0 and difference <= relative * abs(expected))
 
 
 def passing_interval(expected: float, settings: Mapping[str, Any]) -> tuple[float, float]:

@@ -157,7 +157,7 @@ def test_a_pyproject_error_names_its_table(repo: Path, capsys: pytest.CaptureFix
 def test_platform_and_strict_are_passed_on_to_the_options(repo: Path) -> None:
     from holodeck_mt.app.cli import build_parser
     from holodeck_mt.project.settings import JobSettings
-    from holodeck_mt.rules import Options
+    from holodeck_mt.selection import Options
 
     (repo / ".holodeck-mt.toml").write_text(
         'platform = "required"\nstrict = true\n', encoding="utf-8"

@@ -156,7 +156,7 @@ def test_a_folder_without_holodeck_files_is_a_usage_error_and_left_alone(
 
 
 def holodeck_template() -> Path:
-    """The project template `holodeck init` writes (holodeck-ai 0.7.1, the test oracle):
+    """The project template `holodeck init` writes (the test oracle's holodeck-ai release):
     its agent schema and the .vscode/settings.json binding it."""
     import importlib.util
 

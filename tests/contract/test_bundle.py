@@ -54,7 +54,10 @@ INLINE: dict[str, str] = {
 }
 
 
-def _corpus() -> list[tuple[str, str]]:
+@cache
+def _corpus() -> list[tuple[str, Any]]:
+    """Each fixture, example and inline document that loads into JSON data, and its data:
+    one that does not is the loader's to report, not the schema's, and is left out here."""
     files = [
         path
         for folder in (ROOT / "tests" / "fixtures", ROOT / "examples")
@@ -67,7 +70,31 @@ def _corpus() -> list[tuple[str, str]]:
         (str(path.relative_to(ROOT)), path.read_bytes().decode("utf-8", errors="replace"))
         for path in files
     ]
-    return cases + sorted(INLINE.items())
+    loaded = [(name, load(text, positions=False)) for name, text in cases + sorted(INLINE.items())]
+    return [(name, d.data) for name, d in loaded if d.loaded and not d.has_non_json]
+
+
+#: A document of more test cases than this is compared in the slow suite (a thousand faulty
+#: test cases take each validator most of a second).
+MOST_FAST_CASES = 100
+
+
+def corpus_params() -> list[Any]:
+    """The corpus as parameters, each named, the largest documents marked slow."""
+    return [
+        pytest.param(
+            name,
+            data,
+            id=name,
+            marks=[pytest.mark.slow] if _test_cases(data) > MOST_FAST_CASES else [],
+        )
+        for name, data in _corpus()
+    ]
+
+
+def _test_cases(data: Any) -> int:
+    found = data.get("test_cases") if isinstance(data, dict) else data
+    return len(found) if isinstance(found, list) else 0
 
 
 def _refuse(uri: str) -> Resource[Any]:
@@ -105,11 +132,16 @@ def test_the_bundle_refers_only_to_its_own_definitions() -> None:
     assert all(ref.startswith("#/$defs/") for ref in refs), sorted(refs)
 
 
-@pytest.mark.parametrize(("name", "text"), _corpus(), ids=[name for name, _ in _corpus()])
-def test_the_bundle_judges_every_document_like_the_schema_files(name: str, text: str) -> None:
-    document = load(text, positions=False)
-    if not document.loaded or document.has_non_json:
-        pytest.skip(f"{name} does not load into JSON data; the loader reports it, not the schema")
-    files, bundled = validator(DOCUMENT), _bundle_validator()
-    assert bundled.is_valid(document.data) == files.is_valid(document.data)
-    assert _error_paths(bundled, document.data) == _error_paths(files, document.data)
+def test_the_corpus_holds_every_inline_document_and_leaves_out_what_does_not_load() -> None:
+    names = [name for name, _ in _corpus()]
+    assert set(INLINE) <= set(names)
+    assert "tests/fixtures/invalid/loading/unclosed-quote.yaml" not in names
+    assert len(names) > 200
+    slow = [p.id for p in corpus_params() if p.marks]
+    assert slow == ["tests/fixtures/invalid/platform/1001-test-cases.yaml"]
+
+
+@pytest.mark.parametrize(("name", "data"), corpus_params())
+def test_the_bundle_judges_every_document_like_the_schema_files(name: str, data: Any) -> None:
+    # The same paths in error: the same verdict too (none, or some).
+    assert _error_paths(_bundle_validator(), data) == _error_paths(validator(DOCUMENT), data)

@@ -27,12 +27,12 @@ from holodeck_mt.pipeline import validate_text
 from holodeck_mt.render import github, junit, sarif, text
 from holodeck_mt.rules import (
     Context,
-    Options,
     files_exist,
     graders_import,
     ineffective_flags,
 )
 from holodeck_mt.rules.registry import rules_to_run
+from holodeck_mt.selection import Options
 from holodeck_mt.text import safe_text
 from holodeck_mt.wording import hints
 

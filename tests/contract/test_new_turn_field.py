@@ -8,7 +8,8 @@ In that copy, with no other edit: a turn and a single-turn test case both take t
 field, read the platform's way (a quoted number is a warning that says how the platform
 reads it); a multi-turn test case refuses it beside ``turns`` as it refuses ``input``;
 both bundles offer it to editors in both places; the reference documents it; and a
-misspelling of it is an unknown key whose hint names it, in a turn as in a test case.
+misspelling of it is an unknown key whose hint names it, in a turn as in a test case; and
+the copy's whole fast suite passes, so that no test holds a list of the fields by hand.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import ROOT, copy_checkout
+from tests.conftest import ROOT, SAMPLES, copy_checkout
 
 pytestmark = pytest.mark.slow  # copies the repository and starts processes
 
@@ -68,6 +69,8 @@ def _schema_recipe() -> list[list[str]]:
 
 def _run(copy: Path, *argv: str) -> subprocess.CompletedProcess[str]:
     env = {**os.environ, "PYTHONPATH": str(copy), "NO_COLOR": "1"}
+    if SAMPLES.is_dir():  # the copy has no shared/ beside it: it reads the checkout's samples
+        env["HOLODECK_MT_SAMPLES"] = str(SAMPLES)
     return subprocess.run(
         [sys.executable, *argv], cwd=copy, env=env, capture_output=True, text=True, check=False
     )
@@ -186,3 +189,20 @@ def test_the_reference_documents_a_new_turn_field_in_both_places(copy: Path) -> 
     for name in ("Turn", "SingleTurnTestCase"):
         assert f"{name}.`{FIELD}`" in reference, name
     assert str(SPEC["description"]) in reference
+
+
+def test_no_test_of_the_fast_suite_breaks_in_the_copy(copy: Path, tmp_path: Path) -> None:
+    done = _run(
+        copy,
+        "-m",
+        "pytest",
+        "-q",
+        "-p",
+        "no:cacheprovider",
+        "-m",
+        "not slow",
+        "-x",
+        "--basetemp",
+        str(tmp_path / "runs"),
+    )
+    assert done.returncode == 0, (done.stdout + done.stderr)[-4000:]

@@ -1,6 +1,6 @@
 """HoloDeck's own agent schema beside ours, in yaml-language-server, after ``init-editor``.
 
-``holodeck init`` (holodeck-ai 0.7.1) binds its ``schemas/agent.schema.json`` to
+``holodeck init`` (the oracle's holodeck-ai release) binds its ``schemas/agent.schema.json`` to
 ``**/agent.yaml``, ``agents/**/*.yaml`` and ``**/*agent*.yaml``. That schema knows no
 ``test_cases_file``: on an agent.yaml the platform loads, the editor shows "Property
 test_cases_file is not allowed", and on a test-cases file its globs reach, missing

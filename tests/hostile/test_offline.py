@@ -10,7 +10,7 @@ import pytest
 
 from holodeck_mt.app import cli
 from holodeck_mt.pipeline import validate_file
-from holodeck_mt.rules import Options
+from holodeck_mt.selection import Options
 from tests.hostile.cases import write
 
 TESTS = Path(__file__).resolve().parents[1]

@@ -195,6 +195,7 @@ def test_compiled_builder_reads_the_generated_corpora() -> None:
         assert _agrees(text), f"{label}: declined"
 
 
+@pytest.mark.slow  # sixty drawn documents, each built three times by both builders
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(documents(), st.sampled_from(["\n", "\r\n"]))
 def test_compiled_builder_matches_the_reference_on_drawn_documents(data: Any, newline: str) -> None:

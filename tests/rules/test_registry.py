@@ -95,7 +95,7 @@ def test_every_rule_is_documented_by_its_module_and_an_example() -> None:
 
 
 def test_an_opt_in_rule_names_its_option_and_flag() -> None:
-    from holodeck_mt.rules import Options
+    from holodeck_mt.selection import Options
 
     for rule in RULES:
         if rule.runs == "opt-in":

@@ -11,9 +11,9 @@ from typing import Any
 import pytest
 
 from holodeck_mt.project.config import Settings
-from holodeck_mt.rules import Options
 from holodeck_mt.rules.registry import RULES, rules_to_run
 from holodeck_mt.rules.rule import Rule
+from holodeck_mt.selection import Options
 
 #: The rules that run by default, in the order they run: the registry's, every one but the
 #: opt-in ones, the run-time lints last.

@@ -16,6 +16,7 @@ import pytest
 from holodeck_mt.rules.registry import RULES
 from holodeck_mt.semantics import metrics
 from tests.conftest import ROOT, SAMPLES, RunJson
+from tests.support import vectors
 
 LINT_CODES = [*(rule.code for rule in RULES if rule.runs == "runtime"), "HMT203"]
 
@@ -98,9 +99,9 @@ def test_the_samples_former_tolerance_would_fire_hmt301_on_the_turn_its_comment_
     # 107 of the file's turns have a ground truth of magnitude 0.5 or less, 0.05995 among them.
     assert "on 107 turns running `numeric`" in hit["message"]
     former_settings = {"absolute_tolerance": 0.5, "accept_percent": True}
-    assert metrics.numeric("13.7%", "0.05995", former_settings)
+    assert vectors.numeric("13.7%", "0.05995", former_settings)
     current = {"relative_tolerance": 0.01, "absolute_tolerance": 1e-6, "accept_percent": True}
-    assert not metrics.numeric("13.7%", "0.05995", current)
+    assert not vectors.numeric("13.7%", "0.05995", current)
 
 
 @needs_samples

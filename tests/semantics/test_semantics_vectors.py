@@ -1,7 +1,7 @@
 """The vector table pins every rule of the runtime's tool-call assertions and metrics.
 
 ``vectors/runtime-semantics.jsonl`` is data, so another implementation can run the
-same rows; here the reference semantics (``holodeck_mt.semantics``) must agree with
+same rows; here the reference semantics (``tests.support.vectors``) must agree with
 every row, and the table must cover every rule with a reason for each row.
 """
 
@@ -11,8 +11,8 @@ from typing import Any
 
 import pytest
 
-from holodeck_mt.semantics import vectors
 from tests.conftest import ROOT
+from tests.support import vectors
 
 TABLE = ROOT / "vectors" / "runtime-semantics.jsonl"
 ROWS = vectors.load(TABLE)

@@ -1,4 +1,5 @@
-"""The complexity ceiling (scripts/complexity_check.py, run by `make lint`): 15 and 60 lines."""
+"""The complexity ceiling (scripts/complexity_check.py, run on the package by `make lint`):
+15 and 60 lines."""
 
 from __future__ import annotations
 
@@ -26,10 +27,6 @@ def _run(tmp_path: Path, source: str, capsys: pytest.CaptureFixture[str]) -> tup
     path.write_text(source, encoding="utf-8")
     code = cc.main([str(path)])
     return code, capsys.readouterr().out
-
-
-def test_the_package_keeps_under_the_ceiling(capsys: pytest.CaptureFixture[str]) -> None:
-    assert cc.main([]) == 0, capsys.readouterr().out
 
 
 def test_a_function_at_the_ceiling_passes(

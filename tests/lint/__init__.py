@@ -1,0 +1,1 @@
+"""The linters of `make lint` that are tests: left out of `make test` (tests/conftest.py)."""
