@@ -83,9 +83,10 @@ def _bounded(d: Diagnostic) -> Diagnostic:
 
 
 def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:
-    """Those ``keep`` keeps (the rest not counted), clipped, sorted, deduplicated, at most
-    ``limits.max_diagnostics`` of them; past the cap one ``HMT220`` counts the others."""
-    kept = _dedupe(_bounded(d) for d in found if keep is None or keep(d))
+    """Those ``keep`` keeps (the rest not counted) but the run-time lints of what shows an
+    error, clipped, sorted, deduplicated, at most ``limits.max_diagnostics`` of them; past
+    the cap one ``HMT220`` counts the others."""
+    kept = _dedupe(map(_bounded, _linted([d for d in found if keep is None or keep(d)])))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
         return kept
@@ -108,6 +109,26 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
     )
     more = dataclasses.replace(more, not_shown=(errors, warnings))
     return [*kept[:cap], more, *counts]
+
+
+def _linted(kept: list[Diagnostic]) -> list[Diagnostic]:
+    """``kept`` less the run-time lints in a test case (or an agent's metric) showing an
+    error: what it will run is unknown until that is fixed. A hidden error hides nothing."""
+    broken = {_unit(d) for d in kept if d.severity == "error"} - {None}
+    if not broken:
+        return kept
+    from holodeck_mt.rules.registry import RULES
+
+    lints = {rule.code for rule in RULES if rule.runs == "runtime"}
+    return [d for d in kept if d.code not in lints or _unit(d) not in broken]
+
+
+def _unit(d: Diagnostic) -> tuple[str | int, ...] | None:
+    """What a run-time lint judges whole: the test case, or the agent's metric, ``d`` is in."""
+    if d.test_case_index is not None:
+        return ("test case", d.test_case_index)
+    parts = d.pointer_parts
+    return parts[:3] if parts[:2] == ("evaluations", "metrics") and len(parts) > 2 else None
 
 
 def _dedupe(found: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -4,7 +4,7 @@ a test-cases file named by an agent.yaml is planned under that agent's metrics."
 from __future__ import annotations
 
 from holodeck_mt import walk
-from holodeck_mt.model import format_path, test_case_phrase
+from holodeck_mt.model import format_path, test_case_phrase, under
 from holodeck_mt.rules import Context
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
@@ -12,6 +12,8 @@ from holodeck_mt.wording.hints import plural
 
 
 def plan(context: Context) -> Plan:
+    """The plan, less the evaluators of a metric one of whose definitions holds an error
+    (or lies in one): its settings, and so which definition serves, are unknown."""
     cached = context.cache.get("runtime_plan")
     if isinstance(cached, Plan):
         return cached
@@ -21,8 +23,24 @@ def plan(context: Context) -> Plan:
         built = precedence.build(context.agent, cases, base, "test-cases")
     else:
         built = precedence.build(context.data, cases, base, "agent")
+    for key in _unknown(context, built):
+        built.evaluators.pop(key, None)
     context.cache["runtime_plan"] = built
     return built
+
+
+def _unknown(context: Context, built: Plan) -> set[str]:
+    """The metrics with a definition holding an error or lying in one (this document's, or
+    the agent.yaml's naming it)."""
+    unknown: set[str] = set()
+    sources = [("agent", context.agent_reported), ("test-cases", context.reported)]
+    for origin, reported in sources if context.agent is not None else [("agent", context.reported)]:
+        here = {d.path: d.key for d in built.definitions if d.origin == origin and d.key}
+        if not here:
+            continue
+        below = {p[:i] for p in reported for i in range(len(p) + 1)} & here.keys()
+        unknown |= {here[p] for p in below} | {k for p, k in here.items() if under(p, reported)}
+    return unknown
 
 
 def here(context: Context, definition: Definition) -> bool:

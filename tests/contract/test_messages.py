@@ -477,7 +477,7 @@ def _faults(data: object, reported: set[tuple[str | int, ...]], **options: bool)
         check_files=options.get("check_files", False),
     )
     context = Context(data=data, base_dir=Path("."), options=chosen, reported=reported)
-    return [f for rule in rules_to_run(context.options) for f in rule.run(context)]
+    return [f for rule in rules_to_run(context.options) for f in rule.check(context)]
 
 
 def test_checks_skip_what_the_schema_already_reported() -> None:
