@@ -83,9 +83,9 @@ def _bounded(d: Diagnostic) -> Diagnostic:
 
 
 def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:
-    """Those ``keep`` keeps (the rest not counted) but the run-time lints of what shows an
-    error, clipped, sorted, deduplicated, at most ``limits.max_diagnostics`` of them; past
-    the cap one ``HMT220`` counts the others."""
+    """Those ``keep`` keeps (the rest not counted) but the run-time lints beside an error
+    (:func:`_linted`), clipped, sorted, deduplicated, at most ``limits.max_diagnostics`` of
+    them; past the cap one ``HMT220`` counts the others."""
     kept = _dedupe(map(_bounded, _linted([d for d in found if keep is None or keep(d)])))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
@@ -113,7 +113,8 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
 
 def _linted(kept: list[Diagnostic]) -> list[Diagnostic]:
     """``kept`` less the run-time lints in a test case (or an agent's metric) showing an
-    error: what it will run is unknown until that is fixed. A hidden error hides nothing."""
+    error: what it will run is unknown until that is fixed. An error not shown (silenced,
+    not selected) hides nothing."""
     broken = {_unit(d) for d in kept if d.severity == "error"} - {None}
     if not broken:
         return kept

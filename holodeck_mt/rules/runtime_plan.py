@@ -12,8 +12,6 @@ from holodeck_mt.wording.hints import plural
 
 
 def plan(context: Context) -> Plan:
-    """The plan, less the evaluators of a metric one of whose definitions holds an error
-    (or lies in one): its settings, and so which definition serves, are unknown."""
     cached = context.cache.get("runtime_plan")
     if isinstance(cached, Plan):
         return cached
@@ -23,24 +21,29 @@ def plan(context: Context) -> Plan:
         built = precedence.build(context.agent, cases, base, "test-cases")
     else:
         built = precedence.build(context.data, cases, base, "agent")
-    for key in _unknown(context, built):
-        built.evaluators.pop(key, None)
     context.cache["runtime_plan"] = built
     return built
 
 
-def _unknown(context: Context, built: Plan) -> set[str]:
-    """The metrics with a definition holding an error or lying in one (this document's, or
-    the agent.yaml's naming it)."""
-    unknown: set[str] = set()
+def readable(context: Context, definition: Definition) -> bool:
+    """Whether no error lies in the definition, nor holds it (this document's errors, or
+    the agent.yaml's naming it): its settings are known."""
+    if "unreadable" not in context.cache:
+        context.cache["unreadable"] = _unreadable(context, plan(context))
+    return id(definition) not in context.cache["unreadable"]
+
+
+def _unreadable(context: Context, built: Plan) -> set[int]:
+    unreadable: set[int] = set()
     sources = [("agent", context.agent_reported), ("test-cases", context.reported)]
     for origin, reported in sources if context.agent is not None else [("agent", context.reported)]:
-        here = {d.path: d.key for d in built.definitions if d.origin == origin and d.key}
-        if not here:
+        here = {d.path: d for d in built.definitions if d.origin == origin}
+        if not here or not reported:
             continue
         below = {p[:i] for p in reported for i in range(len(p) + 1)} & here.keys()
-        unknown |= {here[p] for p in below} | {k for p, k in here.items() if under(p, reported)}
-    return unknown
+        found = [here[p] for p in below] + [d for p, d in here.items() if under(p, reported)]
+        unreadable.update(map(id, found))
+    return unreadable
 
 
 def here(context: Context, definition: Definition) -> bool:

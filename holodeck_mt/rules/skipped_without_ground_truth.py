@@ -39,7 +39,13 @@ def check(context: Context) -> Iterator[Fault]:
         if all(a.status == "runs" for a in turn.metrics) or under(turn.path, context.reported):
             continue
         for status, (message, (one, many), hint) in _SAYS.items():
-            named = list(dict.fromkeys(a.own.name for a in turn.metrics if a.status == status))
+            named = list(
+                dict.fromkeys(
+                    a.own.name
+                    for a in turn.metrics
+                    if a.status == status and runtime_plan.readable(context, a.own)
+                )
+            )
             if named:
                 names = clip(", ".join(f"`{n}`" for n in named))
                 verb = one if len(named) == 1 else many
