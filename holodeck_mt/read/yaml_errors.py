@@ -166,7 +166,8 @@ def _unclosed_bracket(
 ) -> Explained | None:
     """``[a, b`` or ``{a: 1`` not closed before the next line's content."""
     kind = context.removeprefix("while parsing a ")
-    if kind not in _BRACKETS or cmark is None or not problem.startswith("did not find expected"):
+    missing = problem.startswith(("did not find expected", "expected ','"))
+    if kind not in _BRACKETS or cmark is None or not missing:
         return None
     opening, closing = _BRACKETS[kind]
     if mark[0] == cmark[0]:  # on the same line: a missing comma
@@ -228,6 +229,11 @@ def _indentation(lines: list[str], problem: str, mark: Mark) -> Explained | None
     """A line indented to a column where no block of the lines above it is."""
     if problem not in _INDENTATION_PROBLEMS:
         return None
+    if problem == "mapping values are not allowed in this context":
+        # ``key: a: b`` on one line: a value holding ': ', however the line is indented.
+        colon = _colon_in_value(lines, mark)
+        if colon is not None:
+            return colon
     number = _first_content_line(lines, mark)
     if number is None:
         return None
@@ -235,8 +241,6 @@ def _indentation(lines: list[str], problem: str, mark: Mark) -> Explained | None
     column = len(_indent(line)) + 1
     above = _columns_above(lines, number, dash=line.lstrip().startswith("- "))
     if not above or column in above:
-        if problem == "mapping values are not allowed in this context":
-            return _colon_in_value(lines, mark)
         return None
     expected, where = min(above.items(), key=lambda item: (abs(item[0] - column), -item[0]))
     key = lines[where].strip().split(":", 1)[0]
