@@ -241,7 +241,8 @@ def _colon_read_as_key(value: Any) -> str | None:
     ((key, inner),) = value.items()
     if not isinstance(key, str) or not isinstance(inner, str):
         return None
-    return f"unquoted, ': ' makes a key of the text before it; quote it: {hints.quote(f'{key}: {inner}')}"
+    meant = hints.quote(f"{key}: {inner}")
+    return f"unquoted, ': ' makes a key of the text before it; quote it: {meant}"
 
 
 def _bound_phrase(schema: dict[str, Any]) -> str:
