@@ -367,14 +367,7 @@ def _validate_document(
         return [checked, Checked(_screened(found.shown, found.problem, options, how.limits))]
     agent = checked.document.data if checked.document is not None else None
     errors = frozenset(d.pointer_parts for d in checked.result.diagnostics if d.severity == "error")
-    judging = replace(
-        how,
-        path=found.shown,
-        role="test-cases-file",
-        options=options,
-        agent=agent,
-        agent_reported=errors,
-    )
-    referenced, _ = _validate_text(found.text, judging)
+    judging = replace(how, path=found.shown, role="test-cases-file", options=options, agent=agent)
+    referenced, _ = _validate_text(found.text, replace(judging, agent_reported=errors))
     referenced.result.source = found.source
     return [checked, referenced]

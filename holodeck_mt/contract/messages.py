@@ -236,12 +236,10 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
 
 def _colon_read_as_key(value: Any) -> str | None:
     """``- Note: what is it?`` in a list of strings: YAML reads a mapping of one key."""
-    if not isinstance(value, dict) or len(value) != 1:
+    pair = next(iter(value.items())) if isinstance(value, dict) and len(value) == 1 else ()
+    if not pair or not all(isinstance(part, str) for part in pair):
         return None
-    ((key, inner),) = value.items()
-    if not isinstance(key, str) or not isinstance(inner, str):
-        return None
-    meant = hints.quote(f"{key}: {inner}")
+    meant = hints.quote(": ".join(pair))
     return f"unquoted, ': ' makes a key of the text before it; quote it: {meant}"
 
 

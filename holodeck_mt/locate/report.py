@@ -83,9 +83,8 @@ def _bounded(d: Diagnostic) -> Diagnostic:
 
 
 def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:
-    """Those ``keep`` keeps (the rest not counted) but the run-time lints beside an error
-    (:func:`_linted`), clipped, sorted, deduplicated, at most ``limits.max_diagnostics`` of
-    them; past the cap one ``HMT220`` counts the others."""
+    """Those ``keep`` keeps (the rest not counted, :func:`_linted`), clipped, sorted,
+    deduplicated, at most ``limits.max_diagnostics``; past the cap an ``HMT220`` counts the rest."""
     kept = _dedupe(map(_bounded, _linted([d for d in found if keep is None or keep(d)])))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
@@ -112,24 +111,15 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
 
 
 def _linted(kept: list[Diagnostic]) -> list[Diagnostic]:
-    """``kept`` less the run-time lints in a test case (or an agent's metric) showing an
-    error: what it will run is unknown until that is fixed. An error not shown (silenced,
-    not selected) hides nothing."""
-    broken = {_unit(d) for d in kept if d.severity == "error"} - {None}
+    """``kept`` less the run-time lints in a test case showing an error: what it will run is
+    unknown until that is fixed. An error not shown (silenced, not selected) hides nothing."""
+    broken = {d.test_case_index for d in kept if d.severity == "error"} - {None}
     if not broken:
         return kept
     from holodeck_mt.rules.registry import RULES
 
     lints = {rule.code for rule in RULES if rule.runs == "runtime"}
-    return [d for d in kept if d.code not in lints or _unit(d) not in broken]
-
-
-def _unit(d: Diagnostic) -> tuple[str | int, ...] | None:
-    """What a run-time lint judges whole: the test case, or the agent's metric, ``d`` is in."""
-    if d.test_case_index is not None:
-        return ("test case", d.test_case_index)
-    parts = d.pointer_parts
-    return parts[:3] if parts[:2] == ("evaluations", "metrics") and len(parts) > 2 else None
+    return [d for d in kept if d.code not in lints or d.test_case_index not in broken]
 
 
 def _dedupe(found: Iterable[Diagnostic]) -> list[Diagnostic]:

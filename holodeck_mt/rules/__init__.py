@@ -54,6 +54,8 @@ class Context:
     agent: Any = None
     #: The paths of that agent.yaml's errors.
     agent_reported: set[JsonPath] = field(default_factory=set)
+    #: The document's text, as parsed (its references substituted).
+    text: str = ""
     #: Results the checks share, computed once per document (e.g. the run-time plan).
     cache: dict[str, Any] = field(default_factory=dict)
 

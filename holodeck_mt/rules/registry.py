@@ -6,6 +6,7 @@ from __future__ import annotations
 from holodeck_mt.rules import (
     Options,
     axis_range,
+    comment_cuts_value,
     count_is_integer,
     duplicate_expected_tools,
     duplicate_names,
@@ -147,6 +148,7 @@ REGISTRY: list[Code] = [
     ),
     duplicate_expected_tools.RULE,
     literal_like_matcher.RULE,
+    comment_cuts_value.RULE,
     # YAML 1.1 (the platform) and YAML 1.2 (editors) read these plain scalars differently.
     Code(
         "HMT205",

@@ -40,9 +40,8 @@ class Rule(Code):
     """A code produced by a module of :mod:`holodeck_mt.rules`: its docstring documents it."""
 
     check: Callable[[Context], Iterator[Fault]]
-    #: When the check runs: on every file; on every file too, but as a run-time lint (what
-    #: a test case will run: none is reported in a test case showing an error, whose plan
-    #: is unknown until it is fixed); or when its option asks for it.
+    #: When the check runs: on every file; on every file as a run-time lint (none reported in
+    #: a test case showing an error: its plan is unknown); or when its option asks for it.
     runs: Literal["always", "runtime", "opt-in"] = "always"
     #: For an opt-in rule: the attribute of :class:`holodeck_mt.rules.Options` that turns it
     #: on, and the command-line option that sets it.

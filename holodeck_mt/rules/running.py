@@ -24,11 +24,11 @@ def faults(
 ) -> list[Fault]:
     """The rules' faults of ``as_read`` (``doc`` as the platform reads it), beyond the
     ``contract``'s faults; ``agent``: the data of the agent.yaml naming this document, and
-    ``agent_reported`` the paths of its errors. The
-    run-time lints run whatever else is wrong: the report drops theirs in a test case
-    showing an error (:func:`holodeck_mt.locate.report.finish`)."""
+    ``agent_reported`` the paths of its errors. The run-time lints run whatever else is
+    wrong: the report drops theirs in a test case showing an error (``report.finish``)."""
     context = Context(
         data=as_read,
+        text=doc.text,
         base_dir=base_dir,
         options=options,
         reported=doc.reported | {f.parts for f in contract if severity(f.code) == "error"},

@@ -28,22 +28,13 @@ def plan(context: Context) -> Plan:
 def readable(context: Context, definition: Definition) -> bool:
     """Whether no error lies in the definition, nor holds it (this document's errors, or
     the agent.yaml's naming it): its settings are known."""
-    if "unreadable" not in context.cache:
-        context.cache["unreadable"] = _unreadable(context, plan(context))
-    return id(definition) not in context.cache["unreadable"]
-
-
-def _unreadable(context: Context, built: Plan) -> set[int]:
-    unreadable: set[int] = set()
-    sources = [("agent", context.agent_reported), ("test-cases", context.reported)]
-    for origin, reported in sources if context.agent is not None else [("agent", context.reported)]:
-        here = {d.path: d for d in built.definitions if d.origin == origin}
-        if not here or not reported:
-            continue
-        below = {p[:i] for p in reported for i in range(len(p) + 1)} & here.keys()
-        found = [here[p] for p in below] + [d for p, d in here.items() if under(p, reported)]
-        unreadable.update(map(id, found))
-    return unreadable
+    theirs = context.agent is not None and definition.origin == "agent"
+    reported = context.agent_reported if theirs else context.reported
+    if f"held:{theirs}" not in context.cache:  # each error's path and the paths above it
+        context.cache[f"held:{theirs}"] = {p[:i] for p in reported for i in range(len(p) + 1)}
+    return definition.path not in context.cache[f"held:{theirs}"] and not under(
+        definition.path, reported
+    )
 
 
 def here(context: Context, definition: Definition) -> bool:
