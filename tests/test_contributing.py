@@ -42,8 +42,9 @@ def test_the_platform_version_is_the_same_in_the_makefile_the_oracle_and_the_doc
     )
     page = (ROOT / "docs" / "verdict.md").read_text()
     verdict = re.search(r"\*\*holodeck-ai ([0-9.]+)\*\*", page)
-    assert makefile and oracle and verdict
-    assert makefile.group(1) == oracle.group(1) == verdict.group(1)
+    readme = re.search(r"holodeck-ai==([0-9.]+)", (ROOT / "README.md").read_text())
+    assert makefile and oracle and verdict and readme
+    assert makefile.group(1) == oracle.group(1) == verdict.group(1) == readme.group(1)
 
 
 # --- the recipes, followed in a scratch copy of the checkout ----------------------------
