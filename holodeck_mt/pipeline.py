@@ -69,8 +69,7 @@ class Checked:
 @dataclass(frozen=True)
 class _Judging:
     """How one text is judged; ``agent``: the data of the agent.yaml naming this test-cases
-    file, for the run-time lints (its metrics apply to these test cases), and the paths of
-    its errors."""
+    file (its metrics apply to these test cases), and the paths of its errors."""
 
     path: str
     role: Role

@@ -395,13 +395,15 @@ def run_example(code: Code) -> Example:
 @contextlib.contextmanager
 def _without_platform() -> Iterator[None]:
     """The validator as a plain install runs it: the platform's models not installed."""
-    saved = dict(platform_models._MODELS)
-    platform_models._MODELS.update(agent=None, why=unchecked.NOT_INSTALLED)
+    saved, absence = dict(platform_models._MODELS), platform_models.absence
+    platform_models._MODELS["agent"] = None
+    platform_models.absence = lambda: unchecked.NOT_INSTALLED
     try:
         yield
     finally:
         platform_models._MODELS.clear()
         platform_models._MODELS.update(saved)
+        platform_models.absence = absence
 
 
 def example_options(code: Code) -> list[str]:

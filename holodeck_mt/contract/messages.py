@@ -236,11 +236,9 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
 
 def _colon_read_as_key(value: Any) -> str | None:
     """``- Note: what is it?`` in a list of strings: YAML reads a mapping of one key."""
-    pair = next(iter(value.items())) if isinstance(value, dict) and len(value) == 1 else ()
-    if not pair or not all(isinstance(part, str) for part in pair):
-        return None
-    meant = hints.quote(": ".join(pair))
-    return f"unquoted, ': ' makes a key of the text before it; quote it: {meant}"
+    pair: Any = next(iter(value.items())) if isinstance(value, dict) and len(value) == 1 else (0,)
+    meant = hints.quote(": ".join(pair)) if all(isinstance(p, str) for p in pair) else None
+    return f"unquoted, ': ' makes a key of the text before it; quote it: {meant}" if meant else None
 
 
 def _bound_phrase(schema: dict[str, Any]) -> str:

@@ -74,27 +74,20 @@ def agent_model() -> Any:
 
                 _MODELS["agent"] = Agent
             except Exception as e:
-                _MODELS["why"] = _why(e)
+                _MODELS["error"] = clip(str(e))
         return _MODELS["agent"]
 
 
 def absence() -> str:
-    """Why :func:`agent_model` finds no model: the platform is not installed, or it is and
-    its import fails (``... cannot be imported: No module named 'pydantic'``)."""
-    agent_model()
-    return str(_MODELS.get("why", unchecked.NOT_INSTALLED))
-
-
-def _why(error: Exception) -> str:
+    """Why :func:`agent_model` finds no model: not installed, or its import's error."""
     from importlib import metadata
 
+    agent_model()
     try:
-        version = metadata.version("holodeck-ai")
+        version = clip(metadata.version("holodeck-ai"), 40)
     except Exception:  # not installed, or metadata that does not read
         return unchecked.NOT_INSTALLED
-    return (
-        f"holodeck-ai {clip(version, 40)} is installed but cannot be imported: {clip(str(error))}"
-    )
+    return f"holodeck-ai {version} is installed but cannot be imported: {_MODELS.get('error')}"
 
 
 @contextmanager

@@ -17,8 +17,7 @@ NOT_INSTALLED = "holodeck-ai is not installed"
 
 
 def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
-    """The sections no model checked (each once, clipped), and how to check them (None:
-    none is unchecked, or the installed platform must be mended: :func:`because` says how)."""
+    """The sections no model checked (each once, clipped), and the command checking them."""
     names = list(dict.fromkeys(clip(section) for r in results for section in r.unchecked))
     if not names:
         return [], None
@@ -26,8 +25,7 @@ def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
 
 
 def because(results: Sequence[FileResult]) -> str | None:
-    """Why sections went unchecked: ``off``, :data:`NOT_INSTALLED`, or why the installed
-    platform does not import (None: none did)."""
+    """Why sections went unchecked: ``off``, or why the platform does not import."""
     return next((r.unchecked_because for r in results if r.unchecked), None)
 
 
@@ -37,6 +35,6 @@ def sections_note(results: Sequence[FileResult]) -> str | None:
     if not names:
         return None
     shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
-    why = because(results)
-    told = (f": {why}" if why != "off" else "") + (f"; `{how}` checks them" if how else "")
+    told = f": {because(results)}" if how != "--platform auto" else ""
+    told += f"; `{how}` checks them" if how else ""
     return f"Not checked: {shown} (the platform's own sections{told})."

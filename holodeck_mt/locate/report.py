@@ -111,8 +111,8 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
 
 
 def _linted(kept: list[Diagnostic]) -> list[Diagnostic]:
-    """``kept`` less the run-time lints in a test case showing an error: what it will run is
-    unknown until that is fixed. An error not shown (silenced, not selected) hides nothing."""
+    """``kept`` less the run-time lints in a test case showing an error (its plan unknown
+    until that is fixed): an error not shown (silenced, not selected) hides nothing."""
     broken = {d.test_case_index for d in kept if d.severity == "error"} - {None}
     if not broken:
         return kept

@@ -56,6 +56,7 @@ def explain(
         or _unclosed_quote(lines, problem, context, context_mark)
         or _unclosed_bracket(problem, mark, context, context_mark)
         or _runaway_quote(text, mark)
+        or _colon_in_value(lines, problem, mark)
         or _indentation(lines, problem, mark)
     )
     return found or _in_parser_words(problem, mark, context, context_mark)
@@ -229,11 +230,6 @@ def _indentation(lines: list[str], problem: str, mark: Mark) -> Explained | None
     """A line indented to a column where no block of the lines above it is."""
     if problem not in _INDENTATION_PROBLEMS:
         return None
-    if problem == "mapping values are not allowed in this context":
-        # ``key: a: b`` on one line: a value holding ': ', however the line is indented.
-        colon = _colon_in_value(lines, mark)
-        if colon is not None:
-            return colon
     number = _first_content_line(lines, mark)
     if number is None:
         return None
@@ -290,11 +286,12 @@ def _columns_above(lines: list[str], number: int, *, dash: bool) -> dict[int, in
     return found
 
 
-def _colon_in_value(lines: list[str], mark: Mark) -> Explained | None:
-    """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping."""
+def _colon_in_value(lines: list[str], problem: str, mark: Mark) -> Explained | None:
+    """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping (however the
+    line is indented)."""
     line = _line(lines, mark[0])
     first = line.find(": ")
-    if first < 0 or first >= mark[1]:
+    if problem != "mapping values are not allowed in this context" or not 0 <= first < mark[1]:
         return None
     value = line[first + 2 :].strip()
     return Explained(

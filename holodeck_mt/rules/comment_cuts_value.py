@@ -1,9 +1,6 @@
-"""HMT209: a plain value cut short by ``#``, which YAML reads as a comment.
-
-In an unquoted value ` #` starts a comment: `input: item #2 in 2009?` is read as `item`,
-by the platform (PyYAML) and editors alike. Told for a string value where one space and
-a `#` followed by text come after it (`#2`): a comment is mostly written `  # note`.
-"""
+"""HMT209: `input: item #2 in 2009?` is read as `item` (the rest is a comment) by the
+platform and editors alike. Told for a string that one space, `#` and text follow (`#2`):
+a comment is mostly written `  # note`."""
 
 from __future__ import annotations
 
@@ -23,21 +20,16 @@ _CUT = re.compile(r"[^ \t\r\n] #[^ \t\r\n#]")
 
 def check(context: Context) -> Iterator[Fault]:
     text = context.text
-    if not _CUT.search(text):  # nearly every file: nothing to compose
-        return
-    for parts, value, end in _cut_strings(text):
+    for parts, value, end in _cut_strings(text) if _CUT.search(text) else ():
         if under(parts, context.reported):
             continue
         brk = SPLITLINES.search(text, end)
         comment = text[end + 1 : brk.start() if brk else len(text)].rstrip()
-        key = f"{parts[-1]}: " if parts and isinstance(parts[-1], str) else ""
-        yield Fault(
-            "HMT209",
-            f"the value is cut at ` #`: the rest of the line, {quote(comment, 40)}, is a "
-            f"comment, so the platform reads {quote(value, 40)}",
-            parts,
-            hint=f"quote it: {key}{quote(value + ' ' + comment, 80)}",
-        )
+        key = f"{parts[-1]}: " if isinstance(parts[-1], str) else ""
+        message = f"the value is cut at ` #`: the rest of the line, {quote(comment, 40)}, is a "
+        message += f"comment, so the platform reads {quote(value, 40)}"
+        hint = f"quote it: {key}{quote(value + ' ' + comment, 80)}"
+        yield Fault("HMT209", message, parts, hint=hint)
 
 
 def _cut_strings(text: str) -> Iterator[tuple[JsonPath, str, int]]:
@@ -59,7 +51,7 @@ def _cut_strings(text: str) -> Iterator[tuple[JsonPath, str, int]]:
             stack += [((*parts, k.value), v) for k, v in node.value if k.tag.endswith(":str")]
         elif isinstance(node, yaml.SequenceNode):
             stack += [((*parts, i), item) for i, item in enumerate(node.value)]
-        elif node.tag.endswith(":str") and not node.style and parts:
+        elif node.tag.endswith(":str") and not node.style:
             end = node.end_mark.index
             if _CUT.match(text, end - 1):
                 yield parts, node.value, end
@@ -68,9 +60,7 @@ def _cut_strings(text: str) -> Iterator[tuple[JsonPath, str, int]]:
 RULE = Rule(
     code="HMT209",
     name="comment-cuts-value",
-    description=(
-        "An unquoted value followed by ` #` and more text (`input: item #2 in 2009?`): "
-        "YAML reads the rest of the line as a comment, so the platform reads `item`."
-    ),
+    description="An unquoted value followed by ` #` and text (`input: item #2 in 2009?`): YAML "
+    "reads the rest of the line as a comment, so the platform reads `item`.",
     check=check,
 )

@@ -26,15 +26,12 @@ def plan(context: Context) -> Plan:
 
 
 def readable(context: Context, definition: Definition) -> bool:
-    """Whether no error lies in the definition, nor holds it (this document's errors, or
-    the agent.yaml's naming it): its settings are known."""
+    """Whether no error (of its document) lies in the definition or holds it."""
     theirs = context.agent is not None and definition.origin == "agent"
-    reported = context.agent_reported if theirs else context.reported
-    if f"held:{theirs}" not in context.cache:  # each error's path and the paths above it
-        context.cache[f"held:{theirs}"] = {p[:i] for p in reported for i in range(len(p) + 1)}
-    return definition.path not in context.cache[f"held:{theirs}"] and not under(
-        definition.path, reported
-    )
+    reported, key = (context.agent_reported if theirs else context.reported), f"held:{theirs}"
+    if key not in context.cache:  # each error's path and the paths above it
+        context.cache[key] = {p[:i] for p in reported for i in range(len(p) + 1)}
+    return definition.path not in context.cache[key] and not under(definition.path, reported)
 
 
 def here(context: Context, definition: Definition) -> bool:

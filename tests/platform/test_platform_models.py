@@ -37,7 +37,7 @@ test_cases:
 def without_platform(monkeypatch: pytest.MonkeyPatch) -> None:
     """The platform's models as if holodeck-ai were not installed."""
     monkeypatch.setitem(platform_models._MODELS, "agent", None)
-    monkeypatch.setitem(platform_models._MODELS, "why", "holodeck-ai is not installed")
+    monkeypatch.setattr(platform_models, "absence", lambda: "holodeck-ai is not installed")
 
 
 REQUIRED = "holodeck-mt: error: --platform required, but the platform's models do not import: "
