@@ -24,3 +24,7 @@ class Limits:
     #: Diagnostics shown per file (``--max-diagnostics``; 0 shows all): past it, one
     #: line counts the rest, so output stays bounded whatever the number of faults.
     max_diagnostics: int = MAX_DIAGNOSTICS
+
+    @property
+    def max_examined(self) -> int:  # invalid test cases: counted past the cap, not shown
+        return 10 * self.max_diagnostics

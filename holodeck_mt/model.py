@@ -3,11 +3,14 @@ the fix either carries. The bottom layer: it imports nothing of the package."""
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
 Severity = Literal["error", "warning"]
+#: The code of the lines about what a cap left out: no fault of the author's, in no total.
+CAPPED = "HMT220"
 
 #: A location inside a document: mapping keys and list indices from the root.
 JsonPath = tuple[str | int, ...]
@@ -181,8 +184,8 @@ class Diagnostic:
     end_line: int | None = None
     #: What would fix it: not part of its identity, nor of any output but a fix.
     fix: Intent | None = field(default=None, compare=False)
-    #: On the line standing for those past ``--max-diagnostics``: the errors and warnings.
-    not_shown: tuple[int, int] | None = field(default=None, compare=False)
+    #: On the line standing for those past ``--max-diagnostics``: how many of each code.
+    not_shown: dict[str, int] | None = field(default=None, compare=False)
 
     @property
     def in_test_case(self) -> str:
@@ -335,23 +338,25 @@ class FileResult:
     #: The real paths of the other files its verdict depends on (a ``prompt_file``).
     reads: list[str] = field(default_factory=list)
 
+    def counts(self) -> Counter[str]:
+        """The file's diagnostics by code, those past the cap too, the cap's lines not."""
+        found = Counter[str]()
+        for d in self.diagnostics:
+            found.update(d.not_shown or {d.code: 1})
+        del found[CAPPED]
+        return found
+
     @property
     def errors(self) -> int:
-        return sum(d.severity == "error" for d in self.diagnostics)
+        return sum(n for code, n in self.counts().items() if severity(code) == "error")
 
     @property
     def warnings(self) -> int:
-        return sum(d.severity == "warning" for d in self.diagnostics)
+        return sum(n for code, n in self.counts().items() if severity(code) == "warning")
 
     @property
     def valid(self) -> bool:
         return self.errors == 0 and not (self.strict and self.warnings)
-
-    @property
-    def not_shown(self) -> tuple[int, int]:
-        """The errors and warnings past ``--max-diagnostics``, not among the diagnostics."""
-        counts = [d.not_shown for d in self.diagnostics if d.not_shown is not None]
-        return sum(c[0] for c in counts), sum(c[1] for c in counts)
 
     def quoted_lines(self) -> dict[int, str]:
         """The lines the diagnostics quote, by 1-based number."""
@@ -369,6 +374,9 @@ class FileResult:
             "diagnostics": [d.to_json() for d in self.diagnostics],
         }
 
-    def level(self, diagnostic: Diagnostic) -> Severity:
-        """The level a report gives ``diagnostic``: in a strict file, every one is an error."""
-        return "error" if self.strict else diagnostic.severity
+    def level(self, diagnostic: Diagnostic) -> Severity | Literal["note"]:
+        """The level a report gives ``diagnostic``: in a strict file, an error; a cap's, a note."""
+        return "note" if diagnostic.code == CAPPED else self.level_of(diagnostic.code)
+
+    def level_of(self, code: str) -> Severity:
+        return "error" if self.strict else severity(code)

@@ -296,10 +296,10 @@ def check_file(
     display = display_path(display if display is not None else path)
     options, limits = options or Options(), limits or Limits()
     tree = confine.tree_of(path)
-    refused = confine.refusal(path, tree, allow_outside=options.allow_outside_paths)
-    if refused is not None:
-        return [Checked(FileResult(display, [files.refused(refused)], strict=options.strict))]
-    text, problem = files.read_text(path, limits)
+    try:
+        text, problem = files.read_document(path, limits, tree, options.allow_outside_paths)
+    except files.Refused as e:
+        return [Checked(FileResult(display, [files.refused(str(e))], strict=options.strict))]
     if text is None:
         return [Checked(_screened(display, problem, options, limits))]
     how = _Judging(display, "document", path.parent, options, limits, tree)
@@ -342,10 +342,8 @@ def read_saved(path: Path, tree: Path, limits: Limits) -> str:
     """The saved text of a file read for context (the agent.yaml naming an open document),
     confined to ``tree`` and the size limit as a file given is; empty when it cannot be."""
     try:
-        if confine.refusal(path, tree) is not None:
-            return ""
-        text, _ = files.read_text(path, limits)
-    except (OSError, ValueError):
+        text, _ = files.read_document(path, limits, tree)
+    except (OSError, ValueError, files.Refused):
         return ""
     return text or ""
 

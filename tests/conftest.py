@@ -107,6 +107,13 @@ def _own_result_cache(
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "user-cache"))
 
 
+@pytest.fixture(autouse=True)
+def _colour_not_forced(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A shell's ``FORCE_COLOR`` would colour every text output a test reads: a test that
+    wants it sets it."""
+    monkeypatch.delenv("FORCE_COLOR", raising=False)
+
+
 @pytest.fixture
 def run_json(capsys: pytest.CaptureFixture[str]) -> RunJson:
     """``run_json(*args) -> (exit code, JSON document)`` of ``validate ... --format json``."""

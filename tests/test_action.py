@@ -9,6 +9,7 @@ install step; the slow one runs the install step itself (pip install of this che
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -89,10 +90,10 @@ class Runner:
             self.outputs[step["id"]] = dict(line.split("=", 1) for line in lines if "=" in line)
         return done
 
-    def validate(self) -> subprocess.CompletedProcess[str]:
-        """The steps after the install, with this checkout's interpreter installed."""
+    def validate(self, python: str = sys.executable) -> subprocess.CompletedProcess[str]:
+        """The steps after the install, with ``python`` (this checkout's) installed."""
         install, *rest = _action()["runs"]["steps"]
-        self.outputs[install["id"]] = {"python": sys.executable}
+        self.outputs[install["id"]] = {"python": python}
         done = None
         for step in rest:
             done = self.run(step)
@@ -113,6 +114,20 @@ def _runner(tmp_path: Path, files: dict[str, str], **inputs: str) -> Runner:
     workspace = _repository(tmp_path / "repo", files)
     (tmp_path / "temp").mkdir()
     return Runner(workspace, tmp_path / "temp", inputs)
+
+
+def shadowed_python(folder: Path, shadow: dict[str, str]) -> str:
+    """A virtual environment's python that imports this checkout's packages, and the modules
+    of ``shadow`` (path: text) before them: the action runs python with -I, which ignores
+    PYTHONPATH."""
+    venv.EnvBuilder(symlinks=True).create(folder)
+    (site,) = (folder / "lib").glob("python*/site-packages")
+    for name, text in shadow.items():
+        (site / name).parent.mkdir(parents=True, exist_ok=True)
+        (site / name).write_text(text, encoding="utf-8")
+    ours = sysconfig.get_paths()["purelib"]
+    (site / "zz-checkout.pth").write_text(f"import site; site.addsitedir({ours!r})\n", "utf-8")
+    return str(folder / "bin" / "python")
 
 
 # --- structure ------------------------------------------------------------------------------
@@ -151,6 +166,18 @@ def test_inputs_reach_the_scripts_through_env_only() -> None:
         assert not _EXPRESSION.search(step["run"]), f"{step['name']}: ${{{{ }}}} in a script"
         for value in step.get("env", {}).values():
             assert _EXPRESSION.fullmatch(str(value)), value
+
+
+def test_every_python_the_action_starts_is_isolated_from_the_checkout() -> None:
+    """The working folder is the checkout: each interpreter runs with -I, so that no module
+    of it (yaml.py, pip/, holodeck_mt/) is imported (tests/hostile/test_checkout_not_run.py
+    runs them over such a checkout)."""
+    runs = "\n".join(step["run"] for step in _action()["runs"]["steps"])
+    started = re.findall(r'"\$(\w+)"((?: -\w+)*) -[mc] ', runs)
+    assert {name for name, _ in started} == {"base", "python", "HOLODECK_MT_PYTHON"}
+    for name, flags in started:
+        assert "-I" in flags.split(), name
+    assert "python -" not in runs and "python3 -" not in runs
 
 
 def test_the_install_step_installs_the_actions_own_checkout_by_default() -> None:
@@ -348,18 +375,15 @@ def test_the_args_input_passes_options(tmp_path: Path) -> None:
 def test_the_platform_input_requires_the_platforms_models(tmp_path: Path) -> None:
     """Where holodeck-ai does not import, `platform` fails the step rather than leave the
     agent's own sections unchecked (the default run says which went unchecked)."""
-    shadow = tmp_path / "shadow" / "holodeck"
-    shadow.mkdir(parents=True)
-    (shadow / "__init__.py").write_text("raise ImportError('not installed')\n", encoding="utf-8")
+    missing = {"holodeck/__init__.py": "raise ImportError('not installed')\n"}
+    python = shadowed_python(tmp_path / "without-holodeck", missing)
     agent = "name: a\nmodel:\n  provider: openai\n  name: gpt-4o\ninstructions:\n  inline: hi\n"
-    plain = _runner(tmp_path / "a", {"agent.yaml": agent})
-    plain.env = {"PYTHONPATH": str(shadow.parent)}
-    done = plain.validate()
+    done = _runner(tmp_path / "a", {"agent.yaml": agent}).validate(python)
     assert done.returncode == 0, done.stdout + done.stderr
     judged = _runner(tmp_path / "b", {"agent.yaml": agent}, platform="true")
-    judged.env = {"PYTHONPATH": str(shadow.parent)}
-    done = judged.validate()
+    done = judged.validate(python)
     assert done.returncode == 2, done.stdout + done.stderr
+    assert "--platform required, but the platform's models do not import" in done.stderr
 
 
 @pytest.mark.slow
@@ -377,7 +401,50 @@ def test_the_summary_has_the_counts_a_table_and_says_when_annotations_are_capped
     assert "Found 12 errors and 0 warnings in 1 of 1 file." in text
     assert "this run has 12 errors, all in the job's log." in text
     assert "| agent.yaml\\:3\\:12 | error | HMT102 wrong-type |" in text
+    assert "| HMT102 wrong-type | error | 12 |" in text
     off = _runner(tmp_path / "off", {"agent.yaml": cases}, summary="false")
     off.env = {"GITHUB_STEP_SUMMARY": str(tmp_path / "off.md")}
     off.validate()
     assert not (tmp_path / "off.md").exists()
+
+
+@pytest.mark.slow
+def test_one_run_of_the_validator_writes_the_annotations_the_summary_and_the_sarif(
+    tmp_path: Path,
+) -> None:
+    runner = _runner(
+        tmp_path, {"a.yaml": BROKEN, "b/agent.yaml": BROKEN}, **{"sarif-file": "out.sarif"}
+    )
+    log = runner.temp / "runs.log"
+    python = runner.temp / "python"
+    python.write_text(f'#!/bin/sh\necho "$*" >> "{log}"\nexec "{sys.executable}" "$@"\n', "utf-8")
+    python.chmod(0o755)
+    summary = tmp_path / "summary.md"
+    runner.env = {"GITHUB_STEP_SUMMARY": str(summary)}
+    done = runner.validate(str(python))
+    assert done.returncode == 1, done.stdout + done.stderr
+    (run,) = log.read_text(encoding="utf-8").splitlines()
+    assert run.startswith("-I -m holodeck_mt validate ")
+    assert "::error file=a.yaml,line=3," in done.stdout
+    assert "::error file=b/agent.yaml,line=3," in done.stdout
+    sarif = json.loads((runner.workspace / "out.sarif").read_text(encoding="utf-8"))
+    found = {
+        (r["ruleId"], r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"])
+        for r in sarif["runs"][0]["results"]
+    }
+    assert found == {("HMT105", "a.yaml"), ("HMT105", "b/agent.yaml")}
+    text = summary.read_text(encoding="utf-8")
+    assert text.startswith("### holodeck-mt: failed\n")
+    assert "| a.yaml | 1 | 0 |" in text and "| b/agent.yaml | 1 | 0 |" in text
+    assert not list(runner.temp.glob("holodeck-mt-summary.*")), "the summary's file is left"
+
+
+@pytest.mark.slow
+def test_a_usage_error_fails_the_step_and_writes_no_summary(tmp_path: Path) -> None:
+    runner = _runner(tmp_path, {"agent.yaml": BROKEN}, args="--select HMT999")
+    summary = tmp_path / "summary.md"
+    runner.env = {"GITHUB_STEP_SUMMARY": str(summary)}
+    done = runner.validate()
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert not summary.exists() or summary.read_text(encoding="utf-8") == ""
+    assert not list(runner.temp.glob("holodeck-mt-summary.*"))

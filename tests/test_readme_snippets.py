@@ -70,7 +70,7 @@ def test_workflow_snippets_use_the_action_with_its_inputs_or_a_registered_format
     assert any("sarif-file" in step.get("with", {}) for step in ours)
     formats = set()
     for step in _workflow_steps():
-        found = re.search(r"holodeck_mt validate --format (\w+)", step.get("run", ""))
+        found = re.search(r"holodeck(?:-mt|_mt) validate --format (\w+)", step.get("run", ""))
         if found:
             formats.add(found.group(1))
     assert formats == {"github"}

@@ -12,10 +12,11 @@ import json
 import os
 import stat
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from collections.abc import Collection
+    from collections.abc import Collection, Iterable
 
     from holodeck_mt.limits import Limits
     from holodeck_mt.model import FileResult
@@ -38,32 +39,42 @@ _HOME = os.path.join("~", "Library", "Caches") if sys.platform == "darwin" else 
 
 def user_folder() -> str | None:
     """``$XDG_CACHE_HOME/holodeck-mt``, else ``~/.cache/holodeck-mt`` (``~/Library/Caches``
-    on macOS); None in the working folder's repository (to the folder holding ``.git``)."""
+    on macOS), where the key lives; None when it is not absolute."""
     xdg = os.environ.get("XDG_CACHE_HOME", "")
     found = os.path.join(xdg if os.path.isabs(xdg) else os.path.expanduser(_HOME), "holodeck-mt")
-    if not os.path.isabs(found):
-        return None
+    return found if os.path.isabs(found) else None
+
+
+def misplaced(judged: Iterable[str] = ()) -> str | None:
+    """The tree holding the key's folder or the entries' (as written or resolved), if any: the
+    working folder's repository, or a judged file's (else its folder). None: they may be used."""
     from holodeck_mt.read.confine import repository_root
 
-    here = repository_root(os.path.realpath(os.getcwd()))
-    if here is None:
-        return found
-    real = os.path.realpath(found)
-    return None if real == here or real.startswith(here.rstrip(os.sep) + os.sep) else found
+    found = [f for f in (user_folder(), os.environ.get("HOLODECK_MT_CACHE_DIR")) if f]
+    places = {p for f in found for p in (os.path.abspath(f), os.path.realpath(f))}
+    folders = {os.path.realpath(os.path.dirname(os.path.abspath(path))) for path in judged}
+    trees = {repository_root(os.path.realpath(os.getcwd()))}
+    trees |= {repository_root(folder) or folder for folder in folders}
+    for tree in filter(None, trees):
+        if any(Path(place).is_relative_to(tree) for place in places):
+            return tree
+    return None
 
 
 def folder(options: Options) -> str | None:
-    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, the configuration's ``cache-dir``, the
-    user's; None when results are not cached (graders imported, other files looked at)."""
+    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, else the user's cache folder; None when
+    results are not cached (graders imported, other files looked at)."""
     if options.import_graders or options.check_files:
         return None
-    return os.environ.get("HOLODECK_MT_CACHE_DIR") or options.cache_dir or user_folder()
+    return os.environ.get("HOLODECK_MT_CACHE_DIR") or user_folder()
 
 
 def secret() -> bytes | None:
     """This installation's key, made on first use (None: no cache), read once a process."""
     place = user_folder()
-    return _secret(place) if place is not None and os.open in os.supports_dir_fd else None
+    if place is None or misplaced() is not None or os.open not in os.supports_dir_fd:
+        return None
+    return _secret(place)
 
 
 @functools.cache
@@ -111,16 +122,22 @@ def _mac(key: bytes, *parts: bytes) -> str:
     return hmac.new(key, framed, hashlib.sha256).hexdigest()
 
 
-def _content(path: str, limit: int = MAX_FILE_BYTES, at: int | None = None) -> bytes | None:
-    """A regular file's bytes within ``limit``, never blocking (in ``at``: never a link)."""
+def _content(path: str, limit: int = MAX_FILE_BYTES) -> bytes | None:
+    """A judged file's bytes within ``limit`` (None: not a regular file, or not read)."""
+    from holodeck_mt.read import files
+
     try:
-        flags = _READ if at is None else _READ | _NOLINK
-        with os.fdopen(os.open(os.path.expanduser(path), flags, dir_fd=at), "rb") as handle:
-            regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
-            raw = handle.read(limit + 1) if regular else None
-    except (OSError, ValueError):
+        return files.read(os.path.expanduser(path), limit).raw
+    except (OSError, ValueError, files.Refused, files.TooLarge):
         return None
-    return raw if raw is not None and len(raw) <= limit else None
+
+
+def _own(name: str, at: int) -> bytes:
+    """The entry ``name`` in the folder ``at``: a regular file, never a link, never blocking."""
+    with os.fdopen(os.open(name, _READ | _NOLINK, dir_fd=at), "rb") as handle:
+        regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
+        raw = handle.read(MAX_ENTRY_BYTES + 1) if regular else b""
+    return raw if len(raw) <= MAX_ENTRY_BYTES else b""
 
 
 def _state(key: bytes, path: str) -> str:
@@ -199,7 +216,7 @@ class Entry:
         try:
             at = _entry_folder(self.root, self.name, create=False)
             try:
-                content = _content(self.name, MAX_ENTRY_BYTES, at) or b""
+                content = _own(self.name, at)
             finally:
                 os.close(at)
             mac, _, payload = content.partition(b"\n")

@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from holodeck_mt.app.pool_host import PoolHost
     from holodeck_mt.model import FileResult
     from holodeck_mt.project import discovery
+    from holodeck_mt.render import Renderer
 
 #: The shell's codes for a run ended by Ctrl-C and by SIGTERM (128 + the signal).
 EXIT_INTERRUPTED, EXIT_TERMINATED = 130, 143
@@ -80,6 +81,18 @@ def _count(minimum: int, maximum: int) -> Callable[[str], int]:
 _positive = _count(1, MAX_COUNT_OPTION)
 
 
+def _report_spec(text: str) -> tuple[str, Path]:
+    """``sarif:out.sarif``: a format and the file its report goes to."""
+    from holodeck_mt.render import FORMATS
+
+    name, _, path = text.partition(":")
+    if name not in FORMATS or not path:
+        raise argparse.ArgumentTypeError(
+            f"not FORMAT:PATH ({'|'.join(FORMATS)}): '{clip(text, 40)}'"
+        )
+    return name, Path(path)
+
+
 class _Parser(argparse.ArgumentParser):
     """argparse, with the arguments it quotes in errors escaped (they reach a CI log)."""
 
@@ -98,14 +111,23 @@ class _Parser(argparse.ArgumentParser):
         _say(f"{self.prog}: error: {message}")
         raise SystemExit(EXIT_USAGE)
 
+    # An argument a command does not know: its usage error, not the top level's (argparse's).
+    def parse_known_args(self, *args: Any, **kwargs: Any) -> Any:
+        parsed, extras = super().parse_known_args(*args, **kwargs)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return parsed, extras
+
 
 #: Each option's names (``--output-file -o``) and help; its argparse keywords in
 #: :data:`_KEYWORDS`, else a flag (on or off).
 _SELECTION = {
     "--select": "report only these codes, comma-separated; a prefix selects a range (HMT2: "
     "every HMT2xx); replaces the configuration file's `select` (default: every code)",
+    "--extend-select": "report these codes or prefixes too (adds to `select` or --select)",
     "--ignore": "do not report these codes or prefixes, comma-separated; adds to the "
     "configuration file's `ignore`",
+    "--extend-ignore": "as --ignore (ruff's name for it)",
     "--config": "read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
     "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
     "--isolated": "read no configuration file",
@@ -123,6 +145,10 @@ _VALIDATE = {
     "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)",
     **_FORMAT,
     "--strict": "warnings fail the run too: the exit code and every format's verdict",
+    "--exit-zero": "exit 0 even when a file has errors (a usage error still exits 2)",
+    "-q --quiet": "print the diagnostics only, no summary line; twice (-qq), as --silent",
+    "--silent": "print no report on standard output (-o still writes it, as -q does)",
+    "--color": "colour text: auto (a terminal's, unless NO_COLOR; FORCE_COLOR), always, never",
     "--import-graders": "import each code grader and report missing modules or "
     "callables (runs the graders' module code)",
     "--check-files": "check that each files[*].path exists relative to the agent.yaml",
@@ -133,6 +159,8 @@ _VALIDATE = {
     "for (its name in the report, its folder's configuration and test_cases_file)",
     "--output-file -o": "write the report to this file (replaced whole, never half-written) "
     "instead of standard output",
+    "--report": "also write the report in FORMAT to PATH (replaced whole), whatever "
+    "--format and --statistics print; repeatable: one run, every report (sarif:out.sarif)",
     "--statistics": "print how many diagnostics of each code there are, instead of "
     "the diagnostics (text or json)",
     "--show-files": "print the files a run would validate and the YAML files it "
@@ -174,6 +202,7 @@ _INIT_EDITOR = {
 _RULE = {
     "code": "a code (HMT102) or its name",
     "--all": "print every code's documentation",
+    "--list": "print every code, its name and its severity, one line each",
 }
 _CODES = {"action": "append", "default": [], "metavar": "CODES"}
 _KEYWORDS: dict[str, dict[str, Any]] = {
@@ -183,10 +212,16 @@ _KEYWORDS: dict[str, dict[str, Any]] = {
     "code": {"nargs": "?", "metavar": "CODE"},
     "--format": {"default": "text", "choices": ["text", "json"]},
     "--select": _CODES,
+    "--extend-select": _CODES,
     "--ignore": _CODES,
+    "--extend-ignore": _CODES,
+    "-q --quiet": {"action": "count", "default": 0},
+    "--silent": {"action": "store_const", "const": 2, "dest": "quiet"},
+    "--color": {"choices": ("auto", "always", "never"), "default": "auto"},
     "--config": {"type": Path, "metavar": "PATH"},
     "--stdin-filename": {"metavar": "PATH"},
     "--output-file -o": {"type": Path, "metavar": "FILE"},
+    "--report": {"type": _report_spec, "action": "append", "default": [], "metavar": "FORMAT:PATH"},
     "--platform": {"choices": PLATFORM_CHOICES, "default": None},
     "-j --jobs": {"type": _count(1, MAX_JOBS), "default": os.cpu_count() or 1},
     "--max-file-size": {"type": _size, "default": MAX_FILE_BYTES, "metavar": "SIZE"},
@@ -380,6 +415,8 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     _prepare(_FORK and any(map(_judges_platform, jobs)))
     pool_host.ready()
     rules_to_run(jobs[0].options)
+    if not _FORK:  # a spawned worker starts as `python -c`: the working folder stays off sys.path
+        os.environ["PYTHONSAFEPATH"] = "1"
     context = multiprocessing.get_context("fork" if _FORK else None)
     size = max(1, len(jobs) // (4 * workers))
     chunks = [list(range(i, min(i + size, len(jobs)))) for i in range(0, len(jobs), size)]
@@ -688,27 +725,39 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
-    """Render the report (to stdout, or swapped in whole as ``--output-file``); the exit code."""
-    from holodeck_mt.render import renderer, statistics
+    """Render the report (to stdout or ``--output-file``) and each ``--report``; the exit code."""
+    from holodeck_mt.render import renderer, shown_as, statistics
 
-    render = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
+    colour = "never" if args.output_file is not None and args.color != "always" else args.color
+    chosen = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
+    render = shown_as(chosen, colour=colour, quiet=args.quiet > 0)
     if args.output_file is None:
-        _write_report(lambda out: render(results, out))
-    else:
-        import io
-
-        from holodeck_mt.model import reason_of
-        from holodeck_mt.project import writes  # tempfile and hashlib: only for a file
-
-        buffer = io.StringIO()
-        render(results, buffer)
-        try:
-            writes.create(args.output_file, buffer.getvalue().encode("utf-8", "backslashreplace"))
-        except OSError as e:
-            return _error(f"cannot write '{display_path(args.output_file)}': {reason_of(e)}")
-    if problems:
+        if args.quiet < 2:  # --silent, -qq
+            _write_report(lambda out: render(results, out))
+    elif not _write_file(args.output_file, render, results):
         return EXIT_USAGE
-    return EXIT_INVALID if any(not r.valid for r in results) else EXIT_OK
+    written = [_write_file(path, renderer(name), results) for name, path in args.report]
+    if problems or not all(written):
+        return EXIT_USAGE
+    invalid = any(not r.valid for r in results) and not args.exit_zero
+    return EXIT_INVALID if invalid else EXIT_OK
+
+
+def _write_file(path: Path, render: Renderer, results: list[FileResult]) -> bool:
+    """Render into the file ``path``, replaced whole; False (said on stderr) if it cannot be."""
+    import io
+
+    from holodeck_mt.model import reason_of
+    from holodeck_mt.project import writes  # tempfile and hashlib: only for a file
+
+    buffer = io.StringIO()
+    render(results, buffer)
+    try:
+        writes.create(path, buffer.getvalue().encode("utf-8", "backslashreplace"))
+    except OSError as e:
+        _error(f"cannot write '{display_path(path)}': {reason_of(e)}")
+        return False
+    return True
 
 
 def _misused(args: argparse.Namespace) -> str | None:
@@ -721,6 +770,11 @@ def _misused(args: argparse.Namespace) -> str | None:
         return "--stdin-filename goes with the path `-` (standard input)"
     if args.statistics and args.format not in statistics.RENDERERS:
         return f"--statistics prints {' or '.join(statistics.RENDERERS)}, not {args.format}"
+    files = [os.path.abspath(p) for p in [args.output_file, *(p for _, p in args.report)] if p]
+    if len(set(files)) < len(files):
+        return "two reports (-o, --report) go to the same file"
+    if args.report and args.show_files:
+        return "--show-files validates nothing: it writes no --report"
     return None
 
 
@@ -773,6 +827,10 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
     """The jobs with the cache's folder and their configuration file, when cached."""
     from holodeck_mt.app import cache
 
+    tree = cache.misplaced(job.path for batch in rounds for job in batch)
+    if tree is not None:  # a key or entries the checkout could have committed: no cache, said once
+        _say(f"holodeck-mt: no cache this run: the cache's folder lies in '{display_path(tree)}'")
+        return rounds
     if cache.secret() is None:  # read now: forked workers have it
         return rounds
 
@@ -804,19 +862,16 @@ def _validate_all(
     problems: list[str],
     host: PoolHost[_Job, Outcome] | None = None,
 ) -> list[FileResult]:
-    """Each file's results, once per run; what could not be read goes to ``problems``."""
+    """Each file's results, each verdict once per run (every role's); what could not be read
+    goes to ``problems``."""
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []
-    seen: set[str] = set()
+    seen: discovery.Shown = {}
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
         for done, problem in _outcomes(batch, args, host):
-            for result in done:
-                key = discovery.same_file_key(result.path)
-                if key not in seen:
-                    seen.add(key)
-                    results.append(result)
+            results += [result for result in done if discovery.another_verdict(result, seen)]
             if problem:
                 problems.append(problem)
     return results
@@ -891,14 +946,15 @@ def _schema(path_only: bool) -> int:
     return EXIT_OK
 
 
-def _rule(code: str | None, every: bool) -> int:
+def _rule(args: argparse.Namespace) -> int:
     from holodeck_mt.app import rule_docs
 
     try:
-        text = rule_docs.text(None if every else code or "")
+        code = None if args.all else args.code or ""
+        text = rule_docs.listing() if args.list else rule_docs.text(code)
     except rule_docs.UnknownCode as e:
         return _error(
-            f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --all` prints every one"
+            f"no code or rule named '{clip(str(e), 80)}'; `holodeck-mt rule --list` lists every one"
         )
     except OSError as e:
         return _error(f"the codes' documentation cannot be read: {e}")
@@ -910,7 +966,7 @@ def _rule(code: str | None, every: bool) -> int:
 _COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "validate": _validate,
     "schema": lambda args: _schema(args.path),
-    "rule": lambda args: _rule(args.code, args.all),
+    "rule": _rule,
     "lsp": lambda args: _lsp(),
     "fix": _fix,
     "init-editor": lambda args: _init_editor(Path(args.folder), args.modeline, args.schema),

@@ -52,3 +52,10 @@ def text(code: str | None) -> str:
     page = page_path().read_text(encoding="utf-8")
     codes = REGISTRY if code is None else [entry(code)]
     return "\n".join(documentation(found, page) for found in codes)
+
+
+def listing() -> str:
+    """``holodeck-mt rule --list``: every code, its severity and name, as ``--statistics``."""
+    return "".join(
+        f"{c.code}  {c.severity:<7}  {c.name}{c.retired and ' (retired)'}\n" for c in REGISTRY
+    )

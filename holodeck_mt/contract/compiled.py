@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from holodeck_mt import walk
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.contract.walker import ANNOTATIONS, rebuild
-from holodeck_mt.model import Fault, JsonPath
+from holodeck_mt.model import CAPPED, Fault, JsonPath
 from holodeck_mt.wording.hints import plural
 
 if TYPE_CHECKING:
@@ -132,7 +132,7 @@ def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:
 
 
 def _stopped(message: str, parts: JsonPath) -> Fault:
-    return Fault("HMT220", message, parts, hint="--max-diagnostics 0 examines them all")
+    return Fault(CAPPED, message, parts, hint="--max-diagnostics 0 examines them all")
 
 
 def _renumbered(

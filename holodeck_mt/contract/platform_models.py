@@ -8,7 +8,6 @@ platform warns or logs reaches a stream (it quotes the input raw).
 
 from __future__ import annotations
 
-import codecs
 import errno
 import logging
 import os
@@ -25,6 +24,7 @@ from holodeck_mt.contract import unchecked
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Fault, JsonPath, clip, reason_of, severity, under
 from holodeck_mt.read import confine, loader
+from holodeck_mt.read.files import Refused, TooLarge, read
 from holodeck_mt.text import substituted
 from holodeck_mt.wording import hints
 
@@ -56,7 +56,6 @@ _PROMPT = "-"
 #: The ``prompt_file`` handed beside a ``prompt``: the platform refuses the two together
 #: before it looks at the file, and a NUL stops any path before the system sees it.
 _NO_PATH = "\x00"
-_CHUNK = 1 << 16
 
 
 def agent_model() -> Any:
@@ -310,10 +309,14 @@ def _unreadable(error: BaseException) -> _Problem:
 
 
 def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
-    """A prompt file read as UTF-8, bounded, and dropped as it is read: whether it is blank."""
+    """A prompt file read as UTF-8 within what the document's other prompt files leave of
+    the limit: whether it is blank."""
     limit = files.limits.max_bytes
     try:
-        descriptor = confine.open_regular(path)
+        raw = read(path, limit - files.spent).raw
+    except TooLarge as e:
+        files.spent += e.read
+        return False, _too_large(e.size, limit, files.spent - e.read)
     except OSError as e:
         if e.errno == errno.ENOENT:
             hint = "the platform reads a relative prompt_file from the working folder"
@@ -322,29 +325,13 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
             kind = "a folder" if path.is_dir() else "not a regular file"
             return False, ("HMT130", f"prompt_file is {kind}", None)
         return False, _unreadable(e)
-    allowed = limit - files.spent
-    with os.fdopen(descriptor, "rb") as file:
-        size = os.fstat(file.fileno()).st_size
-        if size > allowed:
-            return False, _too_large(size, limit, files.spent)
-        decoder = codecs.getincrementaldecoder("utf-8")()
-        blank, read = True, 0
-        try:
-            # One byte past the limit at most: a file that grew since is read no further.
-            while chunk := file.read(min(_CHUNK, allowed + 1 - read)):
-                read += len(chunk)
-                text = decoder.decode(chunk)  # the whole file is decoded: UTF-8 or refused
-                blank = blank and not text.strip()
-                if read > allowed:
-                    return False, _too_large(read, limit, files.spent)
-            decoder.decode(b"", final=True)
-        except UnicodeDecodeError as e:
-            return False, ("HMT130", f"prompt_file is not UTF-8 text ({clip(e.reason)})", None)
-        except OSError as e:
-            return False, _unreadable(e)
-        finally:
-            files.spent += read
-    return blank, None
+    except (ValueError, Refused) as e:
+        return False, _unreadable(e)
+    files.spent += len(raw)
+    try:
+        return not raw.decode("utf-8").strip(), None
+    except UnicodeDecodeError as e:
+        return False, ("HMT130", f"prompt_file is not UTF-8 text ({clip(e.reason)})", None)
 
 
 def _too_large(size: int, limit: int, spent: int) -> _Problem:

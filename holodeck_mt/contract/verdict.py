@@ -44,7 +44,7 @@ def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
     def schema(document: Any) -> list[Fault]:
         """The schema's faults of ``document``, none below a loader's report."""
         found = compiled.schema_faults(
-            ROOTS[role], document, compiled=not doc.has_non_json, max_cases=limits.max_diagnostics
+            ROOTS[role], document, compiled=not doc.has_non_json, max_cases=limits.max_examined
         )
         return [f for f in found if not under(f.parts, doc.reported)]
 

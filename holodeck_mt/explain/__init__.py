@@ -14,51 +14,61 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, reason_of, usage_error
 from holodeck_mt.pipeline import check_file
 from holodeck_mt.project import discovery
+from holodeck_mt.project.config import ConfigError
+from holodeck_mt.project.settings import JobSettings
 from holodeck_mt.render import renderer
+from holodeck_mt.selection import SelectionError
 from holodeck_mt.text.safe_text import escape, escape_as_json
 from holodeck_mt.wording import hints
 
 
-def explain(path: str, *, test_case: str | None = None, limits: Limits | None = None) -> Any:
+def explain(
+    path: str,
+    *,
+    test_case: str | None = None,
+    limits: Limits | None = None,
+    jobs: JobSettings | None = None,
+) -> Any:
     """The explain document of ``path`` (:class:`OSError` when it cannot be read), judged
-    on the documents the validator judged, showing none of their substituted values."""
-    limits = limits or Limits()
-    checked = check_file(path, limits=limits)
+    on the documents the validator judged, with the options ``jobs`` gives each file (by
+    default its configuration's), showing none of their substituted values."""
+    limits, jobs = limits or Limits(), jobs or JobSettings()
+    checked = check_file(path, limits=limits, options=jobs.of(path), options_of=jobs.of)
     results = [c.result for c in checked]
     files = [r.to_json() for r in results]
-    if any(r.errors for r in results):
+    if not all(r.valid for r in results):
         return document.refused(files), results
     built = document.build(document.sources_of(checked, path, limits), files, test_case)
     values = [c.values for c in checked if c.values is not None]
     return describe.as_written(built, values), results
 
 
-def _through_agent(path: str) -> tuple[str, str | None]:
+def _through_agent(path: str, jobs: JobSettings) -> str:
     """The agent.yaml naming ``path`` as its test-cases file (its metrics apply), else
-    ``path``; and a note for a list of test cases no agent.yaml names."""
-    file = Path(path)
-    if discovery.is_agent_file(file):
-        return path, None
-    agent = discovery.naming_agent(file)
+    ``path``, with a note for a list of test cases no agent.yaml names."""
+    agent = jobs.for_path(Path(path)).agent
     if agent is not None:
-        return str(agent), None
-    if not discovery.top_level_is_list(file):
-        return path, None
-    return path, (
-        f"no agent.yaml names '{escape(clip(path, 200))}' as its test_cases_file (looked in "
-        f"its folder and {discovery.LEVELS_UP} above): explained without an agent's metrics"
-    )
+        return str(agent)
+    if not discovery.is_agent_file(Path(path)) and discovery.top_level_is_list(Path(path)):
+        print(
+            f"holodeck-mt: note: no agent.yaml names '{escape(clip(path, 200))}' as its "
+            f"test_cases_file (looked in its folder and {discovery.LEVELS_UP} above): "
+            "explained without an agent's metrics",
+            file=sys.stderr,
+        )
+    return path
 
 
 def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO) -> int:
     """Explain one file to ``out``; the exit code (0 explained, 1 refused, 2 usage)."""
     if not Path(path).is_file():
         return _usage(f"cannot read '{escape(clip(path, 400))}': not a file")
-    path, alone = _through_agent(path)
-    if alone is not None:
-        print(f"holodeck-mt: note: {alone}", file=sys.stderr)
     try:
-        doc, results = explain(path, test_case=test_case, limits=limits)
+        jobs = JobSettings()
+        path = _through_agent(path, jobs)
+        doc, results = explain(path, test_case=test_case, limits=limits, jobs=jobs)
+    except (ConfigError, SelectionError) as e:
+        return _usage(escape(clip(str(e), 800)))
     except OSError as e:
         return _usage(f"cannot read '{escape(clip(path, 400))}': {reason_of(e)}")
     if doc["explained"] and test_case is not None and not doc["test_cases"]:

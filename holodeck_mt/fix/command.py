@@ -49,23 +49,25 @@ def run(paths: Sequence[str], request: Request, options_of: OptionsOf) -> Report
     report.problems += found.problems
     # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
     first, later, _ = discovery.followed_last(found.files)
-    seen: set[str] = set()
-    for path in first + later:
-        if discovery.same_file_key(path) in seen:
+    seen: discovery.Shown = {}
+    for at, path in enumerate(first + later):
+        if at >= len(first) and discovery.same_file_key(path) in seen:
             continue
         try:
-            checked = check_file(path, options=options_of(path), limits=request.limits)
+            checked = check_file(
+                path, options=options_of(path), limits=request.limits, options_of=options_of
+            )
             tree = confine.tree_of(Path(path))
         except (OSError, ValueError) as e:
             report.problems.append(f"cannot read '{writes.shown(path)}': {reason_of(e)}")
             continue
         for each in checked:
             result = each.result
-            key = discovery.same_file_key(result.source or result.path)
-            if key in seen:
+            fixed = discovery.same_file_key(result.source or result.path) in seen
+            if not discovery.another_verdict(result, seen):
                 continue
-            seen.add(key)
-            if result.text is None or result.source is None or each.again is None:
+            if fixed or result.text is None or result.source is None or each.again is None:
+                # Fixed in its first role only: another role's errors are left.
                 report.errors_left += result.errors
                 continue
             try:

@@ -4,6 +4,7 @@ then once per file clipped, sorted, deduplicated and capped."""
 from __future__ import annotations
 
 import dataclasses
+from collections import Counter
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
@@ -84,7 +85,8 @@ def _bounded(d: Diagnostic) -> Diagnostic:
 
 def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:
     """Those ``keep`` keeps (the rest not counted, :func:`_linted`), clipped, sorted,
-    deduplicated, at most ``limits.max_diagnostics``; past the cap an ``HMT220`` counts the rest."""
+    deduplicated, at most ``limits.max_diagnostics``; past the cap an ``HMT220`` counts the
+    rest by code."""
     kept = _dedupe(map(_bounded, _linted([d for d in found if keep is None or keep(d)])))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
@@ -106,7 +108,7 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
         first.column,
         hint="--max-diagnostics 0 shows them all",
     )
-    more = dataclasses.replace(more, not_shown=(errors, warnings))
+    more = dataclasses.replace(more, not_shown=dict(Counter(d.code for d in rest)))
     return [*kept[:cap], more, *counts]
 
 

@@ -8,59 +8,38 @@ a document outside every workspace folder has its own folder as its tree.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Role
+from holodeck_mt.model import Diagnostic, FileResult
 from holodeck_mt.pipeline import read_saved, validate_document_text, validate_text
 from holodeck_mt.project import discovery
-from holodeck_mt.project.config import ConfigError, find, load
+from holodeck_mt.project.config import ConfigError
+from holodeck_mt.project.settings import FileSettings, JobSettings
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Options
 from holodeck_mt.selection import SelectionError
 
 
-@dataclass(frozen=True)
-class Target:
-    """How a document is validated: its role and the folder its paths are relative to."""
-
-    role: Role
-    base_dir: Path
-    #: The agent.yaml that names it, for a test-cases file validated through it.
-    agent: Path | None = None
-
-
-def target_of(path: Path, text: str, tree: Path | None = None) -> Target | None:
-    """How to validate ``text`` at ``path`` (no agent.yaml looked for above ``tree``);
-    None: not a HoloDeck file."""
-    if discovery.is_agent_file(path):
-        return Target("document", path.parent)
-    agent = discovery.naming_agent(path, tree)
-    if agent is not None:
-        return Target("test-cases-file", agent.parent, agent)
-    if discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text):
-        return Target("document", path.parent)
-    return None
-
-
-def options_for(path: Path, tree: Path) -> tuple[Options, str | None]:
-    """The workspace configuration's options, read afresh from ``path`` up to ``tree``;
-    and why it was not used (every code is then)."""
+def decided(path: Path, tree: Path) -> tuple[FileSettings, JobSettings, str | None]:
+    """The document's settings (``project.settings``), the workspace's configuration read
+    afresh; and why it was not used (every code is then)."""
     try:
-        found = find(path.parent, top=tree)
-        if found is None:
-            return Options(), None
-        settings = load(found)
-        return Options(selection=settings.selection(), platform=settings.platform), None
+        jobs = JobSettings(top=tree)
+        found = jobs.for_path(path)
+        if found.agent is not None:
+            jobs.of(str(found.agent))  # read now: a fault is said here
+        return found, jobs, None
     except (ConfigError, SelectionError, OSError, ValueError) as e:
-        return Options(), f"configuration not used: {e}"
+        jobs = JobSettings(top=tree, isolated=True)
+        return jobs.for_path(path), jobs, f"configuration not used: {e}"
 
 
-#: A document's last reading: its text, the agent.yaml's it was validated through, and
-#: its diagnostics.
-Reading = tuple[str, str | None, list[Diagnostic]]
+#: A document's last reading: its text, the agent.yaml's it was validated through, its
+#: options; and its diagnostics.
+Reading = tuple[tuple[str, str | None, Options], list[Diagnostic]]
 
 
 def diagnose(
@@ -76,57 +55,65 @@ def diagnose(
     workspace configuration is not used."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
-    target = target_of(path, text, tree)
-    if target is None:
+    target, jobs, problem = decided(path, tree)
+    holds = discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text)
+    if target.agent is None and not discovery.is_agent_file(path) and not holds:
         return None
-    options, problem = options_for(path, tree)
     if problem is not None:
         log(problem)
     context = saved = None
     if target.agent is not None:  # validated through it: its saved text counts too
         saved = read_saved(target.agent, tree, limits)
         context = f"{target.agent}\0{tree}\0{saved}"
-    # Reused only under the default selection (a configuration may change), and never
-    # for a document naming a test_cases_file (it reads that file from disk).
-    kept = readings if readings is not None and options.selection.everything else {}
+    # Never reused for a document naming a test_cases_file (it reads that file from disk).
+    kept = readings if readings is not None else {}
+    key = (text, context, target.options)
     last = kept.get(str(path))
-    if last is not None and last[:2] == (text, context):
-        return last[2]
-    found = diagnose_as(path, text, tree, target, saved, limits, options)
+    if last is not None and last[0] == key:
+        return last[1]
+    result = _result(path, text, tree, target, jobs, saved, limits)
+    # What the editor shows: under ``strict`` every diagnostic is an error, as in a report.
+    found = [replace(d, severity=result.level_of(d.code)) for d in result.diagnostics]
     if context is None and "test_cases_file" in text:
         kept.pop(str(path), None)
     else:
-        kept[str(path)] = (text, context, found)
+        kept[str(path)] = (key, found)
     return found
 
 
-def diagnose_as(
+def _result(
     path: Path,
     text: str,
     tree: Path,
-    target: Target,
+    target: FileSettings,
+    jobs: JobSettings,
     agent_text: str | None,
-    limits: Limits | None = None,
-    options: Options | None = None,
-) -> list[Diagnostic]:
-    """:func:`diagnose` of a document whose ``tree`` and ``target`` are known;
-    ``agent_text``: the saved text of the agent.yaml naming it (if one does)."""
+    limits: Limits,
+) -> FileResult:
+    """The document's result: through the agent.yaml naming it, as saved (run-time checks
+    read its settings), each file with its own options, as on the command line."""
     common: dict[str, Any] = {
-        "base_dir": target.base_dir,
-        "limits": limits or Limits(),
+        "base_dir": target.base,
+        "limits": limits,
         "tree": tree,
-        "workdir": tree,
-        "options": options or Options(),
+        "workdir": target.env,
     }
-    if target.agent is None:
-        return validate_document_text(text, path=str(path), **common)[0].diagnostics
-    # Through the agent.yaml naming it, as saved (run-time checks read its settings).
-    results = validate_document_text(
-        agent_text or "", path=str(target.agent), followed_text=text, **common
+    if target.agent is None:  # in each of its roles: an agent.yaml may name itself
+        found = validate_document_text(text, path=str(path), options=target.options, **common)
+        own = [r for r in found[1:] if r.source == discovery.same_file_key(path)]
+        return replace(found[0], diagnostics=[d for r in found[:1] + own for d in r.diagnostics])
+    agent = str(target.agent)
+    through = validate_document_text(
+        agent_text or "",
+        path=agent,
+        followed_text=text,
+        options=jobs.of(agent),
+        options_of=jobs.of,
+        **common,
     )
-    if len(results) < 2:
-        return validate_text(text, path=str(path), role=target.role, **common).diagnostics
-    return results[1].diagnostics
+    if len(through) > 1:
+        return through[1]
+    return validate_text(text, path=str(path), role=target.role, options=target.options, **common)
 
 
 #: Validated at start (:func:`warm`) so the first document is as fast as the next: the

@@ -2,11 +2,13 @@
 ``10**18`` bytes at once, any header line, no resynchronising), so :class:`FramedInput` hands
 it only well-formed frames. A bad one is dropped unread with one escaped line on stderr, and
 reading resumes at the next ``Content-Length``; a stream ending inside a frame ends the input.
+A body pygls cannot read is one such line too (:class:`OneLine`), never a traceback.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import re
 import sys
 from collections import deque
@@ -111,8 +113,31 @@ class FramedInput:
                 return
 
     def _drop(self, why: str) -> None:
-        stream = sys.stderr
-        if stream is not None and not self._quiet:
-            with contextlib.suppress(OSError, ValueError):
-                stream.write(f"holodeck-mt lsp: dropped a message: {escape(why)}\n")
-                stream.flush()
+        if not self._quiet:
+            say(f"dropped a message: {why}")
+
+
+def say(line: str) -> None:
+    """One line on stderr, escaped and clipped; a closed stderr changes nothing."""
+    stream = sys.stderr
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(f"holodeck-mt lsp: {escape(clip(line, 300))}\n")
+            stream.flush()
+
+
+class OneLine(logging.Handler):
+    """pygls' warnings as one line each, never a traceback: a frame it cannot read (not
+    JSON, not an object, not a message) is one line, however many records pygls logs."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        message = str(record.msg)
+        if message.startswith("Unable to deserialize"):
+            return  # the frame's own record follows, with the error
+        error = record.exc_info[1] if record.exc_info else None
+        if not message.startswith("Unable to handle") or error is None:
+            say(record.getMessage())
+        elif isinstance(error, ValueError):
+            say(f"dropped a message: not JSON ({error})")
+        else:
+            say("dropped a message: not a JSON-RPC message")

@@ -6,6 +6,7 @@ for a version the editor has left is dropped. What is published or logged is esc
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 import time
 from collections.abc import Callable
@@ -23,7 +24,7 @@ from pygls.uris import to_fs_path
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.lsp import checking, documents, sharing
 from holodeck_mt.lsp.documents import FastTextDocument
-from holodeck_mt.lsp.framing import FramedInput
+from holodeck_mt.lsp.framing import FramedInput, OneLine
 from holodeck_mt.lsp.positions import UTF8, UTF16, UTF32, Lines
 from holodeck_mt.model import Diagnostic, clip
 from holodeck_mt.text.safe_text import escape
@@ -433,4 +434,7 @@ async def fix_all(ls: HoloDeckServer, *arguments: Any) -> bool:
 def serve(version: str) -> None:
     """Answer an editor on standard input and output, as holodeck-mt ``version``."""
     server.version = version
+    logs = logging.getLogger("pygls")
+    logs.addHandler(OneLine(logging.WARNING))
+    logs.propagate = False
     server.start_io(stdin=FramedInput(sys.stdin.buffer))  # type: ignore[arg-type]

@@ -9,13 +9,13 @@ from __future__ import annotations
 import os
 import re
 import sys
-from collections.abc import Collection, Iterable
+from collections.abc import Collection, Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from holodeck_mt.model import reason_of
-from holodeck_mt.read import confine
+from holodeck_mt.read import confine, files
 from holodeck_mt.selection import PerFileIgnore, Selection, SelectionError, parse
 
 FILE_NAME = ".holodeck-mt.toml"
@@ -28,7 +28,13 @@ MAX_LEVELS = 64
 PLATFORM_CHOICES = ("auto", "off", "required")
 #: How a pyproject.toml names the table, looked for before the file is parsed.
 _TABLE_MENTION = re.compile(rb"""tool\s*\.\s*["']?holodeck-mt""")
-KEYS = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform", "cache-dir")
+KEYS: tuple[str, ...] = ("select", "ignore", "per-file-ignores", "strict", "exclude", "platform")
+KEYS += ("extend-select", "extend-ignore")
+#: Keys no longer read, each with why: a repository's file chooses nothing the cache trusts.
+_GONE = {
+    "cache-dir": "the cache is never kept in a tree it judges (a pull request could commit it);"
+    " results stay in the user's cache folder, or $HOLODECK_MT_CACHE_DIR outside the repository",
+}
 
 
 class ConfigError(ValueError):
@@ -41,23 +47,23 @@ class Settings:
     path: Path | None = None
     root: Path | None = None
     select: tuple[str, ...] | None = None
+    extend_select: tuple[str, ...] = ()
     ignore: tuple[str, ...] = ()
     per_file_ignores: tuple[PerFileIgnore, ...] = ()
     strict: bool = False
     exclude: tuple[str, ...] = ()
-    #: Accepted and passed on: how the platform's verdict is used, where results are kept.
+    #: Accepted and passed on: how the platform's verdict is used.
     platform: str = "auto"
-    cache_dir: str | None = None
 
-    def selection(self, select: Iterable[str] = (), ignore: Iterable[str] = ()) -> Selection:
-        """The codes reported: the options' ``select`` replaces the file's; ``ignore`` adds."""
+    def selection(self, given: Mapping[str, Iterable[str]] | None = None) -> Selection:
+        """The codes reported, as ruff has them: ``given``'s ``--select`` replaces, the rest add."""
         from holodeck_mt.rules.registry import CODES
 
-        chosen = parse(select, CODES, where="--select") if select else None
-        ignored = parse(ignore, CODES, where="--ignore")
+        codes = {name: parse(values, CODES, where=name) for name, values in (given or {}).items()}
+        chosen = codes.get("--select") or (self.select or Selection().select) + self.extend_select
         return Selection(
-            select=chosen or self.select or Selection().select,
-            ignore=self.ignore + ignored,
+            select=chosen + codes.get("--extend-select", ()),
+            ignore=self.ignore + codes.get("--ignore", ()) + codes.get("--extend-ignore", ()),
             per_file_ignores=self.per_file_ignores,
             root=self.root,
         )
@@ -79,14 +85,11 @@ def _toml(raw: bytes, path: Path) -> dict[str, Any]:
 
 def _read(path: Path) -> bytes:
     try:
-        descriptor = confine.open_regular(path)
-        with os.fdopen(descriptor, "rb") as file:
-            raw = file.read(MAX_CONFIG_BYTES + 1)
-    except OSError as e:
+        return files.read(path, MAX_CONFIG_BYTES).raw
+    except (OSError, ValueError, files.Refused) as e:
         raise ConfigError(f"{path}: cannot be read ({reason_of(e)})") from e
-    if len(raw) > MAX_CONFIG_BYTES:
-        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB")
-    return raw
+    except files.TooLarge as e:
+        raise ConfigError(f"{path}: larger than {MAX_CONFIG_BYTES // 1024} KiB") from e
 
 
 def load(path: Path) -> Settings:
@@ -97,6 +100,11 @@ def load(path: Path) -> Settings:
         where = f"{path}: [tool.{TABLE}]"
     else:
         table, where = document, str(path)
+        if isinstance(document.get("tool"), dict) and TABLE in document["tool"]:  # pasted
+            raise ConfigError(
+                f"{where}: unknown key 'tool': in {path.name} the settings go at the top "
+                f"level: drop the [tool.{TABLE}] header (it is for {PYPROJECT})"
+            )
     if not isinstance(table, dict):
         raise ConfigError(f"{where}: not a table")
     return _settings(table, path, where)
@@ -114,6 +122,8 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     from holodeck_mt.rules.registry import CODES
 
     unknown = [key for key in table if key not in KEYS]
+    if unknown and unknown[0] in _GONE:
+        raise ConfigError(f"{where}: '{unknown[0]}' is no longer read: {_GONE[unknown[0]]}")
     if unknown:
         allowed = ", ".join(KEYS)
         raise ConfigError(f"{where}: unknown key '{str(unknown[0])[:40]}' (allowed: {allowed})")
@@ -123,7 +133,8 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
 
     try:
         select = codes("select") if "select" in table else None
-        ignore = codes("ignore")
+        ignore = codes("ignore") + codes("extend-ignore")
+        extend_select = codes("extend-select")
         per_file = tuple(_per_file(table.get("per-file-ignores", {}), where, CODES))
     except SelectionError as e:
         raise ConfigError(str(e)) from e
@@ -133,32 +144,17 @@ def _settings(table: dict[str, Any], path: Path, where: str) -> Settings:
     platform = table.get("platform", "auto")
     if platform not in PLATFORM_CHOICES:
         raise ConfigError(f"{where}: 'platform' must be one of {', '.join(PLATFORM_CHOICES)}")
-    cache_dir = table.get("cache-dir")
-    if cache_dir is not None:
-        if not isinstance(cache_dir, str):
-            raise ConfigError(f"{where}: 'cache-dir' must be a string")
-        cache_dir = _inside(path.parent, cache_dir, where)
     return Settings(
         path=path,
         root=path.parent,
         select=select,
+        extend_select=extend_select,
         ignore=ignore,
         per_file_ignores=per_file,
         strict=strict,
         exclude=_strings(table.get("exclude", []), where, "exclude"),
         platform=platform,
-        cache_dir=cache_dir,
     )
-
-
-def _inside(root: Path, folder: str, where: str) -> str:
-    """A configuration's ``cache-dir``, relative to its folder, which it may not leave (links
-    followed): a repository's own file may not make the validator write outside it."""
-    base = os.path.realpath(root)
-    chosen = os.path.realpath(os.path.join(base, folder))
-    if os.path.commonpath([base, chosen]) != base:
-        raise ConfigError(f"{where}: 'cache-dir' must be a folder inside {root}")
-    return chosen
 
 
 def _per_file(value: Any, where: str, codes: Collection[str]) -> Iterable[PerFileIgnore]:

@@ -6,17 +6,18 @@ the parser's events: nothing is constructed, and reading stops once the answer i
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from itertools import islice
 from pathlib import Path
-from stat import S_ISREG
 from typing import Any
 
-from holodeck_mt.model import reason_of
+from holodeck_mt.model import FileResult, reason_of
 from holodeck_mt.read import confine
+from holodeck_mt.read import files as opener
 from holodeck_mt.text.safe_text import display_path
 
 # PyYAML is imported where a file's head is parsed: a run may never need it (start-up).
@@ -59,10 +60,14 @@ def is_yaml_file(path: Path) -> bool:
 def _head(path: Path) -> bytes | None:
     """The first bytes of a regular file; None for anything else (a FIFO would block; nor
     ``/proc``, ``/sys``, ``/dev``). Raises :class:`OSError` for a file not read."""
-    if confine.refusal(path, None) is not None or not S_ISREG(path.stat().st_mode):
+    try:
+        return opener.read(path, _SNIFF_BYTES, head=True).raw
+    except opener.Refused:
         return None
-    with os.fdopen(confine.open_regular(path), "rb") as stream:
-        return stream.read(_SNIFF_BYTES)
+    except OSError as e:
+        if e.errno == errno.EINVAL:
+            return None
+        raise
 
 
 def _events(head: bytes) -> Iterator[Any]:
@@ -191,14 +196,33 @@ def agent_target(path: Path) -> Path | None:
 
 
 def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
-    """``files`` as a run checks them: the others, then those an agent.yaml among them names
-    (checked through it, alone only if that did not happen); and the files so named."""
-    targets = [t for t in map(agent_target, map(Path, files)) if t is not None]
+    """``files`` as a run checks them: the others, then the test-cases files an agent.yaml
+    among them names (checked through it, alone only if that did not happen; an agent named
+    so is checked as itself too); and the files so named."""
+    named_by = [agent_target(Path(file)) for file in files]
+    targets = [target for target in named_by if target is not None]
     followed = {same_file_key(target) for target in targets}
-    named = [same_file_key(file) in followed for file in files]  # one path resolution each
-    first = [file for file, is_named in zip(files, named, strict=True) if not is_named]
-    later = [file for file, is_named in zip(files, named, strict=True) if is_named]
-    return first, later, targets
+    later = {
+        file
+        for file, target in zip(files, named_by, strict=True)
+        if target is None and not is_agent_file(Path(file)) and same_file_key(file) in followed
+    }
+    return [f for f in files if f not in later], [f for f in files if f in later], targets
+
+
+#: The results reported of each file, by its resolved path.
+Shown = dict[str, list[FileResult]]
+
+
+def another_verdict(result: FileResult, shown: Shown) -> bool:
+    """Whether ``result`` says what no result of its file in ``shown`` (by resolved path,
+    added to) said: a file judged in two roles, or through two agent.yaml files, is
+    reported once per differing verdict, never losing one."""
+    said = shown.setdefault(same_file_key(result.source or result.path), [])
+    if any(other.to_json() == result.to_json() for other in said):  # a file seen: rare
+        return False
+    said.append(result)
+    return True
 
 
 def _named_target(events: Iterator[Any]) -> str | None:
@@ -397,9 +421,15 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
     return found
 
 
+def through(path: Path, tree: Path | None = None) -> Path | None:
+    """The agent.yaml a file is validated through: the one naming it (see :func:`naming_agent`),
+    unless the file is an agent.yaml itself."""
+    return None if is_agent_file(path) else naming_agent(path, tree)
+
+
 def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -> list[str]:
     """What a named file makes a run validate: through the agent.yaml naming it, if one does."""
-    agent = None if is_agent_file(path) else naming_agent(path)
+    agent = through(path)
     if agent is not None:
         return [str(agent), given]
     if not by_content or is_agent_file(path) or _sniffed(path, problems):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from holodeck_mt.limits import MAX_FILE_BYTES
 from holodeck_mt.model import clip, reason_of
-from holodeck_mt.read import confine
+from holodeck_mt.read import confine, files
 from holodeck_mt.text.safe_text import display_path, escape
 
 #: Bytes written per call: a short write is continued, a failing one ends the write.
@@ -67,14 +67,11 @@ def read(
     called = shown(name if name is not None else path)
     real = real_target(path, tree, name)
     try:
-        descriptor = confine.open_regular(real)
-    except OSError as e:
+        raw, status = files.read(real, limit)
+    except files.TooLarge:
+        raise WriteError(f"'{called}' is over {limit:,} bytes: it is not rewritten") from None
+    except (OSError, ValueError, files.Refused) as e:
         raise WriteError(f"cannot read '{called}': {_reason(e)}") from None
-    with os.fdopen(descriptor, "rb") as file:
-        status = os.fstat(file.fileno())
-        raw = file.read(limit + 1)
-    if len(raw) > limit:
-        raise WriteError(f"'{called}' is over {limit:,} bytes: it is not rewritten")
     return raw, _snapshot(status, raw)
 
 
@@ -188,6 +185,11 @@ def _write_chunk(descriptor: int, chunk: memoryview) -> int:
 
 
 def create(path: Path, data: bytes) -> None:
-    """Write ``data`` as the file at ``path`` (a report the command line names, in any folder
-    the user can write), atomically. Raises :class:`OSError`, leaving a file there unchanged."""
+    """Write ``data`` as the file at ``path`` (a report the command line names), atomically: in
+    any folder but /proc, /sys and /dev, and at a real path inside the working folder when given
+    inside it (a checkout's link leads no report out). :class:`OSError` leaves a file unchanged."""
+    inside = ".." not in path.parts and Path(os.path.abspath(path)).is_relative_to(Path.cwd())
+    why = confine.refusal(path, Path(os.path.realpath(".")) if inside else None)
+    if why is not None:
+        raise OSError(errno.EPERM, f"the path {why}")
     _move_in(_temporary(path), path, data, _new_mode(), None)

@@ -8,7 +8,6 @@ with ``--allow-outside-paths``.
 
 from __future__ import annotations
 
-import errno
 import os
 from collections.abc import Sequence
 from pathlib import Path
@@ -58,19 +57,3 @@ def refusal(target: Path, tree: Path | None, *, allow_outside: bool = False) -> 
             else "is a link that leaves the repository tree"
         )
     return None
-
-
-def open_regular(path: Path) -> int:
-    """A descriptor of ``path``, only if it is a regular file: opened with ``O_NONBLOCK``
-    so that a file swapped for a FIFO is refused instead of hanging the run."""
-    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
-    descriptor = os.open(path, flags)
-    try:
-        import stat
-
-        if not stat.S_ISREG(os.fstat(descriptor).st_mode):
-            raise OSError(errno.EINVAL, "not a regular file", str(path))
-    except BaseException:
-        os.close(descriptor)
-        raise
-    return descriptor

@@ -6,13 +6,14 @@ A hostile path (a NUL, a folder, a FIFO, outside the repository) is a fault on
 
 from __future__ import annotations
 
+import errno
 import os
 from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, Fault, clip, reason_of
-from holodeck_mt.read import confine, files
+from holodeck_mt.read import files
 from holodeck_mt.text.safe_text import display_path
 
 
@@ -45,23 +46,29 @@ def follow(
     shown = display_path(os.path.normpath(os.path.join(os.path.dirname(display), target)))
     content, problem, why, code = None, None, None, "HMT110"
     try:
-        refused = confine.refusal(file, tree, allow_outside=allow_outside)
-        if refused is not None:
-            why, code = refused, "HMT120"
-        elif file.is_file():
-            if given is None:  # an editor's text is judged, not the saved file's
-                content, problem = files.read_text(file, limits)
-        elif file.is_dir():
-            why = "is a folder"
-        else:
-            why = "is not a regular file" if file.exists() else "does not exist"
-    except (OSError, ValueError) as e:
+        if given is None:
+            content, problem = files.read_document(file, limits, tree, allow_outside)
+        else:  # an editor's text is judged, not the saved file's: only its place is checked
+            files.read(file, 0, tree=tree, allow_outside=allow_outside, head=True)
+    except files.Refused as e:
+        why, code = str(e), "HMT120"
+    except OSError as e:
+        why = _unread(e, file)
+    except ValueError as e:
         why = f"cannot be read ({reason_of(e)})"
     if why is not None:
         return Followed(shown, fault=_not_followed(target, file, why, code))
     if given is not None:
         return Followed(shown, text=given)
     return Followed(shown, text=content, problem=problem, source=os.path.realpath(file))
+
+
+def _unread(error: OSError, file: Path) -> str:
+    if error.errno == errno.EINVAL:
+        return "is a folder" if file.is_dir() else "is not a regular file"
+    if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG):
+        return "does not exist"
+    return f"cannot be read ({reason_of(error)})"
 
 
 def _not_followed(target: str, file: Path, why: str, code: str) -> Fault:

@@ -190,35 +190,23 @@ def _env_file(
     """The variables a ``.env`` file sets, expanded with those ``seen``, and why it was
     refused (None: read, or absent)."""
     import errno
-    import stat
 
-    from holodeck_mt.read import confine
+    from holodeck_mt.read import files
 
     try:
-        mode = os.stat(path).st_mode  # never blocks, even on a FIFO
+        raw = files.read(path, MAX_ENV_FILE, tree=tree).raw
+    except files.Refused as e:  # but a link to nothing, or to a folder, the command ignores
+        return {}, str(e) if os.path.exists(path) and not os.path.isdir(path) else None
+    except files.TooLarge:
+        return {}, f"is larger than {MAX_ENV_FILE // 1024} KiB"
     except OSError as e:
         if e.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG):
             return {}, None  # the command sees no file there, and reads none
+        if e.errno == errno.EINVAL:  # python-dotenv reads nothing from a folder
+            return {}, None if os.path.isdir(path) else "is not a regular file"
         return {}, "cannot be read"
     except ValueError:
         return {}, None
-    if stat.S_ISDIR(mode):
-        return {}, None  # python-dotenv reads nothing from a folder
-    try:
-        why = confine.refusal(path, tree)
-    except (OSError, ValueError):
-        why = "cannot be resolved"
-    if why is not None:
-        return {}, why
-    if not stat.S_ISREG(mode):
-        return {}, "is not a regular file"
-    try:
-        with os.fdopen(confine.open_regular(path), "rb") as stream:
-            raw = stream.read(MAX_ENV_FILE + 1)
-    except OSError:
-        return {}, "cannot be read"  # swapped for a FIFO since, or not readable
-    if len(raw) > MAX_ENV_FILE:
-        return {}, f"is larger than {MAX_ENV_FILE // 1024} KiB"
     try:
         return _expanded(raw, seen), None
     except UnicodeDecodeError:

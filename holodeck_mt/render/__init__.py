@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, TextIO
@@ -32,3 +33,10 @@ def renderer(name: str) -> Renderer:
     module = importlib.import_module(f"holodeck_mt.render.{MODULES[name]}")
     render: Renderer = module.render
     return render
+
+
+def shown_as(render: Renderer, *, colour: str = "auto", quiet: bool = False) -> Renderer:
+    """``render`` given ``colour`` and ``quiet`` (no summary) if it takes them (keyword-only)."""
+    takes = getattr(render, "__kwdefaults__", None) or {}
+    chosen = {k: v for k, v in (("colour", colour), ("quiet", quiet)) if k in takes}
+    return functools.partial(render, **chosen) if chosen else render

@@ -26,17 +26,18 @@ def message(d: Diagnostic) -> str:
 
 
 def command(path: str, d: Diagnostic, level: str | None = None) -> str:
-    """The workflow command of one diagnostic: ``::error`` or ``::warning`` (``level``)."""
+    """The workflow command of one diagnostic: ``::error``, ``::warning``, ``::notice`` (a note)."""
     properties = {"file": escape(path), "line": str(d.line), "col": str(d.column)}
     if d.end_column is not None and d.end_line in (None, d.line):
         properties["endColumn"] = str(d.end_column)
     properties["title"] = title(d.code)
     joined = ",".join(f"{k}={escape_command_property(v)}" for k, v in properties.items())
-    return f"::{level or d.severity} {joined}::{escape_command_data(message(d))}"
+    kind = "notice" if level == "note" else level or d.severity
+    return f"::{kind} {joined}::{escape_command_data(message(d))}"
 
 
-def render(results: Sequence[FileResult], out: TextIO) -> None:
+def render(results: Sequence[FileResult], out: TextIO, *, quiet: bool = False) -> None:
     for result in results:
         for d in result.diagnostics:
             out.write(command(result.path, d, result.level(d)) + "\n")
-    out.write(summary(results) + "\n")
+    out.write("" if quiet else summary(results) + "\n")

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.model import Diagnostic
-from holodeck_mt.render.text import headline
+from holodeck_mt.render.text import headline, summary
 from holodeck_mt.text.safe_text import escape, escape_xml
 
 if TYPE_CHECKING:
@@ -46,15 +46,16 @@ def _labels(names: list[str | None]) -> list[str]:
 
 
 def _testcase(
-    suite: ET.Element, path: str, name: str, diagnostics: list[Diagnostic], strict: bool
+    suite: ET.Element, result: FileResult, name: str, diagnostics: list[Diagnostic]
 ) -> bool:
     """Add one ``<testcase>``; whether it failed."""
+    path, level = result.path, result.level
     file = _clean(escape(path))
     case = ET.SubElement(
         suite, "testcase", {"name": _clean(escape(name)), "classname": file, "file": file}
     )
-    errors = [d for d in diagnostics if strict or d.severity == "error"]
-    warnings = [d for d in diagnostics if not strict and d.severity != "error"]
+    errors = [d for d in diagnostics if level(d) == "error"]
+    warnings = [d for d in diagnostics if level(d) != "error"]  # and the cap's notes
     if errors:
         first = errors[0]
         message = _clean(escape(f"[{first.code}] {first.message}"))
@@ -88,11 +89,13 @@ def report(results: Sequence[FileResult]) -> ET.Element:
         # test cases cannot make a report of a million elements.
         listed = [i for i in range(len(labels)) if i < MAX_LISTED or i in by_case]
         cases += [(labels[i], by_case.get(i, [])) for i in listed]
-        failures = sum(_testcase(suite, result.path, *case, result.strict) for case in cases)
-        if len(listed) < len(labels):
+        failures = sum(_testcase(suite, result, *case) for case in cases)
+        notes = [summary([result])] if any(d.not_shown for d in result.diagnostics) else []
+        if len(listed) < len(labels):  # past the cap, a test case's faults may not be shown
             unlisted = len(labels) - len(listed)
-            note = ET.SubElement(suite, "system-out")
-            note.text = f"{unlisted:,} more test cases without diagnostics are not listed\n"
+            notes.append(f"{unlisted:,} more test cases with no diagnostic shown are not listed")
+        if notes:
+            ET.SubElement(suite, "system-out").text = _clean("\n".join(notes) + "\n")
         suite.attrib |= {
             "tests": str(len(cases)),
             "failures": str(failures),

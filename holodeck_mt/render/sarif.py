@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from urllib.parse import quote
 
 from holodeck_mt.model import MESSAGE, Diagnostic, clip, clip_parts, format_path
+from holodeck_mt.render import json_format
 from holodeck_mt.rules.registry import CODES
 from holodeck_mt.text.safe_text import escape_json
 from holodeck_mt.urls import REPOSITORY
@@ -101,11 +102,13 @@ def log(results: Sequence[FileResult]) -> dict[str, Any]:
     rule_index = {rule["id"]: i for i, rule in enumerate(tool_rules)}
     driver = {"name": TOOL_NAME, "informationUri": REPOSITORY, "version": tool_version()}
     found = [result(r.path, d, rule_index, r.level(d)) for r in results for d in r.diagnostics]
-    run = {
+    run: dict[str, Any] = {
         "tool": {"driver": driver | {"rules": tool_rules}},
         "columnKind": "unicodeCodePoints",
         "results": found,
     }
+    if any(d.not_shown for r in results for d in r.diagnostics):  # the true totals
+        run["properties"] = json_format.document(results)["summary"]
     return {"$schema": SARIF_SCHEMA, "version": "2.1.0", "runs": [run]}
 
 

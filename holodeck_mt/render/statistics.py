@@ -1,5 +1,5 @@
 """``--statistics``: how many diagnostics of each code a run found, instead of the diagnostics.
-Counts and levels are the report's (its selection, caps and ``--strict``), most frequent first."""
+Counts and levels are the report's (selection, ``--strict``), past the cap too: most first."""
 
 from __future__ import annotations
 
@@ -17,21 +17,34 @@ if TYPE_CHECKING:
 
 def counts(results: Sequence[FileResult]) -> list[dict[str, Any]]:
     """Each code found, with its name, its level in the report and its count."""
-    found: Counter[tuple[str, str]] = Counter(
-        (d.code, result.level(d)) for result in results for d in result.diagnostics
-    )
+    found: Counter[tuple[str, str]] = Counter()
+    for result in results:
+        for code, n in result.counts().items():
+            found[code, result.level_of(code)] += n
     return [
         {"code": code, "name": getattr(CODES.get(code), "name", ""), "severity": level, "count": n}
         for (code, level), n in sorted(found.items(), key=lambda kv: (-kv[1], kv[0]))
     ]
 
 
-def render_text(results: Sequence[FileResult], out: TextIO) -> None:
+def by_file(results: Sequence[FileResult]) -> list[dict[str, Any]]:
+    """Each file with diagnostics: its errors and warnings at their report level, most first."""
+    rows = []
+    for result in results:
+        n = Counter[str]()
+        for code, count in result.counts().items():
+            n[result.level_of(code)] += count
+        if n:
+            rows.append({"path": result.path, "errors": n["error"], "warnings": n["warning"]})
+    return sorted(rows, key=lambda row: -(row["errors"] + row["warnings"]))
+
+
+def render_text(results: Sequence[FileResult], out: TextIO, *, quiet: bool = False) -> None:
     rows = counts(results)
     width = max((len(f"{row['count']:,}") for row in rows), default=1)
     for row in rows:
         out.write(f"{row['count']:>{width},}  {row['code']}  {row['severity']:<7}  {row['name']}\n")
-    out.write(summary(results) + "\n")
+    out.write("" if quiet else summary(results) + "\n")
 
 
 def render_json(results: Sequence[FileResult], out: TextIO) -> None:

@@ -4,28 +4,29 @@ from __future__ import annotations
 
 import os
 import re
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
-from holodeck_mt.model import Diagnostic
+from holodeck_mt.model import CAPPED, Diagnostic
 from holodeck_mt.text.safe_text import escape, guard_lines
 from holodeck_mt.wording.hints import plural
 
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
-#: The code of the line that counts what a cap left out.
-CAPPED = "HMT220"
 _TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 _MAX_SHOWN = 160
 
 
-def use_colour(out: TextIO) -> bool:
-    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
-        return False
+def use_colour(out: TextIO, choice: str = "auto") -> bool:
+    """``--color``'s choice; ``auto``: never with NO_COLOR, else with FORCE_COLOR or a terminal."""
+    if choice != "auto" or os.environ.get("NO_COLOR"):
+        return choice == "always"
     isatty = getattr(out, "isatty", None)
-    return bool(isatty and isatty())
+    terminal = os.environ.get("TERM") != "dumb" and bool(isatty and isatty())
+    return bool(os.environ.get("FORCE_COLOR")) or terminal
 
 
 def headline(result_path: str, d: Diagnostic) -> str:
@@ -58,8 +59,10 @@ def _excerpt(line: str | None, d: Diagnostic, style: Callable[[str, str], str]) 
     ]
 
 
-def render(results: Sequence[FileResult], out: TextIO) -> None:
-    on = use_colour(out)
+def render(
+    results: Sequence[FileResult], out: TextIO, *, colour: str = "auto", quiet: bool = False
+) -> None:
+    on = use_colour(out, colour)
 
     def style(text: str, code: str) -> str:
         return f"\x1b[{code}m{text}\x1b[0m" if on else text
@@ -67,45 +70,42 @@ def render(results: Sequence[FileResult], out: TextIO) -> None:
     for result in results:
         lines = result.quoted_lines()
         for d in result.diagnostics:
-            colour = "1;31" if d.severity == "error" else "1;33"
-            out.write(style(headline(result.path, d), colour) + "\n")
+            ink = "1;31" if d.severity == "error" else "1;33"
+            out.write(style(headline(result.path, d), ink) + "\n")
             for line in _excerpt(lines.get(d.line), d, style):
                 out.write(line + "\n")
             if d.hint:
                 out.write(f"  {style('hint', '36')}: {escape(d.hint)}\n")
-    out.write(summary(results) + "\n")
-    note = unchecked.sections_note(results)
+    out.write("" if quiet else summary(results) + "\n")
+    note = None if quiet else unchecked.sections_note(results)
     if note is not None:
         out.write(escape(note) + "\n")
 
 
 def summary(results: Sequence[FileResult]) -> str:
-    files = len(results)
+    """The true totals, every number grouped (``1,500``), and what the caps left out."""
     errors = sum(r.errors for r in results)
     warnings = sum(r.warnings for r in results)
     invalid = sum(not r.valid for r in results)
-    if not files:
+    if not results:
         return "No files validated."
-    if invalid:
-        strict = " (--strict: warnings fail)" if warnings and any(r.strict for r in results) else ""
-        errors, warnings, shown = _past_the_cap(results, errors, warnings)
-        return (
-            f"Found {plural(errors, 'error')} and {plural(warnings, 'warning')} "
-            f"in {invalid} of {plural(files, 'file')}{shown}{strict}."
-        )
-    tail = f" ({plural(warnings, 'warning')})" if warnings else ""
-    return f"All {plural(files, 'file')} valid{tail}."
+    said = [plural(warnings, "warning", grouped=True)] if warnings and not invalid else []
+    said += _left_out(results, (("error", errors), ("warning", warnings)))
+    tail = f" ({'; '.join(said)})" if said else ""
+    if not invalid:
+        return f"All {plural(len(results), 'file', grouped=True)} valid{tail}."
+    strict = " (--strict: warnings fail)" if warnings and any(r.strict for r in results) else ""
+    return (
+        f"Found {plural(errors, 'error', grouped=True)} and "
+        f"{plural(warnings, 'warning', grouped=True)} in {invalid:,} of "
+        f"{plural(len(results), 'file', grouped=True)}{tail}{strict}."
+    )
 
 
-def _past_the_cap(
-    results: Sequence[FileResult], errors: int, warnings: int
-) -> tuple[int, int, str]:
-    """The true totals where ``--max-diagnostics`` left diagnostics out, and what says so."""
-    hidden_errors = sum(r.not_shown[0] for r in results)
-    hidden_warnings = sum(r.not_shown[1] for r in results)
-    if hidden_errors or hidden_warnings:
-        total = errors + hidden_errors
-        return total, warnings + hidden_warnings, f" ({errors:,} of {total:,} errors shown)"
-    if any(d.code == CAPPED for r in results for d in r.diagnostics):
-        return errors, warnings, " (and more in test cases not examined)"
-    return errors, warnings, ""
+def _left_out(results: Sequence[FileResult], totals: Iterable[tuple[str, int]]) -> list[str]:
+    """What the caps left out: how many of each level are shown, test cases not examined."""
+    seen = Counter[str](d.severity for r in results for d in r.diagnostics if d.code != CAPPED)
+    said = [f"{seen[k]:,} of {plural(n, k, grouped=True)} shown" for k, n in totals if seen[k] < n]
+    if any(d.code == CAPPED and d.not_shown is None for r in results for d in r.diagnostics):
+        said.append("more in invalid test cases not examined")
+    return said

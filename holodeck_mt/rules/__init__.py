@@ -33,8 +33,6 @@ class Options:
     report_unused_ignores: bool = False
     #: Judge the agent.yaml's sections with the platform's models: ``auto``, ``off``, ``required``.
     platform: str = "auto"
-    #: The configuration's ``cache-dir``: where the result cache is kept.
-    cache_dir: str | None = None
     #: Warnings fail the file too (``--strict``, or the configuration's ``strict``).
     strict: bool = False
 

@@ -1,5 +1,5 @@
 """Run the vector table (``vectors/runtime-semantics.jsonl``, described in docs/explain.md)
-against the reference semantics: ``python -m holodeck_mt.semantics.vectors [FILE]``."""
+against the reference semantics: ``python -I -m holodeck_mt.semantics.vectors [FILE]``."""
 
 from __future__ import annotations
 

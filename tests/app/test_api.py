@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from holodeck_mt import validate_file, validate_text
-from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic
 from holodeck_mt.pipeline import validate_document_text
 from holodeck_mt.read import files
 
@@ -56,13 +55,14 @@ def test_a_test_cases_file_an_editor_holds_is_judged_from_its_text_not_read_agai
 ) -> None:
     (tmp_path / "cases.yaml").write_bytes(b"- input: \xff\n")  # the saved text: not UTF-8
     read: list[Path] = []
-    real = files.read_text
+    real = files.read
 
-    def counted(path: Path, limits: Limits) -> tuple[str | None, Diagnostic | None]:
-        read.append(path)
-        return real(path, limits)
+    def counted(path: Path, limit: int, **how: Any) -> files.Content:
+        if limit:  # its place is checked, reading none of it
+            read.append(path)
+        return real(path, limit, **how)
 
-    monkeypatch.setattr(files, "read_text", counted)
+    monkeypatch.setattr(files, "read", counted)
     results = validate_document_text(
         "name: a\ntest_cases_file: cases.yaml\n",
         path=str(tmp_path / "agent.yaml"),

@@ -365,7 +365,7 @@ def test_the_default_cache_folder_is_never_inside_the_repository(
     monkeypatch.delenv("HOLODECK_MT_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / ".cache"))
     monkeypatch.setenv("HOME", str(project))
-    assert cache.user_folder() is None and cache.secret() is None
+    assert cache.misplaced() == str(project) and cache.secret() is None
     run()
     assert not (project / ".cache").exists()
     outside = project.parent / f"{project.name}-user-cache"
@@ -378,11 +378,15 @@ def test_the_default_cache_folder_is_never_inside_the_repository(
 
 
 def test_the_cache_folder_is_the_one_asked_for(
-    project: Path, run: Run, monkeypatch: pytest.MonkeyPatch
+    project: Path,
+    run: Run,
+    monkeypatch: pytest.MonkeyPatch,
+    tmp_path_factory: pytest.TempPathFactory,
 ) -> None:
-    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(project / "my-cache"))
+    asked = tmp_path_factory.mktemp("my-cache")  # outside the tree judged
+    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(asked))
     run()
-    assert [p for p in (project / "my-cache").rglob("*") if p.is_file()] != []
+    assert [p for p in asked.rglob("*") if p.is_file()] != []
 
 
 def test_a_file_name_that_is_not_utf8_is_cached_too(
@@ -401,36 +405,28 @@ def test_a_file_name_that_is_not_utf8_is_cached_too(
     assert len(validations) == 1
 
 
-def test_a_configurations_cache_dir_keeps_the_results_in_that_folder(
+def test_a_configurations_cache_dir_is_refused_with_why(
+    project: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A repository's own file chose where the cache was kept, inside the tree judged: a pull
+    request could commit it. The key is refused in one line that says why, never ignored."""
+    (project / ".holodeck-mt.toml").write_text('cache-dir = ".results"\n', encoding="utf-8")
+    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 2
+    err = capsys.readouterr().err
+    assert "'cache-dir' is no longer read: the cache is never kept in a tree it judges" in err
+    assert not (project / ".results").exists()
+
+
+def test_a_cache_folder_named_inside_the_repository_is_not_used(
     project: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    monkeypatch.delenv("HOLODECK_MT_CACHE_DIR", raising=False)
-    (project / ".holodeck-mt.toml").write_text('cache-dir = ".results"\n', encoding="utf-8")
-    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
-    first = capsys.readouterr().out
-    assert [p for p in (project / ".results").rglob("*") if p.is_file()] != []
-    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
-    assert capsys.readouterr().out == first
-
-
-def test_the_environments_cache_folder_wins_over_a_configurations(
-    project: Path, tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    elsewhere = tmp_path_factory.mktemp("cache")
-    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(elsewhere))
-    (project / ".holodeck-mt.toml").write_text('cache-dir = ".results"\n', encoding="utf-8")
-    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
+    (project / ".git").mkdir(exist_ok=True)
+    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(project / ".results"))
+    for _ in range(2):
+        assert main(["validate", "agent.yaml", "--jobs", "1"]) == 1
+        err = capsys.readouterr().err
+        assert err == f"holodeck-mt: no cache this run: the cache's folder lies in '{project}'\n"
     assert not (project / ".results").exists()
-    assert [p for p in elsewhere.rglob("*") if p.is_file()] != []
-
-
-@pytest.mark.parametrize("folder", ["../outside", "/tmp"])
-def test_a_configurations_cache_dir_outside_its_tree_is_a_usage_error(
-    folder: str, project: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    (project / ".holodeck-mt.toml").write_text(f'cache-dir = "{folder}"\n', encoding="utf-8")
-    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 2
-    assert "'cache-dir' must be a folder inside" in capsys.readouterr().err
 
 
 def test_results_too_large_for_an_entry_are_never_encoded_whole(

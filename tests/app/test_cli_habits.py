@@ -101,6 +101,77 @@ def test_an_output_file_that_cannot_be_written_is_a_usage_error(
     assert "cannot write 'missing/report.txt'" in capsys.readouterr().err
 
 
+def test_one_run_writes_each_report_as_its_format_prints_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cases.yaml").write_text(BROKEN, encoding="utf-8")
+    printed = {}
+    for name in ("sarif", "markdown", "github"):
+        assert main(["validate", "--no-cache", "--format", name, "cases.yaml"]) == 1
+        printed[name] = capsys.readouterr().out
+    reports = ["--report", "sarif:out/r.sarif", "--report", "markdown:summary.md"]
+    (tmp_path / "out").mkdir()
+    code = main(["validate", "--no-cache", "--statistics", *reports, "cases.yaml"])
+    assert code == 1
+    assert capsys.readouterr().out.startswith("1  HMT102  error")  # --statistics still prints
+    assert (tmp_path / "out" / "r.sarif").read_text(encoding="utf-8") == printed["sarif"]
+    assert (tmp_path / "summary.md").read_text(encoding="utf-8") == printed["markdown"]
+    assert (
+        main(
+            [
+                "validate",
+                "--no-cache",
+                "--format",
+                "github",
+                "-o",
+                "a.txt",
+                *reports[:2],
+                "cases.yaml",
+            ]
+        )
+        == 1
+    )
+    assert (tmp_path / "a.txt").read_text(encoding="utf-8") == printed["github"]
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (
+            ["--report", "sarif"],
+            "argument --report: not FORMAT:PATH (text|json|github|sarif|junit|markdown): 'sarif'",
+        ),
+        (
+            ["--report", "xml:r.xml"],
+            "argument --report: not FORMAT:PATH (text|json|github|sarif|junit|markdown): 'xml:",
+        ),
+        (
+            ["--report", "sarif:r", "--report", "json:sub/../r"],
+            "two reports (-o, --report) go to the same file",
+        ),
+        (["-o", "r", "--report", "json:r"], "two reports (-o, --report) go to the same file"),
+        (["--show-files", "--report", "json:r"], "--show-files validates nothing"),
+    ],
+)
+def test_a_report_option_that_cannot_be_followed_is_a_usage_error(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    args: list[str],
+    said: str,
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "cases.yaml").write_text(BROKEN, encoding="utf-8")
+    try:
+        code = main(["validate", "--no-cache", *args, "cases.yaml"])
+    except SystemExit as e:  # argparse's own errors
+        code = int(str(e.code))
+    assert code == 2
+    assert said in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cases.yaml"]
+
+
 # --- statistics ------------------------------------------------------------------------------
 
 
@@ -161,7 +232,7 @@ def test_the_summary_counts_what_the_cap_did_not_show(
     )
     assert main(["validate", "--no-cache", "--max-diagnostics", "1", "c.yaml"]) == 1
     last = capsys.readouterr().out.splitlines()[-1]
-    assert last == "Found 4 errors and 1 warning in 1 of 1 file (1 of 4 errors shown)."
+    assert last == "Found 4 errors and 0 warnings in 1 of 1 file (1 of 4 errors shown)."
 
 
 # --- a closed pipe ---------------------------------------------------------------------------

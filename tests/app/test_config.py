@@ -1,7 +1,7 @@
 """The configuration file: found from each file's folder up to the repository's root.
 
 ``.holodeck-mt.toml``, or ``[tool.holodeck-mt]`` in ``pyproject.toml``; keys ``select``,
-``ignore``, ``per-file-ignores``, ``strict``, ``exclude``, ``platform``, ``cache-dir``;
+``ignore``, ``per-file-ignores``, ``strict``, ``exclude``, ``platform``;
 ``--config PATH`` names one, ``--isolated`` reads none. An unknown key or code is a
 usage error, one line naming the file and the key.
 """
@@ -119,7 +119,7 @@ def test_exclude_skips_files_a_folder_search_finds_not_files_named(
     repo: Path, run_json: RunJson
 ) -> None:
     (repo / ".holodeck-mt.toml").write_text(
-        'exclude = ["sub/*"]\nplatform = "off"\ncache-dir = ".cache"\n', encoding="utf-8"
+        'exclude = ["sub/*"]\nplatform = "off"\n', encoding="utf-8"
     )
     code, document = run_json(".")
     assert (code, document["files"]) == (0, [])
@@ -154,15 +154,14 @@ def test_a_pyproject_error_names_its_table(repo: Path, capsys: pytest.CaptureFix
     assert "pyproject.toml: [tool.holodeck-mt]: unknown key 'exclud'" in error
 
 
-def test_platform_and_cache_dir_are_passed_on_to_the_options(repo: Path) -> None:
+def test_platform_and_strict_are_passed_on_to_the_options(repo: Path) -> None:
     from holodeck_mt.app.cli import build_parser
     from holodeck_mt.project.settings import JobSettings
     from holodeck_mt.rules import Options
 
     (repo / ".holodeck-mt.toml").write_text(
-        'platform = "required"\ncache-dir = ".cache"\nstrict = true\n', encoding="utf-8"
+        'platform = "required"\nstrict = true\n', encoding="utf-8"
     )
     args = build_parser().parse_args(["validate", "sub/cases.yaml"])
     options = JobSettings(args, Options()).of("sub/cases.yaml")
-    cache_dir = os.path.join(os.path.realpath(repo), ".cache")  # relative to the file's folder
-    assert (options.platform, options.cache_dir, options.strict) == ("required", cache_dir, True)
+    assert (options.platform, options.strict) == ("required", True)

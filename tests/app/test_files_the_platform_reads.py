@@ -107,9 +107,10 @@ def test_the_language_servers_roles_use_the_same_naming_agent(tmp_path: Path) ->
     from holodeck_mt.lsp import checking
 
     file = _repository(tmp_path, "")
-    target = checking.target_of(file, "")
-    assert target is not None and target.role == "test-cases-file"
+    target, _, _ = checking.decided(file, tmp_path)
+    assert target.role == "test-cases-file"
     assert target.agent == tmp_path / "agent.yaml"
+    assert target.base == tmp_path
 
 
 def test_validate_cli_accepts_a_near_miss_file_named_on_the_command_line(tmp_path: Path) -> None:

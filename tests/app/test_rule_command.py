@@ -60,7 +60,7 @@ def test_an_unknown_code_is_a_usage_error_in_one_line(capsys: pytest.CaptureFixt
     assert (code, out) == (2, "")
     assert err == (
         "holodeck-mt: error: no code or rule named 'HMT999\\x1b[31m'; "
-        "`holodeck-mt rule --all` prints every one\n"
+        "`holodeck-mt rule --list` lists every one\n"
     )
 
 
@@ -68,7 +68,7 @@ def test_neither_a_code_nor_all_is_a_usage_error(capsys: pytest.CaptureFixture[s
     with pytest.raises(SystemExit) as exited:
         main(["rule"])
     assert exited.value.code == 2
-    assert "one of the arguments CODE --all is required" in capsys.readouterr().err
+    assert "one of the arguments CODE --all --list is required" in capsys.readouterr().err
 
 
 def test_all_prints_every_code_in_the_registrys_order(capsys: pytest.CaptureFixture[str]) -> None:

@@ -100,14 +100,20 @@ def test_max_diagnostics_0_shows_them_all(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("fmt", FORMATS)
 def test_the_cap_holds_in_every_format(fmt: str, tmp_path: Path) -> None:
-    (tmp_path / "agent.yaml").write_text(_faults(30))
+    # 60 test cases: 50 examined (ten per diagnostic shown), 10 counted, not examined.
+    (tmp_path / "agent.yaml").write_text(_faults(120))
     code, out, _ = run_cli("agent.yaml", "--format", fmt, "--max-diagnostics", "5", cwd=tmp_path)
     assert code == 1
     assert out.count("HMT102") <= 5 * 3  # a code may appear in a title and a rule list too
     assert "HMT220" in out
     if fmt == "json":  # 5 shown, a count of the rest, a count of test cases not examined
-        codes = [d["code"] for d in json.loads(out)["files"][0]["diagnostics"]]
+        document = json.loads(out)
+        codes = [d["code"] for d in document["files"][0]["diagnostics"]]
         assert codes == ["HMT102"] * 5 + ["HMT220", "HMT220"]
+        assert document["files"][0]["diagnostics"][-1]["message"].startswith(
+            "10 more invalid test cases not examined"
+        )
+        assert (document["summary"]["errors"], document["summary"]["warnings"]) == (100, 0)
 
 
 def test_junit_lists_a_bounded_number_of_test_cases(tmp_path: Path) -> None:
@@ -115,4 +121,4 @@ def test_junit_lists_a_bounded_number_of_test_cases(tmp_path: Path) -> None:
     code, out, _ = run_cli("cases.yaml", "--format", "junit", cwd=tmp_path)
     assert code == 1
     assert out.count("<testcase ") <= 2_002
-    assert "more test cases without diagnostics are not listed" in out
+    assert "more test cases with no diagnostic shown are not listed" in out

@@ -27,19 +27,17 @@ from tests.timeouts import scaled
 
 #: A test case whose input is a number: HMT102 at line 4, an error.
 BROKEN = "name: broken\ntest_cases:\n  - name: first\n    input: 1\n"
-CONFIG = 'cache-dir = ".hmt"\n'
 
 
 @pytest.fixture
 def repository(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A checkout whose own configuration keeps the cache in it, as an attacker commits it,
-    with the user's cache folder (the key's) outside it."""
+    """A checkout, with the entries' folder and the user's cache folder (the key's) outside
+    it; the tests stand in for an attacker who reached the entries all the same."""
     repo = tmp_path / "repo"
     (repo / ".git").mkdir(parents=True)
     (repo / "agent.yaml").write_text(BROKEN, encoding="utf-8")
-    (repo / ".holodeck-mt.toml").write_text(CONFIG, encoding="utf-8")
     monkeypatch.chdir(repo)
-    monkeypatch.delenv("HOLODECK_MT_CACHE_DIR")
+    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(tmp_path / "entries"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "user-cache"))
     return repo
 
@@ -60,7 +58,7 @@ def _reported(code: int, document: dict[str, Any]) -> None:
 
 
 def _entry(repo: Path) -> Path:
-    [entry] = [p for p in (repo / ".hmt").rglob("*") if p.is_file()]
+    [entry] = [p for p in (repo.parent / "entries").rglob("*") if p.is_file()]
     return entry
 
 
@@ -127,29 +125,24 @@ def test_an_entry_made_under_a_key_committed_to_the_repository_is_not_trusted(
     _reported(*_validate(capsys))
 
 
-def test_committed_links_in_the_cache_dir_lead_no_write_outside(
-    repository: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+def test_a_cache_folder_in_the_checkout_with_committed_links_is_not_used(
+    repository: Path,
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
 ) -> None:
     outside = tmp_path / "outside"
     outside.mkdir()
     (repository / ".hmt").mkdir()
     for prefix in range(256):
         (repository / ".hmt" / f"{prefix:02x}").symlink_to(outside, target_is_directory=True)
-    for _ in range(2):
-        _reported(*_validate(capsys))
+    (repository / ".out").symlink_to(outside, target_is_directory=True)
+    for folder in (".hmt", ".out"):  # a folder in the tree, and a link in it leading out
+        monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(repository / folder))
+        for _ in range(2):
+            _reported(*_validate(capsys))
     assert list(outside.iterdir()) == []
     assert all(p.is_symlink() for p in (repository / ".hmt").iterdir())
-
-
-def test_a_cache_dir_that_is_a_committed_link_out_is_a_usage_error(
-    repository: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
-    outside = tmp_path / "outside"
-    outside.mkdir()
-    (repository / ".hmt").symlink_to(outside, target_is_directory=True)
-    assert main(["validate", "agent.yaml", "--jobs", "1"]) == 2
-    assert "'cache-dir' must be a folder inside" in capsys.readouterr().err
-    assert list(outside.iterdir()) == []
 
 
 def _subprocess_validate(cwd: Path) -> subprocess.CompletedProcess[bytes]:
@@ -180,7 +173,7 @@ def test_the_key_is_private_and_outside_the_repository(
     key = tmp_path / "user-cache" / "holodeck-mt" / cache.SECRET
     assert stat.S_IMODE(key.stat().st_mode) == 0o600 and key.stat().st_size == 32
     assert [p for p in repository.rglob("*") if p.name == cache.SECRET] == []
-    assert _entry(repository).stat().st_size > 0  # the entries are where the repository asked
+    assert _entry(repository).stat().st_size > 0  # the entries are outside it too
 
 
 @pytest.mark.parametrize("mode", [0o644, 0o640, 0o604])
@@ -192,7 +185,7 @@ def test_a_key_others_may_read_is_not_used(
     (folder / cache.SECRET).write_bytes(os.urandom(cache.SECRET_BYTES))
     (folder / cache.SECRET).chmod(mode)
     _reported(*_validate(capsys))
-    assert not (repository / ".hmt").exists()  # no key, no cache
+    assert not (tmp_path / "entries").exists()  # no key, no cache
 
 
 AGENT = "name: a\ntest_cases_file: cases.yaml\n"
@@ -263,3 +256,71 @@ def test_a_deleted_prompt_file_is_not_replayed_as_valid(
     code, document = _validate(capsys)
     assert code == 1 and document == _validate(capsys, "--no-cache")[1]
     assert "prompt" in document["files"][0]["diagnostics"][0]["message"]
+
+
+def _in_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, variable: str) -> Path:
+    """A checkout holding the user's cache folder (``HOME`` or ``XDG_CACHE_HOME`` in it, as
+    CI containers set them), the run started elsewhere: the repository's file by its path."""
+    repo = tmp_path / "repo"
+    (repo / ".git").mkdir(parents=True)
+    (repo / "agent.yaml").write_text(BROKEN, encoding="utf-8")
+    (tmp_path / "elsewhere").mkdir()
+    monkeypatch.chdir(tmp_path / "elsewhere")
+    monkeypatch.delenv("HOLODECK_MT_CACHE_DIR")
+    monkeypatch.delenv("XDG_CACHE_HOME", raising=False)
+    monkeypatch.setenv(variable, str(repo if variable == "HOME" else repo / ".cache"))
+    return repo
+
+
+@pytest.mark.parametrize("variable", ["HOME", "XDG_CACHE_HOME"])
+def test_a_key_and_entry_committed_in_the_cache_folder_change_no_verdict(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    variable: str,
+) -> None:
+    repo = _in_checkout(tmp_path, monkeypatch, variable)
+    agent = str(repo / "agent.yaml")
+
+    def validate() -> tuple[int, dict[str, Any], str]:
+        code = main(["validate", agent, "--jobs", "1", "--format", "json"])
+        captured = capsys.readouterr()
+        return code, json.loads(captured.out), captured.err
+
+    with monkeypatch.context() as patched:  # the attacker's run, the folder taken as it was
+        patched.setattr(cache, "misplaced", lambda judged=(): None)
+        assert validate()[0] == 1
+        folder = repo / ".cache" / "holodeck-mt"
+        key = (folder / cache.SECRET).read_bytes()
+        [entry] = [p for p in folder.rglob("*") if p.is_file() and p.name != cache.SECRET]
+        payload = _no_diagnostics(entry.read_bytes())
+        entry.write_bytes(_signed(cache._mac(key, entry.name.encode(), payload), payload))
+        assert validate()[0] == 0  # committed so, they would turn the file valid
+    notice = f"holodeck-mt: no cache this run: the cache's folder lies in '{repo}'\n"
+    for _ in range(2):
+        code, document, err = validate()
+        [found] = document["files"][0]["diagnostics"]
+        assert (code, found["code"], found["line"]) == (1, "HMT102", 4)
+        assert err == notice
+
+
+def test_a_cache_folder_in_the_folder_of_a_file_judged_outside_a_repository_is_not_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _in_checkout(tmp_path, monkeypatch, "XDG_CACHE_HOME")
+    (repo / ".git").rmdir()
+    assert main(["validate", str(repo / "agent.yaml"), "--jobs", "1", "--format", "json"]) == 1
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["files"][0]["diagnostics"][0]["code"] == "HMT102"
+    assert captured.err == f"holodeck-mt: no cache this run: the cache's folder lies in '{repo}'\n"
+    assert not (repo / ".cache").exists()
+
+
+def test_a_cache_folder_outside_every_tree_judged_is_used(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    repo = _in_checkout(tmp_path, monkeypatch, "XDG_CACHE_HOME")
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "elsewhere" / ".cache"))
+    assert main(["validate", str(repo / "agent.yaml"), "--jobs", "1"]) == 1
+    assert capsys.readouterr().err == ""
+    assert (tmp_path / "elsewhere" / ".cache" / "holodeck-mt" / cache.SECRET).is_file()

@@ -12,12 +12,12 @@ import errno
 import os
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from holodeck_mt.app.cli import main
 from holodeck_mt.project import discovery
-from holodeck_mt.read import confine
 from tests.hostile.test_hostile import diagnostics, run_cli
 
 AGENT = "name: a\ntest_cases:\n  - input: hi\n"
@@ -52,14 +52,14 @@ def test_an_unreadable_yaml_file_is_an_error_not_skipped(
 ) -> None:
     (tmp_path / "agent.yaml").write_text(AGENT)
     (tmp_path / "cases.yaml").write_text("- input: hi\n")
-    open_regular = confine.open_regular
+    open_file = os.open
 
-    def refuse(path: Path) -> int:
+    def refuse(path: str, *args: Any, **kwargs: Any) -> int:
         if Path(path).name == "cases.yaml":
             raise _denied(path)
-        return open_regular(path)
+        return open_file(path, *args, **kwargs)
 
-    monkeypatch.setattr(confine, "open_regular", refuse)
+    monkeypatch.setattr(os, "open", refuse)
     monkeypatch.chdir(tmp_path)
     assert main(["validate", "."]) == 2
     assert "cannot read 'cases.yaml': Permission denied" in capsys.readouterr().err

@@ -173,3 +173,39 @@ def test_an_agent_file_over_the_size_limit_is_not_read_for_context(
     found = checking.diagnose(cases, text, [tmp_path], limits)
     alone = validate_text(text, path=str(cases), role="test-cases-file", base_dir=tmp_path)
     assert found == alone.diagnostics
+
+
+def _framed(body: bytes) -> bytes:
+    return b"Content-Length: %d\r\n\r\n" % len(body) + body
+
+
+#: Frames pygls cannot read, or that the framing drops: one line on stderr each.
+GARBAGE = [
+    _framed(b"{not json!!!}"),
+    _framed(b"\x1b]0;owned\x07\x1b[31m" + b"\xff" * 5000),
+    _framed(b"[1, 2]"),
+    _framed(b'"a string"'),
+    _framed(b"null"),
+    _framed(b'{"id": 7, "method": "initialize"}'),
+    _framed(b'{"jsonrpc": "2.0", "id": {}, "method": "x"}'),
+    _framed(b"[" * 100_000),
+    b"Content-Length: \x1b[2J\r\n\r\n{}\r\n",
+    b"Content-Length: -12\r\n\r\n{}\r\n",
+]
+
+
+def test_each_unreadable_frame_is_one_escaped_line_and_the_next_request_answered(
+    tmp_path: Path,
+) -> None:
+    client = _start(cwd=tmp_path, workspace=tmp_path)
+    try:
+        for frame in GARBAGE:
+            _raw(client, frame)
+        assert _answers(client)
+    finally:
+        client.close()
+    lines = client._stderr
+    assert len(lines) == len(GARBAGE), "\n".join(lines)
+    assert all(line.startswith("holodeck-mt lsp: dropped a message: ") for line in lines)
+    assert not any("Traceback" in line or "\x1b" in line or len(line) > 400 for line in lines)
+    assert "not JSON" in lines[0] and "not a JSON-RPC message" in lines[2]

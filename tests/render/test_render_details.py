@@ -72,7 +72,7 @@ def test_junit_counts_the_test_cases_past_a_thousand_it_does_not_list() -> None:
     names = [c.get("name") for c in suite.findall("testcase")]
     assert names == ["(file)", *(f"c{i}" for i in range(1000)), "c1001"]
     notes = [e.text for e in suite if e.tag == "system-out"]
-    assert notes == ["2 more test cases without diagnostics are not listed\n"]
+    assert notes == ["2 more test cases with no diagnostic shown are not listed\n"]
 
 
 def test_junit_lists_every_warning_of_a_test_case_one_per_line() -> None:

@@ -40,12 +40,12 @@ def test_by_default_every_rule_runs_once_but_the_opt_in_ones() -> None:
 
 @pytest.mark.parametrize("code", [*ERROR_RULES, *WARNING_RULES])
 def test_a_selected_code_runs_its_rule_alone(code: str) -> None:
-    options = Options(selection=Settings().selection([code], []))
+    options = Options(selection=Settings().selection({"--select": [code]}))
     assert _codes(options) == [code]
 
 
 def test_ignored_warnings_do_not_run_and_the_error_rules_still_do() -> None:
-    options = Options(selection=Settings().selection([], ["HMT2", "HMT3"]))
+    options = Options(selection=Settings().selection({"--ignore": ["HMT2", "HMT3"]}))
     assert _codes(options) == ERROR_RULES
 
 
