@@ -329,7 +329,8 @@ class FileResult:
     test_cases: list[str | None] = field(default_factory=list)
     #: Warnings fail the file too (``--strict``): its verdict in every format.
     strict: bool = False
-    #: The agent.yaml's sections no platform model checked, and why: ``off`` or ``absent``.
+    #: The agent.yaml's sections no platform model checked, and why: ``off``, or why the
+    #: platform does not import (``contract.platform_models.absence``).
     unchecked: tuple[str, ...] = ()
     unchecked_because: str = ""
     #: The real path the text was read from (None: given as text): what ``fix`` writes.

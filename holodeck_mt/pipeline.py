@@ -70,7 +70,7 @@ class Checked:
 @dataclass(frozen=True)
 class _Judging:
     """How one text is judged; ``agent``: the data of the agent.yaml naming this test-cases
-    file, for the run-time lints (which run only when neither has an error)."""
+    file (its metrics apply to these test cases), and the paths of its errors."""
 
     path: str
     role: Role
@@ -79,7 +79,7 @@ class _Judging:
     limits: Limits
     tree: Path
     agent: Any = None
-    agent_clean: bool = True
+    agent_reported: frozenset[JsonPath] = frozenset()
     workdir: Path | None = None
 
 
@@ -202,7 +202,7 @@ def _judged(
                 options=how.options,
                 tree=how.tree,
                 agent=how.agent,
-                agent_clean=how.agent_clean,
+                agent_reported=how.agent_reported,
             )
         beside = [followed.fault] if followed is not None and followed.fault is not None else []
         stats, names = walk.stats(doc.data), walk.names(doc.data)
@@ -364,17 +364,8 @@ def _validate_document(
     if found.text is None:
         return [checked, Checked(_screened(found.shown, found.problem, options, how.limits))]
     agent = checked.document.data if checked.document is not None else None
-    clean = checked.result.errors == 0
-    referenced, _ = _validate_text(
-        found.text,
-        replace(
-            how,
-            path=found.shown,
-            role="test-cases-file",
-            options=options,
-            agent=agent,
-            agent_clean=clean,
-        ),
-    )
+    errors = frozenset(d.pointer_parts for d in checked.result.diagnostics if d.severity == "error")
+    judging = replace(how, path=found.shown, role="test-cases-file", options=options, agent=agent)
+    referenced, _ = _validate_text(found.text, replace(judging, agent_reported=errors))
     referenced.result.source = found.source
     return [checked, referenced]

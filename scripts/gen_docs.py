@@ -18,16 +18,18 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
 import inspect
 import json
 import re
 import sys
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from holodeck_mt.contract import platform_models, unchecked
 from holodeck_mt.contract.registry import BASE_URI, schema_files, source_files
 from holodeck_mt.contract.walker import ANNOTATIONS, subschemas
 from holodeck_mt.contract.walker import CODES as CODES_KEYWORD
@@ -49,6 +51,8 @@ EXAMPLES = Path("docs") / "examples"
 
 #: Codes whose example is not UTF-8 text: shown with the bad bytes escaped.
 BINARY = {"HMT005"}
+#: Said of an example whose output needs the platform's models.
+_WITH = " with the platform's models importable (holodeck-ai: see the README's install section)"
 
 #: The order of the schema files in the reference: from the document down.
 FILE_ORDER = [
@@ -372,6 +376,9 @@ class Example:
     output: str  # the validator's exact text output
     exit_code: int
     options: list[str]
+    #: The exit code and output of a plain install (the platform's models not importable),
+    #: when they differ.
+    plain: tuple[int, str] | None = None
 
 
 class ExampleError(Exception):
@@ -390,7 +397,24 @@ def run_example(code: Code) -> Example:
     )
     if f"[{code.code}]" not in output:
         raise ExampleError(f"{code.code}: {path} does not produce {code.code}:\n{output}")
-    return Example(code, path, shown, output, exit_code, options)
+    with _without_platform():
+        plain = run_cli(["validate", "-j", "1", *options, "--format", "text", str(path)], ROOT)
+    differs = plain != (exit_code, output)
+    return Example(code, path, shown, output, exit_code, options, plain if differs else None)
+
+
+@contextlib.contextmanager
+def _without_platform() -> Iterator[None]:
+    """The validator as a plain install runs it: the platform's models not installed."""
+    saved, absence = dict(platform_models._MODELS), platform_models.absence
+    platform_models._MODELS["agent"] = None
+    platform_models.absence = lambda: unchecked.NOT_INSTALLED
+    try:
+        yield
+    finally:
+        platform_models._MODELS.clear()
+        platform_models._MODELS.update(saved)
+        platform_models.absence = absence
 
 
 def example_options(code: Code) -> list[str]:
@@ -427,7 +451,9 @@ def diagnostics() -> str:
         "",
         "Each code comes with a minimal file that triggers it (`docs/examples/<CODE>.yaml`) and "
         "the exact text the validator prints for it: this page is regenerated from them, and "
-        "generation fails when an example no longer produces its code.",
+        "generation fails when an example no longer produces its code. An output that needs "
+        "the platform's models (holodeck-ai importable beside the validator) says so, and is "
+        "followed by what a plain install prints.",
         "",
         "| code | name | severity | meaning |",
         "| --- | --- | --- | --- |",
@@ -464,13 +490,22 @@ def diagnostics() -> str:
             e.shown.rstrip("\n"),
             "```",
             "",
-            f"`{command}` prints (exit code {e.exit_code}):",
+            f"`{command}` prints (exit code {e.exit_code}){_WITH if e.plain else ''}:",
             "",
             "```text",
             e.output.rstrip("\n"),
             "```",
             "",
         ]
+        if e.plain:
+            lines += [
+                f"A plain install, without them, prints (exit code {e.plain[0]}):",
+                "",
+                "```text",
+                e.plain[1].rstrip("\n"),
+                "```",
+                "",
+            ]
     for c in retired:
         lines += [
             f"## {c.code}",

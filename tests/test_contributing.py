@@ -362,7 +362,7 @@ def test_a_new_output_format_is_its_module_a_table_line_and_the_goldens_make_wri
 
 NEW_PLATFORM = "0.9.3"
 #: What `make schema` stamps a new platform release into, beside urls.py itself.
-PLATFORM_STAMPED = {"Makefile", "action.yml", "docs/ci.md", "docs/verdict.md"}
+PLATFORM_STAMPED = {"Makefile", "action.yml", "README.md", "docs/ci.md", "docs/verdict.md"}
 
 
 @pytest.mark.slow  # copies the checkout and runs a test selection in it

@@ -38,6 +38,19 @@ def test_each_example_produces_its_code_and_the_page_shows_the_exact_output(code
     assert example.output.rstrip("\n") in page
 
 
+def test_an_output_needing_the_platform_says_so_beside_what_a_plain_install_prints() -> None:
+    """HMT130 is the platform's own verdict: a plain install finds the file valid."""
+    page = (ROOT / "docs" / "diagnostics.md").read_text(encoding="utf-8")
+    section = page.split("## HMT130\n", 1)[1].split("\n## ", 1)[0]
+    assert "prints (exit code 1) with the platform's models importable" in section
+    assert "A plain install, without them, prints (exit code 0):" in section
+    assert (
+        "All 1 file valid.\nNot checked: name, model, instructions (the platform's own " in section
+    )
+    assert "holodeck-ai is not installed; `pip install holodeck-ai` checks them)." in section
+    assert gen_docs.run_example(CODES["HMT102"]).plain is None  # the same either way
+
+
 def test_an_example_that_no_longer_produces_its_code_fails_generation(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -816,10 +816,10 @@ def _platform_missing() -> bool:
 
     if platform_models.agent_model() is not None:
         return False
-    _error(
-        "--platform required, but the platform's models do not import; "
-        f"install them with `{unchecked.INSTALL}` (or use --platform auto)"
-    )
+    why = platform_models.absence()
+    how = f"; install them with `{unchecked.INSTALL}`" if why == unchecked.NOT_INSTALLED else ""
+    how += " (or use --platform auto)"
+    _error(f"--platform required, but the platform's models do not import: {why}{how}")
     return True
 
 

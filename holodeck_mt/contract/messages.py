@@ -228,8 +228,17 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
     if fix is None and ("a number" in wanted or "an integer" in wanted):
         fix = hints.unquote_fix(key, value, integer="a number" not in wanted)
     hint = "give it a value, or remove the key" if value is None and fix is None else None
+    if fix is None and "a string" in wanted:
+        hint = _colon_read_as_key(value) or hint
     message = f"{subject} must be {wanted}, got {hints.got(value)}"
     return Fault("HMT102", message, parts, hint=hint, fix=fix)
+
+
+def _colon_read_as_key(value: Any) -> str | None:
+    """``- Note: what is it?`` in a list of strings: YAML reads a mapping of one key."""
+    pair: Any = next(iter(value.items())) if isinstance(value, dict) and len(value) == 1 else (0,)
+    meant = hints.quote(": ".join(pair)) if all(isinstance(p, str) for p in pair) else None
+    return f"unquoted, ': ' makes a key of the text before it; quote it: {meant}" if meant else None
 
 
 def _bound_phrase(schema: dict[str, Any]) -> str:

@@ -15,11 +15,12 @@ import re
 import threading
 import warnings
 from collections.abc import Iterator, Mapping
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from holodeck_mt.contract import unchecked
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Fault, JsonPath, clip, reason_of, severity, under
 from holodeck_mt.read import confine, loader
@@ -66,11 +67,26 @@ def agent_model() -> Any:
         # the same, as the platform does, in case a later release stops.
         os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
         _MODELS["agent"] = None  # absent, or a broken install: the sections stay unchecked
-        with _logging_kept(), suppress(Exception):
-            from holodeck.models.agent import Agent
+        with _logging_kept():
+            try:
+                from holodeck.models.agent import Agent
 
-            _MODELS["agent"] = Agent
+                _MODELS["agent"] = Agent
+            except Exception as e:
+                _MODELS["error"] = clip(str(e))
         return _MODELS["agent"]
+
+
+def absence() -> str:
+    """Why :func:`agent_model` finds no model: not installed, or its import's error."""
+    from importlib import metadata
+
+    agent_model()
+    try:
+        version = clip(metadata.version("holodeck-ai"), 40)
+    except Exception:  # not installed, or metadata that does not read
+        return unchecked.NOT_INSTALLED
+    return f"holodeck-ai {version} is installed but cannot be imported: {_MODELS.get('error')}"
 
 
 @contextmanager
@@ -110,7 +126,7 @@ class Checked:
 
     faults: list[Fault] = field(default_factory=list)
     unchecked: tuple[str, ...] = ()
-    #: ``off`` (``--platform off``) or ``absent`` (the platform does not import).
+    #: ``off`` (``--platform off``), or why the platform does not import (:func:`absence`).
     because: str = ""
     #: The real paths of the other files (prompt files) the verdict depends on.
     reads: tuple[str, ...] = ()
@@ -135,7 +151,7 @@ def judge(
         return Checked()
     agent = agent_model() if mode != "off" else None
     if agent is None:
-        return Checked(unchecked=owned, because="off" if mode == "off" else "absent")
+        return Checked(unchecked=owned, because="off" if mode == "off" else absence())
     reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
     here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
     files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())

@@ -12,21 +12,29 @@ if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
 INSTALL = "pip install holodeck-ai"
+#: Why the sections went unchecked when the platform is not installed at all.
+NOT_INSTALLED = "holodeck-ai is not installed"
 
 
 def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
-    """The sections no model checked (each once, clipped), and how to check them, or None."""
+    """The sections no model checked (each once, clipped), and the command checking them."""
     names = list(dict.fromkeys(clip(section) for r in results for section in r.unchecked))
     if not names:
         return [], None
-    off = any(result.unchecked_because == "off" for result in results)
-    return names, ("--platform auto" if off else INSTALL)
+    return names, {"off": "--platform auto", NOT_INSTALLED: INSTALL}.get(because(results) or "")
+
+
+def because(results: Sequence[FileResult]) -> str | None:
+    """Why sections went unchecked: ``off``, or why the platform does not import."""
+    return next((r.unchecked_because for r in results if r.unchecked), None)
 
 
 def sections_note(results: Sequence[FileResult]) -> str | None:
-    """One line naming the sections no model checked, and how to check them."""
+    """One line naming the sections no model checked, why, and how to check them."""
     names, how = unchecked(results)
-    if how is None:
+    if not names:
         return None
     shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
-    return f"Not checked: {shown} (the platform's own sections; `{how}` checks them)."
+    told = f": {because(results)}" if how != "--platform auto" else ""
+    told += f"; `{how}` checks them" if how else ""
+    return f"Not checked: {shown} (the platform's own sections{told})."

@@ -84,9 +84,10 @@ def _bounded(d: Diagnostic) -> Diagnostic:
 
 
 def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:
-    """Those ``keep`` keeps (the rest not counted), clipped, sorted, deduplicated, at most
-    ``limits.max_diagnostics`` of them; past the cap one ``HMT220`` counts the others by code."""
-    kept = _dedupe(_bounded(d) for d in found if keep is None or keep(d))
+    """Those ``keep`` keeps (the rest not counted, :func:`_linted`), clipped, sorted,
+    deduplicated, at most ``limits.max_diagnostics``; past the cap an ``HMT220`` counts the
+    rest by code."""
+    kept = _dedupe(map(_bounded, _linted([d for d in found if keep is None or keep(d)])))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
         return kept
@@ -109,6 +110,18 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
     )
     more = dataclasses.replace(more, not_shown=dict(Counter(d.code for d in rest)))
     return [*kept[:cap], more, *counts]
+
+
+def _linted(kept: list[Diagnostic]) -> list[Diagnostic]:
+    """``kept`` less the run-time lints in a test case showing an error (its plan unknown
+    until that is fixed): an error not shown (silenced, not selected) hides nothing."""
+    broken = {d.test_case_index for d in kept if d.severity == "error"} - {None}
+    if not broken:
+        return kept
+    from holodeck_mt.rules.registry import RULES
+
+    lints = {rule.code for rule in RULES if rule.runs == "runtime"}
+    return [d for d in kept if d.code not in lints or d.test_case_index not in broken]
 
 
 def _dedupe(found: Iterable[Diagnostic]) -> list[Diagnostic]:

@@ -56,6 +56,7 @@ def explain(
         or _unclosed_quote(lines, problem, context, context_mark)
         or _unclosed_bracket(problem, mark, context, context_mark)
         or _runaway_quote(text, mark)
+        or _colon_in_value(lines, problem, mark)
         or _indentation(lines, problem, mark)
     )
     return found or _in_parser_words(problem, mark, context, context_mark)
@@ -166,7 +167,8 @@ def _unclosed_bracket(
 ) -> Explained | None:
     """``[a, b`` or ``{a: 1`` not closed before the next line's content."""
     kind = context.removeprefix("while parsing a ")
-    if kind not in _BRACKETS or cmark is None or not problem.startswith("did not find expected"):
+    missing = problem.startswith(("did not find expected", "expected ','"))
+    if kind not in _BRACKETS or cmark is None or not missing:
         return None
     opening, closing = _BRACKETS[kind]
     if mark[0] == cmark[0]:  # on the same line: a missing comma
@@ -235,8 +237,6 @@ def _indentation(lines: list[str], problem: str, mark: Mark) -> Explained | None
     column = len(_indent(line)) + 1
     above = _columns_above(lines, number, dash=line.lstrip().startswith("- "))
     if not above or column in above:
-        if problem == "mapping values are not allowed in this context":
-            return _colon_in_value(lines, mark)
         return None
     expected, where = min(above.items(), key=lambda item: (abs(item[0] - column), -item[0]))
     key = lines[where].strip().split(":", 1)[0]
@@ -286,11 +286,12 @@ def _columns_above(lines: list[str], number: int, *, dash: bool) -> dict[int, in
     return found
 
 
-def _colon_in_value(lines: list[str], mark: Mark) -> Explained | None:
-    """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping."""
+def _colon_in_value(lines: list[str], problem: str, mark: Mark) -> Explained | None:
+    """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping (however the
+    line is indented)."""
     line = _line(lines, mark[0])
     first = line.find(": ")
-    if first < 0 or first >= mark[1]:
+    if problem != "mapping values are not allowed in this context" or not 0 <= first < mark[1]:
         return None
     value = line[first + 2 :].strip()
     return Explained(

@@ -33,6 +33,7 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
             # The agent.yaml sections no platform model checked, and what checks them.
             "unchecked_sections": sections,
             "check_unchecked_with": how,
+            "unchecked_because": unchecked.because(results),
         },
     }
 

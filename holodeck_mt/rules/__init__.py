@@ -32,8 +32,10 @@ class Context:
     tree: Path | None = None
     #: The agent.yaml naming this test-cases file (its metrics apply to these test cases).
     agent: Any = None
-    #: Whether the run-time lints run: a file with errors does not run at all.
-    runtime: bool = False
+    #: The paths of that agent.yaml's errors.
+    agent_reported: set[JsonPath] = field(default_factory=set)
+    #: The document's text, as parsed (its references substituted).
+    text: str = ""
     #: Results the checks share, computed once per document (e.g. the run-time plan).
     cache: dict[str, Any] = field(default_factory=dict)
 

@@ -3,7 +3,8 @@
 The platform builds one evaluator per metric name for the whole file, from the last
 definition met walking the agent, then each test case and its turns: that one's
 settings apply on every turn running the metric. Only `threshold` and
-`response_path` stay per level (and code metrics, which are not shared).
+`response_path` stay per level (and code metrics, which are not shared). A definition
+holding an error is compared with none: its settings are unknown.
 """
 
 from __future__ import annotations
@@ -22,9 +23,11 @@ from holodeck_mt.wording.hints import literal as show
 def check(context: Context) -> Iterator[Fault]:
     plan = runtime_plan.plan(context)
     for key, winner in plan.evaluators.items():
+        if not runtime_plan.readable(context, winner):
+            continue
         chosen = precedence.settings(winner.metric)
         for definition in plan.definitions_of(key):
-            if definition is winner:
+            if definition is winner or not runtime_plan.readable(context, definition):
                 continue
             own = precedence.settings(definition.metric)
             lost = {k: v for k, v in own.items() if chosen.get(k, object()) != v}

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from holodeck_mt.rules import (
     axis_range,
+    comment_cuts_value,
     count_is_integer,
     duplicate_expected_tools,
     duplicate_names,
@@ -147,6 +148,7 @@ REGISTRY: list[Code] = [
     ),
     duplicate_expected_tools.RULE,
     literal_like_matcher.RULE,
+    comment_cuts_value.RULE,
     # YAML 1.1 (the platform) and YAML 1.2 (editors) read these plain scalars differently.
     Code(
         "HMT205",
@@ -253,14 +255,11 @@ def title(code: str) -> str:
 
 
 def rules_to_run(options: Options) -> list[Rule]:
-    """The rules whose check runs under ``options``, the run-time lints last (they run
-    only while no check has found an error). An opt-in rule runs when its option is on;
-    a rule whose codes are all deselected is skipped, unless it reports errors (an error
-    keeps the run-time lints from running, whether it is shown or not)."""
-    chosen = [
+    """The rules whose check runs under ``options``, in the registry's order: an opt-in rule
+    when its option is on, and a rule only when one of its codes is selected."""
+    return [
         rule
         for rule in RULES
         if (rule.runs != "opt-in" or getattr(options, rule.option))
-        and (rule.severity == "error" or any(map(options.selection.selects, rule.codes)))
+        and any(map(options.selection.selects, rule.codes))
     ]
-    return [r for r in chosen if r.runs != "runtime"] + [r for r in chosen if r.runs == "runtime"]

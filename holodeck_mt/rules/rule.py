@@ -40,8 +40,8 @@ class Rule(Code):
     """A code produced by a module of :mod:`holodeck_mt.rules`: its docstring documents it."""
 
     check: Callable[[Context], Iterator[Fault]]
-    #: When the check runs: on every file; only on a file without errors (the run-time
-    #: lints: a file with errors does not run at all); or when its option asks for it.
+    #: When the check runs: on every file; on every file as a run-time lint (none reported in
+    #: a test case showing an error: its plan is unknown); or when its option asks for it.
     runs: Literal["always", "runtime", "opt-in"] = "always"
     #: For an opt-in rule: the attribute of :class:`holodeck_mt.selection.Options` that turns it
     #: on, and the command-line option that sets it.
@@ -58,9 +58,3 @@ class Rule(Code):
     def documentation(self) -> str:
         """The rule's documentation: its module's docstring (what it finds, and why)."""
         return (sys.modules[self.check.__module__].__doc__ or "").strip()
-
-    def run(self, context: Context) -> Iterator[Fault]:
-        """The check's faults; none for a run-time lint on a file that cannot run."""
-        if self.runs == "runtime" and not context.runtime:
-            return iter(())
-        return self.check(context)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.model import Fault, severity
+from holodeck_mt.model import Fault, JsonPath, severity
 from holodeck_mt.read import loader
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.registry import rules_to_run
@@ -21,29 +21,20 @@ def faults(
     options: Options,
     tree: Path | None,
     agent: Any = None,
-    agent_clean: bool = True,
+    agent_reported: frozenset[JsonPath] = frozenset(),
 ) -> list[Fault]:
     """The rules' faults of ``as_read`` (``doc`` as the platform reads it), beyond the
-    ``contract``'s faults; ``agent``: the data of the agent.yaml naming this document."""
+    ``contract``'s faults; ``agent``: the data of the agent.yaml naming this document, and
+    ``agent_reported`` the paths of its errors. The run-time lints run whatever else is
+    wrong: the report drops theirs in a test case showing an error (``report.finish``)."""
     context = Context(
         data=as_read,
+        text=doc.text,
         base_dir=base_dir,
         options=options,
-        reported=doc.reported | {f.parts for f in contract if _is_error(f)},
+        reported=doc.reported | {f.parts for f in contract if severity(f.code) == "error"},
         tree=tree,
         agent=agent,
-        runtime=agent_clean
-        and not any(map(_is_error, contract))
-        and all(d.severity != "error" for d in doc.diagnostics),
+        agent_reported=set(agent_reported),
     )
-    found: list[Fault] = []
-    for rule in rules_to_run(options):
-        # Rule.run reads `runtime` before its check starts: an error stops the next rules.
-        for fault in rule.run(context):
-            found.append(fault)
-            context.runtime = context.runtime and not _is_error(fault)
-    return found
-
-
-def _is_error(fault: Fault) -> bool:
-    return severity(fault.code) == "error"
+    return [fault for rule in rules_to_run(options) for fault in rule.check(context)]

@@ -4,7 +4,7 @@ a test-cases file named by an agent.yaml is planned under that agent's metrics."
 from __future__ import annotations
 
 from holodeck_mt import walk
-from holodeck_mt.model import format_path, test_case_phrase
+from holodeck_mt.model import format_path, test_case_phrase, under
 from holodeck_mt.rules import Context
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
@@ -23,6 +23,15 @@ def plan(context: Context) -> Plan:
         built = precedence.build(context.data, cases, base, "agent")
     context.cache["runtime_plan"] = built
     return built
+
+
+def readable(context: Context, definition: Definition) -> bool:
+    """Whether no error (of its document) lies in the definition or holds it."""
+    theirs = context.agent is not None and definition.origin == "agent"
+    reported, key = (context.agent_reported if theirs else context.reported), f"held:{theirs}"
+    if key not in context.cache:  # each error's path and the paths above it
+        context.cache[key] = {p[:i] for p in reported for i in range(len(p) + 1)}
+    return definition.path not in context.cache[key] and not under(definition.path, reported)
 
 
 def here(context: Context, definition: Definition) -> bool:

@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from holodeck_mt.model import Fault, clip, under
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
+from holodeck_mt.rules.runtime_plan import readable
 
 #: Per status of a metric on a turn: the message (``{names}``, then the verb in the
 #: singular or the plural), and the hint.
@@ -39,7 +40,8 @@ def check(context: Context) -> Iterator[Fault]:
         if all(a.status == "runs" for a in turn.metrics) or under(turn.path, context.reported):
             continue
         for status, (message, (one, many), hint) in _SAYS.items():
-            named = list(dict.fromkeys(a.own.name for a in turn.metrics if a.status == status))
+            told = (a for a in turn.metrics if a.status == status)
+            named = list(dict.fromkeys(a.own.name for a in told if readable(context, a.own)))
             if named:
                 names = clip(", ".join(f"`{n}`" for n in named))
                 verb = one if len(named) == 1 else many

@@ -21,7 +21,7 @@ from holodeck_mt.wording.hints import plural, quote
 def check(context: Context) -> Iterator[Fault]:
     plan = runtime_plan.plan(context)
     winner = plan.evaluators.get("numeric")
-    if winner is None or winner.kind != "standard":
+    if winner is None or winner.kind != "standard" or not runtime_plan.readable(context, winner):
         return
     settings = precedence.settings(winner.metric)
     tolerance = settings["absolute_tolerance"]

@@ -50,6 +50,7 @@ def test_exit_0_when_every_file_is_valid(tmp_path: Path, run_json: RunJson) -> N
         "warnings": 0,
         "unchecked_sections": [],
         "check_unchecked_with": None,
+        "unchecked_because": None,
     }
     assert document["files"][0]["stats"] == {"test_cases": 1, "turns": 2}
 

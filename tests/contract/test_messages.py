@@ -477,7 +477,8 @@ def _faults(data: object, reported: set[tuple[str | int, ...]], **options: bool)
         check_files=options.get("check_files", False),
     )
     context = Context(data=data, base_dir=Path("."), options=chosen, reported=reported)
-    return [f for rule in rules_to_run(context.options) for f in rule.run(context)]
+    checks = [rule for rule in rules_to_run(context.options) if rule.runs != "runtime"]
+    return [f for rule in checks for f in rule.check(context)]
 
 
 def test_checks_skip_what_the_schema_already_reported() -> None:
@@ -579,7 +580,7 @@ def test_a_number_or_environment_reference_says_so() -> None:
         "  model: {provider: openai, name: gpt-4o, temperature: hot}\n"
         "  metrics: [{type: standard, metric: equality}]\n"
         "test_cases:\n"
-        "  - {name: a, input: x}\n"
+        "  - {name: a, input: x, ground_truth: y}\n"
     )
     (d,) = validate_text(source).diagnostics
     assert (d.code, d.path, d.message) == (

@@ -75,6 +75,7 @@ def test_the_optimizers_loss_weights_and_min_delta_must_be_finite() -> None:
         "test_cases:\n"
         "  - name: t\n"
         "    input: hi\n"
+        "    ground_truth: hello\n"
     )
     assert _seen(source) == [
         (

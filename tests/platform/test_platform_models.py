@@ -8,6 +8,7 @@ models neither imports the platform's runtime nor a code metric's grader.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import types
@@ -36,6 +37,38 @@ test_cases:
 def without_platform(monkeypatch: pytest.MonkeyPatch) -> None:
     """The platform's models as if holodeck-ai were not installed."""
     monkeypatch.setitem(platform_models._MODELS, "agent", None)
+    monkeypatch.setattr(platform_models, "absence", lambda: "holodeck-ai is not installed")
+
+
+REQUIRED = "holodeck-mt: error: --platform required, but the platform's models do not import: "
+#: What is said of a platform installed, its import failing (as simulated below).
+BROKEN = (
+    "holodeck-ai 0.7.1 is installed but cannot be imported: "
+    "import of holodeck.models.agent halted; None in sys.modules"
+)
+
+
+@pytest.fixture
+def broken_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    """holodeck-ai 0.7.1 installed, its models' import failing: the import attempted afresh."""
+    import importlib.metadata
+
+    monkeypatch.setattr(platform_models, "_MODELS", {})
+    monkeypatch.setitem(sys.modules, "holodeck.models.agent", None)
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "0.7.1")
+
+
+@pytest.fixture
+def uninstalled_platform(monkeypatch: pytest.MonkeyPatch) -> None:
+    """holodeck-ai not installed: no distribution, no module."""
+    import importlib.metadata
+
+    def version(name: str) -> str:
+        raise importlib.metadata.PackageNotFoundError(name)
+
+    monkeypatch.setattr(platform_models, "_MODELS", {})
+    monkeypatch.setitem(sys.modules, "holodeck.models.agent", None)
+    monkeypatch.setattr(importlib.metadata, "version", version)
 
 
 def _write(tmp_path: Path, text: str, name: str = "agent.yaml") -> str:
@@ -75,8 +108,8 @@ def test_without_the_platform_the_text_summary_names_the_sections_once(
     assert code == 0
     notes = [line for line in lines if line.startswith("Not checked:")]
     assert notes == [
-        "Not checked: name, model, instructions (the platform's own sections; "
-        "`pip install holodeck-ai` checks them)."
+        "Not checked: name, model, instructions (the platform's own sections: holodeck-ai "
+        "is not installed; `pip install holodeck-ai` checks them)."
     ]
 
 
@@ -88,6 +121,7 @@ def test_without_the_platform_json_names_the_unchecked_sections(
     assert document["version"] == 1
     assert document["summary"]["unchecked_sections"] == ["name", "model", "instructions"]
     assert document["summary"]["check_unchecked_with"] == "pip install holodeck-ai"
+    assert document["summary"]["unchecked_because"] == "holodeck-ai is not installed"
 
 
 def test_platform_required_exits_2_when_the_platform_does_not_import(
@@ -96,7 +130,85 @@ def test_platform_required_exits_2_when_the_platform_does_not_import(
     code = main(["validate", "--platform", "required", _write(tmp_path, AGENT)])
     err = capsys.readouterr().err
     assert code == 2
-    assert "--platform required" in err and "pip install holodeck-ai" in err
+    assert err.endswith(
+        "--platform required, but the platform's models do not import: holodeck-ai is not "
+        "installed; install them with `pip install holodeck-ai` (or use --platform auto)\n"
+    )
+
+
+@pytest.mark.usefixtures("uninstalled_platform")
+def test_a_platform_not_installed_is_said_so(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert platform_models.agent_model() is None
+    assert platform_models.absence() == "holodeck-ai is not installed"
+    assert main(["validate", "--jobs", "1", "--no-cache", _write(tmp_path, AGENT)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        "Not checked: name, model, instructions (the platform's own sections: holodeck-ai "
+        "is not installed; `pip install holodeck-ai` checks them)."
+    )
+
+
+@pytest.mark.usefixtures("broken_platform")
+def test_a_platform_installed_but_not_importable_names_why(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], run_json: RunJson
+) -> None:
+    agent = _write(tmp_path, AGENT)
+    assert main(["validate", "--jobs", "1", "--no-cache", agent]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == (
+        f"Not checked: name, model, instructions (the platform's own sections: {BROKEN})."
+    )
+    code, document = run_json("--no-cache", agent)
+    assert (code, document["summary"]["unchecked_because"]) == (0, BROKEN)
+    assert document["summary"]["check_unchecked_with"] is None
+    assert main(["validate", "--platform", "required", "--no-cache", agent]) == 2
+    assert capsys.readouterr().err == (f"{REQUIRED}{BROKEN} (or use --platform auto)\n")
+
+
+@pytest.mark.slow
+def test_a_platform_whose_dependency_is_missing_names_the_module(tmp_path: Path) -> None:
+    """A holodeck-ai installed with --no-deps, pydantic missing: a stand-in package on a
+    temporary path, ahead of the real one, its models' import failing as it would."""
+    site = tmp_path / "site"
+    (site / "holodeck" / "models").mkdir(parents=True)
+    (site / "holodeck" / "__init__.py").write_text("", encoding="utf-8")
+    (site / "holodeck" / "models" / "__init__.py").write_text("", encoding="utf-8")
+    (site / "holodeck" / "models" / "agent.py").write_text(
+        "raise ModuleNotFoundError(\"No module named 'pydantic'\", name='pydantic')\n",
+        encoding="utf-8",
+    )
+    info = site / "holodeck_ai-0.7.1.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text(
+        "Metadata-Version: 2.1\nName: holodeck-ai\nVersion: 0.7.1\n", encoding="utf-8"
+    )
+    agent = _write(tmp_path, AGENT)
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    said = "holodeck-ai 0.7.1 is installed but cannot be imported: No module named 'pydantic'"
+    for options, code, stream, line in (
+        (
+            [],
+            0,
+            "stdout",
+            f"Not checked: name, model, instructions (the platform's own sections: {said}).",
+        ),
+        (
+            ["--platform", "required"],
+            2,
+            "stderr",
+            f"{REQUIRED}{said} (or use --platform auto)",
+        ),
+    ):
+        done = subprocess.run(
+            [sys.executable, "-m", "holodeck_mt", "validate", "--no-cache", *options, agent],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=False,
+            timeout=120,
+        )
+        assert done.returncode == code, done.stdout + done.stderr
+        assert getattr(done, stream).splitlines()[-1] == line
 
 
 def test_platform_required_validates_when_the_platform_imports(tmp_path: Path) -> None:
