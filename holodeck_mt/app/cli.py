@@ -405,8 +405,9 @@ def _judges_platform(job: _Job) -> bool:
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     """Validate on ``workers`` processes; results in the order of ``jobs``. A dead worker
-    breaks the pool: each file it left unfinished then runs alone, in a process of its own,
-    so that only a file that kills its own process is lost (an internal error)."""
+    breaks the pool: the files left unfinished run again one by one on a single worker, a
+    new one after each death, which costs the file it was running, so that only a file that
+    kills its own process is lost (an internal error)."""
     import gc
     import multiprocessing
 
@@ -424,8 +425,10 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     gc.freeze()  # the parent's objects: neither walked nor copied by a worker's collector
     try:
         _pool_run(jobs, chunks, workers, context, outcomes)
-        for i in [i for i, outcome in enumerate(outcomes) if outcome is None]:
-            _pool_run(jobs, [[i]], 1, context, outcomes)
+        left = [i for i, outcome in enumerate(outcomes) if outcome is None]
+        while left:
+            _pool_run(jobs, [[i] for i in left], 1, context, outcomes)
+            left = [i for i in left if outcomes[i] is None][1:]
     finally:
         gc.unfreeze()
     died = "the worker process died"
