@@ -30,7 +30,6 @@ from holodeck_mt.urls import BUNDLE_URL
 if TYPE_CHECKING:
     from multiprocessing.context import BaseContext
 
-    from holodeck_mt.app.pool_host import PoolHost
     from holodeck_mt.model import FileResult
     from holodeck_mt.project import discovery
     from holodeck_mt.render import Renderer
@@ -52,6 +51,9 @@ MAX_SIZE_OPTION = 1024**4
 MAX_COUNT_OPTION, MAX_DEPTH_OPTION, MAX_JOBS = 10**9, 500, 256
 #: Whether workers are forked, inheriting what their parent imported (Linux only).
 _FORK = sys.platform == "linux"
+#: Linux's ``prctl`` option: the signal a process gets when its parent dies; the seconds a
+#: worker told to stop is given to end.
+_PR_SET_PDEATHSIG, _GRACE = 1, 5.0
 
 
 def _size(text: str) -> int:
@@ -403,17 +405,16 @@ def _judges_platform(job: _Job) -> bool:
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     """Validate on ``workers`` processes; results in the order of ``jobs``. A dead worker
-    takes its pool down: what was lost is validated again on a new pool, a file per chunk,
-    while each round finishes some; what none finishes runs alone, so that only a file that
+    breaks the pool: the files left unfinished run again one by one on a single worker, a
+    new one after each death, which costs the file it was running, so that only a file that
     kills its own process is lost (an internal error)."""
     import gc
     import multiprocessing
 
-    from holodeck_mt.app import pool_host
     from holodeck_mt.rules.registry import rules_to_run
 
     _prepare(_FORK and any(map(_judges_platform, jobs)))
-    pool_host.ready()
+    _prctl()
     rules_to_run(jobs[0].options)
     if not _FORK:  # a spawned worker starts as `python -c`: the working folder stays off sys.path
         os.environ["PYTHONSAFEPATH"] = "1"
@@ -423,30 +424,15 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     outcomes: list[Outcome | None] = [None] * len(jobs)
     gc.freeze()  # the parent's objects: neither walked nor copied by a worker's collector
     try:
-        _while_some_finish(jobs, chunks, workers, context, outcomes)
-        for i, outcome in enumerate(outcomes):
-            if outcome is None:  # its chunk was lost with a dead worker: alone, in a new one
-                _pool_run(jobs, [[i]], 1, context, outcomes)
-                if outcomes[i] is None:
-                    outcomes[i] = ([], _internal(jobs[i], "the worker process died"))
+        _pool_run(jobs, chunks, workers, context, outcomes)
+        left = [i for i, outcome in enumerate(outcomes) if outcome is None]
+        while left:
+            _pool_run(jobs, [[i] for i in left], 1, context, outcomes)
+            left = [i for i in left if outcomes[i] is None][1:]
     finally:
         gc.unfreeze()
-    return [outcome or ([], None) for outcome in outcomes]
-
-
-def _while_some_finish(
-    jobs: list[_Job],
-    chunks: list[list[int]],
-    workers: int,
-    context: BaseContext,
-    outcomes: list[Outcome | None],
-) -> None:
-    """Run ``chunks``, then what a dead worker lost, for as long as a round finishes some."""
-    while chunks:
-        _pool_run(jobs, chunks, workers, context, outcomes)
-        lost = [i for chunk in chunks for i in chunk if outcomes[i] is None]
-        again = len(lost) < len(chunks) or any(len(chunk) > 1 for chunk in chunks)
-        chunks = [[i] for i in lost] if again else []
+    died = "the worker process died"
+    return [o or ([], _internal(jobs[i], died)) for i, o in enumerate(outcomes)]
 
 
 def _pool_run(
@@ -461,13 +447,8 @@ def _pool_run(
     from concurrent.futures import Future, ProcessPoolExecutor, wait
     from concurrent.futures.process import BrokenProcessPool
 
-    from holodeck_mt.app import pool_host
-
     pool = ProcessPoolExecutor(
-        max_workers=workers,
-        mp_context=context,
-        initializer=pool_host.as_child,
-        initargs=(os.getpid(),),
+        max_workers=workers, mp_context=context, initializer=_as_worker, initargs=(os.getpid(),)
     )
     try:
         futures: dict[Future[list[Outcome]], list[int]] = {}
@@ -486,7 +467,7 @@ def _pool_run(
         for process in processes:
             process.terminate()
         for process in processes:  # ended before the command is: nothing outlives its prompt
-            process.join(pool_host.GRACE)
+            process.join(_GRACE)
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
@@ -497,23 +478,29 @@ def _parallel(args: argparse.Namespace, files: int) -> bool:
     return args.jobs > 1 and files > 1 and not args.import_graders
 
 
-@contextlib.contextmanager
-def _pool_host(
-    args: argparse.Namespace, files: list[str]
-) -> Iterator[PoolHost[_Job, Outcome] | None]:
-    """The process the workers are forked from (:mod:`.pool_host`), when the platform's models
-    will be wanted in parallel: without them, a host would save less than it costs."""
-    from holodeck_mt.project import discovery
+@functools.cache
+def _prctl() -> Callable[..., int] | None:
+    """libc's ``prctl`` (Linux), looked up before the workers are forked: they inherit it."""
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(ImportError, OSError, AttributeError):
+            import ctypes
 
-    host = None
-    agents = any(discovery.is_agent_file(Path(f)) for f in files)
-    if _FORK and _parallel(args, len(files)) and args.platform != "off" and agents:
-        from holodeck_mt.app.pool_host import PoolHost
+            return ctypes.CDLL(None, use_errno=True).prctl
+    return None
 
-        with contextlib.suppress(OSError):  # no process to spare: the parent forks the workers
-            host = PoolHost(functools.partial(_prepare, True), _in_parallel)
-    with contextlib.closing(host) if host is not None else contextlib.nullcontext():
-        yield host
+
+def _as_worker(parent: int) -> None:
+    """A worker: Ctrl-C is the parent's to handle; ``terminate()`` ends it, and so does the
+    parent's death (Linux: at once if it is gone already)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(_PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+    if os.getppid() != parent:
+        os._exit(EXIT_TERMINATED)
 
 
 def _say(line: str) -> None:
@@ -613,8 +600,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 @contextlib.contextmanager
 def _terminable() -> Iterator[None]:
     """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED` and no report: at
-    once when every process it forked ends with it, else by :class:`_Terminated`, so that
-    its pool ends them first; at once, too, in a child not yet set up."""
+    once when every worker it forked ends with it (or none is), else by :class:`_Terminated`,
+    so that its pool ends them first; at once, too, in a child not yet set up."""
     import signal
     import threading
 
@@ -627,8 +614,7 @@ def _terminable() -> Iterator[None]:
     def terminated(signum: int, frame: object) -> None:
         if os.getpid() != owner:
             os._exit(128 + signum)
-        forks = sys.modules.get("holodeck_mt.app.pool_host")
-        if forks is None or forks.children_end_with_us():
+        if not _prctl.cache_info().currsize or _prctl() is not None:
             os._exit(EXIT_TERMINATED)  # an exception could land where it is swallowed
         raise _Terminated
 
@@ -701,24 +687,23 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
         found = discovery.Found(files=[args.stdin_filename or "-"])
     else:
         found = discovery.find(args.paths, named_by_content=args.by_content)
-    with _pool_host(args, [] if stdin else found.files) as host:
-        try:
-            jobs = settings.JobSettings(args, options)
-            files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
-            rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
-        except (ConfigError, SelectionError) as e:
-            return _error(e)
-        if args.show_files:
-            return _show_files(files, found)
-        required = any(job.options.platform == "required" for batch in rounds for job in batch)
-        if required and _platform_missing():
-            return EXIT_USAGE
-        if stdin:
-            results = _from_stdin(rounds[0][0], args.stdin_filename)
-        else:
-            if not args.no_cache:
-                rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
-            results = _validate_all(rounds, args, found.problems, host)
+    try:
+        jobs = settings.JobSettings(args, options)
+        files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
+        rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
+    except (ConfigError, SelectionError) as e:
+        return _error(e)
+    if args.show_files:
+        return _show_files(files, found)
+    required = any(job.options.platform == "required" for batch in rounds for job in batch)
+    if required and _platform_missing():
+        return EXIT_USAGE
+    if stdin:
+        results = _from_stdin(rounds[0][0], args.stdin_filename)
+    else:
+        if not args.no_cache:
+            rounds = _with_cache(rounds, lambda f: jobs.settings(f).path)
+        results = _validate_all(rounds, args, found.problems)
     for problem in found.problems:
         _error(problem)
     return _report(args, results, bool(found.problems))
@@ -857,10 +842,7 @@ def _rounds(
 
 
 def _validate_all(
-    rounds: list[list[_Job]],
-    args: argparse.Namespace,
-    problems: list[str],
-    host: PoolHost[_Job, Outcome] | None = None,
+    rounds: list[list[_Job]], args: argparse.Namespace, problems: list[str]
 ) -> list[FileResult]:
     """Each file's results, each verdict once per run (every role's); what could not be read
     goes to ``problems``."""
@@ -870,26 +852,17 @@ def _validate_all(
     seen: discovery.Shown = {}
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
-        for done, problem in _outcomes(batch, args, host):
+        for done, problem in _outcomes(batch, args):
             results += [result for result in done if discovery.another_verdict(result, seen)]
             if problem:
                 problems.append(problem)
     return results
 
 
-def _outcomes(
-    batch: list[_Job], args: argparse.Namespace, host: PoolHost[_Job, Outcome] | None
-) -> list[Outcome]:
+def _outcomes(batch: list[_Job], args: argparse.Namespace) -> list[Outcome]:
     if not _parallel(args, len(batch)):
         return [_run(job) for job in batch]
-    workers = min(args.jobs, len(batch))
-    if host is not None:
-        wait = host.ready() or any(map(_judges_platform, batch))
-        outcomes = host.run(batch, workers) if wait else None
-        if outcomes is not None:
-            return outcomes
-        host.close()  # gone, or not worth waiting for
-    return _in_parallel(batch, workers)
+    return _in_parallel(batch, min(args.jobs, len(batch)))
 
 
 def _lsp() -> int:

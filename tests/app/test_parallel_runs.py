@@ -1,8 +1,8 @@
 """A run over many files on several processes reads as the same run on one.
 
-The workers are forked from a host process started while the command line still reads
-each file's settings; whatever happens to it, the report, the exit code and what is said
-on stderr are those of ``--jobs 1``, and Ctrl-C leaves no process behind.
+The workers are forked from the command once it has imported what they need; whatever
+happens to them, the report, the exit code and what is said on stderr are those of
+``--jobs 1``, and Ctrl-C leaves no process behind.
 """
 
 from __future__ import annotations
@@ -56,24 +56,7 @@ def test_a_folder_validated_on_several_processes_reports_as_on_one(
 
 
 @pytest.mark.slow
-def test_a_host_that_dies_before_its_workers_start_costs_no_file(
-    folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
-) -> None:
-    parent = os.getpid()
-    prepare = cli._prepare
-
-    def dies_in_the_host(models: bool) -> None:
-        if os.getpid() != parent:
-            os._exit(3)  # as a process killed by the kernel for its memory would
-        prepare(models)
-
-    one = _validate(capsys, str(folder), "--format", "json", "--jobs", "1")
-    monkeypatch.setattr(cli, "_prepare", dies_in_the_host)
-    assert _validate(capsys, str(folder), "--format", "json", "--jobs", "2") == one
-
-
-@pytest.mark.slow
-def test_a_host_that_is_never_handed_a_file_changes_nothing(
+def test_a_run_without_two_files_to_hand_out_at_once_changes_nothing(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     # Two files found, one validated through the other: no batch of two to hand over.
@@ -86,7 +69,7 @@ def test_a_host_that_is_never_handed_a_file_changes_nothing(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("platform", ["auto", "off"], ids=["host", "without-host"])
+@pytest.mark.parametrize("platform", ["auto", "off"], ids=["platform-models", "without"])
 def test_a_worker_that_dies_while_files_are_still_handed_out_costs_no_file(
     platform: str, folder: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -144,11 +127,11 @@ def test_ctrl_c_on_a_parallel_run_ends_quietly_and_leaves_no_process(tmp_path: P
         env=env,
         start_new_session=True,  # a group of its own, as a shell gives a command
     )
-    # Past start-up and the host's imports, inside the workers' run: as a terminal does,
-    # the signal goes to every process of the group.
+    # Past start-up, inside the workers' run: as a terminal does, the signal goes to every
+    # process of the group.
     deadline = time.monotonic() + scaled(GUARD)
     while process.poll() is None and time.monotonic() < deadline:
-        if len(_group(process.pid)) > 3 and sum(cpu for _, cpu in _group(process.pid)) > 1.0:
+        if len(_group(process.pid)) > 2 and sum(cpu for _, cpu in _group(process.pid)) > 1.0:
             break
         time.sleep(0.02)
     if process.poll() is None:
@@ -156,8 +139,7 @@ def test_ctrl_c_on_a_parallel_run_ends_quietly_and_leaves_no_process(tmp_path: P
     try:
         _out, err = process.communicate(timeout=scaled(10))
     finally:
-        # The command waits for the workers it forked; the host's end with the host, told
-        # by the kernel: a moment later on a loaded machine.
+        # The command waits for the workers it forked, and ends them if they linger.
         deadline = time.monotonic() + scaled(5)
         while (left := _group(process.pid)) and time.monotonic() < deadline:
             time.sleep(0.02)

@@ -1,12 +1,12 @@
-"""Nothing outlives a run: SIGTERM or SIGKILL of the command, of the pool host or of a
-worker leaves no process of the run behind.
+"""Nothing outlives a run: SIGTERM or SIGKILL of the command or of a worker leaves no
+process of the run behind.
 
 A real ``validate`` over many agent.yaml files runs with several jobs (each file made
 slow to validate, so that the run is caught half-way); one of its processes is killed,
 and the processes that carry the run's mark in their environment are counted through
-``/proc``. Killed, the command's own processes end within 5 s; a killed worker or pool
-host costs the run nothing (the command validates what was lost itself) and leaves
-nothing either. SIGTERM of the command ends it with 143 and no partial report.
+``/proc``. Killed, the command's own processes end within 5 s; a killed worker costs the
+run nothing (the command validates what was lost again) and leaves nothing either. SIGTERM
+of the command ends it with 143 and no partial report.
 """
 
 from __future__ import annotations
@@ -127,23 +127,9 @@ def _start(repo: Path, mark: str, *options: str) -> subprocess.Popen[str]:
 
 
 def _roles(command: int, mark: str) -> dict[str, int] | None:
-    """The command, the pool host (when there is one) and a worker, once workers run."""
-    running = _marked(mark)
-    children = [pid for pid, parent in running.items() if parent == command]
-    for child in children:
-        workers = [pid for pid, parent in running.items() if parent == child]
-        if len(workers) >= 2:
-            return {"command": command, "host": child, "worker": workers[0]}
-    if len(children) >= 2 and "--platform" in " ".join(_cmdline(command)):
-        return {"command": command, "worker": children[0]}
-    return None
-
-
-def _cmdline(pid: int) -> list[str]:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
-    except OSError:
-        return []
+    """The command and a worker, once workers run."""
+    workers = [pid for pid, parent in _marked(mark).items() if parent == command]
+    return {"command": command, "worker": workers[0]} if len(workers) >= 2 else None
 
 
 def _cleanup(mark: str) -> None:
@@ -157,12 +143,11 @@ def _cleanup(mark: str) -> None:
     ("killed", "options"),
     [
         ("command", ()),
-        ("host", ()),
         ("worker", ()),
-        ("command", ("--platform", "off")),  # no host: the command forks the workers itself
+        ("command", ("--platform", "off")),  # the platform's models not imported first
         ("worker", ("--platform", "off")),
     ],
-    ids=["command", "host", "worker", "command-without-host", "worker-without-host"],
+    ids=["command", "worker", "command-without-models", "worker-without-models"],
 )
 def test_a_killed_process_of_a_run_leaves_no_process_behind(
     repo: Path, killed: str, options: tuple[str, ...], sig: signal.Signals
