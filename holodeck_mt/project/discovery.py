@@ -246,13 +246,29 @@ def top_level_is_list(path: Path) -> bool:
     """Whether the YAML file's first document is a list (a bare list of test cases)."""
     import yaml
 
-    head = _head(path)
-    if head is None:
-        return False
+    return _top_level(path) is yaml.SequenceStartEvent
+
+
+def _top_level(path: Path) -> type | None:
+    """What the first document is: the type of its first event, ``yaml.ScalarEvent`` only
+    for a string that parses to the document's end; None for no document;
+    ``yaml.YAMLError`` for a file that does not parse, or is not read."""
+    import yaml
+
+    kind: type | None = None
     try:
-        return type(next(_events(head))) is yaml.SequenceStartEvent
-    except (EOFError, StopIteration, yaml.YAMLError):
-        return False
+        head = _head(path)
+        if head is None:
+            return None
+        events = _events(head)
+        kind = type(next(events))
+        if kind is yaml.ScalarEvent:
+            next(events)  # the document's end, or a syntax error
+    except EOFError:  # the document ends: at once (no document), or after its string
+        return kind
+    except (OSError, ValueError, yaml.YAMLError):
+        return yaml.YAMLError
+    return kind
 
 
 def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
@@ -300,6 +316,12 @@ class Found:
 
 #: Why a YAML file is not validated (``--show-files``).
 NOT_HOLODECK = "neither an agent.yaml nor a file holding test cases"
+#: A file named on the command line that a folder search would pass over.
+NOT_NAMED = (
+    "'{}' is not a HoloDeck agent.yaml or test-cases file: not validated (an agent.yaml is "
+    "named agent.yaml or agent.yml; a test-cases file holds `test_cases`, or is a list of "
+    "test cases with `input` or `turns`)"
+)
 
 
 def search(
@@ -364,8 +386,8 @@ def _sniffed(path: Path, problems: list[str]) -> bool:
 
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
     """The files to validate for the paths of a command line, each once: a folder searched,
-    a file named whatever it holds, unless ``named_by_content`` (the pre-commit hook,
-    passing every staged YAML file): then only as a folder search would take it."""
+    a file named if a folder search would take it; one it would not is a problem, or with
+    ``named_by_content`` (the pre-commit hook, passing every staged YAML file) passed over."""
     found = Found()
     unique: dict[str, str] = {}
     for given in list(paths) or ["agent.yaml"]:
@@ -384,9 +406,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
                     f"'{given}'"
                 )
         elif is_file:
-            files = _named_file(path, given, named_by_content, found.problems)
-            if not files and len(found.problems) == unread:
-                found.passed.append((given, NOT_HOLODECK))
+            files = _named_file(path, given, found, named_by_content)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:
@@ -397,13 +417,30 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
     return found
 
 
-def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -> list[str]:
-    """What a named file makes a run validate: through the agent.yaml naming it, if one does."""
-    agent = None if is_agent_file(path) else naming_agent(path)
+def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[str]:
+    """What a named file makes a run validate: through the agent.yaml naming it, if one does;
+    else itself if a folder search would take it (not a file of another suffix that is no
+    YAML at all, Markdown), or if it has no document or a string (HMT006 says what it is
+    not); else nothing: a problem, or passed over ``by_content``."""
+    import yaml
+
+    if is_agent_file(path):
+        return [given]
+    agent = naming_agent(path)
     if agent is not None:
         return [str(agent), given]
-    if not by_content or is_agent_file(path) or _sniffed(path, problems):
+    unread = len(found.problems)
+    if _sniffed(path, found.problems):
+        if is_yaml_file(path) or _top_level(path) is not yaml.YAMLError:
+            return [given]
+    elif len(found.problems) > unread:
+        return []
+    elif not by_content and _top_level(path) in (None, yaml.ScalarEvent):
         return [given]
+    if by_content:
+        found.passed.append((given, NOT_HOLODECK))
+    else:
+        found.problems.append(NOT_NAMED.format(given))
     return []
 
 
