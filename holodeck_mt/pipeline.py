@@ -93,15 +93,31 @@ class _Written:
     found: tuple[Diagnostic, ...] = ()
 
 
-def _substituted(text: str, workdir: Path | None) -> _Written:
+def _substituted(
+    text: str, workdir: Path | None, unfollowed: frozenset[str] = frozenset()
+) -> _Written:
     """``text`` as the platform parses it: each ``${NAME}`` replaced by the variable a
-    ``holodeck`` command run in ``workdir`` sees (``read/substitution``)."""
+    ``holodeck`` command run in ``workdir`` sees (``read/substitution``); ``unfollowed``: the
+    unset variables a `test_cases_file` not followed names."""
     if not _may_reference(text):
         return _Written(text)
     env = substitution.environment(workdir)
     sub = substitution.substitute(text, env.variables)
-    found = (*env_vars.unset(text, env.variables), *substitution.refused(text, env))
-    return _Written(sub.text, sub.values(), sub.placer(text), found)
+    unset = env_vars.unset(text, env.variables, unfollowed)
+    return _Written(
+        sub.text, sub.values(), sub.placer(text), (*unset, *substitution.refused(text, env))
+    )
+
+
+def _found(
+    text: str, written: _Written, followed: follow.Followed | None, workdir: Path | None
+) -> tuple[Diagnostic, ...]:
+    """What the reading found, the variables unset in a `test_cases_file` not followed (its
+    path leads nowhere) saying that the test-cases file was not validated."""
+    unfollowed = frozenset(
+        substitution.UNSET.findall(followed.shown if followed and followed.fault else "")
+    )
+    return _substituted(text, workdir, unfollowed).found if unfollowed else written.found
 
 
 def _validate_text(
@@ -131,7 +147,8 @@ def _validate_text(
         if written.placer is not None:
             located = [d for d in map(written.placer.place, located) if d is not None]
         keep = screen.keep if screen is not None else None
-        result.diagnostics = report.finish([*located, *written.found], limits, keep)
+        read = _found(text, written, followed, how.workdir)
+        result.diagnostics = report.finish([*located, *read], limits, keep)
     result.text, result.strict = text, options.strict
     if written.values:
         result.test_cases = [written.values.hidden(n) if n else n for n in result.test_cases]
