@@ -250,9 +250,8 @@ def top_level_is_list(path: Path) -> bool:
 
 
 def _top_level(path: Path) -> type | None:
-    """What the first document is: the type of its first event, ``yaml.ScalarEvent`` only
-    for a string that parses to the document's end; None for no document;
-    ``yaml.YAMLError`` for a file that does not parse, or is not read."""
+    """The type of the first document's first event (a string: only if it parses to the
+    end); None for no document, ``yaml.YAMLError`` for a file not parsed, or not read."""
     import yaml
 
     kind: type | None = None
@@ -419,9 +418,8 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
 
 def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[str]:
     """What a named file makes a run validate: through the agent.yaml naming it, if one does;
-    else itself if a folder search would take it (not a file of another suffix that is no
-    YAML at all, Markdown), or if it has no document or a string (HMT006 says what it is
-    not); else nothing: a problem, or passed over ``by_content``."""
+    itself if a search would take it (not Markdown, no YAML) or it holds none or a string
+    (HMT006 says so); else nothing: a problem, or passed over ``by_content``."""
     import yaml
 
     if is_agent_file(path):

@@ -15,17 +15,26 @@ from holodeck_mt.text.lines import CR_LF_BREAKS as _LINE_BREAK
 
 #: Said of a variable the path of `test_cases_file` needs: the file is not followed.
 _UNFOLLOWED = "; the test-cases file `test_cases_file` names was not validated: its path needs {}"
+#: Said of a variable only the ``.env`` of the file's folder sets (not the working folder's).
+_BESIDE = (
+    "`holodeck test` reads ./.env where it runs (the working folder), not the .env in this "
+    "file's folder, which sets {}: set it in ./.env, or run from this file's folder"
+)
 #: The platform's reference syntax: ``${`` a name ``}``, nothing else (no defaults).
 REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
 
 
 def unset(
-    text: str, environ: Mapping[str, str], unfollowed: Collection[str] = ()
+    text: str,
+    environ: Mapping[str, str],
+    unfollowed: Collection[str] = (),
+    beside: Collection[str] = (),
 ) -> list[Diagnostic]:
     """One warning per unset variable, at its first reference, with the reference's range.
     ``environ``: the variables a ``holodeck`` command sees
     (:func:`holodeck_mt.read.substitution.environment`), never the environment alone;
-    ``unfollowed``: those in a `test_cases_file` that was therefore not validated."""
+    ``unfollowed``: those in a `test_cases_file` that was therefore not validated;
+    ``beside``: those the ``.env`` of the file's own folder sets, which the command ignores."""
     if "${" not in text:
         return []
     first: dict[str, int] = {}
@@ -54,7 +63,9 @@ def unset(
                 + (_UNFOLLOWED.format(shown) if name in unfollowed else ""),
                 line,
                 column,
-                hint=f"set {shown} where `holodeck test` runs"
+                hint=(_BESIDE if name in beside else "set {} where `holodeck test` runs").format(
+                    shown
+                )
                 + (", and here to validate the test-cases file too" if name in unfollowed else "")
                 + f", or remove ${{{shown}}}",
             )
