@@ -43,7 +43,7 @@ _MOST_KEYS = 64
 #: known, by a line that looks like a test-cases file's.
 _SNIFF_BYTES = 1024 * 1024
 _LOOKS_LIKE = re.compile(
-    rb"^(?:test_cases(?:_file)?|-[ \t]+(?:input|turns)|[ \t]+(?:input|turns))[ \t]*:",
+    rb"^(?:\xef\xbb\xbf)?(?:test_cases(?:_file)?|(?:[ \t]*-)?[ \t]+(?:input|turns))[ \t]*:",
     re.MULTILINE,
 )
 

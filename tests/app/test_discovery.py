@@ -128,11 +128,12 @@ def test_a_yaml_file_that_holds_no_test_cases_is_not_a_holodeck_file(path: Path)
         "# comment\n---\ntest_cases:\n  - input: hi\n",
         "- name: x\n\tinput: hi\n",  # a tab: the YAML breaks before it tells; the lines do
         '- name: x\n  input: "unclosed\n',
+        "\ufefftest_cases:\n  - input: \ud800\n",  # a mark, then bytes that do not decode
     ],
 )
 def test_a_file_holding_test_cases_is_found_whatever_its_name(tmp_path: Path, text: str) -> None:
     path = tmp_path / "whatever.yml"
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
     assert found_by_content(path)
 
 
