@@ -46,6 +46,10 @@ _LOOKS_LIKE = re.compile(
     rb"^(?:\xef\xbb\xbf)?(?:test_cases(?:_file)?|(?:[ \t]*-)?[ \t]+(?:input|turns))[ \t]*:",
     re.MULTILINE,
 )
+#: What only a HoloDeck file holds: its key at the top, or a top-level test case's key.
+_SURELY = re.compile(
+    rb"^(?:\xef\xbb\xbf)?(?:test_cases(?:_file)?|- (?:[^\n]*\n  )*?(?:input|turns))[ \t]*:", re.M
+)
 
 
 def is_agent_file(path: Path) -> bool:
@@ -244,29 +248,27 @@ def _null(event: Any) -> bool:
 
 def top_level_is_list(path: Path) -> bool:
     """Whether the YAML file's first document is a list (a bare list of test cases)."""
+    return _top_level(path) == "SequenceStartEvent"
+
+
+def _top_level(path: Path) -> str | None:
+    """The name of the first document's first event's type (a string: only if it parses to
+    the end); None for no document, ``YAMLError`` for a file not parsed, or not read."""
     import yaml
 
-    return _top_level(path) is yaml.SequenceStartEvent
-
-
-def _top_level(path: Path) -> type | None:
-    """The type of the first document's first event (a string: only if it parses to the
-    end); None for no document, ``yaml.YAMLError`` for a file not parsed, or not read."""
-    import yaml
-
-    kind: type | None = None
+    kind: str | None = None
     try:
         head = _head(path)
         if head is None:
             return None
         events = _events(head)
-        kind = type(next(events))
-        if kind is yaml.ScalarEvent:
+        kind = type(next(events)).__name__
+        if kind == "ScalarEvent":
             next(events)  # the document's end, or a syntax error
     except EOFError:  # the document ends: at once (no document), or after its string
         return kind
     except (OSError, ValueError, yaml.YAMLError):
-        return yaml.YAMLError
+        return "YAMLError"
     return kind
 
 
@@ -373,14 +375,15 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         stack.extend(reversed(folders))
 
 
-def _sniffed(path: Path, problems: list[str]) -> bool:
-    """Whether a YAML file holds test cases (a syntax error counts, to be reported)."""
+def _sniffed(path: Path, problems: list[str], quick: bool = False) -> bool:
+    """Whether a YAML file holds test cases (a syntax error counts, to be reported);
+    ``quick``: a line only test cases begin with is enough (PyYAML not imported)."""
     try:
         head = _head(path)
     except (OSError, ValueError) as e:
         problems.append(f"cannot read '{display_path(path)}': {reason_of(e)}")
         return False
-    return head is not None and _judged(head)
+    return head is not None and (bool(quick and _SURELY.search(head)) or _judged(head))
 
 
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
@@ -420,20 +423,18 @@ def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[
     """What a named file makes a run validate: through the agent.yaml naming it, if one does;
     itself if a search would take it (not Markdown, no YAML) or it holds none or a string
     (HMT006 says so); else nothing: a problem, or passed over ``by_content``."""
-    import yaml
-
     if is_agent_file(path):
         return [given]
     agent = naming_agent(path)
     if agent is not None:
         return [str(agent), given]
     unread = len(found.problems)
-    if _sniffed(path, found.problems):
-        if is_yaml_file(path) or _top_level(path) is not yaml.YAMLError:
+    if _sniffed(path, found.problems, quick=True):
+        if is_yaml_file(path) or _top_level(path) != "YAMLError":
             return [given]
     elif len(found.problems) > unread:
         return []
-    elif not by_content and _top_level(path) in (None, yaml.ScalarEvent):
+    elif not by_content and _top_level(path) in (None, "ScalarEvent"):
         return [given]
     if by_content:
         found.passed.append((given, NOT_HOLODECK))
