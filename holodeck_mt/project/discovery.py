@@ -17,6 +17,7 @@ from typing import Any
 
 from holodeck_mt.model import reason_of
 from holodeck_mt.read import confine
+from holodeck_mt.read.decoding import UTF8_BOM
 from holodeck_mt.text.safe_text import display_path
 
 # PyYAML is imported where a file's head is parsed: a run may never need it (start-up).
@@ -42,13 +43,13 @@ _MOST_KEYS = 64
 #: A file is judged by its first bytes; when they do not parse before the content is
 #: known, by a line that looks like a test-cases file's.
 _SNIFF_BYTES = 1024 * 1024
+_MARK = b"^(?:" + re.escape(UTF8_BOM) + b")?"
 _LOOKS_LIKE = re.compile(
-    rb"^(?:\xef\xbb\xbf)?(?:test_cases(?:_file)?|(?:[ \t]*-)?[ \t]+(?:input|turns))[ \t]*:",
-    re.MULTILINE,
+    _MARK + rb"(?:test_cases(?:_file)?|(?:[ \t]*-)?[ \t]+(?:input|turns))[ \t]*:", re.M
 )
 #: What only a HoloDeck file holds: its key at the top, or a top-level test case's key.
 _SURELY = re.compile(
-    rb"^(?:\xef\xbb\xbf)?(?:test_cases(?:_file)?|- (?:[^\n]*\n  )*?(?:input|turns))[ \t]*:", re.M
+    _MARK + rb"(?:test_cases(?:_file)?|- (?:[^\n]*\n  )*?(?:input|turns))[ \t]*:", re.M
 )
 
 
