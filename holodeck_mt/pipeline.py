@@ -94,15 +94,30 @@ class _Written:
     found: tuple[Diagnostic, ...] = ()
 
 
-def _substituted(text: str, workdir: Path | None) -> _Written:
+def _substituted(text: str, how: _Judging, unfollowed: frozenset[str] = frozenset()) -> _Written:
     """``text`` as the platform parses it: each ``${NAME}`` replaced by the variable a
-    ``holodeck`` command run in ``workdir`` sees (``read/substitution``)."""
+    ``holodeck`` command run in ``how.workdir`` sees (``read/substitution``); ``unfollowed``:
+    the unset variables a `test_cases_file` not followed names."""
     if not _may_reference(text):
         return _Written(text)
-    env = substitution.environment(workdir)
+    env = substitution.environment(how.workdir)
     sub = substitution.substitute(text, env.variables)
-    found = (*env_vars.unset(text, env.variables), *substitution.refused(text, env))
-    return _Written(sub.text, sub.values(), sub.placer(text), found)
+    beside = substitution.environment(how.base_dir).variables if sub.unset else env.variables
+    unset = env_vars.unset(text, env.variables, unfollowed, beside.keys() - env.variables.keys())
+    return _Written(
+        sub.text, sub.values(), sub.placer(text), (*unset, *substitution.refused(text, env))
+    )
+
+
+def _found(
+    text: str, written: _Written, followed: follow.Followed | None, how: _Judging
+) -> tuple[Diagnostic, ...]:
+    """What the reading found, the variables unset in a `test_cases_file` not followed (its
+    path leads nowhere) saying that the test-cases file was not validated."""
+    unfollowed = frozenset(
+        substitution.UNSET.findall(followed.shown if followed and followed.fault else "")
+    )
+    return _substituted(text, how, unfollowed).found if unfollowed else written.found
 
 
 def _validate_text(
@@ -120,7 +135,7 @@ def _validate_text(
         found = _screened(how.path, files.too_large(len(text), limits), options, limits)
         return Checked(found, again=again), None
     screen = Screen.of(text, how.path, options)
-    written = _substituted(text, how.workdir)
+    written = _substituted(text, how)
     with substituted.judging(written.values):
         doc = document.read(written.text, limits)
         followed = _follow(doc, how, given) if following else None
@@ -132,7 +147,8 @@ def _validate_text(
         if written.placer is not None:
             located = [d for d in map(written.placer.place, located) if d is not None]
         keep = screen.keep if screen is not None else None
-        result.diagnostics = report.finish([*located, *written.found], limits, keep)
+        read = _found(text, written, followed, how)
+        result.diagnostics = report.finish([*located, *read], limits, keep)
     result.text, result.strict = text, options.strict
     if written.values:
         result.test_cases = [written.values.hidden(n) if n else n for n in result.test_cases]

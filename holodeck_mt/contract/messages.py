@@ -268,11 +268,11 @@ def _max_items(error: ValidationError) -> Iterator[Fault]:
     if parts in ((), ("test_cases",)):  # the platform's limit per agent: the way out is to split
         yield Fault(
             "HMT103",
-            f"{len(items)} test cases, at most {bound} a file: split it",
+            f"{len(items)} test cases, at most {bound} per agent: split them between agents",
             parts,
             hint=(
-                f"keep at most {bound} here and move the rest to another agent.yaml "
-                "(or the test-cases file it names)"
+                f"keep at most {bound} here and move the rest to another agent.yaml (inline, "
+                "or in a test-cases file of its own): the platform counts an agent's test cases"
             ),
         )
         return

@@ -18,6 +18,7 @@ from typing import Any
 from holodeck_mt.model import FileResult, reason_of
 from holodeck_mt.read import confine
 from holodeck_mt.read import files as opener
+from holodeck_mt.read.decoding import UTF8_BOM
 from holodeck_mt.text.safe_text import display_path
 
 # PyYAML is imported where a file's head is parsed: a run may never need it (start-up).
@@ -43,9 +44,13 @@ _MOST_KEYS = 64
 #: A file is judged by its first bytes; when they do not parse before the content is
 #: known, by a line that looks like a test-cases file's.
 _SNIFF_BYTES = 1024 * 1024
+_MARK = b"^(?:" + re.escape(UTF8_BOM) + b")?"
 _LOOKS_LIKE = re.compile(
-    rb"^(?:test_cases(?:_file)?|-[ \t]+(?:input|turns)|[ \t]+(?:input|turns))[ \t]*:",
-    re.MULTILINE,
+    _MARK + rb"(?:test_cases(?:_file)?|(?:[ \t]*-)?[ \t]+(?:input|turns))[ \t]*:", re.M
+)
+#: What only a HoloDeck file holds: its key at the top, or a top-level test case's key.
+_SURELY = re.compile(
+    _MARK + rb"(?:test_cases(?:_file)?|- (?:[^\n]*\n  )*?(?:input|turns))[ \t]*:", re.M
 )
 
 
@@ -268,15 +273,28 @@ def _null(event: Any) -> bool:
 
 def top_level_is_list(path: Path) -> bool:
     """Whether the YAML file's first document is a list (a bare list of test cases)."""
+    return _top_level(path) == "SequenceStartEvent"
+
+
+def _top_level(path: Path) -> str | None:
+    """The name of the first document's first event's type (a string: only if it parses to
+    the end); None for no document, ``YAMLError`` for a file not parsed, or not read."""
     import yaml
 
-    head = _head(path)
-    if head is None:
-        return False
+    kind: str | None = None
     try:
-        return type(next(_events(head))) is yaml.SequenceStartEvent
-    except (EOFError, StopIteration, yaml.YAMLError):
-        return False
+        head = _head(path)
+        if head is None:
+            return None
+        events = _events(head)
+        kind = type(next(events)).__name__
+        if kind == "ScalarEvent":
+            next(events)  # the document's end, or a syntax error
+    except EOFError:  # the document ends: at once (no document), or after its string
+        return kind
+    except (OSError, ValueError, yaml.YAMLError):
+        return "YAMLError"
+    return kind
 
 
 def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
@@ -324,6 +342,12 @@ class Found:
 
 #: Why a YAML file is not validated (``--show-files``).
 NOT_HOLODECK = "neither an agent.yaml nor a file holding test cases"
+#: A file named on the command line that a folder search would pass over.
+NOT_NAMED = (
+    "'{}' is not a HoloDeck agent.yaml or test-cases file: not validated (an agent.yaml is "
+    "named agent.yaml or agent.yml; a test-cases file holds `test_cases`, or is a list of "
+    "test cases with `input` or `turns`)"
+)
 
 
 def search(
@@ -376,20 +400,21 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         stack.extend(reversed(folders))
 
 
-def _sniffed(path: Path, problems: list[str]) -> bool:
-    """Whether a YAML file holds test cases (a syntax error counts, to be reported)."""
+def _sniffed(path: Path, problems: list[str], quick: bool = False) -> bool:
+    """Whether a YAML file holds test cases (a syntax error counts, to be reported);
+    ``quick``: a line only test cases begin with is enough (PyYAML not imported)."""
     try:
         head = _head(path)
     except (OSError, ValueError) as e:
         problems.append(f"cannot read '{display_path(path)}': {reason_of(e)}")
         return False
-    return head is not None and _judged(head)
+    return head is not None and (bool(quick and _SURELY.search(head)) or _judged(head))
 
 
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
     """The files to validate for the paths of a command line, each once: a folder searched,
-    a file named whatever it holds, unless ``named_by_content`` (the pre-commit hook,
-    passing every staged YAML file): then only as a folder search would take it."""
+    a file named if a folder search would take it; one it would not is a problem, or with
+    ``named_by_content`` (the pre-commit hook, passing every staged YAML file) passed over."""
     found = Found()
     unique: dict[str, str] = {}
     for given in list(paths) or ["agent.yaml"]:
@@ -408,9 +433,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
                     f"'{given}'"
                 )
         elif is_file:
-            files = _named_file(path, given, named_by_content, found.problems)
-            if not files and len(found.problems) == unread:
-                found.passed.append((given, NOT_HOLODECK))
+            files = _named_file(path, given, found, named_by_content)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:
@@ -427,13 +450,27 @@ def through(path: Path, tree: Path | None = None) -> Path | None:
     return None if is_agent_file(path) else naming_agent(path, tree)
 
 
-def _named_file(path: Path, given: str, by_content: bool, problems: list[str]) -> list[str]:
-    """What a named file makes a run validate: through the agent.yaml naming it, if one does."""
+def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[str]:
+    """What a named file makes a run validate: through the agent.yaml naming it, if one does;
+    itself if a search would take it (not Markdown, no YAML) or it holds none or a string
+    (HMT006 says so); else nothing: a problem, or passed over ``by_content``."""
+    if is_agent_file(path):
+        return [given]
     agent = through(path)
     if agent is not None:
         return [str(agent), given]
-    if not by_content or is_agent_file(path) or _sniffed(path, problems):
+    unread = len(found.problems)
+    if _sniffed(path, found.problems, quick=True):
+        if is_yaml_file(path) or _top_level(path) != "YAMLError":
+            return [given]
+    elif len(found.problems) > unread:
+        return []
+    elif not by_content and _top_level(path) in (None, "ScalarEvent"):
         return [given]
+    if by_content:
+        found.passed.append((given, NOT_HOLODECK))
+    else:
+        found.problems.append(NOT_NAMED.format(given))
     return []
 
 

@@ -26,6 +26,8 @@ from holodeck_mt.text.substituted import Values
 MAX_ENV_FILE = 256 * 1024
 #: The most characters the expansion of one ``.env`` file's references may read and make.
 MAX_ENV_EXPANSION = 4 * MAX_ENV_FILE
+#: An unset reference as :func:`substitute` writes it, its name in the group.
+UNSET = re.compile(r"\$_([A-Za-z_][A-Za-z0-9_]*)_")
 #: Where the ``holodeck`` command reads variables from, after the environment.
 ENV_FILES = (Path(".env"), Path("~/.holodeck/.env"))
 
@@ -277,7 +279,7 @@ def substitute(text: str, variables: Mapping[str, str]) -> Substituted:
         name = match.group(1)
         value = variables.get(name)
         if value is None:
-            value = "$_" + name + "_"  # parses as a plain scalar anywhere, keeps offsets
+            value = f"$_{name}_"  # parses as a plain scalar anywhere, keeps offsets (UNSET)
             unset.append((written, written + len(value)))
         else:
             used.setdefault(name, value)

@@ -228,7 +228,8 @@ REGISTRY: list[Code] = [
         "HMT213",
         "unset-variable",
         "The text names `${NAME}` (comments included) and the variable is not set: "
-        "the platform refuses to load the file unless it is set when it runs. A `.env` "
+        "the platform refuses to load the file unless it is set when it runs; in the path "
+        "of `test_cases_file`, the test-cases file is not validated, and it says so. A `.env` "
         "refused (a link out of the tree, a FIFO, too large) is one more, saying why.",
     ),
     Code(

@@ -128,11 +128,12 @@ def test_a_yaml_file_that_holds_no_test_cases_is_not_a_holodeck_file(path: Path)
         "# comment\n---\ntest_cases:\n  - input: hi\n",
         "- name: x\n\tinput: hi\n",  # a tab: the YAML breaks before it tells; the lines do
         '- name: x\n  input: "unclosed\n',
+        "\ufefftest_cases:\n  - input: \ud800\n",  # a mark, then bytes that do not decode
     ],
 )
 def test_a_file_holding_test_cases_is_found_whatever_its_name(tmp_path: Path, text: str) -> None:
     path = tmp_path / "whatever.yml"
-    path.write_text(text, encoding="utf-8")
+    path.write_text(text, encoding="utf-8", errors="surrogatepass")
     assert found_by_content(path)
 
 
@@ -241,9 +242,38 @@ def test_by_content_skips_a_named_file_that_holds_no_test_cases(
     code, document = run_json("--by-content", *others)
     assert code == 1
     assert _paths(document, root) == ["data/extra.yaml", "tests/routing.yaml"]
-    # Without it, a file named is validated whatever it holds.
-    code, document = run_json(str(root / "ansible" / "playbook.yml"))
+
+
+@pytest.mark.parametrize(
+    "name",
+    [".github/workflows/ci.yml", "README.md", "config.yaml", "k8s/deployment.yaml"],
+)
+def test_a_named_file_a_search_passes_over_is_said_not_to_be_holodecks(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], name: str
+) -> None:
+    """Judged as a folder search judges it, not as an agent.yaml with unknown keys."""
+    monkeypatch.chdir(make_repository(tmp_path / "repo"))
+    assert main(["validate", name, "data/extra.yaml", "--jobs", "1"]) == 2
+    out, err = capsys.readouterr()
+    assert err.splitlines() == [
+        f"holodeck-mt: error: '{name}' is not a HoloDeck agent.yaml or test-cases file: not "
+        "validated (an agent.yaml is named agent.yaml or agent.yml; a test-cases file holds "
+        "`test_cases`, or is a list of test cases with `input` or `turns`)"
+    ]
+    assert "unknown key" not in out and "data/extra.yaml:5:" in out  # the other is validated
+
+
+def test_a_named_file_that_is_empty_or_a_string_is_validated_and_says_what_it_is(
+    tmp_path: Path, run_json: RunJson
+) -> None:
+    (tmp_path / "empty.yaml").write_text("# nothing yet\n", encoding="utf-8")
+    (tmp_path / "notes.md").write_text("# Notes\n\nSome prose.\n", encoding="utf-8")
+    code, document = run_json(str(tmp_path / "empty.yaml"), str(tmp_path / "notes.md"))
     assert code == 1
+    assert [[d["code"] for d in f["diagnostics"]] for f in document["files"]] == [
+        ["HMT006"],
+        ["HMT006"],
+    ]
 
 
 def test_a_link_out_of_the_folder_is_not_read_by_the_search(

@@ -10,6 +10,7 @@ With ``--modeline`` the files carry the binding themselves.
 from __future__ import annotations
 
 import json
+import shutil
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +19,8 @@ import pytest
 
 from holodeck_mt.app.cli import main
 from tests.app.test_discovery import HOLODECK_FILES, NOT_HOLODECK, make_repository
+from tests.conftest import ROOT
+from tests.docs_pages import blocks, page
 
 from .test_language_server import _require_server, open_server
 
@@ -136,3 +139,41 @@ def test_a_test_case_file_named_anything_gets_completion(server: Server) -> None
 def test_the_other_yaml_files_are_not_bound(server: Server, name: str) -> None:
     assert (NOT_HOLODECK / name).is_file()
     assert server.problems(name) == []
+
+
+BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
+#: The committed-copy modeline docs/editors.md gives beside its URL modeline.
+COPY_MODELINE = "# yaml-language-server: $schema=../.vscode/holodeck-mt.schema.json"
+
+
+def test_the_pages_settings_and_modeline_bind_the_schema_in_the_yaml_server(
+    tmp_path: Path,
+) -> None:
+    """docs/editors.md's `.vscode/settings.json` (beside the copy `python -m holodeck_mt
+    schema` writes) binds by its globs; its modeline block, with the committed copy's
+    modeline, binds a file named anything."""
+    _require_server()
+    root = make_repository(tmp_path / "repo")
+    (settings,) = [b for b in blocks("json", page("docs/editors.md")) if "yaml.schemas" in b]
+    (root / ".vscode").mkdir()
+    (root / ".vscode" / "settings.json").write_text(settings, encoding="utf-8")
+    shutil.copy(BUNDLE, root / ".vscode" / "holodeck-mt.schema.json")
+    (modeline,) = [b for b in blocks("yaml", page("docs/editors.md")) if "$schema=" in b]
+    assert f"`{COPY_MODELINE}`" in page("docs/editors.md")
+    lines = modeline.splitlines()
+    (root / "data" / "modeline.yaml").write_text(
+        "\n".join([COPY_MODELINE, *lines[1:]]) + "\n", encoding="utf-8"
+    )
+    unquoted = "\n".join([COPY_MODELINE, *lines[1:]]).replace('"206588"', "206588")
+    (root / "data" / "unquoted.yaml").write_text(unquoted + "\n", encoding="utf-8")
+    (root / "q4.holodeck.yaml").write_text("test_cases:\n  - name: q4\n", encoding="utf-8")
+    server = Server(root)
+    try:
+        assert [line for line, _ in server.problems("agents/support/agent.yaml")] == [5]
+        assert [line for line, _ in server.problems("q4.holodeck.yaml")] == [1]
+        assert server.problems("data/extra.yaml") == []  # named anything: no glob takes it
+        assert server.problems("data/modeline.yaml") == []
+        found = server.problems("data/unquoted.yaml")
+        assert [line for line, _ in found] == [lines.index('        ground_truth: "206588"')], found
+    finally:
+        server.client.close()

@@ -394,6 +394,25 @@ def test_an_args_value_completes_the_fuzzy_and_regex_matchers(editor: Editor, va
     assert "regex" in inserted, items
 
 
+@pytest.mark.parametrize(
+    ("held", "other"),
+    [
+        pytest.param('fuzzy: "181001"\n                <|>', "regex", id="block-fuzzy"),
+        pytest.param("regex: '^181001$'\n                <|>", "fuzzy", id="block-regex"),
+        pytest.param('{ fuzzy: "181001", <|> }', "regex", id="flow-fuzzy"),
+    ],
+)
+def test_a_matcher_is_not_offered_the_other_matcher(editor: Editor, held: str, other: str) -> None:
+    """Accepting it would make a matcher holding both (HMT106)."""
+    below = "\n                " if not held.startswith("{") else " "
+    items = editor.complete(
+        "test_cases:\n  - turns:\n      - input: hi\n        expected_tools:\n"
+        f"          - name: subtract\n            args:\n              b:{below}{held}\n"
+    )
+    inserted = " ".join(item.get("insertText", item["label"]) for item in items)
+    assert other not in inserted, items
+
+
 def test_a_metric_type_completes_the_four_kinds(editor: Editor) -> None:
     items = editor.complete(
         "test_cases:\n  - turns:\n      - input: hi\n        evaluations:\n          - type: <|>\n"

@@ -123,10 +123,16 @@ def _run(tmp_path: Path) -> dict[str, Any]:
 
 
 def _nvim_on(
-    tmp_path: Path, config: str, driver: str, file: Path, runtime: Path | None = None
+    tmp_path: Path,
+    config: str,
+    driver: str,
+    file: Path,
+    runtime: Path | None = None,
+    path: tuple[Path, ...] = (),
 ) -> dict[str, Any]:
     """Neovim started with ``config`` as its init.lua (and ``runtime`` first on its
-    runtimepath), ``driver`` run on ``file``: the driver's JSON report."""
+    runtimepath), ``driver`` run on ``file``, ``path`` first on the PATH: the driver's JSON
+    report."""
     nvim = _nvim()
     project = file.parent
     (tmp_path / "init.lua").write_text(config, encoding="utf-8")
@@ -136,7 +142,9 @@ def _nvim_on(
     env = {
         **os.environ,
         # `holodeck-mt` on the PATH, as an installed validator is: this interpreter's.
-        "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]),
+        "PATH": os.pathsep.join(
+            [*map(str, path), str(Path(sys.executable).parent), os.environ.get("PATH", "")]
+        ),
         "HOME": str(tmp_path),
         "XDG_CONFIG_HOME": str(tmp_path / "config"),
         "XDG_DATA_HOME": str(tmp_path / "data"),
@@ -270,8 +278,8 @@ THREE_FAULTS = [
     ),
 ]
 
-#: What nvim-lspconfig (the plugin the documented `yamlls` comes from) provides as
-#: lsp/yamlls.lua, with the pinned yaml-language-server as its command.
+#: What nvim-lspconfig provides as lsp/yamlls.lua (here with a command that does not
+#: exist: the documented `cmd` must win over it).
 LSPCONFIG_YAMLLS = """return {
   cmd = { %s, "--stdio" },
   filetypes = { "yaml", "yaml.docker-compose", "yaml.gitlab", "yaml.helm-values" },
@@ -307,8 +315,11 @@ def test_neovim_without_the_yaml_server_shows_all_three_faults_with_their_hints(
     assert _ours(report) == THREE_FAULTS, report
 
 
+@pytest.mark.parametrize(
+    "lspconfig", [pytest.param(False, id="no-plugin"), pytest.param(True, id="beside-lspconfig")]
+)
 def test_neovim_with_the_yaml_server_as_the_readme_sets_it_up_shows_every_fault(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, lspconfig: bool
 ) -> None:
     from holodeck_mt.app.cli import main
 
@@ -318,14 +329,17 @@ def test_neovim_with_the_yaml_server_as_the_readme_sets_it_up_shows_every_fault(
     file = _convfinqa_project(tmp_path)
     project = file.parent.parent
     assert main(["init-editor", str(project)]) == 0  # as docs/editors.md says, first
-    runtime = tmp_path / "lspconfig"
-    (runtime / "lsp").mkdir(parents=True)
-    (runtime / "lsp" / "yamlls.lua").write_text(
-        LSPCONFIG_YAMLLS % json.dumps(str(SERVER)), encoding="utf-8"
-    )
+    runtime = None
+    if lspconfig:  # nvim-lspconfig's own yamlls, which the documented lines override
+        runtime = tmp_path / "lspconfig"
+        (runtime / "lsp").mkdir(parents=True)
+        (runtime / "lsp" / "yamlls.lua").write_text(
+            LSPCONFIG_YAMLLS % json.dumps("no-such-yaml-language-server"), encoding="utf-8"
+        )
     monkeypatch.setenv("HOLODECK_MT_NVIM_YAMLLS", "1")
     config = "\n".join(readme_neovim_blocks())
-    report = _nvim_on(tmp_path, config, DRIVER_DIAGNOSTICS, file, runtime)
+    # `yaml-language-server` on the PATH, as `npm install -g` puts it: the pinned one.
+    report = _nvim_on(tmp_path, config, DRIVER_DIAGNOSTICS, file, runtime, (SERVER.parent,))
     assert report.get("error") is None, report
     assert sorted(report["clients"]) == ["holodeck_mt", "yamlls"], report
     # holodeck-mt shows all three, each with its hint: nothing is left to the other server.

@@ -17,6 +17,9 @@ from typing import Any
 
 import pytest
 
+from tests.conftest import RunJson
+from tests.docs_pages import page
+
 from .test_language_server import (
     ROOT,
     SCHEMAS,
@@ -116,6 +119,18 @@ SCALARS = (
     "            metric: equality\n"
     "            case_insensitive: yes\n"
 )
+#: Strings to PyYAML (no `.`, or no sign after the `e`), then a float to both readings.
+EXPONENTS = (
+    "test_cases:\n"
+    "  - name: exponents\n"
+    "    turns:\n"
+    "      - input: how many?\n"
+    "        ground_truth: 1e6\n"
+    "      - input: in thousands?\n"
+    "        ground_truth: 1.5e3\n"
+    "      - input: exactly?\n"
+    "        ground_truth: 1.0e+6\n"
+)
 BLANK = (
     "test_cases:\n"
     '  - name: "   "\n'
@@ -177,7 +192,7 @@ LOADS = (
     "  - input: hello\n"
     "    ground_truth: hi\n"
 )
-ALL = [SCALARS, BLANK, BLANK_SINGLE, FILES, TEST_CASES_1001, MODEL, TOP_LEVEL, LOADS]
+ALL = [SCALARS, EXPONENTS, BLANK, BLANK_SINGLE, FILES, TEST_CASES_1001, MODEL, TOP_LEVEL, LOADS]
 
 
 # -- YAML 1.1, as the platform reads -----------------------------------------------------------
@@ -193,6 +208,27 @@ def test_with_yaml_1_1_yes_and_1_000_are_flagged_and_a_yes_flag_is_not(editor: E
 def test_with_the_default_yaml_1_2_the_editor_reads_otherwise(editor_1_2: Editor) -> None:
     """Without the setting, `case_insensitive: yes` is flagged and `ground_truth: yes` is not."""
     _assert_problems(_diagnose(editor_1_2, SCALARS), [("case_insensitive: yes", "boolean")])
+
+
+def test_even_with_yaml_1_1_an_exponent_the_platform_reads_as_text_is_flagged(
+    editor: Editor, tmp_path: Path, run_json: RunJson
+) -> None:
+    """What docs/editors.md says of `1e6`: the platform loads a string, the editor flags
+    a number; holodeck-mt warns (HMT207) and only the float is an error."""
+    _assert_problems(
+        _diagnose(editor, EXPONENTS),
+        [
+            ("ground_truth: 1e6", "string"),
+            ("ground_truth: 1.5e3", "string"),
+            ("ground_truth: 1.0e+6", "string"),
+        ],
+    )
+    file = tmp_path / "agent.yaml"
+    file.write_text(EXPONENTS, encoding="utf-8")
+    code, report = run_json(str(file))
+    found = [(d["line"], d["code"]) for d in report["files"][0]["diagnostics"]]
+    assert (code, found) == (1, [(5, "HMT207"), (7, "HMT207"), (9, "HMT102")])
+    assert "`ground_truth: 1e6`, which the platform loads, is\nflagged" in page("docs/editors.md")
 
 
 def test_the_recommended_settings_read_yaml_1_1() -> None:

@@ -2,7 +2,8 @@
 
 Every case of :mod:`tests.hostile.cases` runs through the real CLI in its own
 process, as CI runs it on a pull request's files: the exit code, each expected
-diagnostic's code and line, and a stderr without a traceback.
+diagnostic's code and line, and a stderr without a traceback. Each is named
+``agent.yaml``: a named file of another name is read only if it holds test cases.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def diagnostics(stdout: str) -> list[dict[str, Any]]:
 def test_hostile_input_yields_located_diagnostics_and_no_traceback(
     case: Case, tmp_path: Path
 ) -> None:
-    path = tmp_path / f"{case.name}.yaml"
+    path = tmp_path / "agent.yaml"
     path.write_bytes(case.data())
     code, out, err = run_cli(path.name, "--format", "json", *case.options, cwd=tmp_path)
     assert "Traceback" not in err
@@ -76,14 +77,16 @@ def test_every_hostile_file_in_text_format_prints_a_located_line_and_no_tracebac
 ) -> None:
     for case in CASES:
         if not case.options:
-            (tmp_path / f"{case.name}.yaml").write_bytes(case.data())
-    code, out, err = run_cli(*sorted(p.name for p in tmp_path.iterdir()), cwd=tmp_path)
+            (tmp_path / case.name).mkdir()
+            (tmp_path / case.name / "agent.yaml").write_bytes(case.data())
+    names = sorted(f"{p.name}/agent.yaml" for p in tmp_path.iterdir())
+    code, out, err = run_cli(*names, cwd=tmp_path)
     assert code == 1
     assert "Traceback" not in err
     for case in CASES:
         if case.expect and not case.options:
             code_, line = case.expect[0]
-            assert f"{case.name}.yaml:{line}:" in out
+            assert f"{case.name}/agent.yaml:{line}:" in out
             assert f"[{code_}]" in out
 
 
@@ -132,11 +135,11 @@ def _small_bomb() -> bytes:
 
 
 def test_alias_limit_is_an_option(tmp_path: Path) -> None:
-    (tmp_path / "small.yaml").write_bytes(_small_bomb())
-    _, out, _ = run_cli("small.yaml", "--format", "json", cwd=tmp_path)
+    (tmp_path / "agent.yaml").write_bytes(_small_bomb())
+    _, out, _ = run_cli("agent.yaml", "--format", "json", cwd=tmp_path)
     assert "HMT004" not in {d["code"] for d in diagnostics(out)}
     code, out, err = run_cli(
-        "small.yaml", "--format", "json", "--max-alias-nodes", "50", cwd=tmp_path
+        "agent.yaml", "--format", "json", "--max-alias-nodes", "50", cwd=tmp_path
     )
     assert code == 1
     assert "Traceback" not in err
@@ -144,10 +147,10 @@ def test_alias_limit_is_an_option(tmp_path: Path) -> None:
 
 
 def test_depth_limit_is_an_option(tmp_path: Path) -> None:
-    (tmp_path / "deep.yaml").write_bytes(deep_flow(100))
-    _, out, _ = run_cli("deep.yaml", "--format", "json", cwd=tmp_path)
+    (tmp_path / "agent.yaml").write_bytes(deep_flow(100))
+    _, out, _ = run_cli("agent.yaml", "--format", "json", cwd=tmp_path)
     assert ("HMT004", 1) in {(d["code"], d["line"]) for d in diagnostics(out)}
-    code, out, err = run_cli("deep.yaml", "--format", "json", "--max-depth", "200", cwd=tmp_path)
+    code, out, err = run_cli("agent.yaml", "--format", "json", "--max-depth", "200", cwd=tmp_path)
     assert "Traceback" not in err
     assert code == 1  # a list of lists is no test case, but it is read
     assert "HMT004" not in {d["code"] for d in diagnostics(out)}

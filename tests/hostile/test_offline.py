@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import socket
 from pathlib import Path
 from typing import NoReturn
@@ -58,6 +59,9 @@ def test_the_cli_over_every_fixture_stays_offline(
     files = _every_fixture(tmp_path)
     code = cli.main(["validate", *map(str, files), "--jobs", "1", "--format", "json"])
     captured = capsys.readouterr()
-    assert code in (0, 1)
+    # 2: only for the files named that are not HoloDeck's (tests/not_holodeck), said so.
+    others = [line for line in captured.err.splitlines() if "not a HoloDeck agent.yaml" not in line]
+    assert code in (0, 1) or (code == 2 and not others), others
+    assert json.loads(captured.out)["summary"]["files"] > 50
     assert "network access attempted" not in captured.err
     assert "internal error" not in captured.err

@@ -183,3 +183,31 @@ def test_each_dotenv_fixture_reports_exactly_its_expected_diagnostics(
             assert (e["message"], e.get("hint")) in messages
     errors = any(d["severity"] == "error" for d in found["diagnostics"])
     assert code == (1 if errors else 0)
+
+
+def test_a_variable_only_the_agents_folders_dotenv_sets_is_said_to_be_read_from_where_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, run_json: RunJson
+) -> None:
+    """`sub/.env` sets it, `./.env` does not: the hint says which `.env` the command reads."""
+    (tmp_path / ".git").mkdir()
+    (tmp_path / "sub").mkdir()
+    (tmp_path / ".env").write_text("OTHER=1\n", encoding="utf-8")
+    (tmp_path / "sub" / ".env").write_text("AGENT_T=0.5\n", encoding="utf-8")
+    agent = "name: a\nmodel: {provider: openai, name: gpt-4o, temperature: ${AGENT_T}}\n"
+    (tmp_path / "sub" / "agent.yaml").write_text(
+        agent + "instructions: {inline: hi}\ntest_cases:\n  - input: hello\n", encoding="utf-8"
+    )
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.delenv("AGENT_T", raising=False)
+    monkeypatch.chdir(tmp_path)
+    code, document = run_json("sub/agent.yaml")
+    [diagnostic] = document["files"][0]["diagnostics"]
+    assert (code, diagnostic["code"], diagnostic["line"]) == (0, "HMT213", 2)
+    assert diagnostic["hint"] == (
+        "`holodeck test` reads ./.env where it runs (the working folder), not the .env in this "
+        "file's folder, which sets AGENT_T: set it in ./.env, or run from this file's folder, "
+        "or remove ${AGENT_T}"
+    )
+    monkeypatch.chdir(tmp_path / "sub")  # run from there, the command reads sub/.env
+    code, document = run_json("agent.yaml")
+    assert (code, document["files"][0]["diagnostics"]) == (0, [])
