@@ -203,7 +203,8 @@ def check_output(fmt: str, out: str, results: list[Any]) -> None:
         raise Finding(f"raw control character in {fmt} output")
     for line in out.splitlines():
         if line.lstrip(" \t").startswith("::") and not (
-            fmt == "github" and line.startswith(("::error file=", "::warning file="))
+            fmt == "github"
+            and line.startswith(("::error file=", "::warning file=", "::notice file="))
         ):
             raise Finding(f"a {fmt} line starts with '::'")
     for result in results:
