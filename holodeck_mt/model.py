@@ -24,6 +24,26 @@ def clip(text: str, limit: int = QUOTE) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
 
 
+#: Private-use characters around what a message shows of the input (a value, a key), put
+#: there by the words that show it and resolved once the diagnostic is placed
+#: (``locate/provenance``): shown, or named by the ``${NAME}`` references it came from.
+#: ``VALUE``: any input; ``OWN``: the diagnostic's own node; ``DERIVED``: words computed
+#: from the own node (a did-you-mean), then ``INSTEAD`` and what stands for them.
+VALUE, OWN, DERIVED, INSTEAD, END = "\ue000", "\ue001", "\ue002", "\ue003", "\ue004"
+MARKS = VALUE + OWN + DERIVED + INSTEAD + END
+_UNMARKED = dict.fromkeys(map(ord, MARKS))
+
+
+def marked(text: str, kind: str = VALUE) -> str:
+    """``text`` (input, as a message shows it) between marks of ``kind``."""
+    return kind + text.translate(_UNMARKED) + END
+
+
+def derived(text: str, instead: str = "") -> str:
+    """Words computed from the own node, ``instead`` shown when it came from a reference."""
+    return DERIVED + text.translate(_UNMARKED) + INSTEAD + instead.translate(_UNMARKED) + END
+
+
 def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | int, ...]:
     """A document path with each key clipped (for a field path or pointer shown to users)."""
     return tuple(clip(p, limit) if isinstance(p, str) else p for p in parts)
@@ -76,7 +96,8 @@ class Quote(Intent):
 
     def hint(self) -> str:
         head = f"quote it{self.condition}"
-        return head if self.shown is None else f"{head}: {_key_prefix(self.key)}{self.shown}"
+        shown = self.shown
+        return head if shown is None else f"{head}: {_key_prefix(self.key)}{marked(shown, OWN)}"
 
 
 @dataclass(frozen=True)
@@ -86,7 +107,7 @@ class Unquote(Intent):
     key: str | None = None
 
     def hint(self) -> str:
-        return f"write it unquoted: {_key_prefix(self.key)}{self.number}"
+        return f"write it unquoted: {_key_prefix(self.key)}{marked(self.number, OWN)}"
 
 
 @dataclass(frozen=True)
@@ -96,7 +117,7 @@ class Rewrite(Intent):
     key: str | None = None
 
     def hint(self) -> str:
-        return f"write {_key_prefix(self.key)}{self.literal}"
+        return f"write {_key_prefix(self.key)}{marked(self.literal, OWN)}"
 
 
 @dataclass(frozen=True)
@@ -106,7 +127,7 @@ class Rename(Intent):
     to: str
 
     def hint(self) -> str:
-        return f"did you mean '{self.to}'?"
+        return derived(f"did you mean '{self.to}'?")
 
 
 @dataclass(frozen=True)
@@ -129,7 +150,7 @@ class Count(Intent):
 
     def hint(self) -> str:
         return (
-            f"to require several calls, write `- name: {clip(self.name)}` with "
+            f"to require several calls, write `- name: {marked(clip(self.name), OWN)}` with "
             f"`count: {self.times}`"
         )
 

@@ -30,11 +30,11 @@ from holodeck_mt.read import (
     substitution,
 )
 from holodeck_mt.rules import Options, running
-from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import display_path
 
 if TYPE_CHECKING:
     from holodeck_mt.locate.locate import Locator
+    from holodeck_mt.locate.provenance import Provenance
 
 #: The options a file is judged with, by its path.
 OptionsOf = Callable[[str], Options]
@@ -47,8 +47,8 @@ class Checked:
     result: FileResult
     #: The reading judged, references substituted (None: not read as YAML).
     document: loader.Document | None = None
-    #: The values substituted for its ``${NAME}`` references: never shown (None: none).
-    values: substituted.Values | None = None
+    #: Where its set ``${NAME}`` references' values lie: never shown (None: none).
+    provenance: Provenance | None = None
     #: The same validation of another text in this file's place (None: not read as text).
     again: Callable[[str], FileResult] | None = field(default=None, repr=False)
     #: The codes selected and the file's suppressions, until the unused ones are reported.
@@ -84,11 +84,11 @@ class _Judging:
 
 @dataclass(frozen=True)
 class _Written:
-    """A text with its references substituted, the values, where each position stands in the
-    text as written, and what the reading finds there (unset references, refused ``.env``)."""
+    """A text with its references substituted, where each position stands in the text as
+    written, and what the reading finds there (unset references, refused ``.env``)."""
 
     text: str
-    values: substituted.Values | None = None
+    sub: substitution.Substituted | None = None
     placer: substitution.Placer | None = None
     found: tuple[Diagnostic, ...] = ()
 
@@ -101,15 +101,28 @@ def _substituted(text: str, workdir: Path | None) -> _Written:
     env = substitution.environment(workdir)
     sub = substitution.substitute(text, env.variables)
     found = (*env_vars.unset(text, env.variables), *substitution.refused(text, env))
-    return _Written(sub.text, sub.values(), sub.placer(text), found)
+    return _Written(sub.text, sub, sub.placer(text), found)
+
+
+def _provenance(
+    written: _Written, original: str, doc: loader.Document, limits: Limits
+) -> Provenance | None:
+    """Where the values of ``written``'s set references lie (None: it has none)."""
+    if written.sub is None or not written.sub.used:
+        return None
+    from holodeck_mt.locate.locate import Locator
+    from holodeck_mt.locate.provenance import Provenance
+
+    return Provenance(written.sub, original, doc, Locator(doc, limits) if doc.loaded else None)
 
 
 def _validate_text(
     text: str, how: _Judging, following: bool = False, given: str | None = None
 ) -> tuple[Checked, follow.Followed | None]:
     """The whole path of one document, and the test-cases file it names (when ``following``;
-    ``given``: that file's text when an editor holds it). Every fault is worded while the
-    substituted values are known, then placed in the text as written and finished once."""
+    ``given``: that file's text when an editor holds it). Every fault is worded, resolved
+    by where the substituted values lie (``locate/provenance``), placed in the text as
+    written and finished once."""
     options, limits = how.options, how.limits
 
     def again(candidate: str) -> FileResult:
@@ -120,22 +133,22 @@ def _validate_text(
         return Checked(found, again=again), None
     screen = Screen.of(text, how.path, options)
     written = _substituted(text, how.workdir)
-    with substituted.judging(written.values):
-        doc = document.read(written.text, limits)
-        followed = _follow(doc, how, given) if following else None
-        if doc.loaded:
-            located, result = _judged(doc, followed, how)
-        else:
-            located = report.unloaded(verdict.unloaded(doc.diagnostics, how.role), doc.text)
-            result = FileResult(how.path)
-        if written.placer is not None:
-            located = [d for d in map(written.placer.place, located) if d is not None]
-        keep = screen.keep if screen is not None else None
-        result.diagnostics = report.finish([*located, *written.found], limits, keep)
+    doc = document.read(written.text, limits)
+    followed = _follow(doc, how, given) if following else None
+    provenance = _provenance(written, text, doc, limits)
+    if doc.loaded:
+        located, result = _judged(doc, followed, how, provenance)
+    else:
+        found = verdict.unloaded(doc.diagnostics, how.role)
+        located, result = report.unloaded(found, doc.text, provenance), FileResult(how.path)
+    if written.placer is not None:
+        located = [d for d in map(written.placer.place, located) if d is not None]
+    keep = screen.keep if screen is not None else None
+    result.diagnostics = report.finish([*located, *written.found], limits, keep)
     result.text, result.strict = text, options.strict
-    if written.values:
-        result.test_cases = [written.values.hidden(n) if n else n for n in result.test_cases]
-    checked = Checked(result, doc if doc.loaded else None, written.values or None, again, screen)
+    if provenance is not None:
+        result.test_cases = [provenance.name(i, n) for i, n in enumerate(result.test_cases)]
+    checked = Checked(result, doc if doc.loaded else None, provenance, again, screen)
     return checked, followed
 
 
@@ -175,7 +188,10 @@ def _may_reference(text: str) -> bool:
 
 
 def _judged(
-    doc: loader.Document, followed: follow.Followed | None, how: _Judging
+    doc: loader.Document,
+    followed: follow.Followed | None,
+    how: _Judging,
+    provenance: Provenance | None,
 ) -> tuple[list[Diagnostic], FileResult]:
     """Contract, rules, locate on a loaded document: its diagnostics (not yet placed, kept,
     capped), the fault of the test-cases file it names included, and its result."""
@@ -205,7 +221,7 @@ def _judged(
             )
         beside = [followed.fault] if followed is not None and followed.fault is not None else []
         stats, names = walk.stats(doc.data), walk.names(doc.data)
-        located = report.diagnostics(faults, doc, how.limits, beside, warned)
+        located = report.diagnostics(faults, doc, how.limits, beside, warned, provenance)
     finally:
         if spared:
             gc.unfreeze()

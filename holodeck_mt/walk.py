@@ -41,12 +41,9 @@ def test_case_name(data: Any, index: int) -> str | None:
 
 
 def shown_name(case: Any) -> str | None:
-    """A test case's name as a report shows it: a ``${NAME}`` reference as written, never
-    its value."""
-    from holodeck_mt.text import substituted
-
-    name = name_of(case)
-    return substituted.as_written(name) if name is not None else None
+    """A test case's name as a report shows it (one from a ``${NAME}`` reference is shown
+    as written by ``locate/provenance``)."""
+    return name_of(case)
 
 
 def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:

@@ -18,7 +18,18 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
-from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, Role, clip, make
+from holodeck_mt.model import (
+    OWN,
+    Diagnostic,
+    Fault,
+    JsonPath,
+    Remove,
+    Rewrite,
+    Role,
+    clip,
+    make,
+    marked,
+)
 from holodeck_mt.read.builder import COLLECTION_KEYS, NON_STRING_KEY
 from holodeck_mt.wording import hints
 
@@ -255,7 +266,7 @@ def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
 def _ignored(key: str | int) -> Fault:
     return Fault(
         "HMT215",
-        f"the platform ignores '{clip(str(key))}' beside `test_cases` in a test-cases file",
+        f"the platform ignores '{marked(clip(str(key)), OWN)}' beside `test_cases` in a test-cases file",
         (key,),
         at="key",
         fix=Remove(otherwise="move the file's notes into YAML comments"),

@@ -16,6 +16,7 @@ from holodeck_mt.pipeline import check_file
 from holodeck_mt.project import discovery
 from holodeck_mt.render import renderer
 from holodeck_mt.text.safe_text import escape, escape_as_json
+from holodeck_mt.text.substituted import plain
 from holodeck_mt.wording import hints
 
 
@@ -29,8 +30,8 @@ def explain(path: str, *, test_case: str | None = None, limits: Limits | None = 
     if any(r.errors for r in results):
         return document.refused(files), results
     built = document.build(document.sources_of(checked, path, limits), files, test_case)
-    values = [c.values for c in checked if c.values is not None]
-    return describe.as_written(built, values), results
+    near = [n for c in checked if c.provenance for n in c.provenance.explained()]
+    return describe.as_written(built, tuple(dict.fromkeys(near))), results
 
 
 def _through_agent(path: str) -> tuple[str, str | None]:
@@ -62,14 +63,14 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
     except OSError as e:
         return _usage(f"cannot read '{escape(clip(path, 400))}': {reason_of(e)}")
     if doc["explained"] and test_case is not None and not doc["test_cases"]:
-        return _usage(f"no test case named {hints.quote(test_case)}")
+        return _usage(f"no test case named {plain(hints.quote(test_case))}")
     if fmt == "json":
         dumped = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
         out.write(escape_as_json(dumped, keep="\n") + "\n")
     elif not doc["explained"]:
         renderer("text")(results, out)
     else:
-        out.write(text.render(doc))
+        out.write(plain(text.render(doc)))
         if any(r.warnings for r in results):
             buffer = io.StringIO()
             renderer("text")(results, buffer)

@@ -1,5 +1,5 @@
 """Words for what will run: tool assertions, matcher values, metric settings. Every input
-string shown goes through ``hints.quote`` or ``hints.literal`` (clipped, escaped)."""
+string shown goes through ``hints.quote`` or ``hints.literal`` (clipped, escaped, marked)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from holodeck_mt.semantics.matchers import Entry, classify
-from holodeck_mt.text.substituted import Values, reference
+from holodeck_mt.text.substituted import references, resolved
 from holodeck_mt.wording.hints import literal, quote
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
@@ -31,40 +31,39 @@ _VALUED = frozenset(
 
 
 class Reference(str):
-    """A value that came whole from a ``${NAME}`` reference, shown as it (``${TOL}``)."""
+    """What stands for a value that may have come from a ``${NAME}`` reference, shown as is."""
 
 
 def show(value: Any) -> str:
-    """A value as the text output shows it: a reference as written, else its literal."""
+    """A value as the text output shows it: what stands for a reference's as is, else its
+    literal."""
     return str(value) if isinstance(value, Reference) else literal(value)
 
 
-def as_written(node: Any, values: Sequence[Values], valued: bool = False) -> Any:
-    """The explain document ``node`` showing no substituted value: each as its reference
-    (the validator's ``files`` entries are already as written)."""
-    if not values:
-        return node
+#: The entries of the explain document in the validator's own words (and the test cases'
+#: names, already shown as written): never a value of the file.
+_OWN_WORDS = frozenset({"level", "kind", "status", "matcher", "file", "path", "test_case"})
+
+
+def as_written(node: Any, near: Sequence[str], valued: bool = False, key: str = "") -> Any:
+    """The explain document ``node`` showing no value that may have come from the references
+    ``near`` (those of the sections explained; none: every value shown): by where they lie,
+    never by their characters, every value of the file stands for them."""
     if isinstance(node, dict):
+        case = key == "test_cases"
         return {
-            k: v if k == "files" and not valued else as_written(v, values, valued or k in _VALUED)
+            k: v
+            if k in _OWN_WORDS or (case and k == "name")
+            else as_written(v, near, valued or k in _VALUED, k)
             for k, v in node.items()
         }
     if isinstance(node, list):
-        return [as_written(item, values, valued) for item in node]
-    if isinstance(node, str) or (valued and isinstance(node, (bool, int, float))):
-        return _scalar(node, values)
+        return [as_written(item, near, valued, key) for item in node]
+    if isinstance(node, str) and key == "text":
+        return resolved(node, (), near)
+    if near and (isinstance(node, str) or (valued and isinstance(node, (bool, int, float)))):
+        return Reference(f"a value not shown (near {references(near)})")
     return node
-
-
-def _scalar(value: Any, values: Sequence[Values]) -> Any:
-    for net in values:
-        name = net.name_of(value)
-        if name is not None:
-            return Reference(reference(name))
-    if isinstance(value, str):
-        for net in values:
-            value = net.hidden(value)
-    return value
 
 
 def label(name: str) -> str:

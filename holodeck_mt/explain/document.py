@@ -84,9 +84,7 @@ def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
 def location(sources: Sources, definition: Definition) -> dict[str, Any]:
     source = sources.agent if definition.origin == "agent" else sources.cases
     index, cases = definition.case_index, sources.cases
-    named = (
-        walk.test_case_name(cases.data, index) if cases is not None and index is not None else None
-    )
+    named = _name(cases, index, None) if index is not None else None
     return {
         "level": definition.level,
         "file": source.display if source is not None else None,
@@ -96,6 +94,15 @@ def location(sources: Sources, definition: Definition) -> dict[str, Any]:
         "test_case_index": definition.case_index,
         "turn": definition.turn_index,
     }
+
+
+def _name(cases: Source | None, index: int, name: str | None) -> str | None:
+    """The ``index``-th test case's name (by default, the data's) as a report shows it."""
+    if cases is None:
+        return name
+    name = name if name is not None else walk.test_case_name(cases.data, index)
+    found = cases.checked.provenance
+    return found.name(index, name) if found is not None else name
 
 
 def _explicit(metric: dict[str, Any]) -> list[str]:
@@ -217,7 +224,8 @@ def build(
     left = {"test_cases": 0, "turns": 0}
     for case in plan.cases:
         name = case.case.get("name")
-        if test_case is not None and name != test_case:
+        name = _name(sources.cases, case.index, name if isinstance(name, str) else None)
+        if test_case is not None and name != test_case:  # as shown: no value is guessed
             continue
         kept = _within_budget(case.turns, budget)
         budget -= sum(1 + len(turn.metrics) for turn in kept)
@@ -227,7 +235,7 @@ def build(
             continue
         cases.append(
             {
-                "name": name if isinstance(name, str) else None,
+                "name": name,
                 "index": case.index,
                 "file": sources.cases.display if sources.cases is not None else None,
                 "line": sources.cases.line(case.path) if sources.cases is not None else None,

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, severity, under
+from holodeck_mt.locate import provenance as origin
 from holodeck_mt.read import loader
-from holodeck_mt.text import substituted
 from holodeck_mt.wording.hints import plural
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
@@ -24,10 +24,11 @@ def diagnostics(
     limits: Limits,
     beside: Iterable[Fault] = (),
     dialect: Iterable[Diagnostic] = (),
+    provenance: origin.Provenance | None = None,
 ) -> list[Diagnostic]:
     """Every fault of ``doc`` and ``beside`` it (its `test_cases_file` not followed) located,
     with the reader's diagnostics and the ``dialect`` warnings no fault covers, each holding
-    no variable's value, for :func:`finish` to keep and cap."""
+    no variable's value (``provenance``: of the references set), for :func:`finish`."""
     faults = _pruned(faults)
     beside = list(beside)
     faulted = doc.reported | {f.parts for f in faults}
@@ -43,7 +44,7 @@ def diagnostics(
     for found in (doc.diagnostics, warned):
         worded = map(locator.worded, found)
         located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, worded)]
-    return shown(located)
+    return origin.each(located, provenance)
 
 
 def _pruned(faults: list[Fault]) -> list[Fault]:
@@ -59,17 +60,13 @@ def _pruned(faults: list[Fault]) -> list[Fault]:
     return [f for f in faults if severity(f.code) == "error" or not under(f.parts, misnamed)]
 
 
-def unloaded(found: list[Diagnostic], text: str) -> list[Diagnostic]:
-    """The reader's diagnostics of a document that did not load, ranged."""
+def unloaded(
+    found: list[Diagnostic], text: str, provenance: origin.Provenance | None = None
+) -> list[Diagnostic]:
+    """The reader's diagnostics of a document that did not load, ranged, holding no value."""
     from holodeck_mt.text import ranges
 
-    return shown(ranges.with_ranges(text, found))
-
-
-def shown(found: list[Diagnostic]) -> list[Diagnostic]:
-    """``found`` holding no value of the text being judged: each named by its reference."""
-    values = substituted.current()
-    return found if values is None else [values.diagnostic(d) for d in found]
+    return origin.each(ranges.with_ranges(text, found), provenance)
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:

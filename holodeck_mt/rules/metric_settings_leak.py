@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt.model import Fault, clip
+from holodeck_mt.model import Fault, clip, marked
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import precedence
@@ -48,6 +48,7 @@ def _fault(
 ) -> Fault:
     """At the definition whose settings are lost when it is in this document, else at the
     last definition (the lost one is in the agent.yaml naming this file)."""
+    key = marked(clip(key))
     turns = plan.turns_running(definition)
     runs_on = "no turn runs that list"
     if turns:

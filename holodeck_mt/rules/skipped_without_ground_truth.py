@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt.model import Fault, clip, under
+from holodeck_mt.model import Fault, clip, marked, under
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 
@@ -41,7 +41,7 @@ def check(context: Context) -> Iterator[Fault]:
         for status, (message, (one, many), hint) in _SAYS.items():
             named = list(dict.fromkeys(a.own.name for a in turn.metrics if a.status == status))
             if named:
-                names = clip(", ".join(f"`{n}`" for n in named))
+                names = marked(clip(", ".join(f"`{n}`" for n in named)))
                 verb = one if len(named) == 1 else many
                 yield Fault("HMT304", message.format(names=names, verb=verb), turn.path, hint=hint)
 
