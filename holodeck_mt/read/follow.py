@@ -67,7 +67,7 @@ def follow(
 def _not_followed(target: str, file: Path, why: str, code: str) -> Fault:
     return Fault(
         code,
-        f"test_cases_file '{marked(clip(target), OWN)}' {why}"
+        f"test_cases_file {marked(repr(clip(target)), OWN)} {why}"
         + (f" (looked for {marked(clip(str(file), 200))})" if code == "HMT110" else ""),
         ("test_cases_file",),
         hint="the path is relative to the agent.yaml's folder"
