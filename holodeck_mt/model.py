@@ -3,6 +3,7 @@ the fix either carries. The bottom layer: it imports nothing of the package."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
@@ -37,6 +38,13 @@ _UNMARKED = dict.fromkeys(map(ord, MARKS))
 def marked(text: str, kind: str = VALUE) -> str:
     """``text`` (input, as a message shows it) between marks of ``kind``."""
     return kind + text.translate(_UNMARKED) + END
+
+
+def unmarked(text: str) -> str:
+    """``text`` as shown when none of what it marks came from a reference."""
+    if DERIVED in text:
+        text = re.sub(f"{INSTEAD}[^{END}]*(?:{END}|$)", "", text)
+    return text.translate(_UNMARKED) if any(m in text for m in MARKS) else text
 
 
 def derived(text: str, instead: str = "") -> str:
@@ -78,6 +86,11 @@ class Intent:
     does: ClassVar[str]
 
     def hint(self) -> str:
+        """Its words as a fix's title shows them."""
+        return unmarked(self.words())
+
+    def words(self) -> str:
+        """Its words as a diagnostic's hint holds them, the input marked (``marked``)."""
         raise NotImplementedError
 
 
@@ -94,7 +107,7 @@ class Quote(Intent):
     #: When to follow it, if not always: ``" if it is meant as text"``.
     condition: str = ""
 
-    def hint(self) -> str:
+    def words(self) -> str:
         head = f"quote it{self.condition}"
         shown = self.shown
         return head if shown is None else f"{head}: {_key_prefix(self.key)}{marked(shown, OWN)}"
@@ -106,7 +119,7 @@ class Unquote(Intent):
     number: str
     key: str | None = None
 
-    def hint(self) -> str:
+    def words(self) -> str:
         return f"write it unquoted: {_key_prefix(self.key)}{marked(self.number, OWN)}"
 
 
@@ -116,7 +129,7 @@ class Rewrite(Intent):
     literal: str
     key: str | None = None
 
-    def hint(self) -> str:
+    def words(self) -> str:
         return f"write {_key_prefix(self.key)}{marked(self.literal, OWN)}"
 
 
@@ -126,7 +139,7 @@ class Rename(Intent):
     does: ClassVar[str] = "rename the key or value to its one did-you-mean candidate"
     to: str
 
-    def hint(self) -> str:
+    def words(self) -> str:
         return derived(f"did you mean '{self.to}'?")
 
 
@@ -137,7 +150,7 @@ class Remove(Intent):
     #: The other way out the hint offers: ``use `metric: numeric` ``.
     otherwise: str | None = None
 
-    def hint(self) -> str:
+    def words(self) -> str:
         return "remove it" if self.otherwise is None else f"remove it, or {self.otherwise}"
 
 
@@ -148,7 +161,7 @@ class Count(Intent):
     name: str
     times: int
 
-    def hint(self) -> str:
+    def words(self) -> str:
         return (
             f"to require several calls, write `- name: {marked(clip(self.name), OWN)}` with "
             f"`count: {self.times}`"
@@ -266,7 +279,7 @@ def make(
         line=line,
         column=column,
         pointer_parts=tuple(pointer_parts),
-        hint=fix.hint() if fix is not None else hint,
+        hint=fix.words() if fix is not None else hint,
         end_column=end_column,
         severity=severity(code),
         fix=fix,
@@ -326,7 +339,7 @@ class Fault:
 
     def __post_init__(self) -> None:
         if self.fix is not None:
-            object.__setattr__(self, "hint", self.fix.hint())
+            object.__setattr__(self, "hint", self.fix.words())
 
 
 #: How a document is read: as given (an agent.yaml, or a list of test cases), or as the

@@ -139,8 +139,8 @@ def _validate_text(
     if doc.loaded:
         located, result = _judged(doc, followed, how, provenance)
     else:
-        found = verdict.unloaded(doc.diagnostics, how.role)
-        located, result = report.unloaded(found, doc.text, provenance), FileResult(how.path)
+        refused = verdict.unloaded(doc.diagnostics, how.role)
+        located, result = report.unloaded(refused, doc.text, provenance), FileResult(how.path)
     if written.placer is not None:
         located = [d for d in map(written.placer.place, located) if d is not None]
     keep = screen.keep if screen is not None else None

@@ -320,7 +320,8 @@ def _unknown_keys(error: ValidationError, matcher: bool = False) -> Iterator[Fau
         if matcher:
             yield Fault(
                 "HMT106",
-                f"unknown key '{hints.key(key, own=True)}' beside the `{schema['required'][0]}` matcher; "
+                f"unknown key '{hints.key(key, own=True)}' beside the "
+                f"`{schema['required'][0]}` matcher; "
                 "a matcher mapping holds nothing else",
                 where,
                 at="key",

@@ -358,7 +358,8 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
     """The platform's message (its first line, clipped), with the value it refused."""
     kind = error.get("type")
     if kind == "extra_forbidden" and parts:
-        return f"unknown key '{hints.key(str(parts[-1]), own=True)}': the platform's model allows no other key"
+        shown = hints.key(str(parts[-1]), own=True)
+        return f"unknown key '{shown}': the platform's model allows no other key"
     lines = str(error.get("msg", "")).strip().splitlines()
     text = _INTERNAL.sub("", (lines[0] if lines else "refused").removeprefix("Value error, "))
     # The model's words may quote the value: words of the own node.

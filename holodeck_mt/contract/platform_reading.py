@@ -253,11 +253,12 @@ def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, F
 def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
     name = next((p for p in reversed(parts) if isinstance(p, str)), "")
     written = _written(converted)
-    what = written if how == BOOLEAN else f"the {how} {written}"  # the number 5, the count 1
+    shown = marked(written, OWN)
+    what = shown if how == BOOLEAN else f"the {how} {shown}"  # the number 5, the count 1
     fix = Rewrite(written, key=None if isinstance(parts[-1], int) else name)
     return Fault(
         _CODES[how],
-        f"{hints.platform_reads(parts, hints.show(value))} as {what}; {fix.hint()}",
+        f"{hints.platform_reads(parts, hints.show(value, own=True))} as {what}; {fix.words()}",
         parts,
         fix=fix,
     )
@@ -266,7 +267,8 @@ def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
 def _ignored(key: str | int) -> Fault:
     return Fault(
         "HMT215",
-        f"the platform ignores '{marked(clip(str(key)), OWN)}' beside `test_cases` in a test-cases file",
+        f"the platform ignores '{marked(clip(str(key)), OWN)}' beside `test_cases` "
+        "in a test-cases file",
         (key,),
         at="key",
         fix=Remove(otherwise="move the file's notes into YAML comments"),

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from holodeck_mt.explain import describe, document, text
+from holodeck_mt.explain import document, text
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, reason_of, usage_error
 from holodeck_mt.pipeline import check_file
@@ -30,8 +30,7 @@ def explain(path: str, *, test_case: str | None = None, limits: Limits | None = 
     if any(r.errors for r in results):
         return document.refused(files), results
     built = document.build(document.sources_of(checked, path, limits), files, test_case)
-    near = [n for c in checked if c.provenance for n in c.provenance.explained()]
-    return describe.as_written(built, tuple(dict.fromkeys(near))), results
+    return built, results
 
 
 def _through_agent(path: str) -> tuple[str, str | None]:

@@ -4,71 +4,27 @@ string shown goes through ``hints.quote`` or ``hints.literal`` (clipped, escaped
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
+from holodeck_mt.model import marked
 from holodeck_mt.semantics.matchers import Entry, classify
-from holodeck_mt.text.substituted import references, resolved
+from holodeck_mt.text.substituted import Written
 from holodeck_mt.wording.hints import literal, quote
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
 
-#: The entries of the explain document that show a value of the file (not a count, a
-#: line or a name of the validator's own).
-_VALUED = frozenset(
-    {
-        "settings",
-        "threshold",
-        "evaluator_threshold",
-        "ground_truth",
-        "value",
-        "own_settings_ignored",
-        "files",
-        "response_path",
-        "input",
-    }
-)
-
-
-class Reference(str):
-    """What stands for a value that may have come from a ``${NAME}`` reference, shown as is."""
-
 
 def show(value: Any) -> str:
-    """A value as the text output shows it: what stands for a reference's as is, else its
-    literal."""
-    return str(value) if isinstance(value, Reference) else literal(value)
-
-
-#: The entries of the explain document in the validator's own words (and the test cases'
-#: names, already shown as written): never a value of the file.
-_OWN_WORDS = frozenset({"level", "kind", "status", "matcher", "file", "path", "test_case"})
-
-
-def as_written(node: Any, near: Sequence[str], valued: bool = False, key: str = "") -> Any:
-    """The explain document ``node`` showing no value that may have come from the references
-    ``near`` (those of the sections explained; none: every value shown): by where they lie,
-    never by their characters, every value of the file stands for them."""
-    if isinstance(node, dict):
-        case = key == "test_cases"
-        return {
-            k: v
-            if k in _OWN_WORDS or (case and k == "name")
-            else as_written(v, near, valued or k in _VALUED, k)
-            for k, v in node.items()
-        }
-    if isinstance(node, list):
-        return [as_written(item, near, valued, key) for item in node]
-    if isinstance(node, str) and key == "text":
-        return resolved(node, (), near)
-    if near and (isinstance(node, str) or (valued and isinstance(node, (bool, int, float)))):
-        return Reference(f"a value not shown (near {references(near)})")
-    return node
+    """A value as the text output shows it: what stands for a reference's as is
+    (``${TOL}``), else its literal."""
+    return str(value) if isinstance(value, Written) else literal(value)
 
 
 def label(name: str) -> str:
     """A tool or argument name as is when it is plain, else quoted."""
-    return name if _BARE.match(name) else quote(name)
+    if isinstance(name, Written):
+        return name
+    return marked(name) if _BARE.match(name) else quote(name)
 
 
 def matcher_text(key: str, value: Any) -> str:

@@ -16,6 +16,7 @@ from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
+from holodeck_mt.text.substituted import Written, plain
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).
@@ -105,6 +106,44 @@ def _name(cases: Source | None, index: int, name: str | None) -> str | None:
     return found.name(index, name) if found is not None else name
 
 
+def _shown(source: Source | None, parts: JsonPath, value: Any) -> Any:
+    """``value`` (at ``parts`` of ``source``), what came from a reference as written."""
+    found = source.checked.provenance if source is not None else None
+    return value if found is None else found.shown(parts, value)
+
+
+def _words(source: Source | None, parts: JsonPath, text: str) -> str:
+    """``text`` (marked words about the node at ``parts``) showing no referenced value."""
+    found = source.checked.provenance if source is not None else None
+    return plain(text) if found is None else found.words(parts, text)
+
+
+def _clipped(text: str) -> str:
+    return text if isinstance(text, Written) else clip(text, INPUT_CHARS)
+
+
+def _of(sources: Sources, definition: Definition) -> Source | None:
+    return sources.agent if definition.origin == "agent" else sources.cases
+
+
+def _setting(sources: Sources, definition: Definition, key: str, value: Any) -> Any:
+    """A setting's value as shown: the definition's own, else a default."""
+    if key not in definition.metric:
+        return value
+    return _shown(_of(sources, definition), (*definition.path, key), value)
+
+
+def _settings(sources: Sources, definition: Definition, values: dict[str, Any]) -> dict[str, Any]:
+    return {k: _setting(sources, definition, k, v) for k, v in values.items()}
+
+
+def _metric_name(sources: Sources, definition: Definition) -> Any:
+    key = precedence.name_key(definition.metric)
+    if key is None:
+        return definition.name
+    return _shown(_of(sources, definition), (*definition.path, key), definition.name)
+
+
 def _explicit(metric: dict[str, Any]) -> list[str]:
     return [k for k in precedence.settings(metric) if k in metric]
 
@@ -116,9 +155,9 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
         each = {repr(sorted(precedence.settings(d.metric).items())) for d in definitions}
         out.append(
             {
-                "metric": key,
+                "metric": _metric_name(sources, winner),
                 "kind": winner.kind,
-                "settings": precedence.settings(winner.metric),
+                "settings": _settings(sources, winner, precedence.settings(winner.metric)),
                 "explicit": _explicit(winner.metric),
                 "from": location(sources, winner),
                 "definitions": [location(sources, d) for d in definitions],
@@ -130,16 +169,16 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
 
 def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
     own = applied.own
+    source = own if own.kind == "code" else applied.evaluator or own
+    threshold = own.metric.get("threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None)
     entry: dict[str, Any] = {
-        "metric": own.name,
+        "metric": _metric_name(sources, own),
         "kind": own.kind,
         "status": applied.status,
-        "threshold": own.metric.get(
-            "threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None
-        ),
-        "response_path": own.metric.get("response_path"),
+        "threshold": _setting(sources, own, "threshold", threshold),
+        "response_path": _setting(sources, own, "response_path", own.metric.get("response_path")),
         "enabled_ignored": own.kind != "code" and own.metric.get("enabled") is False,
-        "settings": applied.effective_settings,
+        "settings": _settings(sources, source, applied.effective_settings),
     }
     if own.kind == "code":
         entry["explicit"] = list(entry["settings"])
@@ -147,41 +186,46 @@ def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
         entry["settings_from_elsewhere"] = False
         entry["own_settings_ignored"] = {}
         return entry
-    source = applied.evaluator or own
-    if own.kind == "geval" and entry["threshold"] is None:
+    if own.kind == "geval" and threshold is None:
         # No threshold of its own: the shared evaluator's verdict, at its definition's.
-        entry["evaluator_threshold"] = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
+        shared = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
+        entry["evaluator_threshold"] = _setting(sources, source, "threshold", shared)
     mine = precedence.settings(own.metric)
+    effective = applied.effective_settings
     entry["explicit"] = _explicit(source.metric)
     entry["settings_from"] = location(sources, source)
     entry["settings_from_elsewhere"] = source is not own
-    entry["own_settings_ignored"] = {
-        k: v for k, v in mine.items() if entry["settings"].get(k, object()) != v
-    }
+    ignored = {k: v for k, v in mine.items() if effective.get(k, object()) != v}
+    entry["own_settings_ignored"] = _settings(sources, own, ignored)
     return entry
 
 
-def _tools(scope: dict[str, Any]) -> list[dict[str, Any]]:
+def _tools(cases: Source | None, path: JsonPath, scope: dict[str, Any]) -> list[dict[str, Any]]:
     items = scope.get("expected_tools")
     out = []
-    for item in items if isinstance(items, list) else []:
+    for i, item in enumerate(items if isinstance(items, list) else []):
         entry = entry_of(item)
         if entry is None:
             continue
+        at = (*path, "expected_tools", i)
+        named = at if isinstance(item, str) else (*at, "name")
+        shown_args = _shown(cases, (*at, "args"), entry.args)
         out.append(
             {
-                "name": entry.name,
+                "name": _shown(cases, named, entry.name),
                 "count": entry.count,
                 "args": [
                     {
-                        "name": key,
+                        "name": shown_key,
                         "matcher": classify(value).kind,
-                        "value": value,
-                        "text": describe.matcher_text(key, value),
+                        "value": shown_value,
+                        "text": _words(cases, at, describe.matcher_text(key, value)),
                     }
-                    for key, value in entry.args.items()
+                    for (key, value), (shown_key, shown_value) in zip(
+                        entry.args.items(), shown_args.items(), strict=True
+                    )
                 ],
-                "text": describe.entry_text(entry),
+                "text": _words(cases, at, describe.entry_text(entry)),
             }
         )
     return out
@@ -194,11 +238,12 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
     files = scope.get("files")
     source_path = turn.source_path
     origin_source = sources.agent if turn.source == "agent" else cases
+    text = _shown(cases, (*turn.path, "input"), text)
     return {
         "turn": turn.turn_index,
         "line": cases.line(turn.path) if cases is not None else None,
-        "input": clip(text, INPUT_CHARS) if isinstance(text, str) else None,
-        "ground_truth": scope.get("ground_truth"),
+        "input": None if not isinstance(text, str) else _clipped(text),
+        "ground_truth": _shown(cases, (*turn.path, "ground_truth"), scope.get("ground_truth")),
         "metrics_from": None
         if turn.source is None or source_path is None
         else {
@@ -207,8 +252,14 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
             "file": origin_source.display if origin_source is not None else None,
         },
         "metrics": [_metric(sources, applied) for applied in turn.metrics],
-        "expected_tools": _tools(scope),
-        "files": [f for f in files if isinstance(f, dict)] if isinstance(files, list) else [],
+        "expected_tools": _tools(cases, turn.path, scope),
+        "files": [
+            _shown(cases, (*turn.path, "files", i), f)
+            for i, f in enumerate(files)
+            if isinstance(f, dict)
+        ]
+        if isinstance(files, list)
+        else [],
         "has_turn_config": isinstance(scope.get("turn_config"), dict),
     }
 

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from holodeck_mt import walk
 from holodeck_mt.model import MARKS, Diagnostic, JsonPath, clip, format_path
 from holodeck_mt.text import lines, ranges
-from holodeck_mt.text.substituted import plain, resolved
+from holodeck_mt.text.substituted import Written, plain, references, resolved
 
 if TYPE_CHECKING:
     from holodeck_mt.locate.locate import Locator
@@ -81,11 +81,34 @@ class Provenance:
                 self._near[scope] = self.refs(self._starts[first - 1], end)
         return self._near[scope]
 
-    def explained(self) -> Names:
-        """The references of what ``explain`` shows: the test cases and the evaluations."""
-        if self._doc is None or not isinstance(self._doc.data, dict):
-            return self.near(())
-        return tuple(dict.fromkeys((*self.near(("test_cases",)), *self.near(("evaluations",)))))
+    def shown(self, parts: JsonPath, value: Any) -> Any:
+        """``value`` (the node at ``parts``) as ``explain`` shows it: each scalar and key of
+        it that came from a reference as the file writes it (a :class:`Written`)."""
+        if not self.near(parts):
+            return value
+        found = self.node(parts)
+        refs = self.refs(*found) if found is not None else self.near(parts)
+        if not refs:
+            return value
+        if isinstance(value, dict):
+            return {
+                self._as_written((*parts, k), k, key=True) if isinstance(k, str) else k: self.shown(
+                    (*parts, k), v
+                )
+                for k, v in value.items()
+            }
+        if isinstance(value, list):
+            return [self.shown((*parts, i), item) for i, item in enumerate(value)]
+        written = self.written(*found) if found is not None else None
+        return Written(clip(written) if written else f"a value from {references(refs)}")
+
+    def words(self, parts: JsonPath, text: str) -> str:
+        """``text`` (words about the node at ``parts``, marked) showing none of its values
+        that came from a reference."""
+        if not self.near(parts):
+            return plain(text)
+        found = self.node(parts)
+        return resolved(text, (), self.refs(*found) if found is not None else self.near(parts))
 
     def node(self, parts: JsonPath, *, key: bool = False) -> tuple[int, int] | None:
         """The range of the key (or value) at ``parts`` in the substituted text."""
@@ -137,7 +160,7 @@ class Provenance:
             "fix": None if own else d.fix,
         }
         if keys != parts:
-            index, relative = walk.test_case_of(self._doc.data if self._doc else None, keys)
+            _, relative = walk.test_case_of(self._doc.data if self._doc else None, keys)
             new["pointer_parts"], new["path"] = keys, format_path(relative)
         if d.test_case_index is not None:
             new["test_case"] = self.name(d.test_case_index, d.test_case)
@@ -158,7 +181,9 @@ def shown(d: Diagnostic) -> Diagnostic:
     hint = d.hint
     if not _holds_marks(d.message) and (hint is None or not _holds_marks(hint)):
         return d
-    return dataclasses.replace(d, message=plain(d.message), hint=plain(hint) or None if hint else hint)
+    return dataclasses.replace(
+        d, message=plain(d.message), hint=plain(hint) or None if hint else hint
+    )
 
 
 def _holds_marks(text: str) -> bool:

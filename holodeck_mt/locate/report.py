@@ -7,8 +7,8 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, severity, under
 from holodeck_mt.locate import provenance as origin
+from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, severity, under
 from holodeck_mt.read import loader
 from holodeck_mt.wording.hints import plural
 

@@ -31,7 +31,8 @@ def _warning(note: DialectNote) -> dg.Diagnostic:
     return dg.make(
         _CODES[type(note.platform)],
         f"the platform reads this as {platform}; write {write}{unless} "
-        f"(editors, reading YAML 1.2, see `{marked(clip(note.text), OWN)}` as {_editor_reading(note.editor)})",
+        f"(editors, reading YAML 1.2, see `{marked(clip(note.text), OWN)}` as "
+        f"{_editor_reading(note.editor)})",
         line,
         column,
         pointer_parts=note.parts,

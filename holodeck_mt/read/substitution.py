@@ -17,7 +17,6 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from holodeck_mt.model import Diagnostic, make
 from holodeck_mt.read.env_vars import REFERENCE

@@ -19,7 +19,8 @@ def check(context: Context) -> Iterator[Fault]:
         if first.setdefault(name, index) != index:
             yield Fault(
                 "HMT201",
-                f"test case name '{marked(clip(name), OWN)}' is already used by test case #{first[name]}",
+                f"test case name '{marked(clip(name), OWN)}' is already used by "
+                f"test case #{first[name]}",
                 (*parts, "name"),
                 hint="give every test case a distinct name",
             )

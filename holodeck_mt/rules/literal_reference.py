@@ -62,7 +62,8 @@ def check(context: Context) -> Iterator[Fault]:
             kind = hints.type_name(wanted)
             yield Fault(
                 "HMT116",
-                f"`{name}` is the text '{marked(clip(value), OWN)}' once variables are substituted: the "
+                f"`{name}` is the text '{marked(clip(value), OWN)}' once variables are "
+                "substituted: the "
                 f"platform substitutes only a reference written in the file, and refuses "
                 f"text where it wants {kind}",
                 where,

@@ -62,13 +62,17 @@ def evaluator_name(metric: dict[str, Any]) -> str | None:
 
 
 def display_name(metric: dict[str, Any]) -> str:
-    name = evaluator_name(metric)
-    if name is not None:
-        return name
-    for key in ("name", "grader"):
-        if isinstance(metric.get(key), str):
-            return str(metric[key])
-    return "?"
+    key = name_key(metric)
+    return str(metric[key]) if key is not None else "?"
+
+
+def name_key(metric: dict[str, Any]) -> str | None:
+    """The key of the metric's name as :func:`display_name` shows it (None: it has none)."""
+    kind = kind_of(metric)
+    field_name = {"standard": "metric", "geval": "name", "rag": "metric_type"}.get(kind or "")
+    if field_name is not None and isinstance(metric.get(field_name), str):
+        return field_name
+    return next((key for key in ("name", "grader") if isinstance(metric.get(key), str)), None)
 
 
 def settings(metric: dict[str, Any]) -> dict[str, Any]:

@@ -8,12 +8,16 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from holodeck_mt.model import DERIVED, END, INSTEAD, MARKS, OWN, VALUE, clip
+from holodeck_mt.model import DERIVED, END, INSTEAD, MARKS, OWN, VALUE, clip, unmarked
 
 #: A marked piece: its kind, its words, and (derived words) what stands for them; a piece
 #: cut short by a clip runs to the end of the text.
 _PIECE = re.compile(f"([{VALUE}{OWN}{DERIVED}])([^{MARKS}]*)(?:{INSTEAD}([^{MARKS}]*))?(?:{END}|$)")
 _UNMARKED = dict.fromkeys(map(ord, MARKS))
+
+
+class Written(str):
+    """What stands for a value that came from a reference (``${NAME}``): shown as is."""
 
 
 def reference(name: str) -> str:
@@ -27,16 +31,11 @@ def references(names: Sequence[str]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def plain(text: str) -> str:
-    """``text`` as shown when none of what it marks came from a reference."""
-    if not any(mark in text for mark in (VALUE, OWN, DERIVED)):
-        return text.translate(_UNMARKED) if END in text or INSTEAD in text else text
-    return _PIECE.sub(lambda m: m.group(2), text).translate(_UNMARKED)
+#: ``text`` as shown when none of what it marks came from a reference.
+plain = unmarked
 
 
-def resolved(
-    text: str, own: Sequence[str], near: Sequence[str], written: str | None = None
-) -> str:
+def resolved(text: str, own: Sequence[str], near: Sequence[str], written: str | None = None) -> str:
     """``text`` with its marked pieces shown, or named by the references they may hold:
     ``own`` those the diagnostic's own node overlaps (``written``: that node as the file
     writes it, one line), ``near`` those of the test case (or section) around it, which any

@@ -197,9 +197,7 @@ def test_the_language_server_publishes_no_substituted_value(tmp_path: Path) -> N
     assert _leaks(shown) == []
     first = published[0]
     assert (first["code"], first["range"]["start"]["line"]) == ("HMT102", 5)
-    assert first["message"] == (
-        "`turns` must be a list, got string `${HMT_SECRET_KEY}`"
-    )
+    assert first["message"] == ("`turns` must be a list, got string `${HMT_SECRET_KEY}`")
     assert first["data"]["test_case"] == "${HMT_SECRET_NAME}"
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, Phase, assume, given, settings
 from hypothesis import strategies as st
 
 from tests.support.substituted_outputs import outputs
@@ -154,7 +154,12 @@ def _same_outputs(text: str, one: dict[str, str], two: dict[str, str]) -> None:
 
 
 @pytest.mark.slow
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(
+    max_examples=25,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow],
+    phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a shrink runs every output again
+)
 @given(_twins())
 def test_two_values_of_one_shape_print_the_same_bytes(
     twins: tuple[str, dict[str, str], dict[str, str]],
