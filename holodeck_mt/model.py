@@ -25,11 +25,9 @@ def clip(text: str, limit: int = QUOTE) -> str:
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
 
 
-#: Private-use characters around what a message shows of the input (a value, a key), put
-#: there by the words that show it and resolved once the diagnostic is placed
-#: (``locate/provenance``): shown, or named by the ``${NAME}`` references it came from.
-#: ``VALUE``: any input; ``OWN``: the diagnostic's own node; ``DERIVED``: words computed
-#: from the own node (a did-you-mean), then ``INSTEAD`` and what stands for them.
+#: Marks around what a message shows of the input, resolved by ``locate/provenance``:
+#: ``VALUE`` any input, ``OWN`` the diagnostic's own node, ``DERIVED`` words computed from
+#: it (a did-you-mean), then ``INSTEAD`` and what stands for them when it was substituted.
 VALUE, OWN, DERIVED, INSTEAD, END = "\ue000", "\ue001", "\ue002", "\ue003", "\ue004"
 MARKS = VALUE + OWN + DERIVED + INSTEAD + END
 _UNMARKED = dict.fromkeys(map(ord, MARKS))
@@ -255,10 +253,12 @@ class Diagnostic:
         }
 
 
-def test_case_phrase(name: str | None, index: int) -> str:
+def test_case_phrase(name: str | None, index: int, *, given: bool = False) -> str:
     """``test case 'name' (#i)``, or ``test case #i`` when it has no name: how every output
-    names a test case (the index stays unambiguous when two share a name)."""
-    return f"test case '{clip(name)}' (#{index})" if name else f"test case #{index}"
+    names a test case (the index stays unambiguous when two share a name); ``given``: a
+    name read from the input, marked (a message's, not a report's resolved one)."""
+    shown = (marked(clip(name)) if given else clip(name)) if name else ""
+    return f"test case '{shown}' (#{index})" if name else f"test case #{index}"
 
 
 def make(

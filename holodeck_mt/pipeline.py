@@ -17,6 +17,7 @@ from holodeck_mt import walk
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate import report, suppressions
+from holodeck_mt.locate.provenance import Provenance
 from holodeck_mt.locate.suppressions import Screen
 from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role, clip
 from holodeck_mt.read import (
@@ -34,7 +35,6 @@ from holodeck_mt.text.safe_text import display_path
 
 if TYPE_CHECKING:
     from holodeck_mt.locate.locate import Locator
-    from holodeck_mt.locate.provenance import Provenance
 
 #: The options a file is judged with, by its path.
 OptionsOf = Callable[[str], Options]
@@ -104,18 +104,6 @@ def _substituted(text: str, workdir: Path | None) -> _Written:
     return _Written(sub.text, sub, sub.placer(text), found)
 
 
-def _provenance(
-    written: _Written, original: str, doc: loader.Document, limits: Limits
-) -> Provenance | None:
-    """Where the values of ``written``'s set references lie (None: it has none)."""
-    if written.sub is None or not written.sub.used:
-        return None
-    from holodeck_mt.locate.locate import Locator
-    from holodeck_mt.locate.provenance import Provenance
-
-    return Provenance(written.sub, original, doc, Locator(doc, limits) if doc.loaded else None)
-
-
 def _validate_text(
     text: str, how: _Judging, following: bool = False, given: str | None = None
 ) -> tuple[Checked, follow.Followed | None]:
@@ -135,7 +123,8 @@ def _validate_text(
     written = _substituted(text, how.workdir)
     doc = document.read(written.text, limits)
     followed = _follow(doc, how, given) if following else None
-    provenance = _provenance(written, text, doc, limits)
+    sub = written.sub
+    provenance = Provenance(sub, text, doc, limits) if sub is not None and sub.used else None
     if doc.loaded:
         located, result = _judged(doc, followed, how, provenance)
     else:

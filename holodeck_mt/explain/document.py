@@ -99,49 +99,31 @@ def location(sources: Sources, definition: Definition) -> dict[str, Any]:
 
 def _name(cases: Source | None, index: int, name: str | None) -> str | None:
     """The ``index``-th test case's name (by default, the data's) as a report shows it."""
-    if cases is None:
-        return name
-    name = name if name is not None else walk.test_case_name(cases.data, index)
-    found = cases.checked.provenance
+    name = name if name is not None or cases is None else walk.test_case_name(cases.data, index)
+    found = cases.checked.provenance if cases is not None else None
     return found.name(index, name) if found is not None else name
 
 
-def _shown(source: Source | None, parts: JsonPath, value: Any) -> Any:
-    """``value`` (at ``parts`` of ``source``), what came from a reference as written."""
+def _shown(source: Source | None, parts: JsonPath, value: Any, words: bool = False) -> Any:
+    """``value`` (at ``parts`` of ``source``; ``words``: marked words about it), each of its
+    values that came from a reference as the file writes it."""
     found = source.checked.provenance if source is not None else None
-    return value if found is None else found.shown(parts, value)
-
-
-def _words(source: Source | None, parts: JsonPath, text: str) -> str:
-    """``text`` (marked words about the node at ``parts``) showing no referenced value."""
-    found = source.checked.provenance if source is not None else None
-    return plain(text) if found is None else found.words(parts, text)
-
-
-def _clipped(text: str) -> str:
-    return text if isinstance(text, Written) else clip(text, INPUT_CHARS)
-
-
-def _of(sources: Sources, definition: Definition) -> Source | None:
-    return sources.agent if definition.origin == "agent" else sources.cases
+    if found is None:
+        return plain(value) if words else value
+    return found.words(parts, value) if words else found.shown(parts, value)
 
 
 def _setting(sources: Sources, definition: Definition, key: str, value: Any) -> Any:
-    """A setting's value as shown: the definition's own, else a default."""
-    if key not in definition.metric:
+    """A setting as shown: the definition's own (or its name's, ``key`` None), else a default."""
+    named = key or precedence.name_key(definition.metric)
+    if named is None or named not in definition.metric:
         return value
-    return _shown(_of(sources, definition), (*definition.path, key), value)
+    source = sources.agent if definition.origin == "agent" else sources.cases
+    return _shown(source, (*definition.path, named), value)
 
 
 def _settings(sources: Sources, definition: Definition, values: dict[str, Any]) -> dict[str, Any]:
     return {k: _setting(sources, definition, k, v) for k, v in values.items()}
-
-
-def _metric_name(sources: Sources, definition: Definition) -> Any:
-    key = precedence.name_key(definition.metric)
-    if key is None:
-        return definition.name
-    return _shown(_of(sources, definition), (*definition.path, key), definition.name)
 
 
 def _explicit(metric: dict[str, Any]) -> list[str]:
@@ -155,7 +137,7 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
         each = {repr(sorted(precedence.settings(d.metric).items())) for d in definitions}
         out.append(
             {
-                "metric": _metric_name(sources, winner),
+                "metric": _setting(sources, winner, "", winner.name),
                 "kind": winner.kind,
                 "settings": _settings(sources, winner, precedence.settings(winner.metric)),
                 "explicit": _explicit(winner.metric),
@@ -172,7 +154,7 @@ def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
     source = own if own.kind == "code" else applied.evaluator or own
     threshold = own.metric.get("threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None)
     entry: dict[str, Any] = {
-        "metric": _metric_name(sources, own),
+        "metric": _setting(sources, own, "", own.name),
         "kind": own.kind,
         "status": applied.status,
         "threshold": _setting(sources, own, "threshold", threshold),
@@ -219,13 +201,15 @@ def _tools(cases: Source | None, path: JsonPath, scope: dict[str, Any]) -> list[
                         "name": shown_key,
                         "matcher": classify(value).kind,
                         "value": shown_value,
-                        "text": _words(cases, at, describe.matcher_text(key, value)),
+                        "text": _shown(
+                            cases, at, words=True, value=describe.matcher_text(key, value)
+                        ),
                     }
                     for (key, value), (shown_key, shown_value) in zip(
                         entry.args.items(), shown_args.items(), strict=True
                     )
                 ],
-                "text": _words(cases, at, describe.entry_text(entry)),
+                "text": _shown(cases, at, describe.entry_text(entry), True),
             }
         )
     return out
@@ -239,10 +223,13 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
     source_path = turn.source_path
     origin_source = sources.agent if turn.source == "agent" else cases
     text = _shown(cases, (*turn.path, "input"), text)
+    text = (
+        text if isinstance(text, Written) or not isinstance(text, str) else clip(text, INPUT_CHARS)
+    )
     return {
         "turn": turn.turn_index,
         "line": cases.line(turn.path) if cases is not None else None,
-        "input": None if not isinstance(text, str) else _clipped(text),
+        "input": text if isinstance(text, str) else None,
         "ground_truth": _shown(cases, (*turn.path, "ground_truth"), scope.get("ground_truth")),
         "metrics_from": None
         if turn.source is None or source_path is None
@@ -253,11 +240,7 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
         },
         "metrics": [_metric(sources, applied) for applied in turn.metrics],
         "expected_tools": _tools(cases, turn.path, scope),
-        "files": [
-            _shown(cases, (*turn.path, "files", i), f)
-            for i, f in enumerate(files)
-            if isinstance(f, dict)
-        ]
+        "files": [f for f in _shown(cases, (*turn.path, "files"), files) if isinstance(f, dict)]
         if isinstance(files, list)
         else [],
         "has_turn_config": isinstance(scope.get("turn_config"), dict),

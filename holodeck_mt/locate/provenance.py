@@ -12,12 +12,13 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import MARKS, Diagnostic, JsonPath, clip, format_path
+from holodeck_mt.model import Diagnostic, JsonPath, clip, format_path
 from holodeck_mt.text import lines, ranges
+from holodeck_mt.text.positions import node_at
 from holodeck_mt.text.substituted import Written, plain, references, resolved
 
 if TYPE_CHECKING:
-    from holodeck_mt.locate.locate import Locator
+    from holodeck_mt.limits import Limits
     from holodeck_mt.read import loader
     from holodeck_mt.read.substitution import Substituted
 
@@ -25,14 +26,18 @@ Names = tuple[str, ...]
 
 
 class Provenance:
-    """The set references of one substituted text, and the ranges that tell what came
-    from them; ``locator`` (None: the document did not load) finds nodes and test cases."""
+    """The set references of one substituted text (``original`` as written), and the
+    ranges that tell what came from them in ``doc``, its reading (when it loaded)."""
 
     def __init__(
-        self, sub: Substituted, original: str, doc: loader.Document | None, locator: Locator | None
+        self, sub: Substituted, original: str, doc: loader.Document, limits: Limits
     ) -> None:
+        from holodeck_mt.locate.locate import Locator
+
         unset = set(sub.unset)
-        self._sub, self._original, self._doc, self._locator = sub, original, doc, locator
+        self._sub, self._original = sub, original
+        self._doc = doc if doc.loaded else None
+        self._locator = Locator(doc, limits) if doc.loaded else None
         self._set = [
             (start, end, original[old + 2 : old_end - 1])
             for start, end, old, old_end in sub.spans
@@ -46,8 +51,7 @@ class Provenance:
         return bool(self._set)
 
     def refs(self, start: int, end: int) -> Names:
-        """The references whose values overlap ``[start, end)`` of the substituted text (an
-        empty range: the character there), each once, in the file's order."""
+        """The references whose values overlap ``[start, end)`` (at least one character)."""
         end = max(end, start + 1)
         found: dict[str, None] = {}
         i = bisect.bisect_right(self._ends, start)
@@ -57,8 +61,7 @@ class Provenance:
         return tuple(found)
 
     def written(self, start: int, end: int) -> str | None:
-        """``[start, end)`` of the substituted text as the file writes it (its references,
-        never their values), when it is one printable line."""
+        """``[start, end)`` as the file writes it (references, no values), if one line."""
         old = self._original[self._sub.original(start) : self._sub.original(end, end=True)]
         return old.strip() if old.strip().isprintable() else None
 
@@ -67,8 +70,7 @@ class Provenance:
         return min(self._starts[line - 1] + max(column, 1) - 1, len(self._sub.text))
 
     def near(self, parts: JsonPath) -> Names:
-        """The references of the test case, else root section, holding ``parts`` (the whole
-        text's when its lines are not its own)."""
+        """The references of the test case, else root section, holding ``parts`` (else all)."""
         index, _ = walk.test_case_of(self._doc.data, parts) if self._doc is not None else (None, ())
         scope: Any = index if index is not None else (parts[0] if parts else None)
         if scope not in self._near:
@@ -103,8 +105,7 @@ class Provenance:
         return Written(clip(written) if written else f"a value from {references(refs)}")
 
     def words(self, parts: JsonPath, text: str) -> str:
-        """``text`` (words about the node at ``parts``, marked) showing none of its values
-        that came from a reference."""
+        """``text`` (marked words about the node at ``parts``) showing no referenced value."""
         if not self.near(parts):
             return plain(text)
         found = self.node(parts)
@@ -137,19 +138,28 @@ class Provenance:
         case = (*found[1], index)
         return self._as_written((*case, "name"), name, key=False) if self.near(case) else name
 
+    def _own(self, d: Diagnostic) -> tuple[Names, str | None]:
+        """The references the diagnostic's own node (its range, its scalar value) overlaps,
+        and that node as the file writes it."""
+        ranged = (
+            self._offset(d.line, d.column),
+            self._offset(d.end_line or d.line, d.end_column or d.column),
+        )
+        ranged = ranged[0], max(ranged)
+        value = None if _collection(self._doc, d.pointer_parts) else self.node(d.pointer_parts)
+        if value is not None and self.refs(*value):
+            ranged, own = value, (*self.refs(*value), *self.refs(*ranged))
+        else:
+            own = self.refs(*ranged)
+        return tuple(dict.fromkeys(own)), self.written(*ranged) if own else None
+
     def diagnostic(self, d: Diagnostic) -> Diagnostic:
         """``d`` showing nothing that came from a reference (see the module)."""
         parts = d.pointer_parts
         near = self.near(parts)
         if not near:
             return shown(d)
-        start = self._offset(d.line, d.column)
-        end = self._offset(d.end_line or d.line, d.end_column or d.column)
-        own = self.refs(start, max(end, start))
-        value = self.node(parts) if parts and not _collection(self._doc, parts) else None
-        if value is not None:
-            own = tuple(dict.fromkeys((*own, *self.refs(*value))))
-        written = self.written(start, max(end, start)) if own else None
+        own, written = self._own(d)
         keys = tuple(
             self._as_written(parts[: i + 1], p, key=True) if isinstance(p, str) else p
             for i, p in enumerate(parts)
@@ -168,26 +178,21 @@ class Provenance:
 
 
 def _collection(doc: loader.Document | None, parts: JsonPath) -> bool:
-    from holodeck_mt.text.positions import node_at
-
+    """Whether ``parts`` names no scalar of ``doc`` (a collection shows no characters)."""
     try:
-        return doc is None or isinstance(node_at(doc.data, parts), (dict, list))
+        return doc is None or not parts or isinstance(node_at(doc.data, parts), (dict, list))
     except (LookupError, TypeError):
         return True
 
 
 def shown(d: Diagnostic) -> Diagnostic:
     """``d`` as shown when nothing it shows came from a reference: its marks taken out."""
-    hint = d.hint
-    if not _holds_marks(d.message) and (hint is None or not _holds_marks(hint)):
-        return d
-    return dataclasses.replace(
-        d, message=plain(d.message), hint=plain(hint) or None if hint else hint
+    message, hint = plain(d.message), plain(d.hint) or None if d.hint else d.hint
+    return (
+        d
+        if (message, hint) == (d.message, d.hint)
+        else dataclasses.replace(d, message=message, hint=hint)
     )
-
-
-def _holds_marks(text: str) -> bool:
-    return any(mark in text for mark in MARKS)
 
 
 def each(found: Sequence[Diagnostic], provenance: Provenance | None) -> list[Diagnostic]:

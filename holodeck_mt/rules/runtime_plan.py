@@ -4,7 +4,7 @@ a test-cases file named by an agent.yaml is planned under that agent's metrics."
 from __future__ import annotations
 
 from holodeck_mt import walk
-from holodeck_mt.model import clip, format_path, marked, test_case_phrase
+from holodeck_mt.model import format_path, test_case_phrase
 from holodeck_mt.rules import Context
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
@@ -43,8 +43,7 @@ def turn_where(context: Context, case_index: int | None, parts: tuple[str | int,
     if found is None or case_index is None:
         return format_path(parts)
     base = found[1]
-    name = walk.test_case_name(context.data, case_index)
-    named = test_case_phrase(marked(clip(name)) if name else None, case_index)
+    named = test_case_phrase(walk.test_case_name(context.data, case_index), case_index, given=True)
     relative = format_path(parts[len(base) + 1 :])
     return named + (f" {relative}" if relative else "")
 
