@@ -3,6 +3,7 @@ the fix either carries. The bottom layer: it imports nothing of the package."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -27,22 +28,41 @@ def clip(text: str, limit: int = QUOTE) -> str:
 
 #: Marks around what a message shows of the input, resolved by ``locate/provenance``:
 #: ``VALUE`` any input, ``OWN`` the diagnostic's own node, ``DERIVED`` words computed from
-#: it (a did-you-mean), then ``INSTEAD`` and what stands for them when it was substituted.
-VALUE, OWN, DERIVED, INSTEAD, END = "\ue000", "\ue001", "\ue002", "\ue003", "\ue004"
-MARKS = VALUE + OWN + DERIVED + INSTEAD + END
+#: it (a did-you-mean), then ``INSTEAD`` and what stands for them when it was substituted;
+#: ``ORIGIN`` the nodes a value came from (:data:`Origin`), then ``INSTEAD`` and the value.
+VALUE, OWN, DERIVED, ORIGIN, INSTEAD, END = (
+    "\ue000",
+    "\ue001",
+    "\ue002",
+    "\ue005",
+    "\ue003",
+    "\ue004",
+)
+MARKS = VALUE + OWN + DERIVED + ORIGIN + INSTEAD + END
 _UNMARKED = dict.fromkeys(map(ord, MARKS))
+#: One marked piece: its kind, its words, what follows ``INSTEAD`` (a clip may cut its end).
+PIECE = re.compile(
+    f"([{VALUE}{OWN}{DERIVED}{ORIGIN}])([^{MARKS}]*)(?:{INSTEAD}([^{MARKS}]*))?(?:{END}|$)"
+)
+#: Where a value came from: the agent.yaml naming the test-cases file judged (True), else
+#: the document judged; and the path to its node.
+Origin = tuple[bool, JsonPath]
 
 
-def marked(text: str, kind: str = VALUE) -> str:
-    """``text`` (input, as a message shows it) between marks of ``kind``."""
+def marked(text: str, kind: str = VALUE, at: Sequence[Origin] = ()) -> str:
+    """``text`` (input, as a message shows it) between marks of ``kind``, or, ``at`` given,
+    of the nodes it came from."""
+    if at:
+        return ORIGIN + json.dumps(list(at)) + INSTEAD + text.translate(_UNMARKED) + END
     return kind + text.translate(_UNMARKED) + END
 
 
 def unmarked(text: str) -> str:
     """``text`` as shown when none of what it marks came from a reference."""
-    if DERIVED in text:
-        text = re.sub(f"{INSTEAD}[^{END}]*(?:{END}|$)", "", text)
-    return text.translate(_UNMARKED) if any(m in text for m in MARKS) else text
+    if not any(m in text for m in MARKS):
+        return text
+    shown = PIECE.sub(lambda m: m.group(3) or "" if m.group(1) == ORIGIN else m.group(2), text)
+    return shown.translate(_UNMARKED)
 
 
 def derived(text: str, instead: str = "") -> str:
@@ -253,11 +273,11 @@ class Diagnostic:
         }
 
 
-def test_case_phrase(name: str | None, index: int, *, given: bool = False) -> str:
+def test_case_phrase(name: str | None, index: int, *, at: JsonPath | None = None) -> str:
     """``test case 'name' (#i)``, or ``test case #i`` when it has no name: how every output
-    names a test case (the index stays unambiguous when two share a name); ``given``: a
-    name read from the input, marked (a message's, not a report's resolved one)."""
-    shown = (marked(clip(name)) if given else clip(name)) if name else ""
+    names a test case (the index stays unambiguous when two share a name); ``at``: where
+    the name stands in the document judged, for a message (marked, not yet resolved)."""
+    shown = (clip(name) if at is None else marked(clip(name), at=[(False, at)])) if name else ""
     return f"test case '{shown}' (#{index})" if name else f"test case #{index}"
 
 

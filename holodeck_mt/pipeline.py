@@ -79,6 +79,8 @@ class _Judging:
     tree: Path
     agent: Any = None
     agent_clean: bool = True
+    #: Where the agent.yaml's referenced values lie (None: it has none).
+    agent_origin: Provenance | None = None
     workdir: Path | None = None
 
 
@@ -123,8 +125,10 @@ def _validate_text(
     written = _substituted(text, how.workdir)
     doc = document.read(written.text, limits)
     followed = _follow(doc, how, given) if following else None
-    sub = written.sub
-    provenance = Provenance(sub, text, doc, limits) if sub is not None and sub.used else None
+    sub = written.sub if written.sub is not None else substitution.Substituted(text)
+    provenance = Provenance(sub, text, doc, limits) if sub.used or how.agent_origin else None
+    if provenance is not None:
+        provenance.agent = how.agent_origin
     if doc.loaded:
         located, result = _judged(doc, followed, how, provenance)
     else:
@@ -380,6 +384,7 @@ def _validate_document(
             options=options,
             agent=agent,
             agent_clean=clean,
+            agent_origin=checked.provenance,
         ),
     )
     referenced.result.source = found.source

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 import bisect
 import dataclasses
+import json
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import Diagnostic, JsonPath, clip, format_path
+from holodeck_mt.model import ORIGIN, Diagnostic, JsonPath, clip, format_path
 from holodeck_mt.text import lines, ranges
 from holodeck_mt.text.positions import node_at
 from holodeck_mt.text.substituted import Written, plain, references, resolved
@@ -46,9 +47,11 @@ class Provenance:
         self._ends = [end for _, end, _ in self._set]
         self._starts = lines.starts(sub.text)
         self._near: dict[Any, Names] = {}
+        #: The agent.yaml's, for a test-cases file it names (its values may be shown here).
+        self.agent: Provenance | None = None
 
     def __bool__(self) -> bool:
-        return bool(self._set)
+        return bool(self._set) or bool(self.agent)
 
     def refs(self, start: int, end: int) -> Names:
         """The references whose values overlap ``[start, end)`` (at least one character)."""
@@ -153,20 +156,39 @@ class Provenance:
             own = self.refs(*ranged)
         return tuple(dict.fromkeys(own)), self.written(*ranged) if own else None
 
+    def _origin(self, at: str) -> Names:
+        """The references of the nodes a marked piece came from (its ``json`` list; all of
+        them when a clip cut it)."""
+        try:
+            origins = [(bool(agent), tuple(parts)) for agent, parts in json.loads(at)]
+        except (ValueError, TypeError):
+            return tuple(
+                dict.fromkeys((*self.near(()), *(self.agent.near(()) if self.agent else ())))
+            )
+        found: dict[str, None] = {}
+        for agent, parts in origins:
+            source = self.agent if agent else self
+            if source is not None and source.near(parts):
+                node = source.node(parts)
+                found.update(dict.fromkeys(source.refs(*node) if node else source.near(parts)))
+        return tuple(found)
+
     def diagnostic(self, d: Diagnostic) -> Diagnostic:
         """``d`` showing nothing that came from a reference (see the module)."""
         parts = d.pointer_parts
         near = self.near(parts)
-        if not near:
+        if not near and ORIGIN not in d.message and ORIGIN not in (d.hint or ""):
             return shown(d)
-        own, written = self._own(d)
+        own, written = self._own(d) if near else ((), None)
         keys = tuple(
             self._as_written(parts[: i + 1], p, key=True) if isinstance(p, str) else p
             for i, p in enumerate(parts)
         )
         new: dict[str, Any] = {
-            "message": resolved(d.message, own, near, written),
-            "hint": resolved(d.hint, own, near, written) or None if d.hint else d.hint,
+            "message": resolved(d.message, own, near, written, self._origin),
+            "hint": resolved(d.hint, own, near, written, self._origin) or None
+            if d.hint
+            else d.hint,
             "fix": None if own else d.fix,
         }
         if keys != parts:

@@ -35,7 +35,8 @@ def _fault(context: Context, parts: tuple[str | int, ...], turn: TurnPlan) -> Fa
     return Fault(
         "HMT303",
         f"`evaluations: []` counts as absent and cannot switch metrics off: "
-        f"{source} metrics run here instead ({marked(clip(names))})",
+        f"{source} metrics run here instead "
+        f"({marked(clip(names), at=[runtime_plan.origin(context, a.own) for a in turn.metrics])})",
         parts,
         at="key",
         hint="remove it; an empty list never stops the test case's or the agent's metrics",

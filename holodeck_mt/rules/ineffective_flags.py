@@ -32,10 +32,10 @@ def check(context: Context) -> Iterator[Fault]:
             continue
         for flag, owner in flags().items():
             if owner != name and flag in metric:
+                shown = marked(clip(name), at=[(False, (*parts, "metric"))])
                 yield Fault(
                     "HMT200",
-                    f"`{flag}` has no effect on the `{marked(clip(name))}` metric "
-                    f"(it applies to `{owner}`)",
+                    f"`{flag}` has no effect on the `{shown}` metric (it applies to `{owner}`)",
                     (*parts, flag),
                     at="key",
                     fix=Remove(otherwise=f"use `metric: {owner}`"),

@@ -41,7 +41,8 @@ def check(context: Context) -> Iterator[Fault]:
         for status, (message, (one, many), hint) in _SAYS.items():
             named = list(dict.fromkeys(a.own.name for a in turn.metrics if a.status == status))
             if named:
-                names = marked(clip(", ".join(f"`{n}`" for n in named)))
+                at = [runtime_plan.origin(context, a.own) for a in turn.metrics]
+                names = marked(clip(", ".join(f"`{n}`" for n in named)), at=at)
                 verb = one if len(named) == 1 else many
                 yield Fault("HMT304", message.format(names=names, verb=verb), turn.path, hint=hint)
 

@@ -6,14 +6,9 @@ reaches CI logs, editors and caches."""
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from holodeck_mt.model import DERIVED, END, INSTEAD, MARKS, OWN, VALUE, clip, unmarked
-
-#: A marked piece: its kind, its words, and (derived words) what stands for them; a piece
-#: cut short by a clip runs to the end of the text.
-_PIECE = re.compile(f"([{VALUE}{OWN}{DERIVED}])([^{MARKS}]*)(?:{INSTEAD}([^{MARKS}]*))?(?:{END}|$)")
-_UNMARKED = dict.fromkeys(map(ord, MARKS))
+from holodeck_mt.model import DERIVED, ORIGIN, OWN, PIECE, clip, unmarked
 
 
 class Written(str):
@@ -35,14 +30,24 @@ def references(names: Sequence[str]) -> str:
 plain = unmarked
 
 
-def resolved(text: str, own: Sequence[str], near: Sequence[str], written: str | None = None) -> str:
+def resolved(
+    text: str,
+    own: Sequence[str],
+    near: Sequence[str],
+    written: str | None = None,
+    origin: Callable[[str], Sequence[str]] = lambda at: (),
+) -> str:
     """``text`` with its marked pieces shown, or named by the references they may hold:
     ``own`` those the diagnostic's own node overlaps (``written``: that node as the file
     writes it, one line), ``near`` those of the test case (or section) around it, which any
-    value shown from elsewhere may come from. Only ranges decide, never characters."""
+    value shown from elsewhere may come from; ``origin`` gives those of the nodes a piece
+    names as its origin (its ``json`` list). Only ranges decide, never characters."""
 
     def piece(match: re.Match[str]) -> str:
         kind, words, instead = match.group(1), match.group(2), match.group(3) or ""
+        if kind == ORIGIN:
+            came = origin(words)
+            return f"the value of {references(came)}" if came else instead
         if kind == DERIVED:
             return instead if own else words
         if kind == OWN and not own:
@@ -51,8 +56,6 @@ def resolved(text: str, own: Sequence[str], near: Sequence[str], written: str | 
             return f"`{clip(written)}`"
         if own:
             return f"the value of {references(own)}"
-        return f"a value not shown (near {references(near)})"
+        return f"a value not shown (near {references(near)})" if near else words
 
-    if not near and not own:
-        return plain(text)
-    return _PIECE.sub(piece, text).translate(_UNMARKED)
+    return unmarked(PIECE.sub(piece, text))
