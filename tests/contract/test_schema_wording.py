@@ -28,6 +28,7 @@ def faults_of(errors: Any) -> list[Fault]:
         for f in found
     ]
 
+
 ENV = r"^\$\{[A-Za-z_][A-Za-z0-9_]*\}$"
 
 

@@ -7,22 +7,13 @@ and two values of the same shape print byte for byte the same reports.
 
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import pytest
-import yaml
-from hypothesis import HealthCheck, Phase, assume, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, Phase, given, settings
 
-from tests.support.substituted_outputs import outputs
+from tests.support.substituted_outputs import HEAD, outputs, same_outputs, twins
 
-HEAD = """\
-name: a
-model: {provider: openai, name: gpt-4o}
-instructions: {inline: Answer.}
-test_cases:
-"""
 SPLIT = HEAD + "  - {name: c, input: q, ground_truth: g, files: [${HMT_DB}]}\n"
 DB = "user1234,pa55word9999"
 
@@ -87,71 +78,6 @@ def test_a_literal_beside_a_reference_elsewhere_is_shown(tmp_path: Path) -> None
 
 # --- two values of the same shape: the same bytes in every output -------------------------
 
-#: Letters forming no YAML keyword and no key of the schema; literals in the files are
-#: lowercase, so no substituted value equals one.
-LETTERS = "BCDHIJKMPQVW"
-DIGITS = "0123456789"
-SPECIAL = ", -"
-FILES = (
-    HEAD + "  - name: case-${HMT_A}\n    input: ${HMT_B}\n    ground_truth: ${HMT_C}\n"
-    "    files: [${HMT_A}]\n",
-    HEAD + "  - name: ${HMT_B}\n    input: q\n    ground_truth: g\n"
-    "    expected_tools: [${HMT_A}, {name: t, args: {${HMT_C}: 1}}]\n",
-    HEAD + "  - name: x\n    turns:\n      - input: ${HMT_A}\n        ground_truth: ${HMT_B}\n"
-    "        ${HMT_C}: 1\n  - {name: y, input: q, ground_truth: 3}\n",
-    HEAD + '  - name: "${HMT_A}"\n    input: q-${HMT_B}\n    ground_truth: g\n'
-    "    evaluations: [{metric: ${HMT_C}, threshold: 0.5}]\n",
-)
-
-
-def _shape(text: str) -> object:
-    """The structure of types ``yaml.safe_load`` reads, or that it fails."""
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError:
-        return "fails"
-
-    def of(node: object) -> object:
-        if isinstance(node, dict):
-            return [(of(k), of(v)) for k, v in node.items()]
-        if isinstance(node, list):
-            return [of(item) for item in node]
-        return type(node).__name__
-
-    return of(data)
-
-
-_value = st.text(alphabet=LETTERS + DIGITS + SPECIAL, min_size=1, max_size=12).filter(
-    lambda v: v.strip(" ") == v and v.strip("-,") == v
-)
-
-
-@st.composite
-def _twins(draw: st.DrawFn) -> tuple[str, dict[str, str], dict[str, str]]:
-    text = draw(st.sampled_from(FILES))
-    letters = draw(st.permutations(LETTERS))
-    digits = draw(st.permutations(DIGITS))
-    table = str.maketrans(LETTERS + DIGITS, "".join(letters) + "".join(digits))
-    one = {name: draw(_value) for name in ("HMT_A", "HMT_B", "HMT_C")}
-    two = {name: value.translate(table) for name, value in one.items()}
-    return text, one, two
-
-
-def _substituted(text: str, variables: dict[str, str]) -> str:
-    for name, value in variables.items():
-        text = text.replace("${" + name + "}", value)
-    return text
-
-
-def _same_outputs(text: str, one: dict[str, str], two: dict[str, str]) -> None:
-    assume(one != two)
-    assume(_shape(_substituted(text, one)) == _shape(_substituted(text, two)))
-    with tempfile.TemporaryDirectory() as folder:
-        first = outputs(Path(folder), text, one)
-        second = outputs(Path(folder), text, two)
-    for name in first:
-        assert first[name] == second[name], name
-
 
 @pytest.mark.slow
 @settings(
@@ -160,8 +86,29 @@ def _same_outputs(text: str, one: dict[str, str], two: dict[str, str]) -> None:
     suppress_health_check=[HealthCheck.too_slow],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a shrink runs every output again
 )
-@given(_twins())
+@given(twins())
 def test_two_values_of_one_shape_print_the_same_bytes(
-    twins: tuple[str, dict[str, str], dict[str, str]],
+    pair: tuple[str, dict[str, str], dict[str, str]],
 ) -> None:
-    _same_outputs(*twins)
+    same_outputs(*pair)
+
+
+def test_a_value_from_the_agent_is_hidden_in_the_test_cases_file(tmp_path: Path) -> None:
+    agent = HEAD.replace("test_cases:\n", "") + (
+        "evaluations:\n  metrics:\n"
+        "    - {type: standard, metric: numeric, absolute_tolerance: ${HMT_TOL}}\n"
+        "test_cases_file: cases.yaml\n"
+    )
+    (tmp_path / "cases.yaml").write_text(
+        '- {name: a, input: q, ground_truth: "0.05",'
+        " evaluations: [{type: standard, metric: numeric, absolute_tolerance: 0.001}]}\n"
+        '- {name: b, input: q, ground_truth: "0.07"}\n'
+    )
+    shown = outputs(tmp_path, agent, {"HMT_TOL": "0.25"})
+    _no_piece_of("0.25", shown)
+    assert "(absolute_tolerance the value of `${HMT_TOL}`) apply nowhere" in shown["text"]
+    (tmp_path / "cases.yaml").write_text('- {name: a, input: q, ground_truth: "0.05"}\n')
+    shown = outputs(tmp_path, agent, {"HMT_TOL": "0.25"})
+    _no_piece_of("0.25", shown)
+    assert "`absolute_tolerance: the value of `${HMT_TOL}``" in shown["text"]
+    assert 'ground truth "0.05"' in shown["text"]  # a literal stays shown
