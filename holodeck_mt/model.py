@@ -30,20 +30,10 @@ def clip(text: str, limit: int = QUOTE) -> str:
 #: ``VALUE`` any input, ``OWN`` the diagnostic's own node, ``DERIVED`` words computed from
 #: it (a did-you-mean), then ``INSTEAD`` and what stands for them when it was substituted;
 #: ``ORIGIN`` the nodes a value came from (:data:`Origin`), then ``INSTEAD`` and the value.
-VALUE, OWN, DERIVED, ORIGIN, INSTEAD, END = (
-    "\ue000",
-    "\ue001",
-    "\ue002",
-    "\ue005",
-    "\ue003",
-    "\ue004",
-)
-MARKS = VALUE + OWN + DERIVED + ORIGIN + INSTEAD + END
-_UNMARKED = dict.fromkeys(map(ord, MARKS))
+VALUE, OWN, DERIVED, ORIGIN, INSTEAD, END = KINDS_AND_ENDS = tuple(map(chr, range(0xE000, 0xE006)))
+MARKS, _UNMARKED = "".join(KINDS_AND_ENDS), dict.fromkeys(range(0xE000, 0xE006))
 #: One marked piece: its kind, its words, what follows ``INSTEAD`` (a clip may cut its end).
-PIECE = re.compile(
-    f"([{VALUE}{OWN}{DERIVED}{ORIGIN}])([^{MARKS}]*)(?:{INSTEAD}([^{MARKS}]*))?(?:{END}|$)"
-)
+PIECE = re.compile(f"([{MARKS[:4]}])([^{MARKS}]*)(?:{INSTEAD}([^{MARKS}]*))?(?:{END}|$)")
 #: Where a value came from: the agent.yaml naming the test-cases file judged (True), else
 #: the document judged; and the path to its node.
 Origin = tuple[bool, JsonPath]
@@ -104,10 +94,6 @@ class Intent:
     does: ClassVar[str]
 
     def hint(self) -> str:
-        """Its words as a fix's title shows them."""
-        return unmarked(self.words())
-
-    def words(self) -> str:
         """Its words as a diagnostic's hint holds them, the input marked (``marked``)."""
         raise NotImplementedError
 
@@ -125,7 +111,7 @@ class Quote(Intent):
     #: When to follow it, if not always: ``" if it is meant as text"``.
     condition: str = ""
 
-    def words(self) -> str:
+    def hint(self) -> str:
         head = f"quote it{self.condition}"
         shown = self.shown
         return head if shown is None else f"{head}: {_key_prefix(self.key)}{marked(shown, OWN)}"
@@ -137,7 +123,7 @@ class Unquote(Intent):
     number: str
     key: str | None = None
 
-    def words(self) -> str:
+    def hint(self) -> str:
         return f"write it unquoted: {_key_prefix(self.key)}{marked(self.number, OWN)}"
 
 
@@ -147,7 +133,7 @@ class Rewrite(Intent):
     literal: str
     key: str | None = None
 
-    def words(self) -> str:
+    def hint(self) -> str:
         return f"write {_key_prefix(self.key)}{marked(self.literal, OWN)}"
 
 
@@ -157,7 +143,7 @@ class Rename(Intent):
     does: ClassVar[str] = "rename the key or value to its one did-you-mean candidate"
     to: str
 
-    def words(self) -> str:
+    def hint(self) -> str:
         return derived(f"did you mean '{self.to}'?")
 
 
@@ -168,7 +154,7 @@ class Remove(Intent):
     #: The other way out the hint offers: ``use `metric: numeric` ``.
     otherwise: str | None = None
 
-    def words(self) -> str:
+    def hint(self) -> str:
         return "remove it" if self.otherwise is None else f"remove it, or {self.otherwise}"
 
 
@@ -179,7 +165,7 @@ class Count(Intent):
     name: str
     times: int
 
-    def words(self) -> str:
+    def hint(self) -> str:
         return (
             f"to require several calls, write `- name: {marked(clip(self.name), OWN)}` with "
             f"`count: {self.times}`"
@@ -299,7 +285,7 @@ def make(
         line=line,
         column=column,
         pointer_parts=tuple(pointer_parts),
-        hint=fix.words() if fix is not None else hint,
+        hint=fix.hint() if fix is not None else hint,
         end_column=end_column,
         severity=severity(code),
         fix=fix,
@@ -359,7 +345,7 @@ class Fault:
 
     def __post_init__(self) -> None:
         if self.fix is not None:
-            object.__setattr__(self, "hint", self.fix.words())
+            object.__setattr__(self, "hint", self.fix.hint())
 
 
 #: How a document is read: as given (an agent.yaml, or a list of test cases), or as the

@@ -247,7 +247,7 @@ def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
     fix = Rewrite(written, key=None if isinstance(parts[-1], int) else name)
     return Fault(
         _CODES[how],
-        f"{hints.platform_reads(parts, hints.show(value, own=True))} as {what}; {fix.words()}",
+        f"{hints.platform_reads(parts, hints.show(value, own=True))} as {what}; {fix.hint()}",
         parts,
         fix=fix,
     )

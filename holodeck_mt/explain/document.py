@@ -104,13 +104,13 @@ def _name(cases: Source | None, index: int, name: str | None) -> str | None:
     return found.name(index, name) if found is not None else name
 
 
-def _shown(source: Source | None, parts: JsonPath, value: Any, words: bool = False) -> Any:
-    """``value`` (at ``parts`` of ``source``; ``words``: marked words about it), each of its
-    values that came from a reference as the file writes it."""
+def _shown(source: Source | None, parts: JsonPath, value: Any, what: str = "value") -> Any:
+    """``value`` (at ``parts`` of ``source``; ``what``: its ``key``, or marked ``words``
+    about it), each of its values that came from a reference as the file writes it."""
     found = source.checked.provenance if source is not None else None
     if found is None:
-        return plain(value) if words else value
-    return found.words(parts, value) if words else found.shown(parts, value)
+        return plain(value) if what == "words" else value
+    return found.shown(parts, value, what)
 
 
 def _setting(sources: Sources, definition: Definition, key: str, value: Any) -> Any:
@@ -191,25 +191,20 @@ def _tools(cases: Source | None, path: JsonPath, scope: dict[str, Any]) -> list[
             continue
         at = (*path, "expected_tools", i)
         named = at if isinstance(item, str) else (*at, "name")
-        shown_args = _shown(cases, (*at, "args"), entry.args)
         out.append(
             {
                 "name": _shown(cases, named, entry.name),
                 "count": entry.count,
                 "args": [
                     {
-                        "name": shown_key,
+                        "name": _shown(cases, (*at, "args", key), key, "key"),
                         "matcher": classify(value).kind,
-                        "value": shown_value,
-                        "text": _shown(
-                            cases, at, words=True, value=describe.matcher_text(key, value)
-                        ),
+                        "value": _shown(cases, (*at, "args", key), value),
+                        "text": _shown(cases, at, describe.matcher_text(key, value), "words"),
                     }
-                    for (key, value), (shown_key, shown_value) in zip(
-                        entry.args.items(), shown_args.items(), strict=True
-                    )
+                    for key, value in entry.args.items()
                 ],
-                "text": _shown(cases, at, describe.entry_text(entry), True),
+                "text": _shown(cases, at, describe.entry_text(entry), "words"),
             }
         )
     return out

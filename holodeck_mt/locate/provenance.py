@@ -27,27 +27,20 @@ Names = tuple[str, ...]
 
 
 class Provenance:
-    """The set references of one substituted text (``original`` as written), and the
-    ranges that tell what came from them in ``doc``, its reading (when it loaded)."""
+    """The set references of one substituted text (``original`` as written), the ranges
+    that tell what came from them in ``doc`` (its reading, when it loaded), and ``agent``:
+    the agent.yaml's, for a test-cases file it names (its values may be shown here)."""
 
-    def __init__(
-        self, sub: Substituted, original: str, doc: loader.Document, limits: Limits
-    ) -> None:
+    def __init__(self, sub: Substituted, original: str, doc: loader.Document, limits: Limits):
         from holodeck_mt.locate.locate import Locator
 
-        unset = set(sub.unset)
-        self._sub, self._original = sub, original
-        self._doc = doc if doc.loaded else None
+        self._sub, self._original, unset = sub, original, set(sub.unset)
+        self._doc: loader.Document | None = doc if doc.loaded else None
         self._locator = Locator(doc, limits) if doc.loaded else None
-        self._set = [
-            (start, end, original[old + 2 : old_end - 1])
-            for start, end, old, old_end in sub.spans
-            if (start, end) not in unset
-        ]
-        self._ends = [end for _, end, _ in self._set]
-        self._starts = lines.starts(sub.text)
+        spans = [(start, end, old + 2, old_end - 1) for start, end, old, old_end in sub.spans]
+        self._set = [(s, e, original[a:b]) for s, e, a, b in spans if (s, e) not in unset]
+        self._ends, self._starts = [end for _, end, _ in self._set], lines.starts(sub.text)
         self._near: dict[Any, Names] = {}
-        #: The agent.yaml's, for a test-cases file it names (its values may be shown here).
         self.agent: Provenance | None = None
 
     def __bool__(self) -> bool:
@@ -78,23 +71,23 @@ class Provenance:
         scope: Any = index if index is not None else (parts[0] if parts else None)
         if scope not in self._near:
             within = self._locator.scope(parts) if self._locator is not None else None
-            if within is None:
-                self._near[scope] = self.refs(0, len(self._sub.text))
-            else:
-                first, after = within
-                end = self._starts[after - 1] if after is not None else len(self._sub.text)
-                self._near[scope] = self.refs(self._starts[first - 1], end)
+            first, after = within or (1, None)
+            end = self._starts[after - 1] if after is not None else len(self._sub.text)
+            self._near[scope] = self.refs(self._starts[first - 1], end)
         return self._near[scope]
 
-    def shown(self, parts: JsonPath, value: Any) -> Any:
+    def shown(self, parts: JsonPath, value: Any, what: str = "value") -> Any:
         """``value`` (the node at ``parts``) as ``explain`` shows it: each scalar and key of
-        it that came from a reference as the file writes it (a :class:`Written`)."""
+        it that came from a reference as the file writes it (a :class:`Written`); ``what``:
+        the node's ``key``, or marked ``words`` about it."""
         if not self.near(parts):
-            return value
+            return plain(value) if what == "words" else value
+        if what == "key":
+            return self._as_written(parts, value, key=True)
         found = self.node(parts)
         refs = self.refs(*found) if found is not None else self.near(parts)
-        if not refs:
-            return value
+        if what == "words" or not refs:
+            return resolved(value, (), refs) if what == "words" else value
         if isinstance(value, dict):
             return {
                 self._as_written((*parts, k), k, key=True) if isinstance(k, str) else k: self.shown(
@@ -106,13 +99,6 @@ class Provenance:
             return [self.shown((*parts, i), item) for i, item in enumerate(value)]
         written = self.written(*found) if found is not None else None
         return Written(clip(written) if written else f"a value from {references(refs)}")
-
-    def words(self, parts: JsonPath, text: str) -> str:
-        """``text`` (marked words about the node at ``parts``) showing no referenced value."""
-        if not self.near(parts):
-            return plain(text)
-        found = self.node(parts)
-        return resolved(text, (), self.refs(*found) if found is not None else self.near(parts))
 
     def node(self, parts: JsonPath, *, key: bool = False) -> tuple[int, int] | None:
         """The range of the key (or value) at ``parts`` in the substituted text."""
@@ -159,13 +145,12 @@ class Provenance:
     def _origin(self, at: str) -> Names:
         """The references of the nodes a marked piece came from (its ``json`` list; all of
         them when a clip cut it)."""
+        found: dict[str, None] = dict.fromkeys(self.agent.near(()) if self.agent else ())
         try:
             origins = [(bool(agent), tuple(parts)) for agent, parts in json.loads(at)]
         except (ValueError, TypeError):
-            return tuple(
-                dict.fromkeys((*self.near(()), *(self.agent.near(()) if self.agent else ())))
-            )
-        found: dict[str, None] = {}
+            return (*self.near(()), *found)
+        found.clear()
         for agent, parts in origins:
             source = self.agent if agent else self
             if source is not None and source.near(parts):
@@ -210,11 +195,8 @@ def _collection(doc: loader.Document | None, parts: JsonPath) -> bool:
 def shown(d: Diagnostic) -> Diagnostic:
     """``d`` as shown when nothing it shows came from a reference: its marks taken out."""
     message, hint = plain(d.message), plain(d.hint) or None if d.hint else d.hint
-    return (
-        d
-        if (message, hint) == (d.message, d.hint)
-        else dataclasses.replace(d, message=message, hint=hint)
-    )
+    same = (message, hint) == (d.message, d.hint)
+    return d if same else dataclasses.replace(d, message=message, hint=hint)
 
 
 def each(found: Sequence[Diagnostic], provenance: Provenance | None) -> list[Diagnostic]:

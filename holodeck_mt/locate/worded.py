@@ -67,7 +67,7 @@ def as_written(
     if quote_of is None:
         return worded
     rebuilt = dataclasses.replace(fix, shown=quote_of)
-    return Worded(fault.message, rebuilt.words(), rebuilt)
+    return Worded(fault.message, rebuilt.hint(), rebuilt)
 
 
 def _conversion(worded: Worded, head: str, written: str) -> Worded:

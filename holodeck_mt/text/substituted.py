@@ -15,14 +15,9 @@ class Written(str):
     """What stands for a value that came from a reference (``${NAME}``): shown as is."""
 
 
-def reference(name: str) -> str:
-    """How a reference is written: ``${NAME}``."""
-    return "${" + name + "}"
-
-
 def references(names: Sequence[str]) -> str:
     """```${A}```, ```${A}` and `${B}```."""
-    shown = [f"`{reference(name)}`" for name in names]
+    shown = [f"`${{{name}}}`" for name in names]
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 

@@ -249,7 +249,7 @@ def test_quote_hint_shows_the_scalar_quoted(
     key: str | int | None, value: object, hint: str
 ) -> None:
     fix = hints.quote_fix(key, value)
-    assert (fix.hint() if fix is not None else None) == hint
+    assert (plain(fix.hint()) if fix is not None else None) == hint
 
 
 # --- renderers ------------------------------------------------------------------------------

@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, Phase, given, settings
+from hypothesis import HealthCheck, Phase, example, given, settings
 
-from tests.support.substituted_outputs import HEAD, outputs, same_outputs, twins
+from tests.support.substituted_outputs import FILES, HEAD, outputs, same_outputs, twins
 
 SPLIT = HEAD + "  - {name: c, input: q, ground_truth: g, files: [${HMT_DB}]}\n"
 DB = "user1234,pa55word9999"
@@ -85,6 +85,13 @@ def test_a_literal_beside_a_reference_elsewhere_is_shown(tmp_path: Path) -> None
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
     phases=[Phase.explicit, Phase.reuse, Phase.generate],  # a shrink runs every output again
+)
+@example(  # one value read as two keys of one flow mapping
+    (
+        FILES[1],
+        {name: "3B690K6 -9,H" for name in ("HMT_A", "HMT_B", "HMT_C")},
+        {name: "3C681H6 -8,B" for name in ("HMT_A", "HMT_B", "HMT_C")},
+    )
 )
 @given(twins())
 def test_two_values_of_one_shape_print_the_same_bytes(
