@@ -34,8 +34,7 @@ VALUE, OWN, DERIVED, ORIGIN, INSTEAD, END = KINDS_AND_ENDS = tuple(map(chr, rang
 MARKS, _UNMARKED = "".join(KINDS_AND_ENDS), dict.fromkeys(range(0xE000, 0xE006))
 #: One marked piece: its kind, its words, what follows ``INSTEAD`` (a clip may cut its end).
 PIECE = re.compile(f"([{MARKS[:4]}])([^{MARKS}]*)(?:{INSTEAD}([^{MARKS}]*))?(?:{END}|$)")
-#: Where a value came from: the agent.yaml naming the test-cases file judged (True), else
-#: the document judged; and the path to its node.
+#: Where a value came from: the agent.yaml naming the test-cases file judged (True), or not.
 Origin = tuple[bool, JsonPath]
 
 
@@ -262,7 +261,7 @@ class Diagnostic:
 def test_case_phrase(name: str | None, index: int, *, at: JsonPath | None = None) -> str:
     """``test case 'name' (#i)``, or ``test case #i`` when it has no name: how every output
     names a test case (the index stays unambiguous when two share a name); ``at``: where
-    the name stands in the document judged, for a message (marked, not yet resolved)."""
+    the name stands, for a message (marked)."""
     shown = (clip(name) if at is None else marked(clip(name), at=[(False, at)])) if name else ""
     return f"test case '{shown}' (#{index})" if name else f"test case #{index}"
 

@@ -125,15 +125,15 @@ def _validate_text(
     written = _substituted(text, how.workdir)
     doc = document.read(written.text, limits)
     followed = _follow(doc, how, given) if following else None
-    sub = written.sub if written.sub is not None else substitution.Substituted(text)
-    provenance = Provenance(sub, text, doc, limits) if sub.used or how.agent_origin else None
-    if provenance is not None:
-        provenance.agent = how.agent_origin
     if doc.loaded:
-        located, result = _judged(doc, followed, how, provenance)
+        located, result = _judged(doc, followed, how)
     else:
-        refused = verdict.unloaded(doc.diagnostics, how.role)
-        located, result = report.unloaded(refused, doc.text, provenance), FileResult(how.path)
+        located = report.unloaded(verdict.unloaded(doc.diagnostics, how.role), doc.text)
+        result = FileResult(how.path)
+    sub = written.sub if written.sub is not None else substitution.Substituted(text)
+    origin = how.agent_origin
+    provenance = Provenance(sub, text, doc, limits, origin) if sub.used or origin else None
+    located = report.resolved(located, provenance)
     if written.placer is not None:
         located = [d for d in map(written.placer.place, located) if d is not None]
     keep = screen.keep if screen is not None else None
@@ -181,10 +181,7 @@ def _may_reference(text: str) -> bool:
 
 
 def _judged(
-    doc: loader.Document,
-    followed: follow.Followed | None,
-    how: _Judging,
-    provenance: Provenance | None,
+    doc: loader.Document, followed: follow.Followed | None, how: _Judging
 ) -> tuple[list[Diagnostic], FileResult]:
     """Contract, rules, locate on a loaded document: its diagnostics (not yet placed, kept,
     capped), the fault of the test-cases file it names included, and its result."""
@@ -214,7 +211,7 @@ def _judged(
             )
         beside = [followed.fault] if followed is not None and followed.fault is not None else []
         stats, names = walk.stats(doc.data), walk.names(doc.data)
-        located = report.diagnostics(faults, doc, how.limits, beside, warned, provenance)
+        located = report.diagnostics(faults, doc, how.limits, beside, warned)
     finally:
         if spared:
             gc.unfreeze()

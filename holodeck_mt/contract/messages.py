@@ -334,7 +334,6 @@ def _unknown_keys(error: ValidationError, matcher: bool = False) -> Iterator[Fau
             f"unknown key '{hints.key(key, own=True)}' in {schema.get(NAME, 'mapping')}",
             where,
             at="key",
-            # No guess is a guess too: both are words of the key.
             hint=derived(f"allowed keys: {', '.join(allowed)}") if allowed and not guess else None,
             fix=Rename(guess) if guess else None,
         )

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
+from holodeck_mt import model
 from holodeck_mt.explain import document, text
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, reason_of, usage_error
@@ -16,7 +17,6 @@ from holodeck_mt.pipeline import check_file
 from holodeck_mt.project import discovery
 from holodeck_mt.render import renderer
 from holodeck_mt.text.safe_text import escape, escape_as_json
-from holodeck_mt.text.substituted import plain
 from holodeck_mt.wording import hints
 
 
@@ -62,14 +62,14 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
     except OSError as e:
         return _usage(f"cannot read '{escape(clip(path, 400))}': {reason_of(e)}")
     if doc["explained"] and test_case is not None and not doc["test_cases"]:
-        return _usage(f"no test case named {plain(hints.quote(test_case))}")
+        return _usage(f"no test case named {model.unmarked(hints.quote(test_case))}")
     if fmt == "json":
         dumped = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
         out.write(escape_as_json(dumped, keep="\n") + "\n")
     elif not doc["explained"]:
         renderer("text")(results, out)
     else:
-        out.write(plain(text.render(doc)))
+        out.write(text.render(doc))
         if any(r.warnings for r in results):
             buffer = io.StringIO()
             renderer("text")(results, buffer)

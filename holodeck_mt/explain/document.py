@@ -11,12 +11,12 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.explain import describe
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import JsonPath, clip, format_path
+from holodeck_mt.model import JsonPath, clip, format_path, unmarked
 from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
-from holodeck_mt.text.substituted import Written, plain
+from holodeck_mt.text.substituted import Written
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).
@@ -109,7 +109,7 @@ def _shown(source: Source | None, parts: JsonPath, value: Any, what: str = "valu
     about it), each of its values that came from a reference as the file writes it."""
     found = source.checked.provenance if source is not None else None
     if found is None:
-        return plain(value) if what == "words" else value
+        return unmarked(value) if what == "words" else value
     return found.shown(parts, value, what)
 
 

@@ -1,22 +1,19 @@
-"""Which ``${NAME}`` references what a diagnostic shows came from, told by ranges of the
-substituted text (``Substituted.spans``), never by a value's characters: its own node, the
-test case (else root section) around it, each key of its path, its test case's name. A
-marked piece of its words is shown, or named by those references (``text/substituted``);
-a key or name from a reference is shown as the file writes it; a fix on one is dropped."""
+"""Which ``${NAME}`` references what a diagnostic shows came from, by ranges of the substituted
+text, never by characters: its own node, its test case (else section), its path's keys, its
+test case's name (shown as the file writes them); a fix on a substituted node is dropped."""
 
 from __future__ import annotations
 
 import bisect
 import dataclasses
 import json
-from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import ORIGIN, Diagnostic, JsonPath, clip, format_path
+from holodeck_mt.model import ORIGIN, Diagnostic, JsonPath, clip, format_path, unmarked
 from holodeck_mt.text import lines, ranges
 from holodeck_mt.text.positions import node_at
-from holodeck_mt.text.substituted import Written, plain, references, resolved
+from holodeck_mt.text.substituted import Written, references, resolved
 
 if TYPE_CHECKING:
     from holodeck_mt.limits import Limits
@@ -31,7 +28,9 @@ class Provenance:
     that tell what came from them in ``doc`` (its reading, when it loaded), and ``agent``:
     the agent.yaml's, for a test-cases file it names (its values may be shown here)."""
 
-    def __init__(self, sub: Substituted, original: str, doc: loader.Document, limits: Limits):
+    def __init__(
+        self, sub: Substituted, original: str, doc: loader.Document, limits: Limits, agent: Any
+    ) -> None:
         from holodeck_mt.locate.locate import Locator
 
         self._sub, self._original, unset = sub, original, set(sub.unset)
@@ -41,10 +40,7 @@ class Provenance:
         self._set = [(s, e, original[a:b]) for s, e, a, b in spans if (s, e) not in unset]
         self._ends, self._starts = [end for _, end, _ in self._set], lines.starts(sub.text)
         self._near: dict[Any, Names] = {}
-        self.agent: Provenance | None = None
-
-    def __bool__(self) -> bool:
-        return bool(self._set) or bool(self.agent)
+        self.agent: Provenance | None = agent
 
     def refs(self, start: int, end: int) -> Names:
         """The references whose values overlap ``[start, end)`` (at least one character)."""
@@ -81,7 +77,7 @@ class Provenance:
         it that came from a reference as the file writes it (a :class:`Written`); ``what``:
         the node's ``key``, or marked ``words`` about it."""
         if not self.near(parts):
-            return plain(value) if what == "words" else value
+            return unmarked(value) if what == "words" else value
         if what == "key":
             return self._as_written(parts, value, key=True)
         found = self.node(parts)
@@ -130,12 +126,13 @@ class Provenance:
     def _own(self, d: Diagnostic) -> tuple[Names, str | None]:
         """The references the diagnostic's own node (its range, its scalar value) overlaps,
         and that node as the file writes it."""
-        ranged = (
-            self._offset(d.line, d.column),
-            self._offset(d.end_line or d.line, d.end_column or d.column),
-        )
-        ranged = ranged[0], max(ranged)
-        value = None if _collection(self._doc, d.pointer_parts) else self.node(d.pointer_parts)
+        start = self._offset(d.line, d.column)
+        ranged = start, max(start, self._offset(d.end_line or d.line, d.end_column or d.column))
+        try:  # a collection shows no characters of its own
+            node = node_at(self._doc.data, d.pointer_parts) if self._doc and d.pointer_parts else {}
+        except (LookupError, TypeError):
+            node = {}
+        value = None if isinstance(node, (dict, list)) else self.node(d.pointer_parts)
         if value is not None and self.refs(*value):
             ranged, own = value, (*self.refs(*value), *self.refs(*ranged))
         else:
@@ -143,14 +140,13 @@ class Provenance:
         return tuple(dict.fromkeys(own)), self.written(*ranged) if own else None
 
     def _origin(self, at: str) -> Names:
-        """The references of the nodes a marked piece came from (its ``json`` list; all of
-        them when a clip cut it)."""
-        found: dict[str, None] = dict.fromkeys(self.agent.near(()) if self.agent else ())
+        """The references of the nodes a marked piece came from (its ``json`` list; any,
+        when a clip cut it)."""
         try:
             origins = [(bool(agent), tuple(parts)) for agent, parts in json.loads(at)]
         except (ValueError, TypeError):
-            return (*self.near(()), *found)
-        found.clear()
+            origins = [(False, ()), (True, ())]
+        found: dict[str, None] = {}
         for agent, parts in origins:
             source = self.agent if agent else self
             if source is not None and source.near(parts):
@@ -160,22 +156,20 @@ class Provenance:
 
     def diagnostic(self, d: Diagnostic) -> Diagnostic:
         """``d`` showing nothing that came from a reference (see the module)."""
-        parts = d.pointer_parts
+        parts, hint = d.pointer_parts, d.hint or ""
         near = self.near(parts)
-        if not near and ORIGIN not in d.message and ORIGIN not in (d.hint or ""):
-            return shown(d)
+        if not near and ORIGIN not in d.message + hint:
+            return plain(d)
         own, written = self._own(d) if near else ((), None)
-        keys = tuple(
-            self._as_written(parts[: i + 1], p, key=True) if isinstance(p, str) else p
-            for i, p in enumerate(parts)
-        )
         new: dict[str, Any] = {
             "message": resolved(d.message, own, near, written, self._origin),
-            "hint": resolved(d.hint, own, near, written, self._origin) or None
-            if d.hint
-            else d.hint,
+            "hint": resolved(hint, own, near, written, self._origin) or None,
             "fix": None if own else d.fix,
         }
+        keys = tuple(
+            self._as_written(parts[: i + 1], p, key=True) if isinstance(p, str) and near else p
+            for i, p in enumerate(parts)
+        )
         if keys != parts:
             _, relative = walk.test_case_of(self._doc.data if self._doc else None, keys)
             new["pointer_parts"], new["path"] = keys, format_path(relative)
@@ -184,23 +178,8 @@ class Provenance:
         return dataclasses.replace(d, **new)
 
 
-def _collection(doc: loader.Document | None, parts: JsonPath) -> bool:
-    """Whether ``parts`` names no scalar of ``doc`` (a collection shows no characters)."""
-    try:
-        return doc is None or not parts or isinstance(node_at(doc.data, parts), (dict, list))
-    except (LookupError, TypeError):
-        return True
-
-
-def shown(d: Diagnostic) -> Diagnostic:
+def plain(d: Diagnostic) -> Diagnostic:
     """``d`` as shown when nothing it shows came from a reference: its marks taken out."""
-    message, hint = plain(d.message), plain(d.hint) or None if d.hint else d.hint
+    message, hint = unmarked(d.message), unmarked(d.hint) or None if d.hint else d.hint
     same = (message, hint) == (d.message, d.hint)
     return d if same else dataclasses.replace(d, message=message, hint=hint)
-
-
-def each(found: Sequence[Diagnostic], provenance: Provenance | None) -> list[Diagnostic]:
-    """Every diagnostic of ``found`` resolved by ``provenance`` (None: no reference set)."""
-    if provenance is None or not provenance:
-        return [shown(d) for d in found]
-    return [provenance.diagnostic(d) for d in found]

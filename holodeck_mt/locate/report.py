@@ -7,7 +7,7 @@ import dataclasses
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.locate import provenance as origin
+from holodeck_mt.locate.provenance import Provenance, plain
 from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, severity, under
 from holodeck_mt.read import loader
 from holodeck_mt.wording.hints import plural
@@ -24,11 +24,10 @@ def diagnostics(
     limits: Limits,
     beside: Iterable[Fault] = (),
     dialect: Iterable[Diagnostic] = (),
-    provenance: origin.Provenance | None = None,
 ) -> list[Diagnostic]:
     """Every fault of ``doc`` and ``beside`` it (its `test_cases_file` not followed) located,
-    with the reader's diagnostics and the ``dialect`` warnings no fault covers, each holding
-    no variable's value (``provenance``: of the references set), for :func:`finish`."""
+    with the reader's diagnostics and the ``dialect`` warnings no fault covers, for
+    :func:`resolved` and :func:`finish`."""
     faults = _pruned(faults)
     beside = list(beside)
     faulted = doc.reported | {f.parts for f in faults}
@@ -44,7 +43,7 @@ def diagnostics(
     for found in (doc.diagnostics, warned):
         worded = map(locator.worded, found)
         located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, worded)]
-    return origin.each(located, provenance)
+    return located
 
 
 def _pruned(faults: list[Fault]) -> list[Fault]:
@@ -60,13 +59,16 @@ def _pruned(faults: list[Fault]) -> list[Fault]:
     return [f for f in faults if severity(f.code) == "error" or not under(f.parts, misnamed)]
 
 
-def unloaded(
-    found: list[Diagnostic], text: str, provenance: origin.Provenance | None = None
-) -> list[Diagnostic]:
-    """The reader's diagnostics of a document that did not load, ranged, holding no value."""
+def unloaded(found: list[Diagnostic], text: str) -> list[Diagnostic]:
+    """The reader's diagnostics of a document that did not load, ranged."""
     from holodeck_mt.text import ranges
 
-    return origin.each(ranges.with_ranges(text, found), provenance)
+    return ranges.with_ranges(text, found)
+
+
+def resolved(found: list[Diagnostic], provenance: Provenance | None) -> list[Diagnostic]:
+    """``found`` showing no value from a reference (``provenance``: of the references set)."""
+    return [provenance.diagnostic(d) if provenance else plain(d) for d in found]
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:

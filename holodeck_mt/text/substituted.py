@@ -1,7 +1,5 @@
-"""What a message shows of a text whose ``${NAME}`` references were substituted: each piece
-of input it shows was marked where it was worded (``model.marked``), and is resolved here by
-where it came from, never by its characters. A value is often a secret, and a report
-reaches CI logs, editors and caches."""
+"""Each marked piece of input a message shows (``model.marked``) shown, or named by the
+``${NAME}`` references it may hold (often secrets: a report reaches CI logs and editors)."""
 
 from __future__ import annotations
 
@@ -19,10 +17,6 @@ def references(names: Sequence[str]) -> str:
     """```${A}```, ```${A}` and `${B}```."""
     shown = [f"`${{{name}}}`" for name in names]
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
-
-
-#: ``text`` as shown when none of what it marks came from a reference.
-plain = unmarked
 
 
 def resolved(

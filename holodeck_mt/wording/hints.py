@@ -1,6 +1,5 @@
-"""Short phrases shared by messages. Whatever shows the input (a value, a key) is marked
-(``model.marked``): a report shows it, or names the ``${NAME}`` reference it came from,
-by where it lies (``locate/provenance``), never by its characters."""
+"""Short phrases shared by messages; whatever shows the input (a value, a key) is marked
+(``model.marked``), for a report to show it or name the ``${NAME}`` it came from."""
 
 from __future__ import annotations
 

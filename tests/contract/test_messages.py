@@ -25,6 +25,7 @@ from holodeck_mt.model import (
     to_pointer,
     under,
 )
+from holodeck_mt.model import unmarked as plain
 from holodeck_mt.pipeline import validate_text
 from holodeck_mt.render import github, junit, sarif, text
 from holodeck_mt.rules import (
@@ -36,7 +37,6 @@ from holodeck_mt.rules import (
 )
 from holodeck_mt.rules.registry import rules_to_run
 from holodeck_mt.text import safe_text
-from holodeck_mt.text.substituted import plain
 from holodeck_mt.wording import hints
 
 # --- paths and pointers -----------------------------------------------------------------

@@ -16,8 +16,8 @@ from jsonschema import Draft202012Validator
 
 from holodeck_mt.contract import messages
 from holodeck_mt.model import Fault
+from holodeck_mt.model import unmarked as plain
 from holodeck_mt.pipeline import validate_text
-from holodeck_mt.text.substituted import plain
 
 
 def faults_of(errors: Any) -> list[Fault]:

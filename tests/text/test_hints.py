@@ -12,8 +12,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from holodeck_mt.model import MARKS, VALUE
+from holodeck_mt.model import unmarked as plain
 from holodeck_mt.text.safe_text import escape_as_json as safe
-from holodeck_mt.text.substituted import plain
 from holodeck_mt.wording import hints
 from holodeck_mt.wording.hints import close_match, did_you_mean
 
