@@ -73,9 +73,8 @@ class Provenance:
         return self._near[scope]
 
     def shown(self, parts: JsonPath, value: Any, what: str = "value") -> Any:
-        """``value`` (the node at ``parts``) as ``explain`` shows it: each scalar and key of
-        it that came from a reference as the file writes it (a :class:`Written`); ``what``:
-        the node's ``key``, or marked ``words`` about it."""
+        """``value`` (at ``parts``; ``what``: its ``key``, or marked ``words`` about it) as
+        ``explain`` shows it: what came from a reference as written (a :class:`Written`)."""
         if not self.near(parts):
             return unmarked(value) if what == "words" else value
         if what == "key":
@@ -140,8 +139,7 @@ class Provenance:
         return tuple(dict.fromkeys(own)), self.written(*ranged) if own else None
 
     def _origin(self, at: str) -> Names:
-        """The references of the nodes a marked piece came from (its ``json`` list; any,
-        when a clip cut it)."""
+        """The references of the nodes a piece came from (its ``json``; any, if cut)."""
         try:
             origins = [(bool(agent), tuple(parts)) for agent, parts in json.loads(at)]
         except (ValueError, TypeError):
