@@ -119,3 +119,11 @@ def test_a_value_from_the_agent_is_hidden_in_the_test_cases_file(tmp_path: Path)
     _no_piece_of("0.25", shown)
     assert "`absolute_tolerance: the value of `${HMT_TOL}``" in shown["text"]
     assert 'ground truth "0.05"' in shown["text"]  # a literal stays shown
+
+
+def test_a_value_that_breaks_the_yaml_is_not_quoted_by_the_syntax_error(tmp_path: Path) -> None:
+    for written, value in (("${HMT_X}", "pa55: word9999"), ('"${HMT_X}"', "pa55\\qword9999")):
+        text = HEAD + f"  - name: c\n    input: {written}\n    ground_truth: g\n"
+        shown = outputs(tmp_path, text, {"HMT_X": value})
+        _no_piece_of("pa55,word9999", shown)
+        assert "HMT001" in shown["text"] and "the value of `${HMT_X}`" in shown["text"]
