@@ -214,14 +214,14 @@ class Builder:
 
     def _alias(self, event: Any) -> None:
         anchored = self._anchors.get(event.anchor)
-        name = clip(event.anchor)
+        name = marked("*" + clip(event.anchor), OWN)  # only ever shown
         if anchored is None:
-            raise self._abort("HMT001", f"found undefined alias *{name}", event.start_mark)
+            raise self._abort("HMT001", f"found undefined alias {name}", event.start_mark)
         value, size, _ = anchored
         if size < 0:
             raise self._abort(
                 "HMT004",
-                f"alias *{name} refers to a node that contains it (a recursive structure)",
+                f"alias {name} refers to a node that contains it (a recursive structure)",
                 event.start_mark,
             )
         self._nodes += size
@@ -231,7 +231,7 @@ class Builder:
             raise self._abort(
                 "HMT004",
                 f"aliases expand to more than {self.limits.max_alias_nodes} nodes "
-                f"(at alias *{name}): an alias bomb?",
+                f"(at alias {name}): an alias bomb?",
                 event.start_mark,
                 hint="raise the limit with --max-alias-nodes if this is intended",
             )

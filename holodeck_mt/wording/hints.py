@@ -90,14 +90,12 @@ def platform_reads(parts: Sequence[str | int], shown: str) -> str:
 
 
 def key(name: str, *, own: bool = False) -> str:
-    """A key of the input as a message quotes it: clipped, marked (``own``: the
-    diagnostic's own key)."""
+    """A key of the input as a message quotes it: clipped, marked (``own``: the node's)."""
     return marked(clip(name), OWN if own else VALUE)
 
 
 def got(value: Any, *, own: bool = False) -> str:
-    """``integer 206588``, ``null``, ``a mapping of 2 keys``: the value marked (``own``:
-    the diagnostic's own node's), its kind not."""
+    """``integer 206588``, ``null``, ``a mapping of 2 keys``: the value marked, not its kind."""
     if isinstance(value, (dict, list)) or value is None:
         return _shown(value, 40)
     return f"{kind_of(value)} {show(value, own=own)}"
@@ -157,14 +155,12 @@ def unquote_fix(key: str | int | None, value: Any, *, integer: bool = False) -> 
 
 
 def quote(text: str, limit: int = 60) -> str:
-    """A string of the input as a JSON string literal, clipped to ``limit`` characters
-    first, marked."""
+    """A string of the input as a JSON string literal, clipped to ``limit`` first, marked."""
     return marked(safe(json.dumps(clip(text, limit), ensure_ascii=False)))
 
 
 def literal(value: Any, limit: int = 60) -> str:
-    """Any loaded value, written the way YAML/JSON would (``true``, ``null``, ``[1, 2]``),
-    marked."""
+    """Any loaded value as YAML/JSON writes it (``true``, ``null``, ``[1, 2]``), marked."""
     if isinstance(value, str):
         return quote(value, limit)
     try:

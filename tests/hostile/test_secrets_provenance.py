@@ -127,3 +127,19 @@ def test_a_value_that_breaks_the_yaml_is_not_quoted_by_the_syntax_error(tmp_path
         shown = outputs(tmp_path, text, {"HMT_X": value})
         _no_piece_of("pa55,word9999", shown)
         assert "HMT001" in shown["text"] and "the value of `${HMT_X}`" in shown["text"]
+
+
+@pytest.mark.parametrize(
+    "written",
+    [
+        "    input: *${HMT_X}\n",  # an undefined alias
+        "    input: &${HMT_X} q\n    ground_truth: &${HMT_X} g\n",  # an anchor twice
+        "    input: !${HMT_X} q\n",  # an unknown tag
+        "    ${HMT_X}: q\n    ${HMT_X}: r\n",  # a duplicate key
+    ],
+)
+def test_a_name_the_reader_quotes_is_not_shown(written: str, tmp_path: Path) -> None:
+    text = HEAD + "  - name: c\n" + written + "    ground_truth: g\n" * ("ground" not in written)
+    shown = outputs(tmp_path, text, {"HMT_X": "pa55word9999"})
+    _no_piece_of("pa55word9999", shown)
+    assert "${HMT_X}" in shown["text"]
