@@ -40,6 +40,7 @@ class Provenance:
         self._set = [(s, e, original[a:b]) for s, e, a, b in spans if (s, e) not in unset]
         self._ends, self._starts = [end for _, end, _ in self._set], lines.starts(sub.text)
         self._near: dict[Any, Names] = {}
+        self._seen: dict[tuple[JsonPath, bool], str | None] = {}
         self.agent: Provenance | None = agent
 
     def refs(self, start: int, end: int) -> Names:
@@ -109,10 +110,11 @@ class Provenance:
 
     def _as_written(self, parts: JsonPath, text: str, *, key: bool) -> str:
         """``text`` (the key or value at ``parts``), else as written when from a reference."""
-        found = self.node(parts, key=key)
-        if found is None or not self.refs(*found):
-            return text
-        return clip(self.written(*found) or "${...}")
+        if (parts, key) not in self._seen:  # a path's keys, a name: shared by many diagnostics
+            found = self.node(parts, key=key)
+            written = self.written(*found) or "${...}" if found and self.refs(*found) else None
+            self._seen[parts, key] = clip(written) if written else None
+        return self._seen[parts, key] or text
 
     def name(self, index: int, name: str | None) -> str | None:
         """The ``index``-th test case's name as shown: as written when from a reference."""
