@@ -143,3 +143,29 @@ def test_a_name_the_reader_quotes_is_not_shown(written: str, tmp_path: Path) -> 
     shown = outputs(tmp_path, text, {"HMT_X": "pa55word9999"})
     _no_piece_of("pa55word9999", shown)
     assert "${HMT_X}" in shown["text"]
+
+
+def test_a_key_from_a_reference_is_looked_up_once_not_per_diagnostic(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from holodeck_mt.locate.provenance import Provenance
+    from holodeck_mt.pipeline import validate_text
+
+    keys: list[tuple[str | int, ...]] = []
+    real = Provenance.node
+
+    def counted(self: Provenance, parts: tuple[str | int, ...], *, key: bool = False) -> object:
+        if key:
+            keys.append(parts)
+        return real(self, parts, key=key)
+
+    monkeypatch.setattr(Provenance, "node", counted)
+    monkeypatch.setenv("HMT_K", "files")
+    items = "".join("      - 3\n" for _ in range(50))
+    text = HEAD + "  - name: c\n    input: q\n    ground_truth: g\n    ${HMT_K}:\n" + items
+    found = validate_text(text, path="agent.yaml", workdir=tmp_path).diagnostics
+    assert len(found) >= 50
+    assert {d.path for d in found if d.code == "HMT102"} == {
+        f'["${{HMT_K}}"][{i}]' for i in range(50)
+    }
+    assert len(keys) == len(set(keys)) <= 4  # test_cases, 0, the key: each once
