@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from holodeck_mt import walk
 from holodeck_mt.model import ORIGIN, Diagnostic, JsonPath, clip, format_path, unmarked
-from holodeck_mt.text import lines, ranges
+from holodeck_mt.text import lines
 from holodeck_mt.text.positions import node_at
 from holodeck_mt.text.substituted import Written, references, resolved
 
@@ -34,24 +34,21 @@ class Provenance:
         from holodeck_mt.locate.locate import Locator
 
         self._sub, self._original, unset = sub, original, set(sub.unset)
-        self._doc: loader.Document | None = doc if doc.loaded else None
+        self._data = doc.data if doc.loaded else None
         self._locator = Locator(doc, limits) if doc.loaded else None
         spans = [(start, end, old + 2, old_end - 1) for start, end, old, old_end in sub.spans]
         self._set = [(s, e, original[a:b]) for s, e, a, b in spans if (s, e) not in unset]
-        self._ends, self._starts = [end for _, end, _ in self._set], lines.starts(sub.text)
+        self._firsts, self._ends = [s for s, _, _ in self._set], [e for _, e, _ in self._set]
+        self._starts = lines.starts(sub.text)
         self._near: dict[Any, Names] = {}
         self._seen: dict[tuple[JsonPath, bool], str | None] = {}
         self.agent: Provenance | None = agent
 
     def refs(self, start: int, end: int) -> Names:
         """The references whose values overlap ``[start, end)`` (at least one character)."""
-        end = max(end, start + 1)
-        found: dict[str, None] = {}
         i = bisect.bisect_right(self._ends, start)
-        while i < len(self._set) and self._set[i][0] < end:
-            found.setdefault(self._set[i][2])
-            i += 1
-        return tuple(found)
+        j = bisect.bisect_left(self._firsts, max(end, start + 1))
+        return tuple(dict.fromkeys(name for _, _, name in self._set[i:j]))
 
     def written(self, start: int, end: int) -> str | None:
         """``[start, end)`` as the file writes it (references, no values), if one line."""
@@ -64,7 +61,7 @@ class Provenance:
 
     def near(self, parts: JsonPath) -> Names:
         """The references of the test case, else root section, holding ``parts`` (else all)."""
-        index, _ = walk.test_case_of(self._doc.data, parts) if self._doc is not None else (None, ())
+        index, _ = walk.test_case_of(self._data, parts)
         scope: Any = index if index is not None else (parts[0] if parts else None)
         if scope not in self._near:
             within = self._locator.scope(parts) if self._locator is not None else None
@@ -98,8 +95,10 @@ class Provenance:
 
     def node(self, parts: JsonPath, *, key: bool = False) -> tuple[int, int] | None:
         """The range of the key (or value) at ``parts`` in the substituted text."""
-        if self._locator is None or self._doc is None:
+        if self._locator is None:
             return None
+        from holodeck_mt.text import ranges  # on a fault only: it imports the YAML parser
+
         try:
             line, column = self._locator.position(parts, key=key)
             within = self._locator.lines(parts)
@@ -116,10 +115,10 @@ class Provenance:
             self._seen[parts, key] = clip(written) if written else None
         return self._seen[parts, key] or text
 
-    def name(self, index: int, name: str | None) -> str | None:
+    def name(self, index: int | None, name: str | None) -> str | None:
         """The ``index``-th test case's name as shown: as written when from a reference."""
-        found = walk.test_case_list(self._doc.data) if self._doc is not None else None
-        if name is None or found is None:
+        found = walk.test_case_list(self._data)
+        if name is None or found is None or index is None:
             return name
         case = (*found[1], index)
         return self._as_written((*case, "name"), name, key=False) if self.near(case) else name
@@ -130,7 +129,7 @@ class Provenance:
         start = self._offset(d.line, d.column)
         ranged = start, max(start, self._offset(d.end_line or d.line, d.end_column or d.column))
         try:  # a collection shows no characters of its own
-            node = node_at(self._doc.data, d.pointer_parts) if self._doc and d.pointer_parts else {}
+            node = node_at(self._data, d.pointer_parts) if d.pointer_parts else {}
         except (LookupError, TypeError):
             node = {}
         value = None if isinstance(node, (dict, list)) else self.node(d.pointer_parts)
@@ -161,20 +160,20 @@ class Provenance:
         if not near and ORIGIN not in d.message + hint:
             return plain(d)
         own, written = self._own(d) if near else ((), None)
+        whole = self.node(parts) if d.fix is not None and near and not own else None
         new: dict[str, Any] = {
             "message": resolved(d.message, own, near, written, self._origin),
             "hint": resolved(hint, own, near, written, self._origin) or None,
-            "fix": None if own else d.fix,
+            "fix": d.fix if not near or (whole and not self.refs(*whole)) else None,
         }
         keys = tuple(
-            self._as_written(parts[: i + 1], p, key=True) if isinstance(p, str) and near else p
+            self._as_written(parts[: i + 1], p, key=True) if isinstance(p, str) else p
             for i, p in enumerate(parts)
         )
         if keys != parts:
-            _, relative = walk.test_case_of(self._doc.data if self._doc else None, keys)
+            _, relative = walk.test_case_of(self._data, keys)
             new["pointer_parts"], new["path"] = keys, format_path(relative)
-        if d.test_case_index is not None:
-            new["test_case"] = self.name(d.test_case_index, d.test_case)
+        new["test_case"] = self.name(d.test_case_index, d.test_case)
         return dataclasses.replace(d, **new)
 
 
