@@ -169,3 +169,17 @@ def test_a_key_from_a_reference_is_looked_up_once_not_per_diagnostic(
         f'["${{HMT_K}}"][{i}]' for i in range(50)
     }
     assert len(keys) == len(set(keys)) <= 4  # test_cases, 0, the key: each once
+
+
+def test_a_fix_whose_node_holds_substituted_text_is_dropped(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from holodeck_mt.pipeline import validate_text
+
+    monkeypatch.setenv("HMT_X", "pa55word9999")
+    text = "test_cases:\n  - {input: q, ground_truth: g}\nnotes: [${HMT_X}, b]\nother: [a, b]\n"
+    found = validate_text(text, path="cases.yaml", role="test-cases-file", workdir=tmp_path)
+    assert [(d.code, d.line, d.fix is None) for d in found.diagnostics] == [
+        ("HMT215", 3, True),  # removing it would edit the reference's line
+        ("HMT215", 4, False),
+    ]
