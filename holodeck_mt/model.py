@@ -3,6 +3,8 @@ the fix either carries. The bottom layer: it imports nothing of the package."""
 
 from __future__ import annotations
 
+import json
+import re
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -25,6 +27,39 @@ def clip(text: str, limit: int = QUOTE) -> str:
     """At most ``limit`` characters of ``text``, ending in ``…`` when cut (a name quoted from a
     hostile input can be a megabyte)."""
     return text if len(text) <= limit else text[: max(limit - 1, 0)] + "…"
+
+
+#: Marks around what a message shows of the input, resolved by ``locate/provenance``:
+#: ``VALUE`` any input, ``OWN`` the diagnostic's own node, ``DERIVED`` words computed from
+#: it (a did-you-mean), then ``INSTEAD`` and what stands for them when it was substituted;
+#: ``ORIGIN`` the nodes a value came from (:data:`Origin`), then ``INSTEAD`` and the value.
+VALUE, OWN, DERIVED, ORIGIN, INSTEAD, END = KINDS_AND_ENDS = tuple(map(chr, range(0xE000, 0xE006)))
+MARKS, _UNMARKED = "".join(KINDS_AND_ENDS), dict.fromkeys(range(0xE000, 0xE006))
+#: One marked piece: its kind, its words, what follows ``INSTEAD`` (a clip may cut its end).
+PIECE = re.compile(f"([{MARKS[:4]}])([^{MARKS}]*)(?:{INSTEAD}([^{MARKS}]*))?(?:{END}|$)")
+#: Where a value came from: the agent.yaml naming the test-cases file judged (True), or not.
+Origin = tuple[bool, JsonPath]
+
+
+def marked(text: str, kind: str = VALUE, at: Sequence[Origin] = ()) -> str:
+    """``text`` (input, as a message shows it) between marks of ``kind``, or, ``at`` given,
+    of the nodes it came from."""
+    if at:
+        return ORIGIN + json.dumps(list(at)) + INSTEAD + text.translate(_UNMARKED) + END
+    return kind + text.translate(_UNMARKED) + END
+
+
+def unmarked(text: str) -> str:
+    """``text`` as shown when none of what it marks came from a reference."""
+    if not any(m in text for m in MARKS):
+        return text
+    shown = PIECE.sub(lambda m: m.group(3) or "" if m.group(1) == ORIGIN else m.group(2), text)
+    return shown.translate(_UNMARKED)
+
+
+def derived(text: str, instead: str = "") -> str:
+    """Words computed from the own node, ``instead`` shown when it came from a reference."""
+    return DERIVED + text.translate(_UNMARKED) + INSTEAD + instead.translate(_UNMARKED) + END
 
 
 def clip_parts(parts: Sequence[str | int], limit: int = QUOTE) -> tuple[str | int, ...]:
@@ -61,6 +96,7 @@ class Intent:
     does: ClassVar[str]
 
     def hint(self) -> str:
+        """Its words as a diagnostic's hint holds them, the input marked (``marked``)."""
         raise NotImplementedError
 
 
@@ -79,7 +115,8 @@ class Quote(Intent):
 
     def hint(self) -> str:
         head = f"quote it{self.condition}"
-        return head if self.shown is None else f"{head}: {_key_prefix(self.key)}{self.shown}"
+        shown = self.shown
+        return head if shown is None else f"{head}: {_key_prefix(self.key)}{marked(shown, OWN)}"
 
 
 @dataclass(frozen=True)
@@ -89,7 +126,7 @@ class Unquote(Intent):
     key: str | None = None
 
     def hint(self) -> str:
-        return f"write it unquoted: {_key_prefix(self.key)}{self.number}"
+        return f"write it unquoted: {_key_prefix(self.key)}{marked(self.number, OWN)}"
 
 
 @dataclass(frozen=True)
@@ -99,7 +136,7 @@ class Rewrite(Intent):
     key: str | None = None
 
     def hint(self) -> str:
-        return f"write {_key_prefix(self.key)}{self.literal}"
+        return f"write {_key_prefix(self.key)}{marked(self.literal, OWN)}"
 
 
 @dataclass(frozen=True)
@@ -109,7 +146,7 @@ class Rename(Intent):
     to: str
 
     def hint(self) -> str:
-        return f"did you mean '{self.to}'?"
+        return derived(f"did you mean '{self.to}'?")
 
 
 @dataclass(frozen=True)
@@ -132,7 +169,7 @@ class Count(Intent):
 
     def hint(self) -> str:
         return (
-            f"to require several calls, write `- name: {clip(self.name)}` with "
+            f"to require several calls, write `- name: {marked(clip(self.name), OWN)}` with "
             f"`count: {self.times}`"
         )
 
@@ -224,10 +261,12 @@ class Diagnostic:
         }
 
 
-def test_case_phrase(name: str | None, index: int) -> str:
+def test_case_phrase(name: str | None, index: int, *, at: JsonPath | None = None) -> str:
     """``test case 'name' (#i)``, or ``test case #i`` when it has no name: how every output
-    names a test case (the index stays unambiguous when two share a name)."""
-    return f"test case '{clip(name)}' (#{index})" if name else f"test case #{index}"
+    names a test case (the index stays unambiguous when two share a name); ``at``: where
+    the name stands, for a message (marked)."""
+    shown = (clip(name) if at is None else marked(clip(name), at=[(False, at)])) if name else ""
+    return f"test case '{shown}' (#{index})" if name else f"test case #{index}"
 
 
 def make(

@@ -17,6 +17,7 @@ from holodeck_mt import walk
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate import report, suppressions
+from holodeck_mt.locate.provenance import Provenance
 from holodeck_mt.locate.suppressions import Screen
 from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role, clip
 from holodeck_mt.read import (
@@ -31,7 +32,6 @@ from holodeck_mt.read import (
 )
 from holodeck_mt.rules import running
 from holodeck_mt.selection import Options
-from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import display_path
 
 if TYPE_CHECKING:
@@ -48,8 +48,8 @@ class Checked:
     result: FileResult
     #: The reading judged, references substituted (None: not read as YAML).
     document: loader.Document | None = None
-    #: The values substituted for its ``${NAME}`` references: never shown (None: none).
-    values: substituted.Values | None = None
+    #: Where its set ``${NAME}`` references' values lie: never shown (None: none).
+    provenance: Provenance | None = None
     #: The same validation of another text in this file's place (None: not read as text).
     again: Callable[[str], FileResult] | None = field(default=None, repr=False)
     #: The codes selected and the file's suppressions, until the unused ones are reported.
@@ -80,16 +80,18 @@ class _Judging:
     tree: Path
     agent: Any = None
     agent_reported: frozenset[JsonPath] = frozenset()
+    #: Where the agent.yaml's referenced values lie (None: it has none).
+    agent_origin: Provenance | None = None
     workdir: Path | None = None
 
 
 @dataclass(frozen=True)
 class _Written:
-    """A text with its references substituted, the values, where each position stands in the
-    text as written, and what the reading finds there (unset references, refused ``.env``)."""
+    """A text with its references substituted, where each position stands in the text as
+    written, and what the reading finds there (unset references, refused ``.env``)."""
 
     text: str
-    values: substituted.Values | None = None
+    sub: substitution.Substituted | None = None
     placer: substitution.Placer | None = None
     found: tuple[Diagnostic, ...] = ()
 
@@ -104,9 +106,7 @@ def _substituted(text: str, how: _Judging, unfollowed: frozenset[str] = frozense
     sub = substitution.substitute(text, env.variables)
     beside = substitution.environment(how.base_dir).variables if sub.unset else env.variables
     unset = env_vars.unset(text, env.variables, unfollowed, beside.keys() - env.variables.keys())
-    return _Written(
-        sub.text, sub.values(), sub.placer(text), (*unset, *substitution.refused(text, env))
-    )
+    return _Written(sub.text, sub, sub.placer(text), (*unset, *substitution.refused(text, env)))
 
 
 def _found(
@@ -124,8 +124,9 @@ def _validate_text(
     text: str, how: _Judging, following: bool = False, given: str | None = None
 ) -> tuple[Checked, follow.Followed | None]:
     """The whole path of one document, and the test-cases file it names (when ``following``;
-    ``given``: that file's text when an editor holds it). Every fault is worded while the
-    substituted values are known, then placed in the text as written and finished once."""
+    ``given``: that file's text when an editor holds it). Every fault is worded, resolved
+    by where the substituted values lie (``locate/provenance``), placed in the text as
+    written and finished once."""
     options, limits = how.options, how.limits
 
     def again(candidate: str) -> FileResult:
@@ -136,23 +137,26 @@ def _validate_text(
         return Checked(found, again=again), None
     screen = Screen.of(text, how.path, options)
     written = _substituted(text, how)
-    with substituted.judging(written.values):
-        doc = document.read(written.text, limits)
-        followed = _follow(doc, how, given) if following else None
-        if doc.loaded:
-            located, result = _judged(doc, followed, how)
-        else:
-            located = report.unloaded(verdict.unloaded(doc.diagnostics, how.role), doc.text)
-            result = FileResult(how.path)
-        if written.placer is not None:
-            located = [d for d in map(written.placer.place, located) if d is not None]
-        keep = screen.keep if screen is not None else None
-        read = _found(text, written, followed, how)
-        result.diagnostics = report.finish([*located, *read], limits, keep)
+    doc = document.read(written.text, limits)
+    followed = _follow(doc, how, given) if following else None
+    if doc.loaded:
+        located, result = _judged(doc, followed, how)
+    else:
+        located = report.unloaded(verdict.unloaded(doc.diagnostics, how.role), doc.text)
+        result = FileResult(how.path)
+    sub = written.sub if written.sub is not None else substitution.Substituted(text)
+    origin = how.agent_origin
+    provenance = Provenance(sub, text, doc, limits, origin) if sub.used or origin else None
+    located = report.resolved(located, provenance)
+    if written.placer is not None:
+        located = [d for d in map(written.placer.place, located) if d is not None]
+    keep = screen.keep if screen is not None else None
+    read = _found(text, written, followed, how)
+    result.diagnostics = report.finish([*located, *read], limits, keep)
     result.text, result.strict = text, options.strict
-    if written.values:
-        result.test_cases = [written.values.hidden(n) if n else n for n in result.test_cases]
-    checked = Checked(result, doc if doc.loaded else None, written.values or None, again, screen)
+    if provenance is not None:
+        result.test_cases = [provenance.name(i, n) for i, n in enumerate(result.test_cases)]
+    checked = Checked(result, doc if doc.loaded else None, provenance, again, screen)
     return checked, followed
 
 
@@ -382,6 +386,7 @@ def _validate_document(
     agent = checked.document.data if checked.document is not None else None
     errors = frozenset(d.pointer_parts for d in checked.result.diagnostics if d.severity == "error")
     judging = replace(how, path=found.shown, role="test-cases-file", options=options, agent=agent)
-    referenced, _ = _validate_text(found.text, replace(judging, agent_reported=errors))
+    judging = replace(judging, agent_reported=errors, agent_origin=checked.provenance)
+    referenced, _ = _validate_text(found.text, judging)
     referenced.result.source = found.source
     return [checked, referenced]

@@ -35,18 +35,9 @@ def name_of(case: Any) -> str | None:
 
 
 def test_case_name(data: Any, index: int) -> str | None:
-    """The name of the document's ``index``-th test case, as :func:`shown_name` shows it."""
+    """The name of the document's ``index``-th test case, as :func:`name_of` reads it."""
     cases = (test_case_list(data) or ([], ()))[0]
-    return shown_name(cases[index]) if 0 <= index < len(cases) else None
-
-
-def shown_name(case: Any) -> str | None:
-    """A test case's name as a report shows it: a ``${NAME}`` reference as written, never
-    its value."""
-    from holodeck_mt.text import substituted
-
-    name = name_of(case)
-    return substituted.as_written(name) if name is not None else None
+    return name_of(cases[index]) if 0 <= index < len(cases) else None
 
 
 def test_case_of(data: Any, parts: JsonPath) -> tuple[int | None, JsonPath]:
@@ -135,6 +126,6 @@ def stats(data: Any) -> dict[str, int]:
 
 
 def names(data: Any) -> list[str | None]:
-    """Each test case's name (clipped, as :func:`shown_name` shows it) by index, or None."""
-    shown = (shown_name(case) for _, _, case in test_cases(data))
+    """Each test case's name (clipped, as :func:`name_of` reads it) by index, or None."""
+    shown = (name_of(case) for _, _, case in test_cases(data))
     return [clip(name) if name is not None else None for name in shown]

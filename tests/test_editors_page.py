@@ -24,7 +24,9 @@ BUNDLE = ROOT / "schema" / "bundle" / "holodeck-mt.schema.json"
 #: Each fenced block, by a line of it, and the test that runs it.
 BLOCKS = {
     "holodeck-mt init-editor": "tests/test_editors_page.py::test_the_init_editor_block_runs",
-    "python -I -m holodeck_mt schema --path": "tests/test_editors_page.py::test_the_schema_block_runs",
+    "python -I -m holodeck_mt schema --path": (
+        "tests/test_editors_page.py::test_the_schema_block_runs"
+    ),
     '"yaml.schemas": {': "tests/editor/test_init_editor_in_editor.py::"
     "test_the_pages_settings_and_modeline_bind_the_schema_in_the_yaml_server",
     "# yaml-language-server: $schema=": "tests/editor/test_init_editor_in_editor.py::"

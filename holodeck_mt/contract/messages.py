@@ -17,7 +17,7 @@ from jsonschema.exceptions import ValidationError
 
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.contract.walker import CHOOSE, CODES, NAME, NOUN, SHAPE
-from holodeck_mt.model import Fault, Intent, JsonPath, Rename, under
+from holodeck_mt.model import Fault, Intent, JsonPath, Rename, derived, under
 from holodeck_mt.wording import hints
 
 Handler = Callable[[ValidationError], Iterator[Fault]]
@@ -151,7 +151,7 @@ def _no_test_case_shape(error: ValidationError) -> Iterator[Fault]:
     if typo is not None and guess is not None:
         yield Fault(
             "HMT100",
-            f"unknown key '{hints.key(typo)}' in test case",
+            f"unknown key '{hints.key(typo, own=True)}' in test case",
             (*parts, typo),
             at="key",
             fix=Rename(guess),
@@ -174,7 +174,7 @@ def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
     yield Fault(
         "HMT102",
         f"an expected tool must be a tool name or a mapping {{name, args, count}}, "
-        f"got {hints.got(error.instance)}",
+        f"got {hints.got(error.instance, own=True)}",
         _parts(error),
         fix=hints.quote_fix(None, error.instance),
     )
@@ -230,7 +230,7 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
     hint = "give it a value, or remove the key" if value is None and fix is None else None
     if fix is None and "a string" in wanted:
         hint = _colon_read_as_key(value) or hint
-    message = f"{subject} must be {wanted}, got {hints.got(value)}"
+    message = f"{subject} must be {wanted}, got {hints.got(value, own=True)}"
     return Fault("HMT102", message, parts, hint=hint, fix=fix)
 
 
@@ -291,7 +291,7 @@ def _enum(error: ValidationError, subject: str = "") -> Iterator[Fault]:
     yield Fault(
         "HMT103",
         f"{subject or _subject(_parts(error))} must be one of {', '.join(allowed)}, "
-        f"got {hints.got(value)}",
+        f"got {hints.got(value, own=True)}",
         _parts(error),
         fix=Rename(guess) if guess else quoted,
     )
@@ -311,7 +311,7 @@ def _pattern(error: ValidationError) -> Iterator[Fault]:
         fix = hints.unquote_fix(key, error.instance, integer=number == "integer")
     else:
         shape = f"text matching {rule}"
-    message = f"{_subject(parts)} must be {shape}, got {hints.show(error.instance)}"
+    message = f"{_subject(parts)} must be {shape}, got {hints.show(error.instance, own=True)}"
     yield Fault("HMT103", message, parts, fix=fix)
 
 
@@ -329,7 +329,8 @@ def _unknown_keys(error: ValidationError, matcher: bool = False) -> Iterator[Fau
         if matcher:
             yield Fault(
                 "HMT106",
-                f"unknown key '{hints.key(key)}' beside the `{schema['required'][0]}` matcher; "
+                f"unknown key '{hints.key(key, own=True)}' beside the "
+                f"`{schema['required'][0]}` matcher; "
                 "a matcher mapping holds nothing else",
                 where,
                 at="key",
@@ -339,10 +340,10 @@ def _unknown_keys(error: ValidationError, matcher: bool = False) -> Iterator[Fau
         guess = hints.did_you_mean(key, allowed)
         yield Fault(
             "HMT100",
-            f"unknown key '{hints.key(key)}' in {schema.get(NAME, 'mapping')}",
+            f"unknown key '{hints.key(key, own=True)}' in {schema.get(NAME, 'mapping')}",
             where,
             at="key",
-            hint=f"allowed keys: {', '.join(allowed)}" if allowed and not guess else None,
+            hint=derived(f"allowed keys: {', '.join(allowed)}") if allowed and not guess else None,
             fix=Rename(guess) if guess else None,
         )
 
@@ -377,7 +378,7 @@ _KEYWORDS: dict[str, Handler] = {
         "HMT103",
         lambda e: (
             f"{_subject(_parts(e))} must be {hints.show(e.validator_value, given=False)}, "
-            f"got {hints.show(e.instance)}"
+            f"got {hints.show(e.instance, own=True)}"
         ),
     ),
     "pattern": _pattern,
@@ -387,7 +388,7 @@ for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
         "HMT103",
         lambda e: (
             f"{_subject(_parts(e))} must be {_bound_phrase(_schema(e))}, "
-            f"got {hints.show(e.instance)}"
+            f"got {hints.show(e.instance, own=True)}"
         ),
     )
 
@@ -428,7 +429,7 @@ def _blank(error: ValidationError) -> Iterator[Fault]:
         return  # empty text is minLength's fault, reported once
     yield Fault(
         "HMT114",
-        f"{_subject(_parts(error))} must not be blank, got {hints.show(error.instance)}: "
+        f"{_subject(_parts(error))} must not be blank, got {hints.show(error.instance, own=True)}: "
         "the platform refuses text that is only whitespace",
         _parts(error),
     )

@@ -22,10 +22,9 @@ from typing import Any
 
 from holodeck_mt.contract import unchecked
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Fault, JsonPath, clip, reason_of, severity, under
+from holodeck_mt.model import Fault, JsonPath, clip, derived, reason_of, severity, under
 from holodeck_mt.read import confine, loader
 from holodeck_mt.read.files import Refused, TooLarge, read
-from holodeck_mt.text import substituted
 from holodeck_mt.wording import hints
 
 SCHEMA_SECTIONS = frozenset({"test_cases", "test_cases_file", "evaluations"})
@@ -362,18 +361,16 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
     """The platform's message (its first line, clipped), with the value it refused."""
     kind = error.get("type")
     if kind == "extra_forbidden" and parts:
-        return f"unknown key '{clip(str(parts[-1]))}': the platform's model allows no other key"
+        shown = hints.key(str(parts[-1]), own=True)
+        return f"unknown key '{shown}': the platform's model allows no other key"
     lines = str(error.get("msg", "")).strip().splitlines()
     text = _INTERNAL.sub("", (lines[0] if lines else "refused").removeprefix("Value error, "))
-    given = error.get("input")
-    named = substituted.phrase(given)
-    if named is not None and isinstance(given, str) and given in text:
-        text = text.replace(given, named)  # the model's words quote a variable's value
-    text = substituted.as_written(text)
+    # The model's words may quote the value: words of the own node.
+    text = derived(clip(text, 200), "the platform's model refuses the value")
     scalar = isinstance(error.get("input"), (str, int, float, bool, type(None)))
     if kind != "extra_forbidden" and "input" in error and scalar:
-        text = f"{clip(text, 200)} (got {hints.got(error['input'])})"
-    return clip(text, 300)
+        text = f"{text} (got {hints.got(error['input'], own=True)})"
+    return text
 
 
 def _hint(error: Mapping[str, Any]) -> str | None:
@@ -388,7 +385,7 @@ def _hint(error: Mapping[str, Any]) -> str | None:
         return None
     choices = [c.strip().strip("'") for c in expected.replace(" or ", ", ").split(",")]
     near = hints.did_you_mean(value, [c for c in choices if c])
-    return f"did you mean '{clip(near)}'?" if near is not None else None
+    return derived(f"did you mean '{clip(near)}'?") if near is not None else None
 
 
 def _located(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool, Any]:

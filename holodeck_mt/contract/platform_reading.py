@@ -18,7 +18,7 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
-from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, Role, clip, make
+from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, Role, make
 from holodeck_mt.read.builder import COLLECTION_KEYS, NON_STRING_KEY
 from holodeck_mt.wording import hints
 
@@ -242,11 +242,12 @@ def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, F
 def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
     name = next((p for p in reversed(parts) if isinstance(p, str)), "")
     written = _written(converted)
-    what = written if how == BOOLEAN else f"the {how} {written}"  # the number 5, the count 1
+    shown = hints.key(written, own=True)  # the node's own words
+    what = shown if how == BOOLEAN else f"the {how} {shown}"  # the number 5, the count 1
     fix = Rewrite(written, key=None if isinstance(parts[-1], int) else name)
     return Fault(
         _CODES[how],
-        f"{hints.platform_reads(parts, hints.show(value))} as {what}; {fix.hint()}",
+        f"{hints.platform_reads(parts, hints.show(value, own=True))} as {what}; {fix.hint()}",
         parts,
         fix=fix,
     )
@@ -255,7 +256,8 @@ def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
 def _ignored(key: str | int) -> Fault:
     return Fault(
         "HMT215",
-        f"the platform ignores '{clip(str(key))}' beside `test_cases` in a test-cases file",
+        f"the platform ignores '{hints.key(str(key), own=True)}' beside `test_cases` "
+        "in a test-cases file",
         (key,),
         at="key",
         fix=Remove(otherwise="move the file's notes into YAML comments"),

@@ -9,7 +9,8 @@ import sys
 from pathlib import Path
 from typing import Any, TextIO
 
-from holodeck_mt.explain import describe, document, text
+from holodeck_mt import model
+from holodeck_mt.explain import document, text
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, reason_of, usage_error
 from holodeck_mt.pipeline import check_file
@@ -39,8 +40,7 @@ def explain(
     if not all(r.valid for r in results):
         return document.refused(files), results
     built = document.build(document.sources_of(checked, path, limits), files, test_case)
-    values = [c.values for c in checked if c.values is not None]
-    return describe.as_written(built, values), results
+    return built, results
 
 
 def _through_agent(path: str, jobs: JobSettings) -> str:
@@ -72,7 +72,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
     except OSError as e:
         return _usage(f"cannot read '{escape(clip(path, 400))}': {reason_of(e)}")
     if doc["explained"] and test_case is not None and not doc["test_cases"]:
-        return _usage(f"no test case named {hints.quote(test_case)}")
+        return _usage(f"no test case named {model.unmarked(hints.quote(test_case))}")
     if fmt == "json":
         dumped = json.dumps(doc, indent=2, ensure_ascii=False, default=str)
         out.write(escape_as_json(dumped, keep="\n") + "\n")

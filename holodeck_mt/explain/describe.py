@@ -1,75 +1,30 @@
 """Words for what will run: tool assertions, matcher values, metric settings. Every input
-string shown goes through ``hints.quote`` or ``hints.literal`` (clipped, escaped)."""
+string shown goes through ``hints.quote`` or ``hints.literal`` (clipped, escaped, marked)."""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from typing import Any
 
+from holodeck_mt.model import marked
 from holodeck_mt.semantics.matchers import Entry, classify
-from holodeck_mt.text.substituted import Values, reference
+from holodeck_mt.text.substituted import Written
 from holodeck_mt.wording.hints import literal, quote
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
 
-#: The entries of the explain document that show a value of the file (not a count, a
-#: line or a name of the validator's own).
-_VALUED = frozenset(
-    {
-        "settings",
-        "threshold",
-        "evaluator_threshold",
-        "ground_truth",
-        "value",
-        "own_settings_ignored",
-        "files",
-        "response_path",
-        "input",
-    }
-)
-
-
-class Reference(str):
-    """A value that came whole from a ``${NAME}`` reference, shown as it (``${TOL}``)."""
-
 
 def show(value: Any) -> str:
-    """A value as the text output shows it: a reference as written, else its literal."""
-    return str(value) if isinstance(value, Reference) else literal(value)
-
-
-def as_written(node: Any, values: Sequence[Values], valued: bool = False) -> Any:
-    """The explain document ``node`` showing no substituted value: each as its reference
-    (the validator's ``files`` entries are already as written)."""
-    if not values:
-        return node
-    if isinstance(node, dict):
-        return {
-            k: v if k == "files" and not valued else as_written(v, values, valued or k in _VALUED)
-            for k, v in node.items()
-        }
-    if isinstance(node, list):
-        return [as_written(item, values, valued) for item in node]
-    if isinstance(node, str) or (valued and isinstance(node, (bool, int, float))):
-        return _scalar(node, values)
-    return node
-
-
-def _scalar(value: Any, values: Sequence[Values]) -> Any:
-    for net in values:
-        name = net.name_of(value)
-        if name is not None:
-            return Reference(reference(name))
-    if isinstance(value, str):
-        for net in values:
-            value = net.hidden(value)
-    return value
+    """A value as the text output shows it: what stands for a reference's as is
+    (``${TOL}``), else its literal."""
+    return str(value) if isinstance(value, Written) else literal(value)
 
 
 def label(name: str) -> str:
     """A tool or argument name as is when it is plain, else quoted."""
-    return name if _BARE.match(name) else quote(name)
+    if isinstance(name, Written):
+        return name
+    return marked(name) if _BARE.match(name) else quote(name)
 
 
 def matcher_text(key: str, value: Any) -> str:

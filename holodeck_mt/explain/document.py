@@ -11,11 +11,12 @@ from typing import Any
 from holodeck_mt import walk
 from holodeck_mt.explain import describe
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import JsonPath, clip, format_path
+from holodeck_mt.model import JsonPath, clip, format_path, unmarked
 from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
+from holodeck_mt.text.substituted import Written
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).
@@ -84,9 +85,7 @@ def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
 def location(sources: Sources, definition: Definition) -> dict[str, Any]:
     source = sources.agent if definition.origin == "agent" else sources.cases
     index, cases = definition.case_index, sources.cases
-    named = (
-        walk.test_case_name(cases.data, index) if cases is not None and index is not None else None
-    )
+    named = _name(cases, index, None) if index is not None else None
     return {
         "level": definition.level,
         "file": source.display if source is not None else None,
@@ -96,6 +95,35 @@ def location(sources: Sources, definition: Definition) -> dict[str, Any]:
         "test_case_index": definition.case_index,
         "turn": definition.turn_index,
     }
+
+
+def _name(cases: Source | None, index: int, name: str | None) -> str | None:
+    """The ``index``-th test case's name (by default, the data's) as a report shows it."""
+    name = name if name is not None or cases is None else walk.test_case_name(cases.data, index)
+    found = cases.checked.provenance if cases is not None else None
+    return found.name(index, name) if found is not None else name
+
+
+def _shown(source: Source | None, parts: JsonPath, value: Any, what: str = "value") -> Any:
+    """``value`` (at ``parts`` of ``source``; ``what``: its ``key``, or marked ``words``
+    about it), each of its values that came from a reference as the file writes it."""
+    found = source.checked.provenance if source is not None else None
+    if found is None:
+        return unmarked(value) if what == "words" else value
+    return found.shown(parts, value, what)
+
+
+def _setting(sources: Sources, definition: Definition, key: str, value: Any) -> Any:
+    """A setting as shown: the definition's own (or its name's, ``key`` None), else a default."""
+    named = key or precedence.name_key(definition.metric)
+    if named is None or named not in definition.metric:
+        return value
+    source = sources.agent if definition.origin == "agent" else sources.cases
+    return _shown(source, (*definition.path, named), value)
+
+
+def _settings(sources: Sources, definition: Definition, values: dict[str, Any]) -> dict[str, Any]:
+    return {k: _setting(sources, definition, k, v) for k, v in values.items()}
 
 
 def _explicit(metric: dict[str, Any]) -> list[str]:
@@ -109,9 +137,9 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
         each = {repr(sorted(precedence.settings(d.metric).items())) for d in definitions}
         out.append(
             {
-                "metric": key,
+                "metric": _setting(sources, winner, "", winner.name),
                 "kind": winner.kind,
-                "settings": precedence.settings(winner.metric),
+                "settings": _settings(sources, winner, precedence.settings(winner.metric)),
                 "explicit": _explicit(winner.metric),
                 "from": location(sources, winner),
                 "definitions": [location(sources, d) for d in definitions],
@@ -123,16 +151,16 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
 
 def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
     own = applied.own
+    source = own if own.kind == "code" else applied.evaluator or own
+    threshold = own.metric.get("threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None)
     entry: dict[str, Any] = {
-        "metric": own.name,
+        "metric": _setting(sources, own, "", own.name),
         "kind": own.kind,
         "status": applied.status,
-        "threshold": own.metric.get(
-            "threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None
-        ),
-        "response_path": own.metric.get("response_path"),
+        "threshold": _setting(sources, own, "threshold", threshold),
+        "response_path": _setting(sources, own, "response_path", own.metric.get("response_path")),
         "enabled_ignored": own.kind != "code" and own.metric.get("enabled") is False,
-        "settings": applied.effective_settings,
+        "settings": _settings(sources, source, applied.effective_settings),
     }
     if own.kind == "code":
         entry["explicit"] = list(entry["settings"])
@@ -140,41 +168,43 @@ def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
         entry["settings_from_elsewhere"] = False
         entry["own_settings_ignored"] = {}
         return entry
-    source = applied.evaluator or own
-    if own.kind == "geval" and entry["threshold"] is None:
+    if own.kind == "geval" and threshold is None:
         # No threshold of its own: the shared evaluator's verdict, at its definition's.
-        entry["evaluator_threshold"] = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
+        shared = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
+        entry["evaluator_threshold"] = _setting(sources, source, "threshold", shared)
     mine = precedence.settings(own.metric)
+    effective = applied.effective_settings
     entry["explicit"] = _explicit(source.metric)
     entry["settings_from"] = location(sources, source)
     entry["settings_from_elsewhere"] = source is not own
-    entry["own_settings_ignored"] = {
-        k: v for k, v in mine.items() if entry["settings"].get(k, object()) != v
-    }
+    ignored = {k: v for k, v in mine.items() if effective.get(k, object()) != v}
+    entry["own_settings_ignored"] = _settings(sources, own, ignored)
     return entry
 
 
-def _tools(scope: dict[str, Any]) -> list[dict[str, Any]]:
+def _tools(cases: Source | None, path: JsonPath, scope: dict[str, Any]) -> list[dict[str, Any]]:
     items = scope.get("expected_tools")
     out = []
-    for item in items if isinstance(items, list) else []:
+    for i, item in enumerate(items if isinstance(items, list) else []):
         entry = entry_of(item)
         if entry is None:
             continue
+        at = (*path, "expected_tools", i)
+        named = at if isinstance(item, str) else (*at, "name")
         out.append(
             {
-                "name": entry.name,
+                "name": _shown(cases, named, entry.name),
                 "count": entry.count,
                 "args": [
                     {
-                        "name": key,
+                        "name": _shown(cases, (*at, "args", key), key, "key"),
                         "matcher": classify(value).kind,
-                        "value": value,
-                        "text": describe.matcher_text(key, value),
+                        "value": _shown(cases, (*at, "args", key), value),
+                        "text": _shown(cases, at, describe.matcher_text(key, value), "words"),
                     }
                     for key, value in entry.args.items()
                 ],
-                "text": describe.entry_text(entry),
+                "text": _shown(cases, at, describe.entry_text(entry), "words"),
             }
         )
     return out
@@ -187,11 +217,15 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
     files = scope.get("files")
     source_path = turn.source_path
     origin_source = sources.agent if turn.source == "agent" else cases
+    text = _shown(cases, (*turn.path, "input"), text)
+    text = (
+        text if isinstance(text, Written) or not isinstance(text, str) else clip(text, INPUT_CHARS)
+    )
     return {
         "turn": turn.turn_index,
         "line": cases.line(turn.path) if cases is not None else None,
-        "input": clip(text, INPUT_CHARS) if isinstance(text, str) else None,
-        "ground_truth": scope.get("ground_truth"),
+        "input": text if isinstance(text, str) else None,
+        "ground_truth": _shown(cases, (*turn.path, "ground_truth"), scope.get("ground_truth")),
         "metrics_from": None
         if turn.source is None or source_path is None
         else {
@@ -200,8 +234,10 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
             "file": origin_source.display if origin_source is not None else None,
         },
         "metrics": [_metric(sources, applied) for applied in turn.metrics],
-        "expected_tools": _tools(scope),
-        "files": [f for f in files if isinstance(f, dict)] if isinstance(files, list) else [],
+        "expected_tools": _tools(cases, turn.path, scope),
+        "files": [f for f in _shown(cases, (*turn.path, "files"), files) if isinstance(f, dict)]
+        if isinstance(files, list)
+        else [],
         "has_turn_config": isinstance(scope.get("turn_config"), dict),
     }
 
@@ -217,7 +253,8 @@ def build(
     left = {"test_cases": 0, "turns": 0}
     for case in plan.cases:
         name = case.case.get("name")
-        if test_case is not None and name != test_case:
+        name = _name(sources.cases, case.index, name if isinstance(name, str) else None)
+        if test_case is not None and name != test_case:  # as shown: no value is guessed
             continue
         kept = _within_budget(case.turns, budget)
         budget -= sum(1 + len(turn.metrics) for turn in kept)
@@ -227,7 +264,7 @@ def build(
             continue
         cases.append(
             {
-                "name": name if isinstance(name, str) else None,
+                "name": name,
                 "index": case.index,
                 "file": sources.cases.display if sources.cases is not None else None,
                 "line": sources.cases.line(case.path) if sources.cases is not None else None,

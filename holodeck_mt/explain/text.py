@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt.explain.describe import label, settings_text, show
-from holodeck_mt.model import test_case_phrase
+from holodeck_mt.model import test_case_phrase, unmarked
 from holodeck_mt.text.safe_text import escape_as_json as safe
 from holodeck_mt.text.safe_text import guard_lines
 from holodeck_mt.wording.hints import plural, quote
@@ -113,7 +113,7 @@ def render(document: dict[str, Any]) -> str:
             f"... {left['turns']:,} more turn(s) ({left['test_cases']:,} whole test case(s)) "
             "left out: the output is bounded; explain one test case with --test-case NAME"
         )
-    return guard_lines("\n".join(out) + "\n")
+    return guard_lines(unmarked("\n".join(out)) + "\n")  # what it shows, resolved already
 
 
 def _summary_lines(summary: dict[str, Any]) -> list[str]:

@@ -175,6 +175,13 @@ class Locator:
             return self._section_lines(parts[0])
         return None
 
+    def scope(self, parts: JsonPath) -> ranges.Lines | None:
+        """The lines of the test case, else root key, holding ``parts`` (None: not its own)."""
+        index, _ = walk.test_case_of(self._doc.data, parts)
+        if index is not None:
+            return self._case_lines_of(index)
+        return self._section_lines(parts[0]) if parts and isinstance(parts[0], str) else None
+
     def _case_lines_of(self, index: int) -> ranges.Lines | None:
         if index in self._case_lines:
             return self._case_lines[index]

@@ -8,9 +8,9 @@ from collections import Counter
 from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate.provenance import Provenance, plain
 from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, severity, under
 from holodeck_mt.read import loader
-from holodeck_mt.text import substituted
 from holodeck_mt.wording.hints import plural
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
@@ -27,8 +27,8 @@ def diagnostics(
     dialect: Iterable[Diagnostic] = (),
 ) -> list[Diagnostic]:
     """Every fault of ``doc`` and ``beside`` it (its `test_cases_file` not followed) located,
-    with the reader's diagnostics and the ``dialect`` warnings no fault covers, each holding
-    no variable's value, for :func:`finish` to keep and cap."""
+    with the reader's diagnostics and the ``dialect`` warnings no fault covers, for
+    :func:`resolved` and :func:`finish`."""
     faults = _pruned(faults)
     beside = list(beside)
     faulted = doc.reported | {f.parts for f in faults}
@@ -44,7 +44,7 @@ def diagnostics(
     for found in (doc.diagnostics, warned):
         worded = map(locator.worded, found)
         located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, worded)]
-    return shown(located)
+    return located
 
 
 def _pruned(faults: list[Fault]) -> list[Fault]:
@@ -64,13 +64,12 @@ def unloaded(found: list[Diagnostic], text: str) -> list[Diagnostic]:
     """The reader's diagnostics of a document that did not load, ranged."""
     from holodeck_mt.text import ranges
 
-    return shown(ranges.with_ranges(text, found))
+    return ranges.with_ranges(text, found)
 
 
-def shown(found: list[Diagnostic]) -> list[Diagnostic]:
-    """``found`` holding no value of the text being judged: each named by its reference."""
-    values = substituted.current()
-    return found if values is None else [values.diagnostic(d) for d in found]
+def resolved(found: list[Diagnostic], provenance: Provenance | None) -> list[Diagnostic]:
+    """``found`` showing no value from a reference (``provenance``: of the references set)."""
+    return [provenance.diagnostic(d) if provenance else plain(d) for d in found]
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:

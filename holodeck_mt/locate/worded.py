@@ -8,8 +8,7 @@ import re
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from holodeck_mt.model import Fault, Intent, Quote, Rewrite, clip
-from holodeck_mt.text import substituted
+from holodeck_mt.model import OWN, Fault, Intent, Quote, Rewrite, clip, marked
 from holodeck_mt.text.quoting import LONGEST, quoted
 from holodeck_mt.wording import hints
 
@@ -22,7 +21,7 @@ def _at_anchor(name: str, text: str, before: int) -> str:
     value by the text ``*gt``; the value to quote is the anchor's, where it is defined."""
     from holodeck_mt.text.positions import line_column
 
-    shown = clip(name)
+    shown = marked(clip(name))
     defined = re.finditer(r"&" + re.escape(name) + r"(?=[\s,\[\]{}]|$)", text[:before])
     anchor = collections.deque(defined, maxlen=1)  # the last one before the alias
     if not anchor:
@@ -72,10 +71,11 @@ def as_written(
 
 
 def _conversion(worded: Worded, head: str, written: str) -> Worded:
-    """A conversion warning naming the value as written, when whole and no variable's."""
-    if len(written) > LONGEST or not written.isprintable() or substituted.name_of(written):
+    """A conversion warning naming the value as written (marked: a report shows it, or the
+    reference it came from)."""
+    if len(written) > LONGEST or not written.isprintable():
         return worded
     _, sep, tail = worded.message[len(head) :].rpartition(" as ")
     if not sep:
         return worded
-    return worded._replace(message=f"{head}{written} as {tail}")
+    return worded._replace(message=f"{head}{marked(written, OWN)} as {tail}")

@@ -14,7 +14,7 @@ from typing import Any, NamedTuple
 
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import clip
+from holodeck_mt.model import OWN, clip, marked
 from holodeck_mt.read import scalars as sc
 from holodeck_mt.text.positions import Position, Positions, of_mark
 
@@ -214,14 +214,14 @@ class Builder:
 
     def _alias(self, event: Any) -> None:
         anchored = self._anchors.get(event.anchor)
-        name = clip(event.anchor)
+        name = marked("*" + clip(event.anchor), OWN)  # only ever shown
         if anchored is None:
-            raise self._abort("HMT001", f"found undefined alias *{name}", event.start_mark)
+            raise self._abort("HMT001", f"found undefined alias {name}", event.start_mark)
         value, size, _ = anchored
         if size < 0:
             raise self._abort(
                 "HMT004",
-                f"alias *{name} refers to a node that contains it (a recursive structure)",
+                f"alias {name} refers to a node that contains it (a recursive structure)",
                 event.start_mark,
             )
         self._nodes += size
@@ -231,7 +231,7 @@ class Builder:
             raise self._abort(
                 "HMT004",
                 f"aliases expand to more than {self.limits.max_alias_nodes} nodes "
-                f"(at alias *{name}): an alias bomb?",
+                f"(at alias {name}): an alias bomb?",
                 event.start_mark,
                 hint="raise the limit with --max-alias-nodes if this is intended",
             )
@@ -321,7 +321,7 @@ class Builder:
         if earlier is not None:
             raise self._abort(
                 "HMT001",
-                f"anchor &{clip(name)} is defined twice (first at line {earlier[2]})",
+                f"anchor &{marked(clip(name))} is defined twice (first at line {earlier[2]})",
                 mark,
                 hint="the platform refuses a repeated anchor: give each one its own name",
             )
@@ -392,7 +392,7 @@ class Builder:
         shown = clip(value.text)
         self._report(
             "HMT007",
-            f"the platform cannot load `{shown}`: {value.why}",
+            f"the platform cannot load `{marked(shown, OWN)}`: {value.why}",
             event.start_mark,
             self._here(),
             fix=_quote_if_text(shown=f'"{shown}"'),
@@ -445,7 +445,7 @@ class Builder:
         again = "" if seen == 2 else f", set for the {_ordinal(seen)} time"
         self._report(
             "HMT002",
-            f"duplicate key '{clip(key)}'{first}{again}",
+            f"duplicate key '{marked(clip(key), OWN)}'{first}{again}",
             mark,
             (*self._container_path(), key),
             hint="remove one of them; a YAML loader silently keeps only one",
@@ -466,7 +466,7 @@ class Builder:
             what, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
         self._report(
             "HMT003",
-            f"{NON_STRING_KEY}, got {what}",
+            f"{NON_STRING_KEY}, got {marked(what, OWN)}",
             mark,
             self._container_path(),
             hint=hint,
@@ -485,12 +485,13 @@ class Builder:
 
     def _report_tag(self, tag: str, mark: Any, on: str | None) -> None:
         shown = clip("!!" + tag[len(sc.TAG_PREFIX) :] if tag.startswith(sc.TAG_PREFIX) else tag)
+        said = marked(shown)
         if shown.startswith("!!python/"):
-            message = f"tag {shown} would construct a Python object; it is refused, never run"
+            message = f"tag {said} would construct a Python object; it is refused, never run"
         elif on is not None and shown in ("!!map", "!!seq", "!!str"):
-            message = f"tag {shown} cannot tag {on}"
+            message = f"tag {said} cannot tag {on}"
         else:
-            message = f"unknown tag {shown}"
+            message = f"unknown tag {said}"
         self._report(
             "HMT003", message, mark, self._here(), hint="remove the tag: test cases are plain data"
         )

@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any
 
 from holodeck_mt import model as dg
-from holodeck_mt.model import clip
+from holodeck_mt.model import OWN, clip, marked
 from holodeck_mt.read.builder import DialectNote, scalar_text
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text.quoting import quoted
@@ -26,11 +26,13 @@ def warnings(notes: list[DialectNote], faulted: set[dg.JsonPath]) -> list[dg.Dia
 
 def _warning(note: DialectNote) -> dg.Diagnostic:
     platform, write, unless = _platform_reading(note)
+    platform, write = marked(platform, OWN), marked(write, OWN)  # the node's own words
     line, column = note.position
     return dg.make(
         _CODES[type(note.platform)],
         f"the platform reads this as {platform}; write {write}{unless} "
-        f"(editors, reading YAML 1.2, see `{clip(note.text)}` as {_editor_reading(note.editor)})",
+        f"(editors, reading YAML 1.2, see `{marked(clip(note.text), OWN)}` as "
+        f"{_editor_reading(note.editor)})",
         line,
         column,
         pointer_parts=note.parts,

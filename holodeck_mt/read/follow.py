@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Diagnostic, Fault, clip, reason_of
+from holodeck_mt.model import OWN, Diagnostic, Fault, clip, marked, reason_of
 from holodeck_mt.read import files
 from holodeck_mt.text.safe_text import display_path
 
@@ -74,8 +74,8 @@ def _unread(error: OSError, file: Path) -> str:
 def _not_followed(target: str, file: Path, why: str, code: str) -> Fault:
     return Fault(
         code,
-        f"test_cases_file '{clip(target)}' {why}"
-        + (f" (looked for {clip(str(file), 200)})" if code == "HMT110" else ""),
+        f"test_cases_file {marked(repr(clip(target)), OWN)} {why}"
+        + (f" (looked for {marked(clip(str(file), 200))})" if code == "HMT110" else ""),
         ("test_cases_file",),
         hint="the path is relative to the agent.yaml's folder"
         if code == "HMT110"

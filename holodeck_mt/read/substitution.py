@@ -2,7 +2,8 @@
 
 The platform substitutes the raw text (comments and quotes included); an unset reference
 becomes a plain word of its length, nothing found on it told; a fault inside a value
-stands at its ``${``.
+stands at its ``${``. What came from a set reference is told by :attr:`Substituted.spans`
+(``locate/provenance``), never by a value's characters.
 """
 
 from __future__ import annotations
@@ -16,11 +17,9 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from holodeck_mt.model import Diagnostic, make
 from holodeck_mt.read.env_vars import REFERENCE
-from holodeck_mt.text.substituted import Values
 
 #: The largest ``.env`` file read; a larger one is refused.
 MAX_ENV_FILE = 256 * 1024
@@ -64,24 +63,9 @@ class Substituted:
         i = bisect.bisect_left(self.unset, (end,)) - 1
         return i >= 0 and start < self.unset[i][1]
 
-    def values(self) -> Values:
-        """The values substituted, each with its reference: what a report names, never shows."""
-        from holodeck_mt.read import scalars
-
-        readings: dict[str, Any] = {}
-        for name, value in self.used.items():
-            if 0 < len(value.strip()) <= _LONGEST_READ:
-                with contextlib.suppress(ValueError):  # TooLong: not a number it reads
-                    readings[name] = scalars.resolve(value.strip())
-        return Values(self.used, readings)
-
     def placer(self, original: str) -> Placer:
         """What places a diagnostic found on :attr:`text` in ``original``."""
         return Placer(self, original)
-
-
-#: The longest value whose YAML reading (a number, a boolean) is known as its variable's.
-_LONGEST_READ = 64
 
 
 class Placer:

@@ -14,7 +14,7 @@ from typing import Any
 import yaml
 from yaml._yaml import CParser
 
-from holodeck_mt.model import clip
+from holodeck_mt.model import clip, marked
 
 Mark = tuple[int, int]  # 0-based line and column, as the parser counts them
 
@@ -91,8 +91,8 @@ def _tab(lines: list[str], mark: Mark) -> Explained | None:
         return None
     column = indent.index("\t") + 1
     return Explained(
-        f"YAML syntax error: line {mark[0] + 1} is indented with a tab: {shown(line)[1:-1]} "
-        "(YAML indents with spaces only)",
+        f"YAML syntax error: line {mark[0] + 1} is indented with a tab: "
+        f"{marked(shown(line)[1:-1])} (YAML indents with spaces only)",
         "replace the tab with spaces",
         mark[0] + 1,
         column,
@@ -113,10 +113,10 @@ def _unknown_escape(
     fix = "use single quotes, where a backslash is just a backslash"
     if written is not None:
         key = _KEY_BEFORE.search(opened[: cmark[1]])
-        fix += f": {key.group(1) + ': ' if key else ''}{clip(_single_quoted(written))}"
+        fix += f": {key.group(1) + ': ' if key else ''}{marked(clip(_single_quoted(written)))}"
     return Explained(
-        f"YAML syntax error: {shown(escape)} is not an escape YAML knows: in a double-quoted "
-        "string a backslash starts an escape",
+        f"YAML syntax error: {marked(shown(escape))} is not an escape YAML knows: in a "
+        "double-quoted string a backslash starts an escape",
         fix,
         mark[0] + 1,
         backslash + 1,
@@ -242,7 +242,7 @@ def _indentation(lines: list[str], problem: str, mark: Mark) -> Explained | None
     key = lines[where].strip().split(":", 1)[0]
     return Explained(
         f"YAML syntax error: line {number + 1} is indented to column {column}; the block it "
-        f"belongs to is at column {expected} (`{clip(key, 40)}` on line {where + 1})",
+        f"belongs to is at column {expected} (`{marked(clip(key, 40))}` on line {where + 1})",
         f"indent line {number + 1} to column {expected}, like the lines it belongs with",
         number + 1,
         column,
@@ -296,7 +296,8 @@ def _colon_in_value(lines: list[str], problem: str, mark: Mark) -> Explained | N
     value = line[first + 2 :].strip()
     return Explained(
         "YAML syntax error: a value holding ': ' must be quoted; unquoted, it reads as another key",
-        f"quote the value: {clip(line[:first].strip(), 40)}: {clip(_quote_value(value), 80)}",
+        f"quote the value: {marked(clip(line[:first].strip(), 40))}: "
+        f"{marked(clip(_quote_value(value), 80))}",
         mark[0] + 1,
         first + 3,
     )

@@ -10,7 +10,7 @@ import math
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, Rewrite, under
+from holodeck_mt.model import OWN, Fault, Rewrite, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
@@ -27,7 +27,7 @@ def check(context: Context) -> Iterator[Fault]:
             whole = math.isfinite(count) and count.is_integer() and abs(count) < 1e16
             yield Fault(
                 "HMT113",
-                f"`count` must be an integer, got the float {count!r}; "
+                f"`count` must be an integer, got the float {marked(repr(count), OWN)}; "
                 "the platform refuses a float count",
                 where,
                 fix=Rewrite(str(int(count)), key="count") if whole and count >= 1 else None,

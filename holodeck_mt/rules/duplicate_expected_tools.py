@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from holodeck_mt import walk
-from holodeck_mt.model import Count, Fault, clip, under
+from holodeck_mt.model import Count, Fault, clip, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import Entry, classify, entry_of
@@ -64,7 +64,7 @@ def check(context: Context) -> Iterator[Fault]:
                 seen[key] = i
                 continue
             if isinstance(tool, str) and isinstance(tools[seen[key]], str):
-                message = f"tool '{clip(tool)}' is listed twice in `expected_tools`"
+                message = f"tool '{marked(clip(tool))}' is listed twice in `expected_tools`"
             else:
                 message = (
                     f"this entry asserts the same as `expected_tools[{seen[key]}]`: entries are "

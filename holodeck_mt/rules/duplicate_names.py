@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, clip
+from holodeck_mt.model import OWN, Fault, clip, marked
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
@@ -19,7 +19,8 @@ def check(context: Context) -> Iterator[Fault]:
         if first.setdefault(name, index) != index:
             yield Fault(
                 "HMT201",
-                f"test case name '{clip(name)}' is already used by test case #{first[name]}",
+                f"test case name '{marked(clip(name), OWN)}' is already used by "
+                f"test case #{first[name]}",
                 (*parts, "name"),
                 hint="give every test case a distinct name",
             )

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt.model import Fault, clip
+from holodeck_mt.model import Fault, clip, marked
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.precedence import TurnPlan
@@ -35,7 +35,8 @@ def _fault(context: Context, parts: tuple[str | int, ...], turn: TurnPlan) -> Fa
     return Fault(
         "HMT303",
         f"`evaluations: []` counts as absent and cannot switch metrics off: "
-        f"{source} metrics run here instead ({clip(names)})",
+        f"{source} metrics run here instead "
+        f"({marked(clip(names), at=[runtime_plan.origin(context, a.own) for a in turn.metrics])})",
         parts,
         at="key",
         hint="remove it; an empty list never stops the test case's or the agent's metrics",

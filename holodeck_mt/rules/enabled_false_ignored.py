@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, under
+from holodeck_mt.model import Fault, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import precedence
@@ -24,7 +24,7 @@ def check(context: Context) -> Iterator[Fault]:
         yield Fault(
             "HMT302",
             f"`enabled: false` has no effect on a `{kind}` metric: only code metrics can be "
-            f"switched off, so `{name}` still runs",
+            f"switched off, so `{marked(name)}` still runs",
             (*parts, "enabled"),
             at="key",
             hint="remove the metric from the list to stop it running",

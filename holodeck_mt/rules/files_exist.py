@@ -10,7 +10,7 @@ import stat
 from collections.abc import Iterator
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, clip, reason_of, under
+from holodeck_mt.model import Fault, clip, marked, reason_of, under
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -25,7 +25,7 @@ def check(context: Context) -> Iterator[Fault]:
         if not isinstance(path, str) or under(where, context.reported):
             continue
         target = context.base_dir / path
-        shown = clip(path)
+        shown = marked(clip(path))
         try:  # the path comes from the file: a NUL, a name too long, a loop of links
             refused = confine.refusal(
                 target, context.tree, allow_outside=context.options.allow_outside_paths
@@ -37,7 +37,7 @@ def check(context: Context) -> Iterator[Fault]:
         except FileNotFoundError:
             yield Fault(
                 "HMT112",
-                f"file '{shown}' not found (looked for {clip(str(target), 200)})",
+                f"file '{shown}' not found (looked for {marked(clip(str(target), 200))})",
                 where,
                 hint="paths are relative to the agent.yaml's folder",
             )

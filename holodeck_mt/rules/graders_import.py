@@ -21,7 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 from holodeck_mt import walk
-from holodeck_mt.model import Fault, clip, under
+from holodeck_mt.model import OWN, Fault, clip, derived, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
@@ -35,7 +35,8 @@ def check(context: Context) -> Iterator[Fault]:
         module_name, _, attribute = grader.partition(":")
         problem = _problem(module_name, attribute, str(context.base_dir))
         if problem:
-            yield Fault("HMT111", f"grader '{clip(grader)}': {problem}", where)
+            why = derived(problem, "it cannot be imported")
+            yield Fault("HMT111", f"grader '{marked(clip(grader), OWN)}': {why}", where)
 
 
 def _problem(module_name: str, attribute: str, folder: str) -> str | None:

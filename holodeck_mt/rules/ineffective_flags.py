@@ -13,7 +13,7 @@ from functools import cache
 from holodeck_mt import walk
 from holodeck_mt.contract.registry import METRIC, schema_files
 from holodeck_mt.contract.walker import APPLIES_TO
-from holodeck_mt.model import Fault, Remove, clip
+from holodeck_mt.model import Fault, Remove, clip, marked
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
@@ -32,10 +32,10 @@ def check(context: Context) -> Iterator[Fault]:
             continue
         for flag, owner in flags().items():
             if owner != name and flag in metric:
+                shown = marked(clip(name), at=[(False, (*parts, "metric"))])
                 yield Fault(
                     "HMT200",
-                    f"`{flag}` has no effect on the `{clip(name)}` metric "
-                    f"(it applies to `{owner}`)",
+                    f"`{flag}` has no effect on the `{shown}` metric (it applies to `{owner}`)",
                     (*parts, flag),
                     at="key",
                     fix=Remove(otherwise=f"use `metric: {owner}`"),

@@ -32,7 +32,7 @@ def check(context: Context) -> Iterator[Fault]:
         if meant is not None:
             yield Fault(
                 "HMT204",
-                f"'{key}' is not a matcher key, so this is a literal mapping "
+                f"'{hints.key(key, own=True)}' is not a matcher key, so this is a literal mapping "
                 "that the actual argument must equal",
                 (*parts, key),
                 at="key",

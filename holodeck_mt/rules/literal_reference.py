@@ -18,7 +18,7 @@ from typing import Any
 
 from holodeck_mt import walk
 from holodeck_mt.contract import registry
-from holodeck_mt.model import Fault, JsonPath, clip, under
+from holodeck_mt.model import OWN, Fault, JsonPath, clip, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.wording import hints
@@ -62,7 +62,8 @@ def check(context: Context) -> Iterator[Fault]:
             kind = hints.type_name(wanted)
             yield Fault(
                 "HMT116",
-                f"`{name}` is the text '{clip(value)}' once variables are substituted: the "
+                f"`{name}` is the text '{marked(clip(value), OWN)}' once variables are "
+                "substituted: the "
                 f"platform substitutes only a reference written in the file, and refuses "
                 f"text where it wants {kind}",
                 where,

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt.model import Fault, clip
+from holodeck_mt.model import Fault, clip, marked, unmarked
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import precedence
@@ -37,8 +37,16 @@ def check(context: Context) -> Iterator[Fault]:
                 yield _fault(context, plan, key, definition, winner, lost)
 
 
-def _settings(values: dict[str, Any]) -> str:
-    return clip(", ".join(f"{k} {show(v, 20)}" for k, v in values.items()), 120)
+def _settings(context: Context, definition: Definition, values: dict[str, Any]) -> str:
+    """``k value, ...``: each value marked with where it stands (a default: nowhere)."""
+
+    def one(key: str, value: Any) -> str:
+        text = unmarked(show(value, 20))
+        if key not in definition.metric:
+            return text  # a default, no value of the file
+        return marked(text, at=[runtime_plan.origin(context, definition, key)])
+
+    return ", ".join(f"{k} {one(k, v)}" for k, v in values.items())
 
 
 def _fault(
@@ -51,6 +59,7 @@ def _fault(
 ) -> Fault:
     """At the definition whose settings are lost when it is in this document, else at the
     last definition (the lost one is in the agent.yaml naming this file)."""
+    key = marked(clip(key), at=[runtime_plan.origin(context, winner)])
     turns = plan.turns_running(definition)
     runs_on = "no turn runs that list"
     if turns:
@@ -60,14 +69,14 @@ def _fault(
         message = (
             f"`{key}` is defined with other settings at {runtime_plan.where(context, winner)}, "
             f"the last definition, whose evaluator serves every turn running `{key}`: this "
-            f"one's {_settings(lost)} apply nowhere ({runs_on})"
+            f"one's {_settings(context, definition, lost)} apply nowhere ({runs_on})"
         )
     else:
         at = winner.path
         message = (
             f"this is the last definition of `{key}` in the file, so its evaluator serves every "
             f"turn running `{key}`: the settings of {runtime_plan.where(context, definition)} "
-            f"({_settings(lost)}) apply nowhere ({runs_on})"
+            f"({_settings(context, definition, lost)}) apply nowhere ({runs_on})"
         )
     return Fault(
         "HMT300",

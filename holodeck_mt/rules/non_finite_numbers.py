@@ -32,7 +32,7 @@ def check(context: Context) -> Iterator[Fault]:
                 where = (*parts, key)
                 if under(where, context.reported):
                     continue
-                shown = hints.show(value, given=False)
+                shown = hints.show(value, own=True)
                 yield Fault("HMT109", f"`{key}` must be a finite number, got {shown}", where)
 
 

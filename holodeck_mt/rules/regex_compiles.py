@@ -6,7 +6,7 @@ import re
 import warnings
 from collections.abc import Iterator
 
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, derived
 from holodeck_mt.rules import Context, matchers
 from holodeck_mt.rules.rule import Rule
 
@@ -26,7 +26,8 @@ def _compile_error(pattern: str) -> str | None:
 def check(context: Context) -> Iterator[Fault]:
     for where, _, cause in matchers(context, "regex", _compile_error):
         if cause is not None:
-            yield Fault("HMT104", f"cannot compile regex: {cause}", where)
+            shown = derived(cause, "a syntax error in its pattern")
+            yield Fault("HMT104", f"cannot compile regex: {shown}", where)
 
 
 RULE = Rule(

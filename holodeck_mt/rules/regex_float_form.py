@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 
-from holodeck_mt.model import Fault
+from holodeck_mt.model import Fault, derived
 from holodeck_mt.rules import Context, matchers
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import regex_match
@@ -37,13 +37,14 @@ def check(context: Context) -> Iterator[Fault]:
     for where, pattern, number in matchers(context, "regex", _integer_without_float):
         if number is None:
             continue
+        matches = derived(f"{number} but not {float(number)!r}", "a number, not its float")
         yield Fault(
             "HMT305",
-            f"the regex matches {number} but not {float(number)!r}, and a number argument may "
-            f"arrive as a float: {quote(pattern, 40)} is matched against str(value)",
+            f"the regex matches {matches}, and a number argument may arrive as a float: "
+            f"{quote(pattern, 40)} is matched against str(value)",
             where,
-            hint=f"accept the float form too, e.g. `^{number}(\\.0+)?$`, "
-            f'or use `{{fuzzy: "{number}"}}`',
+            hint="accept the float form too"
+            + derived(f', e.g. `^{number}(\\.0+)?$`, or use `{{fuzzy: "{number}"}}`'),
         )
 
 

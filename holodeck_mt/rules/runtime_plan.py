@@ -4,7 +4,7 @@ a test-cases file named by an agent.yaml is planned under that agent's metrics."
 from __future__ import annotations
 
 from holodeck_mt import walk
-from holodeck_mt.model import format_path, test_case_phrase, under
+from holodeck_mt.model import Origin, format_path, test_case_phrase, under
 from holodeck_mt.rules import Context
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.precedence import Definition, Plan, TurnPlan
@@ -39,6 +39,12 @@ def here(context: Context, definition: Definition) -> bool:
     return context.agent is None or definition.level != "agent"
 
 
+def origin(context: Context, definition: Definition, key: str | None = None) -> Origin:
+    """Where the definition's ``key`` (by default, its name's) stands, for a message."""
+    key = key if key is not None else precedence.name_key(definition.metric) or ""
+    return not here(context, definition), (*definition.path, key)
+
+
 def where(context: Context, definition: Definition) -> str:
     """``test case 'x' (#1) turns[0].evaluations[0]``; ``the agent's evaluations.metrics[0]``."""
     if definition.level == "agent":
@@ -52,7 +58,8 @@ def turn_where(context: Context, case_index: int | None, parts: tuple[str | int,
     if found is None or case_index is None:
         return format_path(parts)
     base = found[1]
-    named = test_case_phrase(walk.test_case_name(context.data, case_index), case_index)
+    name = walk.test_case_name(context.data, case_index)
+    named = test_case_phrase(name, case_index, at=(*base, case_index, "name"))
     relative = format_path(parts[len(base) + 1 :])
     return named + (f" {relative}" if relative else "")
 

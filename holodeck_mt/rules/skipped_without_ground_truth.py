@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt.model import Fault, clip, under
+from holodeck_mt.model import Fault, clip, marked, under
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.rules.runtime_plan import readable
@@ -43,7 +43,8 @@ def check(context: Context) -> Iterator[Fault]:
             told = (a for a in turn.metrics if a.status == status)
             named = list(dict.fromkeys(a.own.name for a in told if readable(context, a.own)))
             if named:
-                names = clip(", ".join(f"`{n}`" for n in named))
+                at = [runtime_plan.origin(context, a.own) for a in turn.metrics]
+                names = marked(clip(", ".join(f"`{n}`" for n in named)), at=at)
                 verb = one if len(named) == 1 else many
                 yield Fault("HMT304", message.format(names=names, verb=verb), turn.path, hint=hint)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt.model import Fault, JsonPath
+from holodeck_mt.model import Fault, JsonPath, Origin, marked, unmarked
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics import metrics, precedence
@@ -33,11 +33,15 @@ def check(context: Context) -> Iterator[Fault]:
     first_path, first_truth, first_value, first_case = dwarfed[0]
     low, high = metrics.passing_interval(first_value, settings)
     where = runtime_plan.turn_where(context, first_case, first_path)
+    # Each number shown is marked with the nodes it came from: the metric, the ground truth.
+    metric = runtime_plan.origin(context, winner, "")[0], winner.path
+    truth: Origin = (False, (*first_path, "ground_truth"))
+    shown = marked(unmarked(quote(first_truth, 30)), at=[truth])
+    interval = marked(f"{low:.6g} to {high:.6g}", at=[metric, truth])
     message = (
-        f"`absolute_tolerance: {tolerance}` is at least the size of the ground truth on "
-        f"{plural(len(dwarfed), 'turn')} running `numeric` (first: "
-        f"{where}, ground truth {quote(first_truth, 30)}): any answer from {low:.6g} to "
-        f"{high:.6g} passes there"
+        f"`absolute_tolerance: {marked(str(tolerance), at=[metric])}` is at least the size of "
+        f"the ground truth on {plural(len(dwarfed), 'turn')} running `numeric` (first: "
+        f"{where}, ground truth {shown}): any answer from {interval} passes there"
     )
     hint = "use relative_tolerance (e.g. 0.01) for answers of mixed size, or a far smaller "
     hint += "absolute_tolerance"

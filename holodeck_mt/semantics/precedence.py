@@ -53,22 +53,26 @@ def kind_of(metric: dict[str, Any]) -> Kind | None:
     return None
 
 
+#: The key of each kind's name, which the platform files its evaluator under.
+_NAMED_BY = {"standard": "metric", "geval": "name", "rag": "metric_type"}
+
+
 def evaluator_name(metric: dict[str, Any]) -> str | None:
     """The name the platform files the metric's evaluator under; None for code metrics."""
-    kind = kind_of(metric)
-    field_name = {"standard": "metric", "geval": "name", "rag": "metric_type"}.get(kind or "")
-    value = metric.get(field_name) if field_name else None
+    field = _NAMED_BY.get(kind_of(metric) or "")
+    value = metric.get(field) if field else None
     return value if isinstance(value, str) else None
 
 
 def display_name(metric: dict[str, Any]) -> str:
-    name = evaluator_name(metric)
-    if name is not None:
-        return name
-    for key in ("name", "grader"):
-        if isinstance(metric.get(key), str):
-            return str(metric[key])
-    return "?"
+    key = name_key(metric)
+    return str(metric[key]) if key is not None else "?"
+
+
+def name_key(metric: dict[str, Any]) -> str | None:
+    """The key of the metric's name as :func:`display_name` shows it (None: it has none)."""
+    named = [_NAMED_BY.get(kind_of(metric) or "", "")] if evaluator_name(metric) else []
+    return next((k for k in (*named, "name", "grader") if isinstance(metric.get(k), str)), None)
 
 
 def settings(metric: dict[str, Any]) -> dict[str, Any]:

@@ -1,4 +1,5 @@
-"""Short phrases shared by messages."""
+"""Short phrases shared by messages; whatever shows the input (a value, a key) is marked
+(``model.marked``), for a report to show it or name the ``${NAME}`` it came from."""
 
 from __future__ import annotations
 
@@ -8,9 +9,8 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from holodeck_mt.model import Quote, Unquote, clip
+from holodeck_mt.model import OWN, VALUE, Quote, Unquote, clip, marked
 from holodeck_mt.read.scalars import YamlScalar
-from holodeck_mt.text import substituted
 from holodeck_mt.text.safe_text import escape_as_json as safe
 
 #: What a YAML author calls a value of each Python type (``bool`` before ``int``), and the
@@ -58,16 +58,14 @@ def plural(n: int, noun: str, *, grouped: bool = False) -> str:
     return f"{shown} {noun}{'s' if n != 1 else ''}"
 
 
-def show(value: Any, limit: int = 40, *, given: bool = True) -> str:
+def show(value: Any, limit: int = 40, *, given: bool = True, own: bool = False) -> str:
     """A bounded rendering of a value, never the whole of a large instance; a value of the
-    input (``given``, not the schema's) that came from a ``${NAME}`` reference is named by
-    its reference, never shown."""
-    if given:
-        named = substituted.phrase(value)
-        if named is not None:
-            return named
-        if isinstance(value, str):
-            value = substituted.as_written(value)
+    input (``given``, not the schema's) marked (``own``: the diagnostic's own node's)."""
+    shown = _shown(value, limit)
+    return marked(shown, OWN if own else VALUE) if given else shown
+
+
+def _shown(value: Any, limit: int) -> str:
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, (int, float)):
@@ -91,21 +89,16 @@ def platform_reads(parts: Sequence[str | int], shown: str) -> str:
     return f"the platform reads {label} {shown}"
 
 
-def key(name: str) -> str:
-    """A key of the input as a message quotes it: clipped, as written (``${NAME}``, not a
-    variable's value)."""
-    return clip(substituted.as_written(name))
+def key(name: str, *, own: bool = False) -> str:
+    """A key of the input as a message quotes it: clipped, marked (``own``: the node's)."""
+    return marked(clip(name), OWN if own else VALUE)
 
 
-def got(value: Any) -> str:
-    """``integer 206588``, ``null``, ``a mapping of 2 keys``; ``the value of `${NAME}` (a
-    string)`` for a value that came whole from a reference."""
-    named = substituted.phrase(value)
-    if named is not None:
-        return f"{named} ({type_name(kind_of(value))})"
+def got(value: Any, *, own: bool = False) -> str:
+    """``integer 206588``, ``null``, ``a mapping of 2 keys``: the value marked, not its kind."""
     if isinstance(value, (dict, list)) or value is None:
-        return show(value)
-    return f"{kind_of(value)} {show(value)}"
+        return _shown(value, 40)
+    return f"{kind_of(value)} {show(value, own=own)}"
 
 
 def close_match(word: str, choices: Iterable[str], cutoff: float) -> str | None:
@@ -137,7 +130,7 @@ def did_you_mean(word: str, choices: Iterable[str]) -> str | None:
 def quote_fix(key: str | int | None, value: Any) -> Quote | None:
     """For a scalar that YAML read as a non-string where a string is required."""
     if isinstance(value, (bool, int, float, YamlScalar)):
-        text = clip(value.text) if isinstance(value, YamlScalar) else show(value)
+        text = clip(value.text) if isinstance(value, YamlScalar) else show(value, given=False)
         if isinstance(value, int) and not isinstance(value, bool):
             if abs(value) >= 10**60:
                 return None  # too many digits for a one-line hint
@@ -162,24 +155,16 @@ def unquote_fix(key: str | int | None, value: Any, *, integer: bool = False) -> 
 
 
 def quote(text: str, limit: int = 60) -> str:
-    """A string as a JSON string literal, clipped to ``limit`` characters first; a value
-    from a ``${NAME}`` reference named by it."""
-    named = substituted.phrase(text)
-    if named is not None:
-        return named
-    text = substituted.as_written(text)
-    return safe(json.dumps(clip(text, limit), ensure_ascii=False))
+    """A string of the input as a JSON string literal, clipped to ``limit`` first, marked."""
+    return marked(safe(json.dumps(clip(text, limit), ensure_ascii=False)))
 
 
 def literal(value: Any, limit: int = 60) -> str:
-    """Any loaded value, written the way YAML/JSON would (``true``, ``null``, ``[1, 2]``)."""
+    """Any loaded value as YAML/JSON writes it (``true``, ``null``, ``[1, 2]``), marked."""
     if isinstance(value, str):
         return quote(value, limit)
-    named = substituted.phrase(value)
-    if named is not None:
-        return named
     try:
         text = json.dumps(value, ensure_ascii=False, allow_nan=True)
     except (TypeError, ValueError):
         text = repr(value)
-    return safe(clip(text, limit))
+    return marked(safe(clip(text, limit)))

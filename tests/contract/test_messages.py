@@ -7,8 +7,10 @@ a wrong character would still leave every fixture's code, path and line right.
 
 from __future__ import annotations
 
+import dataclasses
 import io
 import sys
+from collections.abc import Iterable
 from pathlib import Path
 
 import pytest
@@ -23,6 +25,7 @@ from holodeck_mt.model import (
     to_pointer,
     under,
 )
+from holodeck_mt.model import unmarked as plain
 from holodeck_mt.pipeline import validate_text
 from holodeck_mt.render import github, junit, sarif, text
 from holodeck_mt.rules import (
@@ -180,12 +183,12 @@ def test_kind_of_names_a_value_as_a_yaml_author_would(value: object, kind: str) 
     ],
 )
 def test_show_renders_a_value_briefly(value: object, shown: str) -> None:
-    assert hints.show(value) == shown
+    assert plain(hints.show(value)) == shown
 
 
 def test_show_takes_its_limit() -> None:
-    assert hints.show("abcdef", limit=4) == "'abc…'"
-    assert hints.show("abcd", limit=4) == "'abcd'"
+    assert plain(hints.show("abcdef", limit=4)) == "'abc…'"
+    assert plain(hints.show("abcd", limit=4)) == "'abcd'"
 
 
 @pytest.mark.parametrize(
@@ -200,7 +203,7 @@ def test_show_takes_its_limit() -> None:
     ],
 )
 def test_got_names_the_kind_and_the_value(value: object, phrase: str) -> None:
-    assert hints.got(value) == phrase
+    assert plain(hints.got(value)) == phrase
 
 
 @pytest.mark.parametrize(
@@ -246,7 +249,7 @@ def test_quote_hint_shows_the_scalar_quoted(
     key: str | int | None, value: object, hint: str
 ) -> None:
     fix = hints.quote_fix(key, value)
-    assert (fix.hint() if fix is not None else None) == hint
+    assert (plain(fix.hint()) if fix is not None else None) == hint
 
 
 # --- renderers ------------------------------------------------------------------------------
@@ -507,11 +510,19 @@ def test_checks_skip_what_the_schema_already_reported() -> None:
     assert _faults(data, reported, import_graders=True, check_files=True) == []
 
 
+def _shown(faults: Iterable[Fault]) -> list[Fault]:
+    """The faults' words as a file without a reference shows them (their marks out)."""
+    return [
+        dataclasses.replace(f, message=plain(f.message), hint=f.hint and plain(f.hint), fix=None)
+        for f in faults
+    ]
+
+
 def test_check_files_reports_a_folder_as_not_a_file(tmp_path: Path) -> None:
     (tmp_path / "data").mkdir()
     data = {"test_cases": [{"input": "x", "files": [{"path": "data", "type": "pdf"}]}]}
     context = Context(data=data, base_dir=tmp_path, options=Options(check_files=True))
-    assert list(files_exist.check(context)) == [
+    assert _shown(files_exist.check(context)) == [
         Fault(
             "HMT112",
             "'data' is a folder, not a file",
@@ -530,7 +541,7 @@ def test_a_metric_without_type_is_standard_for_ineffective_flags() -> None:
         {"input": "x", "evaluations": [{"metric": "equality", "case_insensitive": True}]},
     ]
     context = Context(data=data, base_dir=Path("."))
-    assert list(ineffective_flags.check(context)) == [
+    assert _shown(ineffective_flags.check(context)) == [
         Fault(
             "HMT200",
             "`case_insensitive` has no effect on the `numeric` metric (it applies to `equality`)",
@@ -555,7 +566,7 @@ def test_grader_import_leaves_sys_path_as_it_found_it(tmp_path: Path) -> None:
     context = Context(data=data, base_dir=tmp_path, options=Options(import_graders=True))
     faults = list(graders_import.check(context))
     assert sys.path == before
-    assert [f.message for f in faults] == [
+    assert [plain(f.message) for f in faults] == [
         "grader 'raising_grader_for_path_test:g': importing 'raising_grader_for_path_test' "
         "raised ValueError: broken",
         "grader 'graders_for_path_test:missing': module 'graders_for_path_test' has no "
@@ -600,7 +611,7 @@ def _args_data(*values: object) -> list[dict[str, object]]:
 
 def _check_faults(module: object, data: object) -> list[Fault]:
     check = module.check  # type: ignore[attr-defined]
-    return list(check(Context(data=data, base_dir=Path("."))))
+    return _shown(check(Context(data=data, base_dir=Path("."))))
 
 
 def test_a_literal_that_looks_like_a_matcher_names_the_matcher_meant() -> None:

@@ -7,6 +7,8 @@ fault before one it must: a rule that stopped at the first would lose the second
 
 from __future__ import annotations
 
+import dataclasses
+
 from holodeck_mt.pipeline import validate_text
 
 Seen = tuple[str, str | None, str, int, str, str | None]
@@ -202,7 +204,7 @@ def test_past_the_most_nodes_a_walk_keeps_every_check_still_sees_every_argument(
     again, and the last arguments are checked by every check that walks them."""
     from pathlib import Path
 
-    from holodeck_mt.model import Fault
+    from holodeck_mt.model import Fault, unmarked
     from holodeck_mt.rules import MOST_KEPT, Context, literal_like_matcher, regex_compiles
 
     args: dict[str, object] = {f"a{i}": {"regex": "a"} for i in range(MOST_KEPT)}
@@ -211,7 +213,8 @@ def test_past_the_most_nodes_a_walk_keeps_every_check_still_sees_every_argument(
     data = {"test_cases": [{"input": "x", "expected_tools": [{"name": "t", "args": args}]}]}
     context = Context(data=data, base_dir=Path("."))
     where = ("test_cases", 0, "expected_tools", 0, "args")
-    assert list(regex_compiles.check(context)) == [
+    found = regex_compiles.check(context)
+    assert [dataclasses.replace(f, message=unmarked(f.message)) for f in found] == [
         Fault(
             "HMT104",
             "cannot compile regex: missing ), unterminated subpattern at position 0",

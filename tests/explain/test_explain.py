@@ -275,3 +275,4 @@ def test_explain_judges_the_substituted_document_and_shows_each_reference_as_wri
     out = capsys.readouterr().out
     assert "absolute_tolerance ${HMT_TOL}," in out
     assert '"${HMT_TOL}"' not in out and "absolute_tolerance 0.5" not in out
+    assert "numeric (standard)" in out or "numeric" in out  # a literal name stays shown

@@ -29,6 +29,7 @@ from holodeck_mt.model import (
     Rewrite,
     Role,
     Unquote,
+    unmarked,
 )
 from tests.conftest import ROOT
 
@@ -152,7 +153,7 @@ def test_a_fixable_diagnostics_hint_is_its_intents_words(
 ) -> None:
     [d] = [d for d in _diagnose(text, role) if d.code == code]
     assert isinstance(d.fix, intent)
-    assert d.hint == d.fix.hint()
+    assert d.hint == unmarked(d.fix.hint())
 
 
 def test_removing_or_renaming_what_the_author_wrote_is_unsafe() -> None:

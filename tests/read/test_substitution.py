@@ -71,7 +71,7 @@ def test_a_variable_set_to_a_word_is_the_type_error_at_its_reference(
         18,
         "evaluations.metrics[0].threshold",
     )
-    assert d.message == "`threshold` must be a number, got the value of `${HMT_T}` (a string)"
+    assert d.message == "`threshold` must be a number, got string `${HMT_T}`"
 
 
 def test_an_unset_reference_in_a_flow_mapping_loads(monkeypatch: pytest.MonkeyPatch) -> None:

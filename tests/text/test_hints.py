@@ -11,8 +11,24 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from holodeck_mt.model import MARKS, VALUE
+from holodeck_mt.model import unmarked as plain
 from holodeck_mt.text.safe_text import escape_as_json as safe
-from holodeck_mt.wording.hints import close_match, did_you_mean, literal, quote
+from holodeck_mt.wording import hints
+from holodeck_mt.wording.hints import close_match, did_you_mean
+
+
+def quote(text: str, limit: int = 60) -> str:
+    """``hints.quote`` as shown where no reference is near: marked, then plain."""
+    marked = hints.quote(text, limit)
+    assert marked[0] == VALUE and not any(m in marked[1:-1] for m in MARKS)
+    return plain(marked)
+
+
+def literal(value: Any, limit: int = 60) -> str:
+    marked = hints.literal(value, limit)
+    assert marked[0] == VALUE and not any(m in marked[1:-1] for m in MARKS)
+    return plain(marked)
 
 
 @pytest.mark.parametrize(
