@@ -43,14 +43,7 @@ CONFIGURATIONS = {
 Seen = tuple[str, int, int, str, str]
 
 
-#: The configuration the fast suite compares under; the others run in the slow suite.
-FAST = "strict, platform off"
-
-
-@pytest.fixture(
-    scope="module",
-    params=[c if c == FAST else pytest.param(c, marks=pytest.mark.slow) for c in CONFIGURATIONS],
-)
+@pytest.fixture(scope="module", params=list(CONFIGURATIONS))
 def judged(
     request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
 ) -> Iterator[tuple[Path, str | None, dict[str, list[dict[str, Any]]]]]:
