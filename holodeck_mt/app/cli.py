@@ -385,22 +385,18 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
     return [_run(job) for job in jobs]
 
 
-def _prepare(models: bool) -> None:
-    """Import what every worker needs before they are forked, so that they share it."""
+def _prepare(jobs: list[_Job]) -> None:
+    """Import what every worker needs before they are forked, so that they share it: the
+    platform's models too when an agent.yaml needs them (not under ``--platform off``)."""
     import holodeck_mt.pipeline  # noqa: F401  (each stage a worker runs)
-    from holodeck_mt.contract import compiled as fast_path
-    from holodeck_mt.contract import platform_models
-
-    fast_path.warm()
-    if models:
-        platform_models.agent_model()
-
-
-def _judges_platform(job: _Job) -> bool:
-    """Whether ``job`` needs the platform's models: an agent.yaml, unless ``--platform off``."""
+    from holodeck_mt.contract import compiled, platform_models
     from holodeck_mt.project import discovery
 
-    return job.options.platform != "off" and discovery.is_agent_file(Path(job.path))
+    compiled.warm()
+    if _FORK and any(
+        j.options.platform != "off" and discovery.is_agent_file(Path(j.path)) for j in jobs
+    ):
+        platform_models.agent_model()
 
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
@@ -413,7 +409,7 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
 
     from holodeck_mt.rules.registry import rules_to_run
 
-    _prepare(_FORK and any(map(_judges_platform, jobs)))
+    _prepare(jobs)
     _prctl()
     rules_to_run(jobs[0].options)
     if not _FORK:  # a spawned worker starts as `python -c`: the working folder stays off sys.path
@@ -471,11 +467,6 @@ def _pool_run(
         pool.shutdown(wait=False, cancel_futures=True)
         raise
     pool.shutdown(wait=True)
-
-
-def _parallel(args: argparse.Namespace, files: int) -> bool:
-    """Whether ``files`` run on several processes (never the graders' imports: user code)."""
-    return args.jobs > 1 and files > 1 and not args.import_graders
 
 
 @functools.cache
@@ -690,7 +681,13 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
     try:
         jobs = settings.JobSettings(args, options)
         files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
-        rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
+        # A file an agent.yaml of this run names is validated through it, and alone only if
+        # that did not happen; the named files' settings read first.
+        first, later, targets = discovery.followed_last(files)
+        for target in targets:
+            jobs.of(os.path.abspath(target))
+        job_of: Callable[[str], _Job] = lambda f: _Job(f, jobs.of(f), limits, jobs.of)  # noqa: E731
+        rounds = [list(map(job_of, first)), list(map(job_of, later))]
     except (ConfigError, SelectionError) as e:
         return _error(e)
     if args.show_files:
@@ -828,19 +825,6 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
     return [[cached(job) for job in batch] for batch in rounds]
 
 
-def _rounds(
-    files: list[str], job: Callable[[str], _Job], settings: Callable[[str], object]
-) -> list[list[_Job]]:
-    """The files in two rounds: a file an agent.yaml of this run names is validated through
-    it, and alone only if that did not happen; the named files' ``settings`` read first."""
-    from holodeck_mt.project import discovery
-
-    first, later, targets = discovery.followed_last(files)
-    for target in targets:
-        settings(os.path.abspath(target))
-    return [list(map(job, first)), list(map(job, later))]
-
-
 def _validate_all(
     rounds: list[list[_Job]], args: argparse.Namespace, problems: list[str]
 ) -> list[FileResult]:
@@ -860,7 +844,8 @@ def _validate_all(
 
 
 def _outcomes(batch: list[_Job], args: argparse.Namespace) -> list[Outcome]:
-    if not _parallel(args, len(batch)):
+    """On several processes when there are several files (never the graders' imports)."""
+    if args.jobs < 2 or len(batch) < 2 or args.import_graders:
         return [_run(job) for job in batch]
     return _in_parallel(batch, min(args.jobs, len(batch)))
 
