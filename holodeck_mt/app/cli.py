@@ -897,10 +897,7 @@ def _schema(path_only: bool) -> int:
     from holodeck_mt.contract.registry import bundle_path
 
     bundle = bundle_path()
-    if path_only:
-        print(bundle)
-    else:
-        sys.stdout.write(bundle.read_text(encoding="utf-8"))
+    sys.stdout.write(f"{bundle}\n" if path_only else bundle.read_text(encoding="utf-8"))
     return EXIT_OK
 
 
