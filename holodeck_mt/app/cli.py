@@ -14,13 +14,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from holodeck_mt.limits import (
-    MAX_ALIAS_NODES,
-    MAX_DEPTH,
-    MAX_DIAGNOSTICS,
-    MAX_FILE_BYTES,
-    Limits,
-)
+from holodeck_mt.limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_DIAGNOSTICS, MAX_FILE_BYTES, Limits
 from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, MESSAGE, clip, usage_error
 from holodeck_mt.project.config import PLATFORM_CHOICES
 from holodeck_mt.selection import Options

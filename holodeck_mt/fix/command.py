@@ -139,12 +139,7 @@ def summary(report: Report, *, diff: bool, unsafe: bool) -> str:
 
 
 def main(
-    paths: Sequence[str],
-    *,
-    unsafe: bool,
-    diff: bool,
-    limits: Limits,
-    options_of: OptionsOf,
+    paths: Sequence[str], *, unsafe: bool, diff: bool, limits: Limits, options_of: OptionsOf
 ) -> int:
     """The ``fix`` command: exit 0 when nothing is left to fix or report, 1 when errors
     remain (with ``--diff``: when a fix would change a file), 2 on a usage error."""

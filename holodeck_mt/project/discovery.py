@@ -351,9 +351,7 @@ NOT_NAMED = (
 
 
 def search(
-    folder: Path,
-    problems: list[str] | None = None,
-    passed: list[tuple[str, str]] | None = None,
+    folder: Path, problems: list[str] | None = None, passed: list[tuple[str, str]] | None = None
 ) -> Iterator[Path]:
     """Every HoloDeck file under ``folder``: agent files by name, the others by content; a
     link out of the folder is not read (an agent file so linked is refused later, HMT120)."""
