@@ -622,15 +622,9 @@ def _fix(args: argparse.Namespace) -> int:
         jobs = settings.JobSettings(args, Options(report_unused_ignores=args.report_unused_ignores))
     except (ConfigError, SelectionError) as e:
         return _error(e)
-
-    def options_of(file: str) -> Options:
-        try:
-            return jobs.of(file)
-        except (ConfigError, SelectionError) as e:
-            raise fix_command.SettingsError(str(e)) from None
-
+    # A file's own configuration that cannot be used is said as a file not read (exit 2).
     return fix_command.main(
-        args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits, options_of=options_of
+        args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits, options_of=jobs.of
     )
 
 
