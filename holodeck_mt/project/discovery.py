@@ -255,19 +255,17 @@ def _named_target(events: Iterator[Any]) -> str | None:
         return target
 
 
-#: The plain scalars YAML 1.1 reads as null.
-_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
-
-
 def _null(event: Any) -> bool:
     """Whether a value is a plain null: the platform follows `test_cases_file` beside it."""
     import yaml
+
+    from holodeck_mt.read.scalars import NULL
 
     return (
         type(event) is yaml.ScalarEvent
         and event.tag is None
         and event.implicit[0]
-        and event.value in _NULLS
+        and event.value in NULL
     )
 
 
