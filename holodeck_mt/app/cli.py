@@ -869,10 +869,8 @@ def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
         print("pattern and bind other files; `init-editor --modeline` binds them):")
         for name in outcome.unbound:
             print(f"  {_shown(name)}")
-    if outcome.written:
-        print("Written: " + ", ".join(map(_shown, outcome.written)))
-    else:
-        print("Nothing to change.")
+    written = ", ".join(map(_shown, outcome.written))
+    print(f"Written: {written}" if written else "Nothing to change.")
     return EXIT_OK
 
 
