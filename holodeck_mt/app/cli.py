@@ -15,10 +15,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
 from holodeck_mt.limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_DIAGNOSTICS, MAX_FILE_BYTES, Limits
-from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, MESSAGE, clip, usage_error
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, usage_error
 from holodeck_mt.project.config import PLATFORM_CHOICES
 from holodeck_mt.selection import Options
-from holodeck_mt.text.safe_text import display_path, escape, guard_lines
+from holodeck_mt.text.safe_text import display_path, escape, guard_lines, say
 from holodeck_mt.urls import BUNDLE_URL
 
 if TYPE_CHECKING:
@@ -103,8 +103,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         for line in self.format_usage().rstrip().splitlines():  # our own text, line by line
-            _say(line)
-        _say(f"{self.prog}: error: {message}")
+            say(line)
+        say(f"{self.prog}: error: {message}")
         raise SystemExit(EXIT_USAGE)
 
     # An argument a command does not know: its usage error, not the top level's (argparse's).
@@ -488,18 +488,9 @@ def _as_worker(parent: int) -> None:
         os._exit(EXIT_TERMINATED)
 
 
-def _say(line: str) -> None:
-    """One line on stderr, escaped; a closed or broken stderr changes nothing."""
-    stream = sys.stderr
-    if stream is not None:
-        with contextlib.suppress(OSError, ValueError):
-            stream.write(escape(clip(line, 2 * MESSAGE)) + "\n")
-            stream.flush()
-
-
 def _error(message: object) -> int:
     """A usage error on stderr; its exit code."""
-    _say(usage_error(message))
+    say(usage_error(message))
     return EXIT_USAGE
 
 
@@ -799,7 +790,7 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
 
     tree = cache.misplaced(job.path for batch in rounds for job in batch)
     if tree is not None:  # a key or entries the checkout could have committed: no cache, said once
-        _say(f"holodeck-mt: no cache this run: the cache's folder lies in '{display_path(tree)}'")
+        say(f"holodeck-mt: no cache this run: the cache's folder lies in '{display_path(tree)}'")
         return rounds
     if cache.secret() is None:  # read now: forked workers have it
         return rounds
