@@ -14,17 +14,11 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TextIO
 
-from holodeck_mt.limits import (
-    MAX_ALIAS_NODES,
-    MAX_DEPTH,
-    MAX_DIAGNOSTICS,
-    MAX_FILE_BYTES,
-    Limits,
-)
-from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, MESSAGE, clip, usage_error
+from holodeck_mt.limits import MAX_ALIAS_NODES, MAX_DEPTH, MAX_DIAGNOSTICS, MAX_FILE_BYTES, Limits
+from holodeck_mt.model import EXIT_INVALID, EXIT_OK, EXIT_USAGE, clip, usage_error
 from holodeck_mt.project.config import PLATFORM_CHOICES
 from holodeck_mt.selection import Options
-from holodeck_mt.text.safe_text import display_path, escape, guard_lines
+from holodeck_mt.text.safe_text import display_path, escape, guard_lines, say
 from holodeck_mt.urls import BUNDLE_URL
 
 if TYPE_CHECKING:
@@ -109,8 +103,8 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         for line in self.format_usage().rstrip().splitlines():  # our own text, line by line
-            _say(line)
-        _say(f"{self.prog}: error: {message}")
+            say(line)
+        say(f"{self.prog}: error: {message}")
         raise SystemExit(EXIT_USAGE)
 
     # An argument a command does not know: its usage error, not the top level's (argparse's).
@@ -385,22 +379,18 @@ def _run_chunk(jobs: list[_Job]) -> list[Outcome]:
     return [_run(job) for job in jobs]
 
 
-def _prepare(models: bool) -> None:
-    """Import what every worker needs before they are forked, so that they share it."""
+def _prepare(jobs: list[_Job]) -> None:
+    """Import what every worker needs before they are forked, so that they share it: the
+    platform's models too when an agent.yaml needs them (not under ``--platform off``)."""
     import holodeck_mt.pipeline  # noqa: F401  (each stage a worker runs)
-    from holodeck_mt.contract import compiled as fast_path
-    from holodeck_mt.contract import platform_models
-
-    fast_path.warm()
-    if models:
-        platform_models.agent_model()
-
-
-def _judges_platform(job: _Job) -> bool:
-    """Whether ``job`` needs the platform's models: an agent.yaml, unless ``--platform off``."""
+    from holodeck_mt.contract import compiled, platform_models
     from holodeck_mt.project import discovery
 
-    return job.options.platform != "off" and discovery.is_agent_file(Path(job.path))
+    compiled.warm()
+    if _FORK and any(
+        j.options.platform != "off" and discovery.is_agent_file(Path(j.path)) for j in jobs
+    ):
+        platform_models.agent_model()
 
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
@@ -413,7 +403,7 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
 
     from holodeck_mt.rules.registry import rules_to_run
 
-    _prepare(_FORK and any(map(_judges_platform, jobs)))
+    _prepare(jobs)
     _prctl()
     rules_to_run(jobs[0].options)
     if not _FORK:  # a spawned worker starts as `python -c`: the working folder stays off sys.path
@@ -473,11 +463,6 @@ def _pool_run(
     pool.shutdown(wait=True)
 
 
-def _parallel(args: argparse.Namespace, files: int) -> bool:
-    """Whether ``files`` run on several processes (never the graders' imports: user code)."""
-    return args.jobs > 1 and files > 1 and not args.import_graders
-
-
 @functools.cache
 def _prctl() -> Callable[..., int] | None:
     """libc's ``prctl`` (Linux), looked up before the workers are forked: they inherit it."""
@@ -503,18 +488,9 @@ def _as_worker(parent: int) -> None:
         os._exit(EXIT_TERMINATED)
 
 
-def _say(line: str) -> None:
-    """One line on stderr, escaped; a closed or broken stderr changes nothing."""
-    stream = sys.stderr
-    if stream is not None:
-        with contextlib.suppress(OSError, ValueError):
-            stream.write(escape(clip(line, 2 * MESSAGE)) + "\n")
-            stream.flush()
-
-
 def _error(message: object) -> int:
     """A usage error on stderr; its exit code."""
-    _say(usage_error(message))
+    say(usage_error(message))
     return EXIT_USAGE
 
 
@@ -637,15 +613,9 @@ def _fix(args: argparse.Namespace) -> int:
         jobs = settings.JobSettings(args, Options(report_unused_ignores=args.report_unused_ignores))
     except (ConfigError, SelectionError) as e:
         return _error(e)
-
-    def options_of(file: str) -> Options:
-        try:
-            return jobs.of(file)
-        except (ConfigError, SelectionError) as e:
-            raise fix_command.SettingsError(str(e)) from None
-
+    # A file's own configuration that cannot be used is said as a file not read (exit 2).
     return fix_command.main(
-        args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits, options_of=options_of
+        args.paths, unsafe=args.unsafe_fixes, diff=args.diff, limits=limits, options_of=jobs.of
     )
 
 
@@ -690,7 +660,13 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
     try:
         jobs = settings.JobSettings(args, options)
         files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
-        rounds = _rounds(files, lambda f: _Job(f, jobs.of(f), limits, jobs.of), jobs.of)
+        # A file an agent.yaml of this run names is validated through it, and alone only if
+        # that did not happen; the named files' settings read first.
+        first, later, targets = discovery.followed_last(files)
+        for target in targets:
+            jobs.of(os.path.abspath(target))
+        job_of: Callable[[str], _Job] = lambda f: _Job(f, jobs.of(f), limits, jobs.of)  # noqa: E731
+        rounds = [list(map(job_of, first)), list(map(job_of, later))]
     except (ConfigError, SelectionError) as e:
         return _error(e)
     if args.show_files:
@@ -814,7 +790,7 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
 
     tree = cache.misplaced(job.path for batch in rounds for job in batch)
     if tree is not None:  # a key or entries the checkout could have committed: no cache, said once
-        _say(f"holodeck-mt: no cache this run: the cache's folder lies in '{display_path(tree)}'")
+        say(f"holodeck-mt: no cache this run: the cache's folder lies in '{display_path(tree)}'")
         return rounds
     if cache.secret() is None:  # read now: forked workers have it
         return rounds
@@ -826,19 +802,6 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
         return replace(job, cache=root, config=str(found) if found is not None else None)
 
     return [[cached(job) for job in batch] for batch in rounds]
-
-
-def _rounds(
-    files: list[str], job: Callable[[str], _Job], settings: Callable[[str], object]
-) -> list[list[_Job]]:
-    """The files in two rounds: a file an agent.yaml of this run names is validated through
-    it, and alone only if that did not happen; the named files' ``settings`` read first."""
-    from holodeck_mt.project import discovery
-
-    first, later, targets = discovery.followed_last(files)
-    for target in targets:
-        settings(os.path.abspath(target))
-    return [list(map(job, first)), list(map(job, later))]
 
 
 def _validate_all(
@@ -860,7 +823,8 @@ def _validate_all(
 
 
 def _outcomes(batch: list[_Job], args: argparse.Namespace) -> list[Outcome]:
-    if not _parallel(args, len(batch)):
+    """On several processes when there are several files (never the graders' imports)."""
+    if args.jobs < 2 or len(batch) < 2 or args.import_graders:
         return [_run(job) for job in batch]
     return _in_parallel(batch, min(args.jobs, len(batch)))
 
@@ -896,10 +860,8 @@ def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
         print("pattern and bind other files; `init-editor --modeline` binds them):")
         for name in outcome.unbound:
             print(f"  {_shown(name)}")
-    if outcome.written:
-        print("Written: " + ", ".join(map(_shown, outcome.written)))
-    else:
-        print("Nothing to change.")
+    written = ", ".join(map(_shown, outcome.written))
+    print(f"Written: {written}" if written else "Nothing to change.")
     return EXIT_OK
 
 
@@ -912,10 +874,7 @@ def _schema(path_only: bool) -> int:
     from holodeck_mt.contract.registry import bundle_path
 
     bundle = bundle_path()
-    if path_only:
-        print(bundle)
-    else:
-        sys.stdout.write(bundle.read_text(encoding="utf-8"))
+    sys.stdout.write(f"{bundle}\n" if path_only else bundle.read_text(encoding="utf-8"))
     return EXIT_OK
 
 

@@ -78,11 +78,7 @@ def _valid_whole(
 
 
 def _by_test_case(
-    fast: Compiled,
-    root: str,
-    data: Any,
-    located: tuple[list[Any], JsonPath],
-    max_cases: int,
+    fast: Compiled, root: str, data: Any, located: tuple[list[Any], JsonPath], max_cases: int
 ) -> list[Fault]:
     """jsonschema on the document with only its invalid test cases in the list."""
     cases, prefix = located

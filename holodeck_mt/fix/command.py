@@ -21,10 +21,6 @@ from holodeck_mt.text.safe_text import display_path, escape
 from holodeck_mt.wording.hints import plural
 
 
-class SettingsError(ValueError):
-    """A file's configuration cannot be used: the run stops (exit 2)."""
-
-
 @dataclass(frozen=True)
 class Request:
     unsafe: bool
@@ -139,20 +135,11 @@ def summary(report: Report, *, diff: bool, unsafe: bool) -> str:
 
 
 def main(
-    paths: Sequence[str],
-    *,
-    unsafe: bool,
-    diff: bool,
-    limits: Limits,
-    options_of: OptionsOf,
+    paths: Sequence[str], *, unsafe: bool, diff: bool, limits: Limits, options_of: OptionsOf
 ) -> int:
     """The ``fix`` command: exit 0 when nothing is left to fix or report, 1 when errors
     remain (with ``--diff``: when a fix would change a file), 2 on a usage error."""
-    try:
-        report = run(paths, Request(unsafe, diff, limits), options_of)
-    except SettingsError as e:
-        print(usage_error(escape(clip(str(e), 800))), file=sys.stderr)
-        return EXIT_USAGE
+    report = run(paths, Request(unsafe, diff, limits), options_of)
     for problem in report.problems:
         print(usage_error(escape(clip(problem, 800))), file=sys.stderr)
     print(summary(report, diff=diff, unsafe=unsafe), file=sys.stderr)

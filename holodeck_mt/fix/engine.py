@@ -282,11 +282,7 @@ class Outcome:
 
 
 def fix_all(
-    text: str,
-    diagnose: Callable[[str], list[Diagnostic]],
-    *,
-    unsafe: bool = False,
-    rounds: int = 5,
+    text: str, diagnose: Callable[[str], list[Diagnostic]], *, unsafe: bool = False, rounds: int = 5
 ) -> Outcome:
     """Apply fixes until none is left (``rounds`` at most: a fix that waits goes next round)."""
     applied: list[Fix] = []

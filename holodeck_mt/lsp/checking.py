@@ -16,10 +16,9 @@ from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic, FileResult
 from holodeck_mt.pipeline import read_saved, validate_document_text, validate_text
 from holodeck_mt.project import discovery
-from holodeck_mt.project.config import ConfigError
 from holodeck_mt.project.settings import FileSettings, JobSettings
 from holodeck_mt.read import confine
-from holodeck_mt.selection import Options, SelectionError
+from holodeck_mt.selection import Options
 
 
 def decided(path: Path, tree: Path) -> tuple[FileSettings, JobSettings, str | None]:
@@ -31,7 +30,7 @@ def decided(path: Path, tree: Path) -> tuple[FileSettings, JobSettings, str | No
         if found.agent is not None:
             jobs.of(str(found.agent))  # read now: a fault is said here
         return found, jobs, None
-    except (ConfigError, SelectionError, OSError, ValueError) as e:
+    except (OSError, ValueError) as e:  # a configuration or a selection that cannot be used
         jobs = JobSettings(top=tree, isolated=True)
         return jobs.for_path(path), jobs, f"configuration not used: {e}"
 

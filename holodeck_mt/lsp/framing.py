@@ -7,16 +7,14 @@ A body pygls cannot read is one such line too (:class:`OneLine`), never a traceb
 
 from __future__ import annotations
 
-import contextlib
 import logging
 import re
-import sys
 from collections import deque
 from typing import BinaryIO
 
 from holodeck_mt.limits import MAX_FILE_BYTES
 from holodeck_mt.model import clip
-from holodeck_mt.text.safe_text import escape
+from holodeck_mt.text import safe_text
 
 #: The longest header line read as such.
 MAX_HEADER = 8192
@@ -118,12 +116,7 @@ class FramedInput:
 
 
 def say(line: str) -> None:
-    """One line on stderr, escaped and clipped; a closed stderr changes nothing."""
-    stream = sys.stderr
-    if stream is not None:
-        with contextlib.suppress(OSError, ValueError):
-            stream.write(f"holodeck-mt lsp: {escape(clip(line, 300))}\n")
-            stream.flush()
+    safe_text.say(line, 300, "holodeck-mt lsp: ")
 
 
 class OneLine(logging.Handler):

@@ -33,7 +33,7 @@ KEYS += ("extend-select", "extend-ignore")
 #: Keys no longer read, each with why: a repository's file chooses nothing the cache trusts.
 _GONE = {
     "cache-dir": "the cache is never kept in a tree it judges (a pull request could commit it);"
-    " results stay in the user's cache folder, or $HOLODECK_MT_CACHE_DIR outside the repository",
+    " results stay in the user's cache folder, or $HOLODECK_MT_CACHE_DIR outside the repository"
 }
 
 

@@ -255,19 +255,17 @@ def _named_target(events: Iterator[Any]) -> str | None:
         return target
 
 
-#: The plain scalars YAML 1.1 reads as null.
-_NULLS = frozenset({"", "~", "null", "Null", "NULL"})
-
-
 def _null(event: Any) -> bool:
     """Whether a value is a plain null: the platform follows `test_cases_file` beside it."""
     import yaml
+
+    from holodeck_mt.read.scalars import NULL
 
     return (
         type(event) is yaml.ScalarEvent
         and event.tag is None
         and event.implicit[0]
-        and event.value in _NULLS
+        and event.value in NULL
     )
 
 
@@ -351,9 +349,7 @@ NOT_NAMED = (
 
 
 def search(
-    folder: Path,
-    problems: list[str] | None = None,
-    passed: list[tuple[str, str]] | None = None,
+    folder: Path, problems: list[str] | None = None, passed: list[tuple[str, str]] | None = None
 ) -> Iterator[Path]:
     """Every HoloDeck file under ``folder``: agent files by name, the others by content; a
     link out of the folder is not read (an agent file so linked is refused later, HMT120)."""

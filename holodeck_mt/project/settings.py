@@ -26,7 +26,6 @@ class FileSettings:
     base: Path
     #: The folder whose ``.env`` is read (None: the working directory).
     env: Path | None
-    config: Settings
     options: Options
 
 
@@ -93,9 +92,7 @@ class JobSettings:
         agent = discovery.through(path, self._top)
         role: Role = "test-cases-file" if agent is not None else "document"
         file = str(path)
-        return FileSettings(
-            role, agent, (agent or path).parent, self._top, self.settings(file), self.of(file)
-        )
+        return FileSettings(role, agent, (agent or path).parent, self._top, self.of(file))
 
     def kept(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
         """The files less those an ``exclude`` matches (to ``passed``, with why), unless named

@@ -107,11 +107,7 @@ def _temporary(target: Path) -> tuple[int, str]:
 
 
 def _move_in(
-    temporary: tuple[int, str],
-    target: Path,
-    data: bytes,
-    mode: int,
-    owner: tuple[int, int] | None,
+    temporary: tuple[int, str], target: Path, data: bytes, mode: int, owner: tuple[int, int] | None
 ) -> None:
     """Fill ``temporary`` and move it over ``target``; on :class:`OSError` it is removed."""
     descriptor, name = temporary

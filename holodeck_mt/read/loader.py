@@ -25,14 +25,7 @@ from holodeck_mt.text.positions import Positions, line_column
 if TYPE_CHECKING:  # PyYAML is imported only for a text the compiled builder declines
     from yaml.error import YAMLError
 
-__all__ = [
-    "DialectNote",
-    "Document",
-    "Index",
-    "Positions",
-    "decode",
-    "load",
-]
+__all__ = ["DialectNote", "Document", "Index", "Positions", "decode", "load"]
 
 
 #: Which positions to keep: every one, none, or the root's and its children's.

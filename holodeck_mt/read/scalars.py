@@ -65,7 +65,7 @@ TAG_PREFIX = "tag:yaml.org,2002:"
 # YAML 1.1 (the platform). ``$`` rather than ``\Z``, as the platform's resolver matches.
 
 #: Null to YAML 1.1 and 1.2 alike.
-_NULL = {"", "~", "null", "Null", "NULL"}
+NULL = frozenset({"", "~", "null", "Null", "NULL"})
 _BOOL_11 = {
     word: truth
     for truth, words in ((True, "yes true on"), (False, "no false off"))
@@ -107,7 +107,7 @@ def resolve(text: str) -> Any:
     first = text[0]
     if first not in TYPED_FIRST:
         return text
-    if text in _NULL:
+    if text in NULL:
         return None
     truth = _BOOL_11.get(text)
     if truth is not None:
@@ -256,7 +256,7 @@ _NUMBERS_12: tuple[tuple[re.Pattern[str], Callable[[str], Any]], ...] = (
 
 def editor_reading(text: str) -> Any:
     """How a YAML 1.2 core-schema reader (an editor) reads an untagged plain scalar."""
-    if text in _NULL:
+    if text in NULL:
         return None
     if text in _BOOL_12:
         return _BOOL_12[text]

@@ -19,25 +19,21 @@ if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
 
-def message(d: Diagnostic) -> str:
-    """The annotation's text: the cause, where it lies, and the hint on its own line."""
-    located = escape(d.where)
-    said = escape(d.message, keep_newlines=True)  # a newline is encoded (%0A) below
-    text = f"{said} ({located})" if located else said
-    if d.hint:
-        text += f"\nhint: {escape(d.hint, keep_newlines=True)}"
-    return text
-
-
 def command(path: str, d: Diagnostic, level: str | None = None) -> str:
-    """The workflow command of one diagnostic: ``::error``, ``::warning``, ``::notice`` (a note)."""
+    """The workflow command of one diagnostic: ``::error``, ``::warning``, ``::notice`` (a note);
+    its text the cause, where it lies, and the hint on its own line."""
     properties = {"file": escape(path), "line": str(d.line), "col": str(d.column)}
     if d.end_column is not None and d.end_line in (None, d.line):
         properties["endColumn"] = str(d.end_column)
     properties["title"] = title(d.code)
     joined = ",".join(f"{k}={escape_command_property(v)}" for k, v in properties.items())
     kind = "notice" if level == "note" else level or d.severity
-    return f"::{kind} {joined}::{escape_command_data(message(d))}"
+    located = escape(d.where)
+    text = escape(d.message, keep_newlines=True)  # a newline is encoded (%0A) below
+    text = f"{text} ({located})" if located else text
+    if d.hint:
+        text += f"\nhint: {escape(d.hint, keep_newlines=True)}"
+    return f"::{kind} {joined}::{escape_command_data(text)}"
 
 
 def render(results: Sequence[FileResult], out: TextIO, *, quiet: bool = False) -> None:

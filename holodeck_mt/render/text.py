@@ -4,20 +4,19 @@ cause`, the source line with `^~~~` under the token, the hint, then a summary li
 from __future__ import annotations
 
 import os
-import re
 from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from typing import TYPE_CHECKING, TextIO
 
 from holodeck_mt.contract import unchecked
 from holodeck_mt.model import CAPPED, Diagnostic
+from holodeck_mt.text.quoting import TOKEN
 from holodeck_mt.text.safe_text import escape, guard_lines
 from holodeck_mt.wording.hints import plural
 
 if TYPE_CHECKING:
     from holodeck_mt.model import FileResult
 
-_TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 _MAX_SHOWN = 160
 
 
@@ -42,7 +41,7 @@ def _excerpt(line: str | None, d: Diagnostic, style: Callable[[str, str], str]) 
         return []
     source = line.rstrip("\r\n")
     start = max(d.column - 1, 0)
-    match = _TOKEN.match(source, start)
+    match = TOKEN.match(source, start)
     width = max(len(match.group(0)) if match else 1, 1)
     if len(source) > _MAX_SHOWN:  # a long line: show a window around the column
         left = max(0, start - 40)

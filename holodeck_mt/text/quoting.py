@@ -14,6 +14,8 @@ LONGEST = 60
 _PROPERTIES = re.compile(r"(?:(?:&[^\s,\[\]{}]+|![^\s,\[\]{}]*)\s+)+")
 # A plain scalar's line break and the indentation around it: one space once folded.
 _FOLD = re.compile(rf"[ \t]*(?:{CR_LF})[ \t]*")
+#: A token as the text renderer underlines it: a quoted scalar or a run of plain characters.
+TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 
 
 def quoted(written: str) -> str | None:

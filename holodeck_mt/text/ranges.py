@@ -11,9 +11,8 @@ from collections.abc import Iterable
 from holodeck_mt.model import Diagnostic
 from holodeck_mt.text import lines, source
 from holodeck_mt.text.positions import line_column
+from holodeck_mt.text.quoting import TOKEN
 
-#: A token as the text renderer underlines it: a quoted scalar or a run of plain characters.
-_TOKEN = re.compile(r"""'(?:[^']|'')*'|"(?:[^"\\]|\\.)*"|[^\s:,\]}#]+(?::[^\s,\]}]+)*""")
 #: What stands before a block sequence item's node on its first line: the dash.
 _DASH = re.compile(r" *- +")
 
@@ -116,5 +115,5 @@ def _token_width(text: str, line: int, column: int) -> int:
         return 0
     start = starts[max(line - 1, 0)]
     found = lines.CR_LF_BREAKS.search(text, start)
-    match = _TOKEN.match(text[start : found.start() if found else len(text)], column - 1)
+    match = TOKEN.match(text[start : found.start() if found else len(text)], column - 1)
     return len(match.group(0)) if match else 0

@@ -4,9 +4,13 @@ starts no line with ``::``; the machine formats escape only what a terminal woul
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
+import sys
 import unicodedata
+
+from holodeck_mt.model import MESSAGE, clip
 
 #: DEL, C1 controls, bidi controls and invisible marks, line and paragraph separators, the BOM.
 _UNSAFE = "\x7f-\x9f\u061c\u200b-\u200f\u2028-\u202e\u2060-\u2069\ufeff"
@@ -86,6 +90,16 @@ def escape_command_data(text: str) -> str:
 def escape_command_property(text: str) -> str:
     """A workflow command's property value: as a message, plus the separators ``:`` ``,``."""
     return escape_command_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def say(line: str, limit: int = 2 * MESSAGE, prefix: str = "") -> None:
+    """One line on stderr, clipped to ``limit`` and escaped; a closed or broken stderr changes
+    nothing."""
+    stream = sys.stderr
+    if stream is not None:
+        with contextlib.suppress(OSError, ValueError):
+            stream.write(f"{prefix}{escape(clip(line, limit))}\n")
+            stream.flush()
 
 
 def display_path(path: str | bytes | os.PathLike[str]) -> str:
