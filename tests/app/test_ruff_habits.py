@@ -392,6 +392,7 @@ def _report(capsys: pytest.CaptureFixture[str], *argv: str) -> str:
     return captured.out
 
 
+@pytest.mark.slow  # 1,500 faulty test cases judged: the fast suite keeps the cap's own tests
 def test_past_the_cap_the_text_and_statistics_give_the_true_totals(
     many: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
@@ -413,6 +414,7 @@ def test_past_the_cap_the_text_and_statistics_give_the_true_totals(
     ]
 
 
+@pytest.mark.slow  # 1,500 faulty test cases judged: the fast suite keeps the cap's own tests
 def test_past_the_cap_every_format_gives_the_true_totals(
     many: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
