@@ -10,7 +10,9 @@ server that breaks or hangs fails a test instead of hanging the suite.
 from __future__ import annotations
 
 import json
+import os
 import subprocess
+import sys
 import threading
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -242,3 +244,11 @@ def _read_message(stream: IO[bytes]) -> dict[str, Any] | None:
         return None
     message: dict[str, Any] = json.loads(body.decode("utf-8"))
     return message
+
+
+def editor_env(path: tuple[Path, ...] = (), **variables: str) -> dict[str, str]:
+    """This environment for an editor under test, ``path`` first on the PATH, then this
+    interpreter's folder (``holodeck-mt`` on the PATH, as an installed validator is), with
+    ``variables`` set."""
+    folders = [*map(str, path), str(Path(sys.executable).parent), os.environ.get("PATH", "")]
+    return {**os.environ, "PATH": os.pathsep.join(folders), **variables}

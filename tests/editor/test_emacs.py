@@ -14,13 +14,13 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
 from tests.docs_pages import block
+from tests.editor.lsp_client import editor_env
 from tests.timeouts import LSP_ANSWER, scaled
 
 from .test_neovim import CONVFINQA
@@ -112,18 +112,14 @@ def _run(tmp_path: Path, file: Path, server: str, path: tuple[Path, ...] = ()) -
     (tmp_path / "driver.el").write_text(DRIVER, encoding="utf-8")
     out = tmp_path / "report.json"
     wait = scaled(LSP_ANSWER)
-    env = {
-        **os.environ,
-        # `holodeck-mt` on the PATH, as an installed validator is: this interpreter's.
-        "PATH": os.pathsep.join(
-            [*map(str, path), str(Path(sys.executable).parent), os.environ.get("PATH", "")]
-        ),
-        "HOME": str(home),
-        "HOLODECK_MT_EMACS_FILE": str(file),
-        "HOLODECK_MT_EMACS_SERVER": server,
-        "HOLODECK_MT_EMACS_OUT": str(out),
-        "HOLODECK_MT_EMACS_TIMEOUT": str(int(wait)),
-    }
+    env = editor_env(
+        path,
+        HOME=str(home),
+        HOLODECK_MT_EMACS_FILE=str(file),
+        HOLODECK_MT_EMACS_SERVER=server,
+        HOLODECK_MT_EMACS_OUT=str(out),
+        HOLODECK_MT_EMACS_TIMEOUT=str(int(wait)),
+    )
     completed = subprocess.run(
         [str(emacs), "--batch", "-l", str(tmp_path / "driver.el")],
         cwd=file.parent,

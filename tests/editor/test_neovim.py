@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import importlib.util
 import json
-import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +21,7 @@ import pytest
 
 from tests.conftest import unavailable
 from tests.docs_pages import blocks, section
+from tests.editor.lsp_client import editor_env
 from tests.timeouts import LSP_ANSWER, scaled
 
 pytest.importorskip("pygls", reason="the language server needs the [lsp] extra (pygls)")
@@ -139,21 +138,17 @@ def _nvim_on(
     (tmp_path / "driver.lua").write_text(driver, encoding="utf-8")
     out = tmp_path / "report.json"
     wait = scaled(LSP_ANSWER)
-    env = {
-        **os.environ,
-        # `holodeck-mt` on the PATH, as an installed validator is: this interpreter's.
-        "PATH": os.pathsep.join(
-            [*map(str, path), str(Path(sys.executable).parent), os.environ.get("PATH", "")]
-        ),
-        "HOME": str(tmp_path),
-        "XDG_CONFIG_HOME": str(tmp_path / "config"),
-        "XDG_DATA_HOME": str(tmp_path / "data"),
-        "XDG_STATE_HOME": str(tmp_path / "state"),
-        "XDG_CACHE_HOME": str(tmp_path / "cache"),
-        "HOLODECK_MT_NVIM_FILE": str(file),
-        "HOLODECK_MT_NVIM_OUT": str(out),
-        "HOLODECK_MT_NVIM_TIMEOUT": str(int(wait * 1000)),
-    }
+    env = editor_env(
+        path,
+        HOME=str(tmp_path),
+        XDG_CONFIG_HOME=str(tmp_path / "config"),
+        XDG_DATA_HOME=str(tmp_path / "data"),
+        XDG_STATE_HOME=str(tmp_path / "state"),
+        XDG_CACHE_HOME=str(tmp_path / "cache"),
+        HOLODECK_MT_NVIM_FILE=str(file),
+        HOLODECK_MT_NVIM_OUT=str(out),
+        HOLODECK_MT_NVIM_TIMEOUT=str(int(wait * 1000)),
+    )
     argv = [str(nvim), "--headless", "--clean"]
     if runtime is not None:
         argv += ["--cmd", f"set runtimepath^={runtime}"]
