@@ -60,7 +60,7 @@ _REPORTS: dict[Path, tuple[int, dict[str, Any]]] = {}
 
 @pytest.fixture(scope="module", autouse=True)
 def _reports_of_this_run() -> Iterator[None]:
-    """The reports are this session's: a second session in the same process (mutmut's, on
+    """The reports are this run's: a second test run in the same process (mutmut's, on
     mutated code) runs the validator again."""
     _REPORTS.clear()
     yield
