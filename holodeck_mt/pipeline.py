@@ -51,7 +51,7 @@ class Checked:
     #: Where its set ``${NAME}`` references' values lie: never shown (None: none).
     provenance: Provenance | None = None
     #: The same validation of another text in this file's place (None: not read as text).
-    again: Callable[[str], FileResult] | None = field(default=None, repr=False)
+    revalidate: Callable[[str], FileResult] | None = field(default=None, repr=False)
     #: The codes selected and the file's suppressions, until the unused ones are reported.
     screen: Screen | None = field(default=None, repr=False)
     _locator: Locator | None = field(default=None, repr=False)
@@ -68,7 +68,7 @@ class Checked:
 
 
 @dataclass(frozen=True)
-class _Judging:
+class _FileContext:
     """How one text is judged; ``agent``: the data of the agent.yaml naming this test-cases
     file (its metrics apply to these test cases), and the paths of its errors."""
 
@@ -86,7 +86,7 @@ class _Judging:
 
 
 @dataclass(frozen=True)
-class _Written:
+class _SubstitutedText:
     """A text with its references substituted, where each position stands in the text as
     written, and what the reading finds there (unset references, refused ``.env``)."""
 
@@ -96,71 +96,81 @@ class _Written:
     found: tuple[Diagnostic, ...] = ()
 
 
-def _substituted(text: str, how: _Judging, unfollowed: frozenset[str] = frozenset()) -> _Written:
+def _substituted(
+    text: str, context: _FileContext, unfollowed: frozenset[str] = frozenset()
+) -> _SubstitutedText:
     """``text`` as the platform parses it: each ``${NAME}`` replaced by the variable a
-    ``holodeck`` command run in ``how.workdir`` sees (``read/substitution``); ``unfollowed``:
+    ``holodeck`` command run in ``context.workdir`` sees (``read/substitution``); ``unfollowed``:
     the unset variables a `test_cases_file` not followed names."""
     if not _may_reference(text):
-        return _Written(text)
-    env = substitution.environment(how.workdir)
+        return _SubstitutedText(text)
+    env = substitution.environment(context.workdir)
     sub = substitution.substitute(text, env.variables)
-    beside = substitution.environment(how.base_dir).variables if sub.unset else env.variables
-    unset = env_vars.unset(text, env.variables, unfollowed, beside.keys() - env.variables.keys())
-    return _Written(sub.text, sub, sub.placer(text), (*unset, *substitution.refused(text, env)))
+    agents_own = (
+        substitution.environment(context.base_dir).variables if sub.unset else env.variables
+    )
+    unset = env_vars.unset(
+        text, env.variables, unfollowed, agents_own.keys() - env.variables.keys()
+    )
+    return _SubstitutedText(
+        sub.text, sub, sub.placer(text), (*unset, *substitution.refused(text, env))
+    )
 
 
 def _found(
-    text: str, written: _Written, followed: follow.Followed | None, how: _Judging
+    text: str, written: _SubstitutedText, followed: follow.Followed | None, context: _FileContext
 ) -> tuple[Diagnostic, ...]:
     """What the reading found, the variables unset in a `test_cases_file` not followed (its
     path leads nowhere) saying that the test-cases file was not validated."""
     unfollowed = frozenset(
         substitution.UNSET.findall(followed.shown if followed and followed.fault else "")
     )
-    return _substituted(text, how, unfollowed).found if unfollowed else written.found
+    return _substituted(text, context, unfollowed).found if unfollowed else written.found
 
 
 def _validate_text(
-    text: str, how: _Judging, following: bool = False, given: str | None = None
+    text: str, context: _FileContext, following: bool = False, given: str | None = None
 ) -> tuple[Checked, follow.Followed | None]:
     """The whole path of one document, and the test-cases file it names (when ``following``;
     ``given``: that file's text when an editor holds it). Every fault is worded, resolved
     by where the substituted values lie (``locate/provenance``), placed in the text as
     written and finished once."""
-    options, limits = how.options, how.limits
+    options, limits = context.options, context.limits
 
-    def again(candidate: str) -> FileResult:
-        return _closed([_validate_text(candidate, how)[0]], options)[0]
+    def revalidate(candidate: str) -> FileResult:
+        return _close([_validate_text(candidate, context)[0]], options)[0]
 
     if len(text) > limits.max_bytes:
-        found = _screened(how.path, files.too_large(len(text), limits), options, limits)
-        return Checked(found, again=again), None
-    screen = Screen.of(text, how.path, options)
-    written = _substituted(text, how)
+        found = _result_unread(context.path, files.too_large(len(text), limits), options, limits)
+        return Checked(found, revalidate=revalidate), None
+    screen = Screen.of(text, context.path, options)
+    written = _substituted(text, context)
     doc = document.read(written.text, limits)
-    followed = _follow(doc, how, given) if following else None
+    followed = _follow(doc, context, given) if following else None
     if doc.loaded:
-        located, result = _judged(doc, followed, how)
+        located, result = _judge_document(doc, followed, context)
     else:
-        located = report.unloaded(verdict.unloaded(doc.diagnostics, how.role), doc.text)
-        result = FileResult(how.path)
+        located = report.unloaded(verdict.unloaded(doc.diagnostics, context.role), doc.text)
+        result = FileResult(context.path)
     sub = written.sub if written.sub is not None else substitution.Substituted(text)
-    origin = how.agent_origin
+    origin = context.agent_origin
     provenance = Provenance(sub, text, doc, limits, origin) if sub.used or origin else None
     located = report.resolved(located, provenance)
     if written.placer is not None:
         located = [d for d in map(written.placer.place, located) if d is not None]
     keep = screen.keep if screen is not None else None
-    read = _found(text, written, followed, how)
+    read = _found(text, written, followed, context)
     result.diagnostics = report.finish([*located, *read], limits, keep)
     result.text, result.strict = text, options.strict
     if provenance is not None:
         result.test_cases = [provenance.name(i, n) for i, n in enumerate(result.test_cases)]
-    checked = Checked(result, doc if doc.loaded else None, provenance, again, screen)
+    checked = Checked(result, doc if doc.loaded else None, provenance, revalidate, screen)
     return checked, followed
 
 
-def _follow(doc: loader.Document, how: _Judging, given: str | None) -> follow.Followed | None:
+def _follow(
+    doc: loader.Document, context: _FileContext, given: str | None
+) -> follow.Followed | None:
     """The test-cases file ``doc`` names, read (None: none). The platform loads it beside
     `test_cases: null` (or empty) and refuses any other `test_cases` (HMT110)."""
     data = doc.data if isinstance(doc.data, dict) else {}
@@ -169,11 +179,11 @@ def _follow(doc: loader.Document, how: _Judging, given: str | None) -> follow.Fo
         return None
     return follow.follow(
         target,
-        base_dir=how.base_dir,
-        display=how.path,
-        tree=how.tree,
-        allow_outside=how.options.allow_outside_paths,
-        limits=how.limits,
+        base_dir=context.base_dir,
+        display=context.path,
+        tree=context.tree,
+        allow_outside=context.options.allow_outside_paths,
+        limits=context.limits,
         given=given,
     )
 
@@ -195,8 +205,8 @@ def _may_reference(text: str) -> bool:
     return at >= 0 and text.find("${", at - 1) >= 0
 
 
-def _judged(
-    doc: loader.Document, followed: follow.Followed | None, how: _Judging
+def _judge_document(
+    doc: loader.Document, followed: follow.Followed | None, context: _FileContext
 ) -> tuple[list[Diagnostic], FileResult]:
     """Contract, rules, locate on a loaded document: its diagnostics (not yet placed, kept,
     capped), the fault of the test-cases file it names included, and its result."""
@@ -208,29 +218,38 @@ def _judged(
     if spared:
         gc.freeze()
     try:
-        judged = verdict.judge(doc, how.role, how.limits)
+        judged = verdict.judge(doc, context.role, context.limits)
         faults = judged.faults
-        reading = (how.tree, how.options.allow_outside_paths, how.limits, how.workdir)
-        checked = platform_models.judge(doc, faults, how.role, how.options.platform, *reading)
+        reading = (
+            context.tree,
+            context.options.allow_outside_paths,
+            context.limits,
+            context.workdir,
+        )
+        checked = platform_models.judge(
+            doc, faults, context.role, context.options.platform, *reading
+        )
         faults = faults + checked.faults
         if judged.as_read is not None:
             faults = faults + running.faults(
                 doc,
                 faults,
                 judged.as_read,
-                base_dir=how.base_dir,
-                options=how.options,
-                tree=how.tree,
-                agent=how.agent,
-                agent_reported=how.agent_reported,
+                base_dir=context.base_dir,
+                options=context.options,
+                tree=context.tree,
+                agent=context.agent,
+                agent_reported=context.agent_reported,
             )
-        beside = [followed.fault] if followed is not None and followed.fault is not None else []
+        unfollowed_fault = (
+            [followed.fault] if followed is not None and followed.fault is not None else []
+        )
         stats, names = walk.stats(doc.data), walk.names(doc.data)
-        located = report.diagnostics(faults, doc, how.limits, beside, warned)
+        located = report.diagnostics(faults, doc, context.limits, unfollowed_fault, warned)
     finally:
         if spared:
             gc.unfreeze()
-    result = FileResult(how.path, [], stats, test_cases=names)
+    result = FileResult(context.path, [], stats, test_cases=names)
     result.unchecked, result.unchecked_because = checked.unchecked, checked.because
     result.reads = list(checked.reads)
     return located, result
@@ -247,7 +266,9 @@ if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
     os.register_at_fork(after_in_child=_set_apart_before.cache_clear)
 
 
-def _screened(path: str, found: Diagnostic | None, options: Options, limits: Limits) -> FileResult:
+def _result_unread(
+    path: str, found: Diagnostic | None, options: Options, limits: Limits
+) -> FileResult:
     """The result of a file that is not read as text: what was found, if selected."""
     screen = Screen.of("", path, options)
     shown = report.finish([found] if found else [], limits, screen.keep if screen else None)
@@ -277,14 +298,14 @@ def validate_text(
     if isinstance(text, (bytes, bytearray, memoryview)):
         decoded, problem = files.decode(bytes(text), limits)
         if decoded is None:
-            return _screened(display_path(path), problem, options, limits)
+            return _result_unread(display_path(path), problem, options, limits)
         text = decoded
     elif not isinstance(text, str):
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
     folder = base_dir or Path.cwd()
     tree = tree if tree is not None else confine.tree_of(folder / "_")
-    how = _Judging(display_path(path), role, folder, options, limits, tree, workdir=workdir)
-    return _closed([_validate_text(text, how)[0]], options)[0]
+    context = _FileContext(display_path(path), role, folder, options, limits, tree, workdir=workdir)
+    return _close([_validate_text(text, context)[0]], options)[0]
 
 
 def validate_file(
@@ -322,11 +343,11 @@ def check_file(
     except files.Refused as e:
         return [Checked(FileResult(display, [files.refused(str(e))], strict=options.strict))]
     if text is None:
-        return [Checked(_screened(display, problem, options, limits))]
-    how = _Judging(display, "document", path.parent, options, limits, tree)
-    checked = _validate_document(text, how, None, options_of)
+        return [Checked(_result_unread(display, problem, options, limits))]
+    context = _FileContext(display, "document", path.parent, options, limits, tree)
+    checked = _validate_document(text, context, None, options_of)
     checked[0].result.source = os.path.realpath(path)
-    _closed(checked, options)
+    _close(checked, options)
     return checked
 
 
@@ -347,11 +368,13 @@ def validate_document_text(
     ``workdir`` as for :func:`validate_text` (the editor's workspace)."""
     options, limits = options or Options(), limits or Limits()
     tree = tree if tree is not None else confine.tree_of(Path(path))
-    how = _Judging(display_path(path), "document", base_dir, options, limits, tree, workdir=workdir)
-    return _closed(_validate_document(text, how, followed_text, options_of), options)
+    context = _FileContext(
+        display_path(path), "document", base_dir, options, limits, tree, workdir=workdir
+    )
+    return _close(_validate_document(text, context, followed_text, options_of), options)
 
 
-def _closed(checked: list[Checked], options: Options) -> list[FileResult]:
+def _close(checked: list[Checked], options: Options) -> list[FileResult]:
     """The results, with their unused suppressions reported (when asked); screens dropped."""
     closed = suppressions.close([(c.result, c.screen) for c in checked], options)
     for c in checked:
@@ -370,22 +393,27 @@ def read_saved(path: Path, tree: Path, limits: Limits) -> str:
 
 
 def _validate_document(
-    text: str, how: _Judging, followed_text: str | None, options_of: OptionsOf | None
+    text: str, context: _FileContext, followed_text: str | None, options_of: OptionsOf | None
 ) -> list[Checked]:
     """The document, then the test-cases file its `test_cases_file` names (if any), judged
     with ``options_of`` its path when given (its own folder's settings)."""
-    checked, found = _validate_text(text, how, following=True, given=followed_text)
-    options = how.options
+    checked, found = _validate_text(text, context, following=True, given=followed_text)
+    options = context.options
     if found is None or found.fault is not None:
         return [checked]
     if options_of is not None and checked.document is not None:
         named = str(checked.document.data.get("test_cases_file"))
-        options = options_of(os.path.abspath(how.base_dir / named))
+        options = options_of(os.path.abspath(context.base_dir / named))
     if found.text is None:
-        return [checked, Checked(_screened(found.shown, found.problem, options, how.limits))]
+        return [
+            checked,
+            Checked(_result_unread(found.shown, found.problem, options, context.limits)),
+        ]
     agent = checked.document.data if checked.document is not None else None
     errors = frozenset(d.pointer_parts for d in checked.result.diagnostics if d.severity == "error")
-    judging = replace(how, path=found.shown, role="test-cases-file", options=options, agent=agent)
+    judging = replace(
+        context, path=found.shown, role="test-cases-file", options=options, agent=agent
+    )
     judging = replace(judging, agent_reported=errors, agent_origin=checked.provenance)
     referenced, _ = _validate_text(found.text, judging)
     referenced.result.source = found.source

@@ -256,7 +256,7 @@ def _prompt_files(config: dict[str, Any], files: _Files, reported: set[JsonPath]
         else:
             where = (*_SUBAGENTS, name, "prompt_file") if isinstance(name, str) else _SUBAGENTS
             if target not in files.named:  # a path named a million times is looked at once
-                files.named[target] = _judged(Path(target), files)
+                files.named[target] = _prompt_file_blank(Path(target), files)
             blank, problem = files.named[target]
             del spec["prompt_file"]
             spec["prompt"] = "" if blank else _PROMPT
@@ -277,7 +277,7 @@ def _text(value: Any) -> Any:
         return None
 
 
-def _judged(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
+def _prompt_file_blank(written: Path, files: _Files) -> tuple[bool, _Problem | None]:
     """Whether the prompt file is blank, or why it is not read (then it counts as not blank)."""
     path = files.here / written  # the folder holodeck runs in, unless ``written`` is absolute
     try:

@@ -62,7 +62,7 @@ def run(paths: Sequence[str], request: Request, options_of: OptionsOf) -> Report
             fixed = discovery.same_file_key(result.source or result.path) in seen
             if not discovery.another_verdict(result, seen):
                 continue
-            if fixed or result.text is None or result.source is None or each.again is None:
+            if fixed or result.text is None or result.source is None or each.revalidate is None:
                 # Fixed in its first role only: another role's errors are left.
                 report.errors_left += result.errors
                 continue
@@ -75,17 +75,17 @@ def run(paths: Sequence[str], request: Request, options_of: OptionsOf) -> Report
 
 def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) -> None:
     """Fix the file a result was read from, if it is still the text that was validated."""
-    result, again = checked.result, checked.again
-    assert result.text is not None and result.source is not None and again is not None
+    result, revalidate = checked.result, checked.revalidate
+    assert result.text is not None and result.source is not None and revalidate is not None
     source, name = Path(result.source), result.path
     raw, snapshot = writes.read(source, tree, request.limits.max_bytes, name)
     text, _ = decoding.decode(raw)
     if text != result.text:
         changed = f"'{writes.shown(name)}' changed while it was read: it is left alone"
         raise writes.WriteError(changed)
-    outcome = fixes.fix_all(text, lambda t: again(t).diagnostics, unsafe=request.unsafe)
+    outcome = fixes.fix_all(text, lambda t: revalidate(t).diagnostics, unsafe=request.unsafe)
     report.unsafe_left += len(outcome.unsafe_left)
-    report.errors_left += again(outcome.text).errors
+    report.errors_left += revalidate(outcome.text).errors
     if outcome.text == text:
         return
     path = str(Path(name))

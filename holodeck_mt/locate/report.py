@@ -23,24 +23,24 @@ def diagnostics(
     faults: list[Fault],
     doc: loader.Document,
     limits: Limits,
-    beside: Iterable[Fault] = (),
+    extra: Iterable[Fault] = (),
     dialect: Iterable[Diagnostic] = (),
 ) -> list[Diagnostic]:
-    """Every fault of ``doc`` and ``beside`` it (its `test_cases_file` not followed) located,
+    """Every fault of ``doc`` and the ``extra`` ones (its `test_cases_file` not followed) located,
     with the reader's diagnostics and the ``dialect`` warnings no fault covers, for
     :func:`resolved` and :func:`finish`."""
     faults = _pruned(faults)
-    beside = list(beside)
+    extra = list(extra)
     faulted = doc.reported | {f.parts for f in faults}
     warned = [d for d in dialect if not under(d.pointer_parts, faulted)]
-    if not faults and not beside and not doc.diagnostics and not warned:
+    if not faults and not extra and not doc.diagnostics and not warned:
         return []
     from holodeck_mt.locate import locate
     from holodeck_mt.text import ranges  # a clean file gets none (start-up)
 
     text, data = doc.text, doc.data
     locator = locate.Locator(doc, limits)
-    located = locator.diagnostics([*faults, *beside])
+    located = locator.diagnostics([*faults, *extra])
     for found in (doc.diagnostics, warned):
         worded = map(locator.worded, found)
         located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, worded)]

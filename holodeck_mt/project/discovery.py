@@ -94,7 +94,7 @@ def _events(head: bytes) -> Iterator[Any]:
             yield event
 
 
-def _judged(head: bytes) -> bool:
+def _holds_test_cases(head: bytes) -> bool:
     """Whether the first document's top level holds test cases (see :data:`_SNIFF_BYTES`)."""
     import yaml
 
@@ -404,7 +404,7 @@ def _sniffed(path: Path, problems: list[str], quick: bool = False) -> bool:
     except (OSError, ValueError) as e:
         problems.append(f"cannot read '{display_path(path)}': {reason_of(e)}")
         return False
-    return head is not None and (bool(quick and _SURELY.search(head)) or _judged(head))
+    return head is not None and (bool(quick and _SURELY.search(head)) or _holds_test_cases(head))
 
 
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
@@ -472,4 +472,4 @@ def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[
 
 def text_holds_test_cases(text: str) -> bool:
     """Whether a text (an editor's buffer) is a HoloDeck file by its content."""
-    return _judged(text.encode("utf-8", "surrogatepass")[:_SNIFF_BYTES])
+    return _holds_test_cases(text.encode("utf-8", "surrogatepass")[:_SNIFF_BYTES])
