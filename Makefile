@@ -10,7 +10,7 @@ STAMP := $(VENV)/.installed
 # Stamped from holodeck_mt/urls.py by `make schema`: change it there.
 PLATFORM_VERSION := 0.7.1
 
-.PHONY: validate test test-fast lint schema schema-check check dist site clean
+.PHONY: validate test test-fast recipes lint schema schema-check check dist site clean
 
 # The editable install compiles the C builder in place (hatch_build.py) when it can: a
 # change to its source or to the build hook installs again, and so rebuilds it.
@@ -25,13 +25,17 @@ $(STAMP): pyproject.toml Makefile hatch_build.py $(wildcard holodeck_mt/read/_fa
 validate: $(STAMP)
 	$(PY) -m holodeck_mt validate examples/convfinqa examples/contract/*.yaml
 
-## Run the test suite.
+## Run the test suite (but the recipes: `make recipes`, which `make check` and CI run too).
 test: $(STAMP)
-	$(PY) -m pytest
+	$(PY) -m pytest -m "not recipe"
 
-## The suite without its slow tests (processes, editors, generated corpora): 19 s of CPU.
+## The suite without its slow tests (processes, editors, generated corpora): about 20 s of CPU.
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"
+
+## Follow each CONTRIBUTING recipe in a scratch copy of the checkout: no test may break there.
+recipes: $(STAMP)
+	$(PY) -m pytest -q -m recipe
 
 ## ruff check, ruff format --check, mypy, the complexity ceiling of holodeck_mt/
 ## (cyclomatic complexity 15 and 60 lines per function: scripts/complexity_check.py), the
@@ -63,7 +67,7 @@ schema-check: $(STAMP)
 	$(PY) -m scripts.schemastore_kit --check
 	$(PY) -m scripts.gen_docs --check
 
-check: lint schema-check test
+check: lint schema-check test recipes
 
 ## Build the sdist and the wheel into dist/ (offline: the build backend comes with '.[dev]')
 ## and check their metadata as the package index will (twine check --strict). The wheel

@@ -221,6 +221,7 @@ def _add_new_lint(copy: Path, module: str = NEW_LINT, fires: str = NEW_LINT_FIRE
 
 
 @pytest.mark.slow  # copies the checkout and runs a test selection in it
+@pytest.mark.recipe
 def test_a_new_lint_is_its_module_a_registry_line_its_fixtures_and_its_example(
     copy: Path, tmp_path: Path
 ) -> None:
@@ -265,6 +266,7 @@ FIX_EXAMPLE = f"""    (
 
 
 @pytest.mark.slow  # copies the checkout and runs a test selection in it
+@pytest.mark.recipe
 def test_a_fault_with_a_fix_is_its_intent_its_example_and_its_row_of_the_fixes(
     copy: Path, tmp_path: Path
 ) -> None:
@@ -323,6 +325,7 @@ def render(results: Sequence[FileResult], stream: TextIO) -> None:
 
 
 @pytest.mark.slow  # copies the checkout and runs a test selection in it
+@pytest.mark.recipe
 def test_a_new_output_format_is_its_module_a_table_line_and_the_goldens_make_writes(
     copy: Path, tmp_path: Path
 ) -> None:
@@ -366,6 +369,7 @@ PLATFORM_STAMPED = {"Makefile", "action.yml", "README.md", "docs/ci.md", "docs/v
 
 
 @pytest.mark.slow  # copies the checkout and runs a test selection in it
+@pytest.mark.recipe
 def test_a_new_platform_version_is_one_constant_and_make_schema(copy: Path, tmp_path: Path) -> None:
     before = _digests(copy)
     constants = copy / "holodeck_mt" / "urls.py"
@@ -396,6 +400,7 @@ NEW_VERSION = "0.99.0"
 
 
 @pytest.mark.slow  # copies the checkout and runs a test selection in it
+@pytest.mark.recipe
 def test_a_release_bumps_one_version_and_make_schema_stamps_every_pin(
     copy: Path, tmp_path: Path
 ) -> None:

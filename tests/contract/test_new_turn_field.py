@@ -191,6 +191,7 @@ def test_the_reference_documents_a_new_turn_field_in_both_places(copy: Path) -> 
     assert str(SPEC["description"]) in reference
 
 
+@pytest.mark.recipe
 def test_no_test_of_the_fast_suite_breaks_in_the_copy(copy: Path, tmp_path: Path) -> None:
     done = _run(
         copy,
