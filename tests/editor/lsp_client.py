@@ -252,3 +252,22 @@ def editor_env(path: tuple[Path, ...] = (), **variables: str) -> dict[str, str]:
     ``variables`` set."""
     folders = [*map(str, path), str(Path(sys.executable).parent), os.environ.get("PATH", "")]
     return {**os.environ, "PATH": os.pathsep.join(folders), **variables}
+
+
+def run_editor(
+    argv: list[str], cwd: Path, env: dict[str, str], out: Path, wait: float
+) -> tuple[subprocess.CompletedProcess[str], dict[str, Any]]:
+    """Run an editor's batch session (``argv``), which writes its JSON report to ``out``:
+    the finished process and the report."""
+    completed = subprocess.run(
+        argv,
+        cwd=cwd,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=4 * wait,
+        stdin=subprocess.DEVNULL,
+    )
+    assert out.is_file(), (completed.returncode, completed.stdout[-2000:], completed.stderr[-2000:])
+    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    return completed, report

@@ -10,17 +10,15 @@ with one server, and writes the flymake diagnostics it got as JSON.
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any, NoReturn
 
 import pytest
 
 from tests.docs_pages import block
-from tests.editor.lsp_client import editor_env
+from tests.editor.lsp_client import editor_env, run_editor
 from tests.timeouts import LSP_ANSWER, scaled
 
 from .test_neovim import CONVFINQA
@@ -120,17 +118,8 @@ def _run(tmp_path: Path, file: Path, server: str, path: tuple[Path, ...] = ()) -
         HOLODECK_MT_EMACS_OUT=str(out),
         HOLODECK_MT_EMACS_TIMEOUT=str(int(wait)),
     )
-    completed = subprocess.run(
-        [str(emacs), "--batch", "-l", str(tmp_path / "driver.el")],
-        cwd=file.parent,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=4 * wait,
-        stdin=subprocess.DEVNULL,
-    )
-    assert out.is_file(), (completed.returncode, completed.stdout[-2000:], completed.stderr[-2000:])
-    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    argv = [str(emacs), "--batch", "-l", str(tmp_path / "driver.el")]
+    completed, report = run_editor(argv, file.parent, env, out, wait)
     if not report.get("eglot") or not report.get("yaml-mode"):
         _missing(f"this Emacs lacks eglot or yaml-mode ({report})")
     assert report.get("error") is None, (report, completed.stderr[-2000:])

@@ -13,7 +13,6 @@ from __future__ import annotations
 import importlib.util
 import json
 import shutil
-import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -21,7 +20,7 @@ import pytest
 
 from tests.conftest import unavailable
 from tests.docs_pages import blocks, section
-from tests.editor.lsp_client import editor_env
+from tests.editor.lsp_client import editor_env, run_editor
 from tests.timeouts import LSP_ANSWER, scaled
 
 pytest.importorskip("pygls", reason="the language server needs the [lsp] extra (pygls)")
@@ -154,17 +153,7 @@ def _nvim_on(
         argv += ["--cmd", f"set runtimepath^={runtime}"]
     argv += ["-u", str(tmp_path / "init.lua")]
     argv += ["-c", f"luafile {tmp_path / 'driver.lua'}"]
-    completed = subprocess.run(
-        argv,
-        cwd=project,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=4 * wait,
-        stdin=subprocess.DEVNULL,
-    )
-    assert out.is_file(), (completed.returncode, completed.stdout[-2000:], completed.stderr[-2000:])
-    report: dict[str, Any] = json.loads(out.read_text(encoding="utf-8"))
+    completed, report = run_editor(argv, project, env, out, wait)
     report["stderr"] = completed.stderr
     return report
 
