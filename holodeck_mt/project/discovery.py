@@ -271,26 +271,28 @@ def _null(event: Any) -> bool:
 
 def top_level_is_list(path: Path) -> bool:
     """Whether the YAML file's first document is a list (a bare list of test cases)."""
-    return _top_level(path) == "SequenceStartEvent"
+    try:
+        return _top_level(_head(path)) == "SequenceStartEvent"
+    except (OSError, ValueError):
+        return False
 
 
-def _top_level(path: Path) -> str | None:
+def _top_level(head: bytes | None) -> str | None:
     """The name of the first document's first event's type (a string: only if it parses to
-    the end); None for no document, ``YAMLError`` for a file not parsed, or not read."""
+    the end); None for no document or no regular file, ``YAMLError`` for one not parsed."""
     import yaml
 
+    if head is None:
+        return None
     kind: str | None = None
     try:
-        head = _head(path)
-        if head is None:
-            return None
         events = _events(head)
         kind = type(next(events)).__name__
         if kind == "ScalarEvent":
             next(events)  # the document's end, or a syntax error
     except EOFError:  # the document ends: at once (no document), or after its string
         return kind
-    except (OSError, ValueError, yaml.YAMLError):
+    except (ValueError, yaml.YAMLError):
         return "YAMLError"
     return kind
 
@@ -396,15 +398,24 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         stack.extend(reversed(folders))
 
 
-def _sniffed(path: Path, problems: list[str], quick: bool = False) -> bool:
-    """Whether a YAML file holds test cases (a syntax error counts, to be reported);
-    ``quick``: a line only test cases begin with is enough (PyYAML not imported)."""
+def _readable_head(path: Path, problems: list[str]) -> bytes | None:
+    """:func:`_head`, a file that cannot be read told in ``problems`` (then None)."""
     try:
-        head = _head(path)
+        return _head(path)
     except (OSError, ValueError) as e:
         problems.append(f"cannot read '{display_path(path)}': {reason_of(e)}")
-        return False
+        return None
+
+
+def _holds(head: bytes | None, quick: bool = False) -> bool:
+    """Whether a YAML file's head holds test cases (a syntax error counts, to be reported);
+    ``quick``: a line only test cases begin with is enough (PyYAML not imported)."""
     return head is not None and (bool(quick and _SURELY.search(head)) or _holds_test_cases(head))
+
+
+def _sniffed(path: Path, problems: list[str]) -> bool:
+    """Whether a YAML file holds test cases; one not read is told in ``problems``."""
+    return _holds(_readable_head(path, problems))
 
 
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
@@ -452,16 +463,17 @@ def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[
     (HMT006 says so); else nothing: a problem, or passed over ``by_content``."""
     if is_agent_file(path):
         return [given]
-    agent = through(path)
+    agent = naming_agent(path)
     if agent is not None:
         return [str(agent), given]
     unread = len(found.problems)
-    if _sniffed(path, found.problems, quick=True):
-        if is_yaml_file(path) or _top_level(path) != "YAMLError":
-            return [given]
-    elif len(found.problems) > unread:
+    head = _readable_head(path, found.problems)  # read once: sniffed, then its top level
+    if len(found.problems) > unread:
         return []
-    elif not by_content and _top_level(path) in (None, "ScalarEvent"):
+    if _holds(head, quick=True):
+        if is_yaml_file(path) or _top_level(head) != "YAMLError":
+            return [given]
+    elif not by_content and _top_level(head) in (None, "ScalarEvent"):
         return [given]
     if by_content:
         found.passed.append((given, NOT_HOLODECK))
