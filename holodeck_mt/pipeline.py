@@ -88,20 +88,19 @@ class _FileContext:
 @dataclass(frozen=True)
 class _SubstitutedText:
     """A text with its references substituted, where each position stands in the text as
-    written, and what the reading finds there (unset references, refused ``.env``)."""
+    written, and the variables it was substituted from (None: it references none)."""
 
     text: str
     sub: substitution.Substituted | None = None
     placer: substitution.Placer | None = None
-    found: tuple[Diagnostic, ...] = ()
+    env: substitution.Environment | None = None
+    #: The variables only the agent's folder's ``.env`` sets (its hint says so).
+    beside: frozenset[str] = frozenset()
 
 
-def _substituted(
-    text: str, context: _FileContext, unfollowed: frozenset[str] = frozenset()
-) -> _SubstitutedText:
+def _substituted(text: str, context: _FileContext) -> _SubstitutedText:
     """``text`` as the platform parses it: each ``${NAME}`` replaced by the variable a
-    ``holodeck`` command run in ``context.workdir`` sees (``read/substitution``); ``unfollowed``:
-    the unset variables a `test_cases_file` not followed names."""
+    ``holodeck`` command run in ``context.workdir`` sees (``read/substitution``)."""
     if not _may_reference(text):
         return _SubstitutedText(text)
     env = substitution.environment(context.workdir)
@@ -109,23 +108,23 @@ def _substituted(
     agents_own = (
         substitution.environment(context.base_dir).variables if sub.unset else env.variables
     )
-    unset = env_vars.unset(
-        text, env.variables, unfollowed, agents_own.keys() - env.variables.keys()
-    )
-    return _SubstitutedText(
-        sub.text, sub, sub.placer(text), (*unset, *substitution.refused(text, env))
-    )
+    beside = frozenset(agents_own.keys() - env.variables.keys())
+    return _SubstitutedText(sub.text, sub, sub.placer(text), env, beside)
 
 
 def _found(
-    text: str, written: _SubstitutedText, followed: follow.Followed | None, context: _FileContext
+    text: str, written: _SubstitutedText, followed: follow.Followed | None
 ) -> tuple[Diagnostic, ...]:
-    """What the reading found, the variables unset in a `test_cases_file` not followed (its
-    path leads nowhere) saying that the test-cases file was not validated."""
+    """What the reading found (unset references, refused ``.env`` files), the variables
+    unset in a `test_cases_file` not followed (its path leads nowhere) saying that the
+    test-cases file was not validated."""
+    if written.env is None:
+        return ()
     unfollowed = frozenset(
         substitution.UNSET.findall(followed.shown if followed and followed.fault else "")
     )
-    return _substituted(text, context, unfollowed).found if unfollowed else written.found
+    unset = env_vars.unset(text, written.env.variables, unfollowed, written.beside)
+    return (*unset, *substitution.refused(text, written.env))
 
 
 def _validate_text(
@@ -159,7 +158,7 @@ def _validate_text(
     if written.placer is not None:
         located = [d for d in map(written.placer.place, located) if d is not None]
     keep = screen.keep if screen is not None else None
-    read = _found(text, written, followed, context)
+    read = _found(text, written, followed)
     result.diagnostics = report.finish([*located, *read], limits, keep)
     result.text, result.strict = text, options.strict
     if provenance is not None:
