@@ -1,4 +1,4 @@
-"""Every file of the judged tree is opened here, and only here (tests/test_one_opener.py):
+"""Every file of the judged tree is opened here, and only here (tests/lint/test_one_opener.py):
 confined to its tree, a regular file, never blocking (a FIFO), bounded by its caller's limit."""
 
 from __future__ import annotations
