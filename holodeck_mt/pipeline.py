@@ -13,7 +13,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.contract import platform_models, verdict
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate import report, suppressions
@@ -243,7 +243,7 @@ def _judge_document(
         unfollowed_fault = (
             [followed.fault] if followed is not None and followed.fault is not None else []
         )
-        stats, names = walk.stats(doc.data), walk.names(doc.data)
+        stats, names = layout.stats(doc.data), layout.names(doc.data)
         located = report.diagnostics(faults, doc, context.limits, unfollowed_fault, warned)
     finally:
         if spared:

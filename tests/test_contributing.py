@@ -138,14 +138,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import Fault
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
 
 def check(context: Context) -> Iterator[Fault]:
-    found = walk.test_case_list(context.data)
+    found = layout.test_case_list(context.data)
     cases, base = found if found is not None else ([], ())
     for index, case in enumerate(cases):
         name = case.get("name") if isinstance(case, dict) else None

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.contract import registry as sch
 from holodeck_mt.contract.walker import ANNOTATIONS, rebuild
 from holodeck_mt.model import CAPPED, Fault, JsonPath
@@ -48,7 +48,7 @@ def schema_faults(
     fast = _fast() if compiled else None
     if fast is None:
         return _python(root, data, max_cases)
-    located = walk.test_case_list(data)
+    located = layout.test_case_list(data)
     try:
         if _valid_whole(fast, root, data, located):
             return []

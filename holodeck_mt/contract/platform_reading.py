@@ -15,7 +15,7 @@ from collections.abc import Callable
 from contextlib import suppress
 from typing import Any
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.contract import field_facts
 from holodeck_mt.contract.field_facts import ANY, BOOLEAN, COUNT, INTEGER, NUMBER
 from holodeck_mt.model import Diagnostic, Fault, JsonPath, Remove, Rewrite, Role, make
@@ -108,7 +108,7 @@ def kind_of(data: Any, parts: JsonPath, role: str = "document") -> str | None:
     kind = None
     if isinstance(data, dict) and parts[0] == "evaluations":
         kind = _first(_AGENT_EVALUATIONS, parts[1:], exact=True)
-    index, relative = walk.test_case_of(data, parts)
+    index, relative = layout.test_case_of(data, parts)
     if kind is None and index is not None:
         kind = _first(_TEST_CASE, relative, exact=True) or _first(_TEST_CASE_ENDS, relative)
     if kind != _METRIC:
@@ -342,7 +342,7 @@ def loaded_by_platform(data: Any, parts: JsonPath, role: Role) -> bool:
     """Whether a non-string key of the mapping at ``parts`` is one the platform loads."""
     if role == "document" and any(_below(parts, root, n) for root, n in _FREE_IN_AGENT):
         return True
-    index, relative = walk.test_case_of(data, parts)
+    index, relative = layout.test_case_of(data, parts)
     return index is not None and any(_below(relative, root, n) for root, n in _FREE_IN_TEST_CASE)
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from holodeck_mt.locate.provenance import Written
 from holodeck_mt.model import marked
 from holodeck_mt.semantics.matchers import Entry, classify
-from holodeck_mt.text.substituted import Written
 from holodeck_mt.wording.hints import literal, quote
 
 _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")

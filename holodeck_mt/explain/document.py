@@ -8,15 +8,15 @@ import itertools
 from dataclasses import dataclass
 from typing import Any
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.explain import describe
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate.provenance import Written
 from holodeck_mt.model import JsonPath, clip, format_path, unmarked
 from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
 from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
-from holodeck_mt.text.substituted import Written
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).
@@ -99,7 +99,7 @@ def location(sources: Sources, definition: Definition) -> dict[str, Any]:
 
 def _name(cases: Source | None, index: int, name: str | None) -> str | None:
     """The ``index``-th test case's name (by default, the data's) as a report shows it."""
-    name = name if name is not None or cases is None else walk.test_case_name(cases.data, index)
+    name = name if name is not None or cases is None else layout.test_case_name(cases.data, index)
     found = cases.checked.provenance if cases is not None else None
     return found.name(index, name) if found is not None else name
 

@@ -8,7 +8,7 @@ import dataclasses
 import marshal
 from typing import Any
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate.worded import as_written
 from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, format_path, make
@@ -38,7 +38,7 @@ class Locator:
         """Each fault as :meth:`diagnostic` makes it, in their order; located test case by
         test case, each reading let go once its faults are placed (memory)."""
         data = self._doc.data
-        cases = [walk.test_case_of(data, fault.parts)[0] for fault in faults]
+        cases = [layout.test_case_of(data, fault.parts)[0] for fault in faults]
         order = [-1 if index is None else index for index in cases]
         located: list[Diagnostic | None] = [None] * len(faults)
         for i in sorted(range(len(faults)), key=order.__getitem__):
@@ -102,7 +102,7 @@ class Locator:
             return self._doc, parts, 1
         if self._whole is not None or len(parts) <= _TOP_DEPTH:
             return self._whole or self._doc, parts, 1
-        index, rest = walk.test_case_of(self._doc.data, parts)
+        index, rest = layout.test_case_of(self._doc.data, parts)
         own = self._own(parts)
         if own is not None:
             return own[0], parts if index is None else (0, *rest), own[1]
@@ -114,10 +114,10 @@ class Locator:
         """The reading of the test case (else root key) holding ``parts`` from its own lines,
         and its first line; None unless they read back as the same data."""
         data = self._doc.data
-        index, _ = walk.test_case_of(data, parts)
+        index, _ = layout.test_case_of(data, parts)
         if index is not None:
             if index not in self._cases:
-                found = walk.test_case_list(data)
+                found = layout.test_case_list(data)
                 before = found[0][index] if found is not None else None
                 self._cases[index] = self._read_back(self._case_lines_of(index), before, 0)
             return self._cases[index]
@@ -168,7 +168,7 @@ class Locator:
 
     def lines(self, parts: JsonPath) -> ranges.Lines | None:
         """The lines of the test case, else root key, holding ``parts``, when its own."""
-        index, _ = walk.test_case_of(self._doc.data, parts)
+        index, _ = layout.test_case_of(self._doc.data, parts)
         if index is not None:
             return self._case_lines_of(index)
         if len(parts) > 1 and self._own(parts) is not None and isinstance(parts[0], str):
@@ -177,7 +177,7 @@ class Locator:
 
     def scope(self, parts: JsonPath) -> ranges.Lines | None:
         """The lines of the test case, else root key, holding ``parts`` (None: not its own)."""
-        index, _ = walk.test_case_of(self._doc.data, parts)
+        index, _ = layout.test_case_of(self._doc.data, parts)
         if index is not None:
             return self._case_lines_of(index)
         return self._section_lines(parts[0]) if parts and isinstance(parts[0], str) else None
@@ -186,7 +186,7 @@ class Locator:
         if index in self._case_lines:
             return self._case_lines[index]
         doc = self._doc
-        found = walk.test_case_list(doc.data)
+        found = layout.test_case_list(doc.data)
         own = None
         if doc.positions is not None and found is not None and 0 <= index < len(found[0]):
             cases, base = found
@@ -268,8 +268,8 @@ def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
 
 def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
     """Fill in the test case (name and index) and the path relative to it."""
-    index, relative = walk.test_case_of(data, diagnostic.pointer_parts)
-    name = walk.test_case_name(data, index) if index is not None else None
+    index, relative = layout.test_case_of(data, diagnostic.pointer_parts)
+    name = layout.test_case_name(data, index) if index is not None else None
     # Each key clipped as the path will be: a key of a megabyte is not copied per diagnostic.
     path = format_path(relative, limit=MESSAGE)
     return dataclasses.replace(diagnostic, test_case=name, test_case_index=index, path=path)

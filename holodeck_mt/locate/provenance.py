@@ -7,18 +7,71 @@ from __future__ import annotations
 import bisect
 import dataclasses
 import json
+import re
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from holodeck_mt import walk
-from holodeck_mt.model import ORIGIN, Diagnostic, JsonPath, clip, format_path, unmarked
+from holodeck_mt import layout
+from holodeck_mt.model import (
+    DERIVED,
+    ORIGIN,
+    OWN,
+    PIECE,
+    Diagnostic,
+    JsonPath,
+    clip,
+    format_path,
+    unmarked,
+)
 from holodeck_mt.text import lines
 from holodeck_mt.text.positions import node_at
-from holodeck_mt.text.substituted import Written, references, resolved
 
 if TYPE_CHECKING:
     from holodeck_mt.limits import Limits
     from holodeck_mt.read import loader
     from holodeck_mt.read.substitution import Substituted
+
+
+class Written(str):
+    """What stands for a value that came from a reference (``${NAME}``): shown as is."""
+
+
+def references(names: Sequence[str]) -> str:
+    """```${A}```, ```${A}` and `${B}```."""
+    shown = [f"`${{{name}}}`" for name in names]
+    return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
+
+
+def resolved(
+    text: str,
+    own: Sequence[str],
+    near: Sequence[str],
+    written: str | None = None,
+    origin: Callable[[str], Sequence[str]] = lambda at: (),
+) -> str:
+    """``text`` with its marked pieces shown, or named by the references they may hold:
+    ``own`` those the diagnostic's own node overlaps (``written``: that node as the file
+    writes it, one line), ``near`` those of the test case (or section) around it, which any
+    value shown from elsewhere may come from; ``origin`` gives those of the nodes a piece
+    names as its origin (its ``json`` list). Only ranges decide, never characters."""
+
+    def piece(match: re.Match[str]) -> str:
+        kind, words, instead = match.group(1), match.group(2), match.group(3) or ""
+        if kind == ORIGIN:
+            came = origin(words)
+            return f"the value of {references(came)}" if came else instead
+        if kind == DERIVED:
+            return instead if own else words
+        if kind == OWN and not own:
+            return words
+        if kind == OWN and written is not None:
+            return f"`{clip(written)}`"
+        if own:
+            return f"the value of {references(own)}"
+        return f"a value not shown (near {references(near)})" if near else words
+
+    return unmarked(PIECE.sub(piece, text))
+
 
 Names = tuple[str, ...]
 
@@ -61,7 +114,7 @@ class Provenance:
 
     def near(self, parts: JsonPath) -> Names:
         """The references of the test case, else root section, holding ``parts`` (else all)."""
-        index, _ = walk.test_case_of(self._data, parts)
+        index, _ = layout.test_case_of(self._data, parts)
         scope: Any = index if index is not None else (parts[0] if parts else None)
         if scope not in self._near:
             within = self._locator.scope(parts) if self._locator is not None else None
@@ -117,7 +170,7 @@ class Provenance:
 
     def name(self, index: int | None, name: str | None) -> str | None:
         """The ``index``-th test case's name as shown: as written when from a reference."""
-        found = walk.test_case_list(self._data)
+        found = layout.test_case_list(self._data)
         if name is None or found is None or index is None:
             return name
         case = (*found[1], index)
@@ -171,7 +224,7 @@ class Provenance:
             for i, p in enumerate(parts)
         )
         if keys != parts:
-            _, relative = walk.test_case_of(self._data, keys)
+            _, relative = layout.test_case_of(self._data, keys)
             new["pointer_parts"], new["path"] = keys, format_path(relative)
         new["test_case"] = self.name(d.test_case_index, d.test_case)
         return dataclasses.replace(d, **new)

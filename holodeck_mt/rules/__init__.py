@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal, TypeVar
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import JsonPath, under
 from holodeck_mt.selection import Options
 from holodeck_mt.semantics.matchers import classify
@@ -59,7 +59,7 @@ def matchers(
     each one's pattern, the pattern, and ``judge``'s verdict on it (a file repeats a few
     patterns many times: each is judged once)."""
     verdicts: dict[str, _Found] = {}
-    for parts, value in context.walked(walk.arg_values):
+    for parts, value in context.walked(layout.arg_values):
         matcher = classify(value)
         where = (*parts, kind)
         if matcher.kind == kind and not under(where, context.reported):

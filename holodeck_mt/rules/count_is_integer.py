@@ -9,14 +9,14 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import OWN, Fault, Rewrite, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, tools in context.walked(walk.expected_tool_lists):
+    for parts, tools in context.walked(layout.expected_tool_lists):
         for i, tool in enumerate(tools):
             if not isinstance(tool, dict):
                 continue

@@ -11,7 +11,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import Count, Fault, clip, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -49,7 +49,7 @@ def _repeats_a_name(tools: list[Any]) -> bool:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, tools in context.walked(walk.expected_tool_lists):
+    for parts, tools in context.walked(layout.expected_tool_lists):
         if len(tools) < 2 or not _repeats_a_name(tools):
             continue  # nothing to repeat
         seen: dict[str, int] = {}

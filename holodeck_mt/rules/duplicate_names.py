@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import OWN, Fault, clip, marked
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -12,7 +12,7 @@ from holodeck_mt.rules.rule import Rule
 
 def check(context: Context) -> Iterator[Fault]:
     first: dict[str, int] = {}
-    for index, parts, case in walk.test_cases(context.data):
+    for index, parts, case in layout.test_cases(context.data):
         if not isinstance(case, dict) or not isinstance(case.get("name"), str):
             continue
         name = case["name"]

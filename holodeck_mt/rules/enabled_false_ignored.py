@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import Fault, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -15,7 +15,7 @@ from holodeck_mt.semantics import precedence
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in context.walked(walk.metrics):
+    for parts, metric in context.walked(layout.metrics):
         kind = precedence.kind_of(metric)
         off = metric.get("enabled") is False and kind not in (None, "code")
         if not off or under((*parts, "enabled"), context.reported):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import stat
 from collections.abc import Iterator
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import Fault, clip, marked, reason_of, under
 from holodeck_mt.read import confine
 from holodeck_mt.rules import Context
@@ -19,7 +19,7 @@ _OUTSIDE_HINT = "keep attached files inside the repository (--allow-outside-path
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, entry in context.walked(walk.files):
+    for parts, entry in context.walked(layout.files):
         path = entry.get("path")
         where = (*parts, "path")
         if not isinstance(path, str) or under(where, context.reported):

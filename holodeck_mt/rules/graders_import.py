@@ -20,14 +20,14 @@ from collections.abc import Iterator
 from pathlib import Path
 from types import ModuleType
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import OWN, Fault, clip, derived, marked, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in context.walked(walk.metrics):
+    for parts, metric in context.walked(layout.metrics):
         grader = metric.get("grader")
         where = (*parts, "grader")
         if not isinstance(grader, str) or ":" not in grader or under(where, context.reported):

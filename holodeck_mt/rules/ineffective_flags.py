@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from functools import cache
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.contract.registry import METRIC, schema_files
 from holodeck_mt.contract.walker import APPLIES_TO
 from holodeck_mt.model import Fault, Remove, clip, marked
@@ -26,7 +26,7 @@ def flags() -> dict[str, str]:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in context.walked(walk.metrics):
+    for parts, metric in context.walked(layout.metrics):
         name = metric.get("metric")
         if metric.get("type", "standard") != "standard" or not isinstance(name, str):
             continue

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import Fault, Rename
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -22,7 +22,7 @@ _LONGEST = 16
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, value in context.walked(walk.arg_values):
+    for parts, value in context.walked(layout.arg_values):
         if not isinstance(value, dict) or len(value) != 1:
             continue
         (key,) = value

@@ -16,7 +16,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.contract import registry
 from holodeck_mt.model import OWN, Fault, JsonPath, clip, marked, under
 from holodeck_mt.rules import Context
@@ -42,7 +42,7 @@ def _models(data: Any) -> Iterator[tuple[JsonPath, Any]]:
     evaluations = data.get("evaluations") if isinstance(data, dict) else None
     if isinstance(evaluations, dict) and "model" in evaluations:
         yield ("evaluations", "model"), evaluations["model"]
-    for path, metric in walk.metrics(data):
+    for path, metric in layout.metrics(data):
         if "model" in metric:
             yield (*path, "model"), metric["model"]
 

@@ -7,7 +7,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import Fault, JsonPath, under
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.rule import Rule
@@ -15,7 +15,7 @@ from holodeck_mt.wording import hints
 
 
 def _numbers(context: Context) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
-    yield from context.walked(walk.metrics)
+    yield from context.walked(layout.metrics)
     data = context.data
     evaluations = data.get("evaluations") if isinstance(data, dict) else None
     optimizer = evaluations.get("optimizer") if isinstance(evaluations, dict) else None

@@ -3,7 +3,7 @@ a test-cases file named by an agent.yaml is planned under that agent's metrics."
 
 from __future__ import annotations
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.model import Origin, format_path, test_case_phrase, under
 from holodeck_mt.rules import Context
 from holodeck_mt.semantics import precedence
@@ -15,7 +15,7 @@ def plan(context: Context) -> Plan:
     cached = context.cache.get("runtime_plan")
     if isinstance(cached, Plan):
         return cached
-    found = walk.test_case_list(context.data)
+    found = layout.test_case_list(context.data)
     cases, base = found if found is not None else ([], ())
     if context.agent is not None:
         built = precedence.build(context.agent, cases, base, "test-cases")
@@ -54,11 +54,11 @@ def where(context: Context, definition: Definition) -> str:
 
 
 def turn_where(context: Context, case_index: int | None, parts: tuple[str | int, ...]) -> str:
-    found = walk.test_case_list(context.data)
+    found = layout.test_case_list(context.data)
     if found is None or case_index is None:
         return format_path(parts)
     base = found[1]
-    name = walk.test_case_name(context.data, case_index)
+    name = layout.test_case_name(context.data, case_index)
     named = test_case_phrase(name, case_index, at=(*base, case_index, "name"))
     relative = format_path(parts[len(base) + 1 :])
     return named + (f" {relative}" if relative else "")

@@ -16,7 +16,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from holodeck_mt import validate_text, walk
+from holodeck_mt import layout, validate_text
 from holodeck_mt.fix import engine as fixes
 from holodeck_mt.read import loader
 from tests import strategies
@@ -32,8 +32,8 @@ def faulty(draw: st.DrawFn) -> tuple[str, Any]:
     """(YAML text with faults, the data its fixes must give)."""
     document = draw(strategies.documents())
     broken, expected = copy.deepcopy(document), copy.deepcopy(document)
-    broken_scopes = [scope for _, _, scope in walk.scopes(broken)]
-    expected_scopes = [scope for _, _, scope in walk.scopes(expected)]
+    broken_scopes = [scope for _, _, scope in layout.scopes(broken)]
+    expected_scopes = [scope for _, _, scope in layout.scopes(expected)]
     chosen = draw(st.lists(st.sampled_from(FAULTS), min_size=1, max_size=5, unique=True))
     where = draw(st.integers(0, len(broken_scopes) - 1))
     scope, wanted = broken_scopes[where], expected_scopes[where]

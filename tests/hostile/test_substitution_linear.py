@@ -20,8 +20,8 @@ import pytest
 
 from holodeck_mt import pipeline
 from holodeck_mt.limits import Limits
+from holodeck_mt.locate import provenance as substituted
 from holodeck_mt.read import substitution
-from holodeck_mt.text import substituted
 
 pytestmark = pytest.mark.slow  # a traced validation of files of thousands of references
 

@@ -24,7 +24,7 @@ PACKAGE = ROOT / "holodeck_mt"
 LAYERS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("records", ("model", "limits", "selection", "urls")),
     ("text", ("text",)),
-    ("read", ("read", "semantics", "walk")),
+    ("read", ("read", "semantics", "layout")),
     ("wording", ("wording",)),
     ("contract", ("contract",)),
     ("rules", ("rules",)),

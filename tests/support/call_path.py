@@ -14,7 +14,7 @@ calls in the same module are one stop. Three paths are measured:
 - the stages: every call made while ``validate_text`` runs (not the renderer's),
   read by stage. Each module of a stage belongs to one (:data:`STAGES`, in their
   order: read, contract, rules, locate); the records and the primitives every stage
-  calls down into (:data:`BELOW`: ``model``, ``limits``, ``walk``, the text
+  calls down into (:data:`BELOW`: ``model``, ``limits``, ``layout``, the text
   primitives, the YAML reader that the reading and the lazy index of locate both
   read with) belong to none, nor does the rest (the pipeline, the selection of
   codes, the suppressions). Calls into a module of no stage are not stops here.
@@ -158,13 +158,12 @@ BELOW: tuple[str, ...] = (
     "model",
     "limits",
     "selection",
-    "walk",
+    "layout",
     "text.safe_text",
     "text.lines",
     "text.positions",
     "text.ranges",
     "wording",
-    "text.substituted",
     "primitives",
     "read.loader",
     "read.builder",

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from holodeck_mt import walk
+from holodeck_mt import layout
 from holodeck_mt.read import loader
 from holodeck_mt.text import ranges, source
 from tests.conftest import ROOT, sample_files
@@ -70,7 +70,7 @@ def test_a_test_cases_own_lines_end_every_node_as_the_whole_text_does() -> None:
     checked = 0
     for name, text in _texts_with_test_cases():
         doc = loader.load(text)
-        found = walk.test_case_list(doc.data) if doc.loaded else None
+        found = layout.test_case_list(doc.data) if doc.loaded else None
         if found is None or doc.positions is None:
             continue
         cases, base = found

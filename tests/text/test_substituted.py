@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, example, given, settings
 
+from holodeck_mt.locate.provenance import resolved
 from holodeck_mt.model import MARKS, OWN, derived, marked, unmarked
-from holodeck_mt.text.substituted import resolved
 from tests.support.substituted_outputs import FILES, same_outputs, twins
 
 
