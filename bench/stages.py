@@ -124,10 +124,10 @@ def once(paths: list[Path]) -> dict[str, float]:
 
 #: The pipeline's steps wrapped (module, function), and the stage each one's time goes to.
 _WRAPPED = [
-    ("holodeck_mt.read.document", "read", "load"),
+    ("holodeck_mt.read.document", "ingest", "load"),
     ("holodeck_mt.contract.verdict", "judge", "schema"),
     ("holodeck_mt.rules.running", "faults", "rules"),
-    ("holodeck_mt.locate.report", "diagnostics", "locate"),
+    ("holodeck_mt.locate.report", "diagnose", "locate"),
 ]
 
 

@@ -349,6 +349,10 @@ class Fault:
         if self.fix is not None:
             object.__setattr__(self, "hint", self.fix.hint())
 
+    @property
+    def severity(self) -> Severity:
+        return severity(self.code)
+
 
 #: How a document is read: as given (an agent.yaml, or a list of test cases), or as the
 #: test-cases file an agent.yaml names.

@@ -8,7 +8,8 @@ import errno
 import functools
 import gc
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -20,16 +21,7 @@ from holodeck_mt.locate import report, suppressions
 from holodeck_mt.locate.provenance import Provenance
 from holodeck_mt.locate.suppressions import Screen
 from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role, clip
-from holodeck_mt.read import (
-    confine,
-    dialect,
-    document,
-    env_vars,
-    files,
-    follow,
-    loader,
-    substitution,
-)
+from holodeck_mt.read import confine, document, files, follow, loader
 from holodeck_mt.rules import running
 from holodeck_mt.selection import Options
 from holodeck_mt.text.safe_text import display_path
@@ -85,173 +77,73 @@ class _FileContext:
     workdir: Path | None = None
 
 
-@dataclass(frozen=True)
-class _SubstitutedText:
-    """A text with its references substituted, where each position stands in the text as
-    written, and the variables it was substituted from (None: it references none)."""
-
-    text: str
-    sub: substitution.Substituted | None = None
-    placer: substitution.Placer | None = None
-    env: substitution.Environment | None = None
-    #: The variables only the agent's folder's ``.env`` sets (its hint says so).
-    beside: frozenset[str] = frozenset()
-
-
-def _substituted(text: str, context: _FileContext) -> _SubstitutedText:
-    """``text`` as the platform parses it: each ``${NAME}`` replaced by the variable a
-    ``holodeck`` command run in ``context.workdir`` sees (``read/substitution``)."""
-    if not _may_reference(text):
-        return _SubstitutedText(text)
-    env = substitution.environment(context.workdir)
-    sub = substitution.substitute(text, env.variables)
-    agents_own = (
-        substitution.environment(context.base_dir).variables if sub.unset else env.variables
-    )
-    beside = frozenset(agents_own.keys() - env.variables.keys())
-    return _SubstitutedText(sub.text, sub, sub.placer(text), env, beside)
-
-
-def _found(
-    text: str, written: _SubstitutedText, followed: follow.Followed | None
-) -> tuple[Diagnostic, ...]:
-    """What the reading found (unset references, refused ``.env`` files), the variables
-    unset in a `test_cases_file` not followed (its path leads nowhere) saying that the
-    test-cases file was not validated."""
-    if written.env is None:
-        return ()
-    unfollowed = frozenset(
-        substitution.UNSET.findall(followed.shown if followed and followed.fault else "")
-    )
-    unset = env_vars.unset(text, written.env.variables, unfollowed, written.beside)
-    return (*unset, *substitution.refused(text, written.env))
-
-
 def _validate_text(
     text: str, context: _FileContext, following: bool = False, given: str | None = None
 ) -> tuple[Checked, follow.Followed | None]:
     """The whole path of one document, and the test-cases file it names (when ``following``;
-    ``given``: that file's text when an editor holds it). Every fault is worded, resolved
-    by where the substituted values lie (``locate/provenance``), placed in the text as
-    written and finished once."""
-    options, limits = context.options, context.limits
+    ``given``: that file's text when an editor holds it): read, contract, rules, locate."""
+    options, limits, role = context.options, context.limits, context.role
 
     def revalidate(candidate: str) -> FileResult:
-        return _close([_validate_text(candidate, context)[0]], options)[0]
+        again = _validate_text(candidate, context)[0]
+        return suppressions.close([(again.result, again.screen)], options)[0]
 
-    if len(text) > limits.max_bytes:
-        found = _result_unread(context.path, files.too_large(len(text), limits), options, limits)
-        return Checked(found, revalidate=revalidate), None
-    screen = Screen.of(text, context.path, options)
-    written = _substituted(text, context)
-    doc = document.read(written.text, limits)
-    followed = _follow(doc, context, given) if following else None
-    if doc.loaded:
-        located, result = _judge_document(doc, followed, context)
-    else:
-        located = report.unloaded(verdict.unloaded(doc.diagnostics, context.role), doc.text)
-        result = FileResult(context.path)
-    sub = written.sub if written.sub is not None else substitution.Substituted(text)
-    origin = context.agent_origin
-    provenance = Provenance(sub, text, doc, limits, origin) if sub.used or origin else None
-    located = report.resolved(located, provenance)
-    if written.placer is not None:
-        located = [d for d in map(written.placer.place, located) if d is not None]
-    keep = screen.keep if screen is not None else None
-    read = _found(text, written, followed)
-    result.diagnostics = report.finish([*located, *read], limits, keep)
-    result.text, result.strict = text, options.strict
-    if provenance is not None:
-        result.test_cases = [provenance.name(i, n) for i, n in enumerate(result.test_cases)]
-    checked = Checked(result, doc if doc.loaded else None, provenance, revalidate, screen)
-    return checked, followed
-
-
-def _follow(
-    doc: loader.Document, context: _FileContext, given: str | None
-) -> follow.Followed | None:
-    """The test-cases file ``doc`` names, read (None: none). The platform loads it beside
-    `test_cases: null` (or empty) and refuses any other `test_cases` (HMT110)."""
-    data = doc.data if isinstance(doc.data, dict) else {}
-    target = data.get("test_cases_file")
-    if data.get("test_cases") is not None or not isinstance(target, str) or not target:
-        return None
-    return follow.follow(
-        target,
-        base_dir=context.base_dir,
-        display=context.path,
-        tree=context.tree,
-        allow_outside=context.options.allow_outside_paths,
-        limits=context.limits,
-        given=given,
-    )
-
-
-#: The braces of a text looked at one by one before it is searched for ``${`` whole.
-_BRACES_LOOKED_AT = 1024
-
-
-def _may_reference(text: str) -> bool:
-    """``"${" in text``, each brace found by a one-character search (memchr, twenty times faster
-    than a two-character search on a text full of ``$``); past so many, the rest searched whole."""
-    at = text.find("{", 1)
-    for _ in range(_BRACES_LOOKED_AT):
-        if at < 0:
-            return False
-        if text[at - 1] == "$":
-            return True
-        at = text.find("{", at + 1)
-    return at >= 0 and text.find("${", at - 1) >= 0
-
-
-def _judge_document(
-    doc: loader.Document, followed: follow.Followed | None, context: _FileContext
-) -> tuple[list[Diagnostic], FileResult]:
-    """Contract, rules, locate on a loaded document: its diagnostics (not yet placed, kept,
-    capped), the fault of the test-cases file it names included, and its result."""
-    # The warnings on plain scalars the platform and editors read differently.
-    warned = dialect.warnings(doc.dialect, set())
-    spared = not _set_apart_before()
-    # A document is a million containers and no cycles, set apart while checked so collections
-    # do not walk it again; the collector stays on or off as set (threads share it).
-    if spared:
-        gc.freeze()
-    try:
-        judged = verdict.judge(doc, context.role, context.limits)
+    request = None
+    if following:
+        outside = options.allow_outside_paths
+        request = follow.Request(
+            context.base_dir, context.path, context.tree, outside, limits, given
+        )
+    reading = document.ingest(text, limits, context.workdir, context.base_dir, request)
+    doc = reading.doc
+    result = FileResult(context.path, text=text, strict=options.strict)
+    with _set_apart():
+        judged = verdict.judge(doc, role, limits)
         faults = judged.faults
-        reading = (
-            context.tree,
-            context.options.allow_outside_paths,
-            context.limits,
-            context.workdir,
-        )
-        checked = platform_models.judge(
-            doc, faults, context.role, context.options.platform, *reading
-        )
-        faults = faults + checked.faults
+        if doc.loaded:
+            where = (context.tree, options.allow_outside_paths, limits, context.workdir)
+            checked = platform_models.judge(doc, faults, role, options.platform, *where)
+            faults = faults + checked.faults
+            result.unchecked, result.unchecked_because = checked.unchecked, checked.because
+            result.reads = list(checked.reads)
         if judged.as_read is not None:
             faults = faults + running.faults(
                 doc,
                 faults,
                 judged.as_read,
                 base_dir=context.base_dir,
-                options=context.options,
+                options=options,
                 tree=context.tree,
                 agent=context.agent,
                 agent_reported=context.agent_reported,
             )
-        unfollowed_fault = (
-            [followed.fault] if followed is not None and followed.fault is not None else []
-        )
-        stats, names = layout.stats(doc.data), layout.names(doc.data)
-        located = report.diagnostics(faults, doc, context.limits, unfollowed_fault, warned)
+        screen = Screen.of("" if reading.too_large else text, context.path, options)
+        keep = screen.keep if screen is not None else None
+        found = report.diagnose(reading, faults, limits, context.agent_origin, keep)
+    result.diagnostics, provenance = found
+    if doc.loaded:
+        result.stats, result.test_cases = layout.stats(doc.data), layout.names(doc.data)
+    if provenance is not None:
+        result.test_cases = [provenance.name(i, n) for i, n in enumerate(result.test_cases)]
+    if reading.too_large:
+        result.text = None
+    loaded = doc if doc.loaded else None
+    return Checked(result, loaded, provenance, revalidate, screen), reading.followed
+
+
+@contextmanager
+def _set_apart() -> Iterator[None]:
+    """A document is a million containers and no cycles, set apart while checked so
+    collections do not walk it again; the collector stays on or off as set (threads share
+    it), and what a parent set apart stays apart (``gc.freeze``)."""
+    spared = not _set_apart_before()
+    if spared:
+        gc.freeze()
+    try:
+        yield
     finally:
         if spared:
             gc.unfreeze()
-    result = FileResult(context.path, [], stats, test_cases=names)
-    result.unchecked, result.unchecked_because = checked.unchecked, checked.because
-    result.reads = list(checked.reads)
-    return located, result
 
 
 @functools.cache
@@ -370,7 +262,8 @@ def validate_document_text(
     context = _FileContext(
         display_path(path), "document", base_dir, options, limits, tree, workdir=workdir
     )
-    return _close(_validate_document(text, context, followed_text, options_of), options)
+    checked = _validate_document(text, context, followed_text, options_of)
+    return suppressions.close([(c.result, c.screen) for c in checked], options)
 
 
 def _close(checked: list[Checked], options: Options) -> list[FileResult]:

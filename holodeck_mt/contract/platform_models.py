@@ -22,7 +22,7 @@ from typing import Any
 
 from holodeck_mt.contract import unchecked
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import Fault, JsonPath, clip, derived, reason_of, severity, under
+from holodeck_mt.model import Fault, JsonPath, clip, derived, reason_of, under
 from holodeck_mt.read import confine, loader
 from holodeck_mt.read.files import Refused, TooLarge, read
 from holodeck_mt.wording import hints
@@ -151,7 +151,7 @@ def judge(
     agent = agent_model() if mode != "off" else None
     if agent is None:
         return Checked(unchecked=owned, because="off" if mode == "off" else absence())
-    reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
+    reported = doc.reported | {f.parts for f in found if f.severity == "error"}
     here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
     files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())
     config = _handed(agent, data)

@@ -28,8 +28,12 @@ class Verdict:
 
 
 def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
-    """The faults of the loaded ``doc`` read as ``role``."""
+    """The faults of ``doc`` read as ``role`` (not loaded: none, its reader's diagnostics
+    in the role's wording)."""
     data = doc.data
+    if not doc.loaded:
+        doc.diagnostics = _reword_unloaded(doc.diagnostics, role)
+        return Verdict([], None)
     doc.diagnostics = lax.reread(doc.diagnostics, data, role)
     if role == "test-cases-file" and not data:
         return Verdict([lax.NO_TEST_CASES], None)
@@ -52,7 +56,7 @@ def judge(doc: loader.Document, role: Role, limits: Limits) -> Verdict:
     return Verdict(faults, as_read)
 
 
-def unloaded(diagnostics: list[Diagnostic], role: Role) -> list[Diagnostic]:
+def _reword_unloaded(diagnostics: list[Diagnostic], role: Role) -> list[Diagnostic]:
     """The diagnostics of a document that did not load, in the role's wording."""
     if role != "test-cases-file":
         return diagnostics

@@ -9,8 +9,8 @@ from collections.abc import Callable, Iterable
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate.provenance import Provenance, plain
-from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, severity, under
-from holodeck_mt.read import loader
+from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, under
+from holodeck_mt.read.document import Reading
 from holodeck_mt.wording.hints import plural
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
@@ -19,32 +19,49 @@ Keep = Callable[[Diagnostic], bool] | None
 KIND_KEYS = frozenset({"metric", "type"})
 
 
-def diagnostics(
+def diagnose(
+    reading: Reading,
     faults: list[Fault],
-    doc: loader.Document,
     limits: Limits,
-    extra: Iterable[Fault] = (),
-    dialect: Iterable[Diagnostic] = (),
-) -> list[Diagnostic]:
-    """Every fault of ``doc`` and the ``extra`` ones (its `test_cases_file` not followed) located,
-    with the reader's diagnostics and the ``dialect`` warnings no fault covers, for
-    :func:`resolved` and :func:`finish`."""
+    origin: Provenance | None = None,
+    keep: Keep = None,
+) -> tuple[list[Diagnostic], Provenance | None]:
+    """The file's diagnostics: each fault of ``reading`` and what the reading found, located,
+    resolved by where its substituted values lie (``origin``: the agent.yaml's, for its
+    test-cases file), placed in the text as written, and finished; and those values' ranges."""
+    doc, sub = reading.doc, reading.sub
+    if doc.loaded:
+        found = _located(faults, reading, limits)
+    else:
+        found = doc.diagnostics if reading.too_large else _ranged(doc.text, doc.diagnostics)
+    provenance = None
+    if (sub.used or origin) and not reading.too_large:
+        provenance = Provenance(sub, reading.text, doc, limits, origin)
+    found = [provenance.diagnostic(d) if provenance else plain(d) for d in found]
+    if sub.spans:
+        placer = sub.placer(reading.text)
+        found = [d for d in map(placer.place, found) if d is not None]
+    return finish([*found, *reading.found], limits, keep), provenance
+
+
+def _located(faults: list[Fault], reading: Reading, limits: Limits) -> list[Diagnostic]:
+    """Every fault of the loaded document and that of the test-cases file it names not
+    followed, located, with the reader's diagnostics and the dialect's warnings no fault
+    covers."""
+    doc, followed = reading.doc, reading.followed
     faults = _pruned(faults)
-    extra = list(extra)
+    if followed is not None and followed.fault is not None:
+        faults.append(followed.fault)
     faulted = doc.reported | {f.parts for f in faults}
-    warned = [d for d in dialect if not under(d.pointer_parts, faulted)]
-    if not faults and not extra and not doc.diagnostics and not warned:
+    warned = [d for d in reading.dialect if not under(d.pointer_parts, faulted)]
+    if not faults and not doc.diagnostics and not warned:
         return []
     from holodeck_mt.locate import locate
-    from holodeck_mt.text import ranges  # a clean file gets none (start-up)
 
-    text, data = doc.text, doc.data
     locator = locate.Locator(doc, limits)
-    located = locator.diagnostics([*faults, *extra])
-    for found in (doc.diagnostics, warned):
-        worded = map(locator.worded, found)
-        located += [locate.in_test_case(d, data) for d in ranges.with_ranges(text, worded)]
-    return located
+    located = locator.diagnostics(faults)
+    worded = map(locator.worded, [*doc.diagnostics, *warned])
+    return [*located, *(locate.in_test_case(d, doc.data) for d in _ranged(doc.text, worded))]
 
 
 def _pruned(faults: list[Fault]) -> list[Fault]:
@@ -53,23 +70,18 @@ def _pruned(faults: list[Fault]) -> list[Fault]:
     misnamed: set[JsonPath] = {
         f.parts[:-1]
         for f in faults
-        if f.parts and f.parts[-1] in KIND_KEYS and severity(f.code) == "error"
+        if f.parts and f.parts[-1] in KIND_KEYS and f.severity == "error"
     }
     if not misnamed:
         return faults
-    return [f for f in faults if severity(f.code) == "error" or not under(f.parts, misnamed)]
+    return [f for f in faults if f.severity == "error" or not under(f.parts, misnamed)]
 
 
-def unloaded(found: list[Diagnostic], text: str) -> list[Diagnostic]:
-    """The reader's diagnostics of a document that did not load, ranged."""
+def _ranged(text: str, found: Iterable[Diagnostic]) -> list[Diagnostic]:
+    """``found`` with the ranges of what each names (a clean file imports no ranges)."""
     from holodeck_mt.text import ranges
 
     return ranges.with_ranges(text, found)
-
-
-def resolved(found: list[Diagnostic], provenance: Provenance | None) -> list[Diagnostic]:
-    """``found`` showing no value from a reference (``provenance``: of the references set)."""
-    return [provenance.diagnostic(d) if provenance else plain(d) for d in found]
 
 
 def _bounded(d: Diagnostic) -> Diagnostic:

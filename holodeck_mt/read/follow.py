@@ -13,7 +13,7 @@ from pathlib import Path
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import OWN, Diagnostic, Fault, clip, marked, reason_of
-from holodeck_mt.read import files
+from holodeck_mt.read import files, loader
 from holodeck_mt.text.safe_text import display_path
 
 
@@ -30,24 +30,38 @@ class Followed:
     source: str | None = None
 
 
-def follow(
-    target: str,
-    *,
-    base_dir: Path,
-    display: str,
-    tree: Path,
-    allow_outside: bool,
-    limits: Limits,
-    given: str | None = None,
-) -> Followed:
-    """Read the test-cases file ``target`` (relative to the agent.yaml's folder
-    ``base_dir``; ``given``: its text, when an editor holds it)."""
-    file = base_dir / target
-    shown = display_path(os.path.normpath(os.path.join(os.path.dirname(display), target)))
+@dataclass(frozen=True)
+class Request:
+    """Where the test-cases file an agent.yaml names is looked for: the agent.yaml's folder and
+    path as shown, the tree it stays in; ``given``: its text, when an editor holds it."""
+
+    base_dir: Path
+    display: str
+    tree: Path
+    allow_outside: bool
+    limits: Limits
+    given: str | None = None
+
+
+def named(doc: loader.Document, request: Request) -> Followed | None:
+    """The test-cases file ``doc`` names, read (None: none). The platform loads it beside
+    `test_cases: null` (or empty) and refuses any other `test_cases` (HMT110)."""
+    data = doc.data if isinstance(doc.data, dict) else {}
+    target = data.get("test_cases_file")
+    if data.get("test_cases") is not None or not isinstance(target, str) or not target:
+        return None
+    return follow(target, request)
+
+
+def follow(target: str, request: Request) -> Followed:
+    """Read the test-cases file ``target``, relative to the agent.yaml's folder."""
+    base_dir, tree, allow_outside = request.base_dir, request.tree, request.allow_outside
+    file, given = base_dir / target, request.given
+    shown = display_path(os.path.normpath(os.path.join(os.path.dirname(request.display), target)))
     content, problem, why, code = None, None, None, "HMT110"
     try:
         if given is None:
-            content, problem = files.read_document(file, limits, tree, allow_outside)
+            content, problem = files.read_document(file, request.limits, tree, allow_outside)
         else:  # an editor's text is judged, not the saved file's: only its place is checked
             files.read(file, 0, tree=tree, allow_outside=allow_outside, head=True)
     except files.Refused as e:

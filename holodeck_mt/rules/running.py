@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt.model import Fault, JsonPath, severity
+from holodeck_mt.model import Fault, JsonPath
 from holodeck_mt.read import loader
 from holodeck_mt.rules import Context
 from holodeck_mt.rules.registry import rules_to_run
@@ -32,7 +32,7 @@ def faults(
         text=doc.text,
         base_dir=base_dir,
         options=options,
-        reported=doc.reported | {f.parts for f in contract if severity(f.code) == "error"},
+        reported=doc.reported | {f.parts for f in contract if f.severity == "error"},
         tree=tree,
         agent=agent,
         agent_reported=set(agent_reported),
