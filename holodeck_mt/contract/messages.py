@@ -368,10 +368,7 @@ _KEYWORDS: dict[str, Handler] = {
     "minLength": _one("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
     "minItems": _one(
         "HMT103",
-        lambda e: (
-            f"{_subject(_parts(e))} needs at least {e.validator_value} "
-            f"item{'s' if e.validator_value != 1 else ''}"
-        ),
+        lambda e: f"{_subject(_parts(e))} needs at least {hints.plural(e.validator_value, 'item')}",
     ),
     "maxItems": _max_items,
     "const": _one(
