@@ -369,10 +369,8 @@ def _prepare(jobs: list[_Job]) -> None:
 
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
-    """Validate on ``workers`` processes; results in the order of ``jobs``. A dead worker
-    breaks the pool: the files left unfinished run again one by one on a single worker, a
-    new one after each death, which costs the file it was running, so that only a file that
-    kills its own process is lost (an internal error)."""
+    """Validate on ``workers`` processes, results in the order of ``jobs``; a dead worker loses
+    only its file (docs/architecture.md, *Parallel runs*)."""
     import gc
     import multiprocessing
 
@@ -550,9 +548,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 @contextlib.contextmanager
 def _terminable() -> Iterator[None]:
-    """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED` and no report: at
-    once when every worker it forked ends with it (or none is), else by :class:`_Terminated`,
-    so that its pool ends them first; at once, too, in a child not yet set up."""
+    """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED`, no report: at once when
+    its workers end with it, else by :class:`_Terminated`, so that its pool ends them first."""
     import signal
     import threading
 

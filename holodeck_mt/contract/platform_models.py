@@ -141,9 +141,8 @@ def judge(
     limits: Limits | None = None,
     workdir: Path | None = None,
 ) -> Checked:
-    """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``), none
-    where the loader or ``found`` already told; the files they read stay in ``tree``, a
-    relative one read from ``workdir`` (both by default the working folder)."""
+    """The platform's models on an agent.yaml's own sections, none where the loader or ``found``
+    told; the files they read stay in ``tree``, read from ``workdir`` (default: here)."""
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
@@ -237,8 +236,7 @@ class _Files:
 
 def _prompt_files(config: dict[str, Any], files: _Files, reported: set[JsonPath]) -> list[Fault]:
     """Each subagent's ``prompt_file`` judged, and replaced in a copy of ``claude`` by a
-    ``prompt`` (blank when the file is: all the model asks), or beside one by a path that
-    opens nothing."""
+    ``prompt`` (blank if the file is), or beside one by a path that opens nothing."""
     claude = config.get("claude")
     agents = claude.get("agents") if isinstance(claude, dict) else None
     if not isinstance(claude, dict) or not isinstance(agents, dict):

@@ -255,9 +255,8 @@ def _conflicts(fix: Fix, edits: Sequence[Edit], isolated: Sequence[tuple[int, in
 
 
 def apply(text: str, chosen: Sequence[Fix]) -> tuple[str, list[Fix]]:
-    """The text with the fixes applied, and those applied. Fixes that are not isolated go
-    first, in the order of their edits; one that overlaps a fix applied, or the stretch
-    an isolated one keeps to itself, waits."""
+    """The text with the fixes applied, and those applied: isolated ones last; one overlapping
+    a fix applied, or an isolated one's stretch, waits."""
     applied: list[Fix] = []
     edits: list[Edit] = []
     isolated: list[tuple[int, int]] = []

@@ -48,9 +48,8 @@ def diagnose(
     readings: dict[str, Reading] | None = None,
     log: Callable[[str], None] = lambda problem: None,
 ) -> list[Diagnostic] | None:
-    """Every diagnostic the CLI reports for this text; None for a file that is not ours.
-    ``readings`` (by path) are reused while both are the same; ``log`` hears why the
-    workspace configuration is not used."""
+    """Every diagnostic the CLI reports for this text (None: not our file); ``readings`` (by
+    path) are reused while the same; ``log`` hears why the configuration is not used."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
     target, jobs, problem = decided(path, tree)

@@ -30,9 +30,8 @@ class FileSettings:
 
 
 class JobSettings:
-    """Each file's settings from the arguments (``args``; None: none, as in the editor) and
-    the configuration above it, looked for no higher than ``top`` (the editor's workspace)
-    when given; a bad one raises before any file is validated."""
+    """Each file's settings from ``args`` (None in the editor) and the configuration above it,
+    no higher than ``top``; a bad one raises before any file is validated."""
 
     def __init__(
         self,

@@ -181,9 +181,8 @@ def _write_chunk(descriptor: int, chunk: memoryview) -> int:
 
 
 def create(path: Path, data: bytes) -> None:
-    """Write ``data`` as the file at ``path`` (a report the command line names), atomically: in
-    any folder but /proc, /sys and /dev, and at a real path inside the working folder when given
-    inside it (a checkout's link leads no report out). :class:`OSError` leaves a file unchanged."""
+    """Write a report atomically, never under /proc, /sys, /dev, nor through a link out of the
+    working folder when given inside it; :class:`OSError` leaves the file unchanged."""
     inside = ".." not in path.parts and Path(os.path.abspath(path)).is_relative_to(Path.cwd())
     why = confine.refusal(path, Path(os.path.realpath(".")) if inside else None)
     if why is not None:

@@ -17,9 +17,8 @@ SPECIAL_ROOTS = ("/proc", "/sys", "/dev")
 
 
 def tree_of(file: Path, roots: Sequence[Path] | None = None) -> Path:
-    """The tree a document's paths must stay in: the innermost of ``roots`` (default: the
-    working directory) holding ``file``'s resolved folder (not the file: a link does not
-    take the tree with it), else that folder."""
+    """The tree a document's paths stay in: the innermost of ``roots`` (default: the working
+    directory) holding ``file``'s resolved folder (a link takes no tree), else that folder."""
     folder = Path(os.path.realpath(Path(file).parent))
     return holder(folder, roots) or folder
 

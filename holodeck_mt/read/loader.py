@@ -82,8 +82,7 @@ def _collector_paused() -> Iterator[None]:
 
 def load(text: str, *, limits: Limits | None = None, positions: bool | Index = True) -> Document:
     """Load YAML text into a :class:`Document`, keeping the ``positions`` of :data:`Index`
-    (True: ``"all"``, False: ``"none"``); the loader's own diagnostics are located anyway.
-    """
+    (True: ``"all"``, False: ``"none"``); the loader's own diagnostics are located anyway."""
     limits = limits or Limits()
     index = "all" if positions is True else "none" if positions is False else positions
     doc = Document(text=text)

@@ -259,9 +259,8 @@ def _first_content_line(lines: list[str], mark: Mark) -> int | None:
 
 
 def _columns_above(lines: list[str], number: int, *, dash: bool) -> dict[int, int]:
-    """Columns where the open blocks of the lines above start, and a line of each: walking
-    up, each line less indented than those below opens one. A key line (``dash`` False)
-    belongs with keys; ``- item`` lines with items, or an item's keys (``- name: x``)."""
+    """Columns where the open blocks above start (a line less indented than those below opens
+    one), and a line of each; ``dash``: a ``- item`` line, with items or an item's keys."""
     found: dict[int, int] = {}
     deepest = None
     for index in range(number - 1, -1, -1):

@@ -102,9 +102,8 @@ def got(value: Any, *, own: bool = False) -> str:
 
 
 def close_match(word: str, choices: Iterable[str], cutoff: float) -> str | None:
-    """The choice most like ``word``, if one is at least ``cutoff`` alike (difflib's ratio).
-    A choice whose length alone keeps it under ``cutoff`` is not compared: difflib indexes
-    the whole word first, which a key of a megabyte repeated by aliases makes unbounded."""
+    """The choice most like ``word``, if at least ``cutoff`` alike (difflib's ratio); one whose
+    length alone keeps it under is not compared (a megabyte key costs nothing)."""
     near = [
         c for c in choices if 2.0 * min(len(c), len(word)) / (len(c) + len(word) or 1) >= cutoff
     ]
