@@ -779,8 +779,7 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
 def _validate_all(
     rounds: list[list[_Job]], args: argparse.Namespace, problems: list[str]
 ) -> list[FileResult]:
-    """Each file's results, each verdict once per run (every role's); what could not be read
-    goes to ``problems``."""
+    """Each file's results, each verdict once per run; what was not read goes to ``problems``."""
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []

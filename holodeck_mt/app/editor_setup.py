@@ -74,8 +74,7 @@ def holodeck_files(root: Path) -> list[str]:
 
 
 def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None) -> Outcome:
-    """Bind the schema to ``root``'s HoloDeck files; return them and what was written
-    (:class:`SetupError` or :class:`~holodeck_mt.project.writes.WriteError`: nothing)."""
+    """Bind the schema to ``root``'s HoloDeck files; them and what was written (error: none)."""
     from holodeck_mt.contract.registry import bundle_path
 
     if not root.is_dir():

@@ -306,8 +306,7 @@ def _unreadable(error: BaseException) -> _Problem:
 
 
 def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
-    """A prompt file read as UTF-8 within what the document's other prompt files leave of
-    the limit: whether it is blank."""
+    """Whether a prompt file is blank, read as UTF-8 within what the other prompt files left."""
     limit = files.limits.max_bytes
     try:
         raw = read(path, limit - files.spent).raw

@@ -62,8 +62,7 @@ def _source(checked: Checked, display: str, limits: Limits) -> Source | None:
 
 
 def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
-    """The documents the validator judged: the file given (shown as ``display``), then the
-    test-cases file it followed, if any."""
+    """The documents the validator judged: the file given (as ``display``), then any it followed."""
     main = _source(checked[0], display, limits)
     data = main.data if main is not None else None
     if isinstance(data, list):

@@ -177,8 +177,7 @@ def _skip(kind: type, events: Iterator[Any]) -> None:
 
 
 def agent_target(path: Path) -> Path | None:
-    """The test-cases file an agent configuration names (``test_cases_file``, without
-    inline ``test_cases``) as validating follows it; None when there is none."""
+    """The test-cases file an agent.yaml names, as validating follows it; None: none, or inline."""
     try:
         head = _head(path)
     except (OSError, ValueError):
@@ -442,8 +441,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
 
 
 def through(path: Path, tree: Path | None = None) -> Path | None:
-    """The agent.yaml a file is validated through: the one naming it (see :func:`naming_agent`),
-    unless the file is an agent.yaml itself."""
+    """The agent.yaml naming ``path`` (:func:`naming_agent`), unless it is an agent.yaml itself."""
     return None if is_agent_file(path) else naming_agent(path, tree)
 
 

@@ -20,8 +20,7 @@ def bom_of(raw: bytes) -> bytes:
 
 
 def decode(raw: bytes) -> tuple[str | None, dg.Diagnostic | None]:
-    """Bytes to text, or the diagnostic that says why they are not UTF-8 (a bad byte at
-    its line and column, with its offset in the file)."""
+    """Bytes to text, or the diagnostic saying why they are not UTF-8 (where the bad byte is)."""
     for bom, name in _UTF16_BOMS.items():
         if raw.startswith(bom):
             return None, dg.make(

@@ -19,8 +19,7 @@ from holodeck_mt.text.safe_text import display_path
 
 @dataclass(frozen=True)
 class Followed:
-    """What following a `test_cases_file` found: its path shown, and its text, the
-    reader's diagnostic, or a fault of the agent.yaml."""
+    """What following a `test_cases_file` found: its path, text, problem, or the agent's fault."""
 
     shown: str
     text: str | None = None
@@ -40,8 +39,7 @@ def follow(
     limits: Limits,
     given: str | None = None,
 ) -> Followed:
-    """Read the test-cases file ``target`` (relative to the agent.yaml's folder
-    ``base_dir``; ``given``: its text, when an editor holds it)."""
+    """Read the test-cases file ``target`` from ``base_dir`` (``given``: an editor's text)."""
     file = base_dir / target
     shown = display_path(os.path.normpath(os.path.join(os.path.dirname(display), target)))
     content, problem, why, code = None, None, None, "HMT110"

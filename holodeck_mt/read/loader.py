@@ -148,8 +148,7 @@ def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> 
 
 
 def _first(platform: YAMLError, libyaml: YAMLError | Abort) -> YAMLError:
-    """Of two parsers' errors, the platform's; libyaml's (whose words ``yaml_errors``
-    explains) when both stop on the same line."""
+    """Of two parsers' errors, the platform's; libyaml's (explained better) if on the same line."""
     from yaml.error import MarkedYAMLError
 
     if not isinstance(platform, MarkedYAMLError) or not isinstance(libyaml, MarkedYAMLError):

@@ -198,8 +198,7 @@ def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
 
 
 def construct(tag: str, text: str) -> Any:
-    """The meaning of a scalar with an explicit tag, as the platform constructs it
-    (:data:`UNKNOWN_TAG` for a tag not of a standard scalar type)."""
+    """A scalar with an explicit tag as the platform constructs it (else :data:`UNKNOWN_TAG`)."""
     name = tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else None
     if name == "str":
         return text

@@ -286,8 +286,7 @@ def _columns_above(lines: list[str], number: int, *, dash: bool) -> dict[int, in
 
 
 def _colon_in_value(lines: list[str], problem: str, mark: Mark) -> Explained | None:
-    """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping (however the
-    line is indented)."""
+    """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping, however indented."""
     line = _line(lines, mark[0])
     first = line.find(": ")
     if problem != "mapping values are not allowed in this context" or not 0 <= first < mark[1]:

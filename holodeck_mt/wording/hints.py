@@ -52,8 +52,7 @@ def _show_number(value: int | float) -> str:
 
 
 def plural(n: int, noun: str, *, grouped: bool = False) -> str:
-    """``n`` and ``noun``, in the plural unless ``n`` is 1 (``grouped``: with a thousands
-    separator)."""
+    """``n`` and ``noun``, in the plural unless ``n`` is 1 (``grouped``: thousands separated)."""
     shown = f"{n:,}" if grouped else str(n)
     return f"{shown} {noun}{'s' if n != 1 else ''}"
 
@@ -82,8 +81,7 @@ def _shown(value: Any, limit: int) -> str:
 
 
 def platform_reads(parts: Sequence[str | int], shown: str) -> str:
-    """``the platform reads threshold "0.5"``: how a conversion warning starts; an item of
-    a list is named with its index (``tools[2]``)."""
+    """``the platform reads threshold "0.5"``; a list item by its index (``tools[2]``)."""
     name = next((p for p in reversed(parts) if isinstance(p, str)), "")
     label = f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
     return f"the platform reads {label} {shown}"
