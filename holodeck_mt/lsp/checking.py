@@ -1,9 +1,5 @@
-"""Which open documents the server validates, as what (docs/editors.md), and with what.
-
-The workspace, not the folder the server started in, bounds what is read (a document's
-``test_cases_file: ../.aws/credentials`` is not) and gives the ``.env`` read for ``${NAME}``;
-a document outside every workspace folder has its own folder as its tree.
-"""
+"""Which open documents the server validates, as what (docs/editors.md), and with what: the
+workspace holding one bounds what it reads and gives its ``.env`` (docs/limits.md)."""
 
 from __future__ import annotations
 

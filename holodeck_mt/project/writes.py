@@ -1,9 +1,5 @@
-"""Writing a file of the repository without ever losing it: confined, checked, atomic.
-
-``fix`` and ``init-editor`` rewrite files of a possibly hostile checkout: only a regular file
-(or none) at a real path inside the tree, unchanged since it was read (:class:`Snapshot`), by
-a temporary file beside it ``os.replace``-d over it, so a failure half-way leaves the original.
-"""
+"""Writing a file of the repository without ever losing it: confined, unchanged since it was
+read (:class:`Snapshot`), atomic (docs/limits.md)."""
 
 from __future__ import annotations
 

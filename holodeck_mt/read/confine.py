@@ -1,10 +1,5 @@
-"""Which paths a document may make the validator read or stat: those inside its tree.
-
-A path a file names (``test_cases_file``, ``files[*].path``) could point at
-``/proc/self/environ`` or a credentials file quoted into a CI log: it is resolved and
-must stay in the agent.yaml's tree; ``/proc``, ``/sys`` and ``/dev`` are refused even
-with ``--allow-outside-paths``.
-"""
+"""Which paths a document may make the validator read or stat: those inside its tree, never
+``/proc``, ``/sys`` or ``/dev`` (docs/limits.md)."""
 
 from __future__ import annotations
 

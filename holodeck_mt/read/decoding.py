@@ -1,8 +1,5 @@
-"""A file's bytes to text, read as the platform reads them: UTF-8 only.
-
-One UTF-8 byte-order mark is stripped (a second is part of the first key); a UTF-16
-file fails to load on the platform, so it is refused here too.
-"""
+"""A file's bytes to text as the platform reads them: UTF-8 only, one byte-order mark stripped
+(a second is part of the first key), UTF-16 refused."""
 
 from __future__ import annotations
 
