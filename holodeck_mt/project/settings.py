@@ -89,8 +89,7 @@ class JobSettings:
         """Every decision on the file at ``path``: through the agent.yaml naming it, if one does."""
         agent = discovery.through(path, self._top)
         role: Role = "test-cases-file" if agent is not None else "document"
-        file = str(path)
-        return FileSettings(role, agent, (agent or path).parent, self._top, self.of(file))
+        return FileSettings(role, agent, (agent or path).parent, self._top, self.of(str(path)))
 
     def kept(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
         """The files less those an ``exclude`` matches (to ``passed``), unless named, as in ruff."""

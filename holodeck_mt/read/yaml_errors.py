@@ -197,11 +197,10 @@ def _runaway_quote(text: str, mark: Mark) -> Explained | None:
     style, start, end = scalar
     if style not in ("'", '"') or start[0] == end[0] or end[0] != mark[0]:
         return None
-    quote = style
     return Explained(
-        f"YAML syntax error: the string quoted with {quote} at line {start[0] + 1}, column "
-        f"{start[1] + 1} runs on to line {end[0] + 1}: its closing {quote} is missing",
-        f"close it with a {quote} on line {start[0] + 1}",
+        f"YAML syntax error: the string quoted with {style} at line {start[0] + 1}, column "
+        f"{start[1] + 1} runs on to line {end[0] + 1}: its closing {style} is missing",
+        f"close it with a {style} on line {start[0] + 1}",
         start[0] + 1,
         start[1] + 1,
     )
