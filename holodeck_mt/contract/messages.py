@@ -368,7 +368,10 @@ _KEYWORDS: dict[str, Handler] = {
     "minLength": _one("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
     "minItems": _one(
         "HMT103",
-        lambda e: f"{_subject(_parts(e))} needs at least {hints.plural(e.validator_value, 'item')}",
+        lambda e: (
+            f"{_subject(_parts(e))} needs at least {e.validator_value} "
+            f"item{'s' if e.validator_value != 1 else ''}"
+        ),
     ),
     "maxItems": _max_items,
     "const": _one(

@@ -162,12 +162,8 @@ def judge(
 
 
 def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
-    fields = set(getattr(agent, "model_fields", {}))
-    config = {
-        k: v
-        for k, v in data.items()
-        if isinstance(k, str) and k in fields and k not in SCHEMA_SECTIONS
-    }
+    fields = set(getattr(agent, "model_fields", {})) - SCHEMA_SECTIONS
+    config = {k: v for k, v in data.items() if isinstance(k, str) and k in fields}
     tools = config.get("tools")
     if isinstance(tools, list) and len(tools) > _MOST_TOOLS:
         # The platform refuses more tools than its maximum: a hostile file's million
