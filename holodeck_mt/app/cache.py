@@ -62,8 +62,7 @@ def misplaced(judged: Iterable[str] = ()) -> str | None:
 
 
 def folder(options: Options) -> str | None:
-    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, else the user's cache folder; None when
-    results are not cached (graders imported, other files looked at)."""
+    """Where entries go: ``$HOLODECK_MT_CACHE_DIR``, else the user's (None: not cached)."""
     if options.import_graders or options.check_files:
         return None
     return os.environ.get("HOLODECK_MT_CACHE_DIR") or user_folder()

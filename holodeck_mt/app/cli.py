@@ -121,64 +121,46 @@ _SELECTION = {
     "--select": "report only these codes, comma-separated; a prefix selects a range (HMT2: "
     "every HMT2xx); replaces the configuration file's `select` (default: every code)",
     "--extend-select": "report these codes or prefixes too (adds to `select` or --select)",
-    "--ignore": "do not report these codes or prefixes, comma-separated; adds to the "
-    "configuration file's `ignore`",
+    "--ignore": "do not report these codes or prefixes; adds to the configuration's `ignore`",
     "--extend-ignore": "as --ignore (ruff's name for it)",
-    "--config": "read the settings from this file (.holodeck-mt.toml or a pyproject.toml with "
-    "[tool.holodeck-mt]) instead of the one found from each file's folder upward",
+    "--config": "read the settings from this file, not the one found from each file upward",
     "--isolated": "read no configuration file",
-    "--report-unused-ignores": "report each `# holodeck-mt: ignore[...]` comment that "
-    "silences nothing (HMT221)",
+    "--report-unused-ignores": "report each ignore comment that silences nothing (HMT221)",
 }
 _MAX_FILE_SIZE = {
     "--max-file-size": f"reject larger files before parsing (default: {MAX_FILE_BYTES // 1024**2}M)"
 }
 _FORMAT = {"--format": "output format (default: text)"}
 _VALIDATE = {
-    "paths": "a file (agent.yaml or test-cases file) or a folder searched for agent.yaml "
-    "files and YAML files holding test cases (default: ./agent.yaml)",
-    "--by-content": "validate a named file only if it is an agent.yaml or holds test "
-    "cases, as a folder search does; skip other YAML files silently (the pre-commit hook)",
+    "paths": "an agent.yaml, a test-cases file or a folder to search (default: ./agent.yaml)",
+    "--by-content": "skip a named file silently if a folder search would (the pre-commit hook)",
     **_FORMAT,
     "--strict": "warnings fail the run too: the exit code and every format's verdict",
     "--exit-zero": "exit 0 even when a file has errors (a usage error still exits 2)",
     "-q --quiet": "print the diagnostics only, no summary line; twice (-qq), as --silent",
     "--silent": "print no report on standard output (-o still writes it, as -q does)",
     "--color": "colour text: auto (a terminal's, unless NO_COLOR; FORCE_COLOR), always, never",
-    "--import-graders": "import each code grader and report missing modules or "
-    "callables (runs the graders' module code)",
+    "--import-graders": "import each code grader, report missing ones (runs the graders' code)",
     "--check-files": "check that each files[*].path exists relative to the agent.yaml",
-    "--no-cache": "validate every file afresh: neither reuse nor store results in "
-    "the cache (HOLODECK_MT_CACHE_DIR, default the user's cache folder)",
+    "--no-cache": "neither reuse nor store results in the cache (HOLODECK_MT_CACHE_DIR)",
     **_SELECTION,
-    "--stdin-filename": "with the path `-`: the file the text read from standard input stands "
-    "for (its name in the report, its folder's configuration and test_cases_file)",
-    "--output-file -o": "write the report to this file (replaced whole, never half-written) "
-    "instead of standard output",
-    "--report": "also write the report in FORMAT to PATH (replaced whole), whatever "
-    "--format and --statistics print; repeatable: one run, every report (sarif:out.sarif)",
-    "--statistics": "print how many diagnostics of each code there are, instead of "
-    "the diagnostics (text or json)",
-    "--show-files": "print the files a run would validate and the YAML files it "
-    "passes over, with why, and validate nothing",
-    "--platform": "judge the agent.yaml's own sections (model, instructions, tools, ...) with "
-    "the platform's models: when holodeck-ai is importable (auto, the default), never (off), "
-    "or exit 2 when it is not (required)",
+    "--stdin-filename": "with the path `-`: the file standard input's text stands for",
+    "--output-file -o": "write the report to this file (replaced whole), not standard output",
+    "--report": "also write the report in FORMAT to PATH (sarif:out.sarif); repeatable",
+    "--statistics": "print how many diagnostics of each code there are, not the diagnostics",
+    "--show-files": "print the files a run would validate and those it skips; validate none",
+    "--platform": "judge the agent.yaml's own sections with the platform's models: if they "
+    "import (auto, the default), never (off), or exit 2 if they do not (required)",
     "-j --jobs": f"files validated in parallel, at most {MAX_JOBS} (default: all cores)",
     **_MAX_FILE_SIZE,
-    "--max-depth": "reject deeper nesting of mappings and lists, at most "
-    f"{MAX_DEPTH_OPTION} (default: {MAX_DEPTH})",
-    "--max-alias-nodes": "reject files whose aliases expand to more nodes, e.g. alias bombs "
-    f"(default: {MAX_ALIAS_NODES})",
-    "--max-diagnostics": "diagnostics shown per file; one more line counts the rest; 0 shows "
-    f"all (default: {MAX_DIAGNOSTICS})",
-    "--allow-outside-paths": "let test_cases_file and files[*].path (--check-files) "
-    "name files outside the repository tree (/proc, /sys and /dev stay refused)",
+    "--max-depth": f"reject deeper nesting, at most {MAX_DEPTH_OPTION} (default: {MAX_DEPTH})",
+    "--max-alias-nodes": f"reject aliases expanding to more nodes (default: {MAX_ALIAS_NODES})",
+    "--max-diagnostics": f"diagnostics shown per file, 0 for all (default: {MAX_DIAGNOSTICS})",
+    "--allow-outside-paths": "let test_cases_file and files[*].path leave the repository",
 }
 _FIX = {
     "paths": "as for validate (default: ./agent.yaml)",
-    "--unsafe-fixes": "also apply the fixes that change what a test asserts "
-    "(renames, removals, `count`)",
+    "--unsafe-fixes": "also apply the fixes that change what a test asserts",
     "--diff": "print a unified diff and change no file",
     **_SELECTION,
     **_MAX_FILE_SIZE,
@@ -190,8 +172,7 @@ _EXPLAIN = {
 }
 _INIT_EDITOR = {
     "folder": "the repository's root (default: .)",
-    "--modeline": "put a `# yaml-language-server: $schema=...` line at the top of "
-    "each file instead",
+    "--modeline": "bind each file by a `# yaml-language-server: $schema=...` line instead",
     "--schema": "the schema to bind (default: a copy of the bundle in .vscode/; the released "
     f"one is {BUNDLE_URL})",
 }
@@ -241,9 +222,8 @@ _COMMAND_TABLE: dict[str, tuple[str, str | None, dict[str, str]]] = {
     ),
     "fix": (
         "apply the fixes of diagnostics that have an evident fix",
-        "Apply the safe fixes to agent.yaml and test-cases files, changing only "
-        "the fixed characters. Exit 0: nothing left to report; 1: errors remain (with --diff: "
-        "a file would change); 2: usage error or unreadable path.",
+        "Apply the safe fixes, changing only the fixed characters. Exit 0: nothing left to "
+        "report; 1: errors remain (--diff: a file would change); 2: usage or unreadable path.",
         _FIX,
     ),
     "lsp": (
@@ -254,19 +234,14 @@ _COMMAND_TABLE: dict[str, tuple[str, str | None, dict[str, str]]] = {
     ),
     "explain": (
         "say what the platform will run for each test case and turn",
-        "For each test case and turn: the metrics that will run, the level they "
-        "come from and the settings that really apply, the metrics skipped for want of a "
-        "ground truth, the tool assertions spelled out, the files sent. "
-        "Exit 0: explained; 1: the file has errors (the validator's diagnostics); 2: usage.",
+        "For each test case and turn: the metrics that run, with their settings, the tool "
+        "assertions, the files sent. Exit 0: explained; 1: the file has errors; 2: usage.",
         _EXPLAIN,
     ),
     "init-editor": (
         "bind the schema to this repository's HoloDeck files in .vscode/settings.json",
-        "Write or merge .vscode/settings.json so that the YAML language server "
-        "(VS Code's YAML extension and others) checks and completes every agent.yaml, the "
-        "test-cases files they name and every other YAML file holding test cases; and set "
-        '"yaml.yamlVersion": "1.1", the YAML the platform reads. Run it again after adding '
-        "files; it changes nothing otherwise.",
+        "Write or merge .vscode/settings.json so that the YAML language server checks every "
+        'HoloDeck file, as YAML 1.1 ("yaml.yamlVersion"). Run it again after adding files.',
         _INIT_EDITOR,
     ),
     "schema": (
@@ -394,10 +369,8 @@ def _prepare(jobs: list[_Job]) -> None:
 
 
 def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
-    """Validate on ``workers`` processes; results in the order of ``jobs``. A dead worker
-    breaks the pool: the files left unfinished run again one by one on a single worker, a
-    new one after each death, which costs the file it was running, so that only a file that
-    kills its own process is lost (an internal error)."""
+    """Validate on ``workers`` processes, results in the order of ``jobs``; a dead worker loses
+    only its file (docs/architecture.md, *Parallel runs*)."""
     import gc
     import multiprocessing
 
@@ -575,9 +548,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 @contextlib.contextmanager
 def _terminable() -> Iterator[None]:
-    """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED` and no report: at
-    once when every worker it forked ends with it (or none is), else by :class:`_Terminated`,
-    so that its pool ends them first; at once, too, in a child not yet set up."""
+    """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED`, no report: at once when
+    its workers end with it, else by :class:`_Terminated`, so that its pool ends them first."""
     import signal
     import threading
 
@@ -807,8 +779,7 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
 def _validate_all(
     rounds: list[list[_Job]], args: argparse.Namespace, problems: list[str]
 ) -> list[FileResult]:
-    """Each file's results, each verdict once per run (every role's); what could not be read
-    goes to ``problems``."""
+    """Each file's results, each verdict once per run; what was not read goes to ``problems``."""
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []

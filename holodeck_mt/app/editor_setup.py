@@ -74,8 +74,7 @@ def holodeck_files(root: Path) -> list[str]:
 
 
 def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None) -> Outcome:
-    """Bind the schema to ``root``'s HoloDeck files; return them and what was written
-    (:class:`SetupError` or :class:`~holodeck_mt.project.writes.WriteError`: nothing)."""
+    """Bind the schema to ``root``'s HoloDeck files; them and what was written (error: none)."""
     from holodeck_mt.contract.registry import bundle_path
 
     if not root.is_dir():
@@ -197,9 +196,8 @@ def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
 def _bind(settings: dict[str, Any], outcome: Outcome, schema: str | None) -> None:
     """Bind the schema to the files by name, but for names a glob would read as patterns."""
     key = schema if schema is not None else "./" + SCHEMA_COPY.as_posix()
-    bindings = settings.get("yaml.schemas")
-    if not isinstance(bindings, dict):
-        bindings = {}
+    found = settings.get("yaml.schemas")
+    bindings = found if isinstance(found, dict) else {}
     outcome.unbound = [name for name in outcome.files if _GLOB.search(name)]
     bindings[key] = [name for name in outcome.files if name not in outcome.unbound]
     settings["yaml.schemas"] = bindings

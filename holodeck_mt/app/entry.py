@@ -12,9 +12,8 @@ def main() -> int:
 
 
 def run() -> None:
-    """The process: :func:`main`, its output flushed, then an exit that skips the
-    interpreter's teardown (a tenth of a small file's run), unless that could lose
-    anything (an output that does not flush, a child process still running)."""
+    """:func:`main`, its output flushed, then an exit skipping the interpreter's teardown
+    (a tenth of a small file's run) unless that could lose output or a child process."""
     code = main()
     streams = (sys.stdout, sys.stderr, sys.__stdout__, sys.__stderr__)
     try:

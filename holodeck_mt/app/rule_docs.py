@@ -34,8 +34,7 @@ def entry(name: str) -> Code:
 
 
 def documentation(code: Code, page: str) -> str:
-    """What ``holodeck-mt rule CODE`` prints for one code: first its part of the page, under
-    ``## CODE`` up to the next heading of its level."""
+    """What ``holodeck-mt rule CODE`` prints: the code's section of the page, then its rule's."""
     start = page.find(f"\n## {code.code}\n")
     if start < 0:
         raise UnknownCode(code.code)

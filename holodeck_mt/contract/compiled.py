@@ -1,11 +1,5 @@
-"""Schema faults, settled by a compiled validator whenever it can.
-
-jsonschema is the reference and every diagnostic comes from its errors, but jsonschema-rs
-says "valid" a hundred times faster: a document it rejects goes to jsonschema with only its
-invalid test cases (indices mapped back). A value it cannot take, or
-``HOLODECK_MT_ENGINE=python``, sends the whole document to jsonschema. Where the two
-disagree the compiled one is the stricter, and jsonschema's verdict stands.
-"""
+"""Schema faults, settled by jsonschema-rs whenever it can; jsonschema words every fault, run
+on the invalid test cases only (docs/architecture.md), and where the two disagree it decides."""
 
 from __future__ import annotations
 

@@ -141,9 +141,8 @@ def judge(
     limits: Limits | None = None,
     workdir: Path | None = None,
 ) -> Checked:
-    """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``), none
-    where the loader or ``found`` already told; the files they read stay in ``tree``, a
-    relative one read from ``workdir`` (both by default the working folder)."""
+    """The platform's models on an agent.yaml's own sections, none where the loader or ``found``
+    told; the files they read stay in ``tree``, read from ``workdir`` (default: here)."""
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
@@ -163,12 +162,8 @@ def judge(
 
 
 def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
-    fields = set(getattr(agent, "model_fields", {}))
-    config = {
-        k: v
-        for k, v in data.items()
-        if isinstance(k, str) and k in fields and k not in SCHEMA_SECTIONS
-    }
+    fields = set(getattr(agent, "model_fields", {})) - SCHEMA_SECTIONS
+    config = {k: v for k, v in data.items() if isinstance(k, str) and k in fields}
     tools = config.get("tools")
     if isinstance(tools, list) and len(tools) > _MOST_TOOLS:
         # The platform refuses more tools than its maximum: a hostile file's million
@@ -237,8 +232,7 @@ class _Files:
 
 def _prompt_files(config: dict[str, Any], files: _Files, reported: set[JsonPath]) -> list[Fault]:
     """Each subagent's ``prompt_file`` judged, and replaced in a copy of ``claude`` by a
-    ``prompt`` (blank when the file is: all the model asks), or beside one by a path that
-    opens nothing."""
+    ``prompt`` (blank if the file is), or beside one by a path that opens nothing."""
     claude = config.get("claude")
     agents = claude.get("agents") if isinstance(claude, dict) else None
     if not isinstance(claude, dict) or not isinstance(agents, dict):
@@ -308,8 +302,7 @@ def _unreadable(error: BaseException) -> _Problem:
 
 
 def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
-    """A prompt file read as UTF-8 within what the document's other prompt files leave of
-    the limit: whether it is blank."""
+    """Whether a prompt file is blank, read as UTF-8 within what the other prompt files left."""
     limit = files.limits.max_bytes
     try:
         raw = read(path, limit - files.spent).raw

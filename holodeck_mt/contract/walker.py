@@ -95,8 +95,7 @@ def rebuild(
     keep: Callable[[str], bool] = lambda keyword: True,
     ref: Callable[[str], str] = lambda target: target,
 ) -> Any:
-    """A copy of the schema ``node``: only the keywords ``keep`` keeps, each ``$ref``
-    mapped through ``ref``; data keywords are copied as they are."""
+    """A copy of the schema ``node``: the keywords ``keep`` keeps, ``$ref`` mapped by ``ref``."""
     if isinstance(node, list):
         return [rebuild(item, keep, ref) for item in node]
     if not isinstance(node, dict):

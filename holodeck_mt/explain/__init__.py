@@ -30,9 +30,8 @@ def explain(
     limits: Limits | None = None,
     jobs: JobSettings | None = None,
 ) -> Any:
-    """The explain document of ``path`` (:class:`OSError` when it cannot be read), judged
-    on the documents the validator judged, with the options ``jobs`` gives each file (by
-    default its configuration's), showing none of their substituted values."""
+    """The explain document of ``path`` (:class:`OSError`: not read), from the documents the
+    validator judged with ``jobs``' options, showing no substituted value."""
     limits, jobs = limits or Limits(), jobs or JobSettings()
     checked = check_file(path, limits=limits, options=jobs.of(path), options_of=jobs.of)
     results = [c.result for c in checked]

@@ -15,8 +15,7 @@ _BARE = re.compile(r"^[A-Za-z0-9_.:\-]{1,60}$")
 
 
 def show(value: Any) -> str:
-    """A value as the text output shows it: what stands for a reference's as is
-    (``${TOL}``), else its literal."""
+    """A value as the text shows it: a reference's stand-in as is (``${TOL}``), else its literal."""
     return str(value) if isinstance(value, Written) else literal(value)
 
 

@@ -62,8 +62,7 @@ def _source(checked: Checked, display: str, limits: Limits) -> Source | None:
 
 
 def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
-    """The documents the validator judged: the file given (shown as ``display``), then the
-    test-cases file it followed, if any."""
+    """The documents the validator judged: the file given (as ``display``), then any it followed."""
     main = _source(checked[0], display, limits)
     data = main.data if main is not None else None
     if isinstance(data, list):
@@ -151,7 +150,8 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
 
 def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
     own = applied.own
-    source = own if own.kind == "code" else applied.evaluator or own
+    code = own.kind == "code"  # its settings are all its own: none shared, none ignored
+    source = own if code else applied.evaluator or own
     threshold = own.metric.get("threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None)
     entry: dict[str, Any] = {
         "metric": _setting(sources, own, "", own.name),
@@ -159,22 +159,16 @@ def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
         "status": applied.status,
         "threshold": _setting(sources, own, "threshold", threshold),
         "response_path": _setting(sources, own, "response_path", own.metric.get("response_path")),
-        "enabled_ignored": own.kind != "code" and own.metric.get("enabled") is False,
+        "enabled_ignored": not code and own.metric.get("enabled") is False,
         "settings": _settings(sources, source, applied.effective_settings),
     }
-    if own.kind == "code":
-        entry["explicit"] = list(entry["settings"])
-        entry["settings_from"] = location(sources, own)
-        entry["settings_from_elsewhere"] = False
-        entry["own_settings_ignored"] = {}
-        return entry
     if own.kind == "geval" and threshold is None:
         # No threshold of its own: the shared evaluator's verdict, at its definition's.
         shared = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
         entry["evaluator_threshold"] = _setting(sources, source, "threshold", shared)
-    mine = precedence.settings(own.metric)
+    mine = {} if code else precedence.settings(own.metric)
     effective = applied.effective_settings
-    entry["explicit"] = _explicit(source.metric)
+    entry["explicit"] = list(entry["settings"]) if code else _explicit(source.metric)
     entry["settings_from"] = location(sources, source)
     entry["settings_from_elsewhere"] = source is not own
     ignored = {k: v for k, v in mine.items() if effective.get(k, object()) != v}
@@ -213,11 +207,10 @@ def _tools(cases: Source | None, path: JsonPath, scope: dict[str, Any]) -> list[
 def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
     scope = turn.scope
     cases = sources.cases
-    text = scope.get("input")
     files = scope.get("files")
     source_path = turn.source_path
     origin_source = sources.agent if turn.source == "agent" else cases
-    text = _shown(cases, (*turn.path, "input"), text)
+    text = _shown(cases, (*turn.path, "input"), scope.get("input"))
     text = (
         text if isinstance(text, Written) or not isinstance(text, str) else clip(text, INPUT_CHARS)
     )

@@ -164,8 +164,7 @@ def _pair_cut(nodes: Tree, mapping: yaml.MappingNode, i: int) -> tuple[int, int]
 
 
 def _line_around(text: str, start: int, end: int) -> tuple[int, int | None]:
-    """Where ``start``'s line starts and ``end``'s ends (after blanks and a comment; None
-    when more follows)."""
+    """Where ``start``'s line starts and ``end``'s ends, past blanks and a comment (None: more)."""
     line_start = max(text.rfind("\n", 0, start), text.rfind("\r", 0, start)) + 1
     tail = _LINE_END.match(text, end)
     return line_start, tail.end() if tail is not None else None
@@ -202,8 +201,7 @@ def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
 
 
 def _repeat_cut(nodes: Tree, items: list[yaml.Node], j: int, flow: bool) -> tuple[int, int] | None:
-    """What removing the repeat ``items[j]`` cuts: ``, t`` in a flow list, else its line;
-    None for a line that holds more than it."""
+    """What removing ``items[j]`` cuts: ``, t`` in a flow list, else its line (None: more)."""
     item = items[j]
     if flow:  # ", t": from the end of the item before it
         return nodes.end(items[j - 1]), nodes.end(item)
@@ -255,9 +253,8 @@ def _conflicts(fix: Fix, edits: Sequence[Edit], isolated: Sequence[tuple[int, in
 
 
 def apply(text: str, chosen: Sequence[Fix]) -> tuple[str, list[Fix]]:
-    """The text with the fixes applied, and those applied. Fixes that are not isolated go
-    first, in the order of their edits; one that overlaps a fix applied, or the stretch
-    an isolated one keeps to itself, waits."""
+    """The text with the fixes applied, and those applied: isolated ones last; one overlapping
+    a fix applied, or an isolated one's stretch, waits."""
     applied: list[Fix] = []
     edits: list[Edit] = []
     isolated: list[tuple[int, int]] = []

@@ -1,9 +1,5 @@
-"""Which open documents the server validates, as what (docs/editors.md), and with what.
-
-The workspace, not the folder the server started in, bounds what is read (a document's
-``test_cases_file: ../.aws/credentials`` is not) and gives the ``.env`` read for ``${NAME}``;
-a document outside every workspace folder has its own folder as its tree.
-"""
+"""Which open documents the server validates, as what (docs/editors.md), and with what: the
+workspace holding one bounds what it reads and gives its ``.env`` (docs/limits.md)."""
 
 from __future__ import annotations
 
@@ -48,9 +44,8 @@ def diagnose(
     readings: dict[str, Reading] | None = None,
     log: Callable[[str], None] = lambda problem: None,
 ) -> list[Diagnostic] | None:
-    """Every diagnostic the CLI reports for this text; None for a file that is not ours.
-    ``readings`` (by path) are reused while both are the same; ``log`` hears why the
-    workspace configuration is not used."""
+    """Every diagnostic the CLI reports for this text (None: not our file); ``readings`` (by
+    path) are reused while the same; ``log`` hears why the configuration is not used."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
     target, jobs, problem = decided(path, tree)

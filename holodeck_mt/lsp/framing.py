@@ -1,9 +1,5 @@
-"""The language server's input, framed defensively: pygls trusts ``Content-Length`` (reads
-``10**18`` bytes at once, any header line, no resynchronising), so :class:`FramedInput` hands
-it only well-formed frames. A bad one is dropped unread with one escaped line on stderr, and
-reading resumes at the next ``Content-Length``; a stream ending inside a frame ends the input.
-A body pygls cannot read is one such line too (:class:`OneLine`), never a traceback.
-"""
+"""The language server's input, framed defensively (docs/limits.md): pygls trusts
+``Content-Length``, so :class:`FramedInput` hands it only well-formed frames."""
 
 from __future__ import annotations
 

@@ -193,8 +193,7 @@ def _folders(start: Path, top: Path | None) -> list[Path]:
 
 
 def find(start: Path, *, top: Path | None = None) -> Path | None:
-    """The configuration file that applies to a file in the folder ``start`` (looked for
-    no higher than ``top``, the language server's workspace folder, when given)."""
+    """The configuration file of a file in the folder ``start``, looked for up to ``top``."""
     start = Path(os.path.abspath(start))
     if top is not None:  # the workspace is a real path: so is the document's folder
         start, top = Path(os.path.realpath(start)), Path(os.path.realpath(top))

@@ -146,9 +146,8 @@ def _scalar_keys(events: Iterator[Any]) -> Iterator[str]:
 
 
 def _is_test_case(events: Iterator[Any]) -> bool:
-    """After a top-level list's mapping's start: whether it is a test case, reading to its end.
-    It is if it has ``input`` or ``turns``, or misspells one (``inptu``, ``turn``; not a longer
-    word: ``inputs`` is another file's key) and has no key a test case never has."""
+    """After a top-level list's mapping's start, read to its end: whether it has ``input`` or
+    ``turns``, or misspells one (not ``inputs``) and has no key a test case never has."""
     found = _scalar_keys(events)
     keys = list(islice(found, _MOST_KEYS))
     for _ in found:  # the rest of the mapping, read but not kept
@@ -178,8 +177,7 @@ def _skip(kind: type, events: Iterator[Any]) -> None:
 
 
 def agent_target(path: Path) -> Path | None:
-    """The test-cases file an agent configuration names (``test_cases_file``, without
-    inline ``test_cases``) as validating follows it; None when there is none."""
+    """The test-cases file an agent.yaml names, as validating follows it; None: none, or inline."""
     try:
         head = _head(path)
     except (OSError, ValueError):
@@ -201,9 +199,8 @@ def agent_target(path: Path) -> Path | None:
 
 
 def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
-    """``files`` as a run checks them: the others, then the test-cases files an agent.yaml
-    among them names (checked through it, alone only if that did not happen; an agent named
-    so is checked as itself too); and the files so named."""
+    """``files`` as a run checks them: the others, then the test-cases files an agent.yaml among
+    them names (alone only if not checked through it); and the files so named."""
     named_by = [agent_target(Path(file)) for file in files]
     targets = [target for target in named_by if target is not None]
     followed = {same_file_key(target) for target in targets}
@@ -220,9 +217,8 @@ Shown = dict[str, list[FileResult]]
 
 
 def another_verdict(result: FileResult, shown: Shown) -> bool:
-    """Whether ``result`` says what no result of its file in ``shown`` (by resolved path,
-    added to) said: a file judged in two roles, or through two agent.yaml files, is
-    reported once per differing verdict, never losing one."""
+    """Whether ``result`` says what no result of its file in ``shown`` (added to) said: a file
+    judged in two roles is reported once per differing verdict."""
     said = shown.setdefault(same_file_key(result.source or result.path), [])
     if any(other.to_json() == result.to_json() for other in said):  # a file seen: rare
         return False
@@ -298,9 +294,8 @@ def _top_level(head: bytes | None) -> str | None:
 
 
 def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
-    """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in its folder or up
-    to :data:`LEVELS_UP` above, never above its tree (its repository, else the working
-    directory; else ``tree``, a real path: the language server's workspace)."""
+    """The agent.yaml (as saved) naming ``path``, up to :data:`LEVELS_UP` folders above, never
+    above its repository, else the working directory (``tree``: the editor's workspace)."""
     wanted = same_file_key(path)
     folder = path.parent
     top = None
@@ -367,7 +362,7 @@ def search(
                 continue
             elif path.is_symlink() and not same_file_key(path).startswith(inside):
                 passed_over.append((str(path), "a link to a file outside the folder searched"))
-            elif _sniffed(path, told):
+            elif _holds(_readable_head(path, told)):
                 yield path
             else:
                 passed_over.append((str(path), NOT_HOLODECK))
@@ -413,15 +408,9 @@ def _holds(head: bytes | None, quick: bool = False) -> bool:
     return head is not None and (bool(quick and _SURELY.search(head)) or _holds_test_cases(head))
 
 
-def _sniffed(path: Path, problems: list[str]) -> bool:
-    """Whether a YAML file holds test cases; one not read is told in ``problems``."""
-    return _holds(_readable_head(path, problems))
-
-
 def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
-    """The files to validate for the paths of a command line, each once: a folder searched,
-    a file named if a folder search would take it; one it would not is a problem, or with
-    ``named_by_content`` (the pre-commit hook, passing every staged YAML file) passed over."""
+    """The files to validate for a command line's paths, each once: a folder searched, a file if
+    a search would take it (else a problem, or passed over ``named_by_content``)."""
     found = Found()
     unique: dict[str, str] = {}
     for given in list(paths) or ["agent.yaml"]:
@@ -452,15 +441,13 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
 
 
 def through(path: Path, tree: Path | None = None) -> Path | None:
-    """The agent.yaml a file is validated through: the one naming it (see :func:`naming_agent`),
-    unless the file is an agent.yaml itself."""
+    """The agent.yaml naming ``path`` (:func:`naming_agent`), unless it is an agent.yaml itself."""
     return None if is_agent_file(path) else naming_agent(path, tree)
 
 
 def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[str]:
-    """What a named file makes a run validate: through the agent.yaml naming it, if one does;
-    itself if a search would take it (not Markdown, no YAML) or it holds none or a string
-    (HMT006 says so); else nothing: a problem, or passed over ``by_content``."""
+    """What a named file makes a run validate: the agent.yaml naming it, if one does; itself if
+    a search would take it or it holds nothing or a string (HMT006); else a problem."""
     if is_agent_file(path):
         return [given]
     agent = naming_agent(path)

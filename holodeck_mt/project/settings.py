@@ -30,9 +30,8 @@ class FileSettings:
 
 
 class JobSettings:
-    """Each file's settings from the arguments (``args``; None: none, as in the editor) and
-    the configuration above it, looked for no higher than ``top`` (the editor's workspace)
-    when given; a bad one raises before any file is validated."""
+    """Each file's settings from ``args`` (None in the editor) and the configuration above it,
+    no higher than ``top``; a bad one raises before any file is validated."""
 
     def __init__(
         self,
@@ -87,16 +86,13 @@ class JobSettings:
         return self._made[found]
 
     def for_path(self, path: Path) -> FileSettings:
-        """Every decision on the file at ``path``: through the agent.yaml naming it, if one
-        does (no higher than ``top``), with its own folder's settings."""
+        """Every decision on the file at ``path``: through the agent.yaml naming it, if one does."""
         agent = discovery.through(path, self._top)
         role: Role = "test-cases-file" if agent is not None else "document"
-        file = str(path)
-        return FileSettings(role, agent, (agent or path).parent, self._top, self.of(file))
+        return FileSettings(role, agent, (agent or path).parent, self._top, self.of(str(path)))
 
     def kept(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
-        """The files less those an ``exclude`` matches (to ``passed``, with why), unless named
-        on the command line, as ruff does."""
+        """The files less those an ``exclude`` matches (to ``passed``), unless named, as in ruff."""
         explicit = {os.path.abspath(p) for p in named}
         kept = []
         for file in files:

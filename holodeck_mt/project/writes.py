@@ -1,9 +1,5 @@
-"""Writing a file of the repository without ever losing it: confined, checked, atomic.
-
-``fix`` and ``init-editor`` rewrite files of a possibly hostile checkout: only a regular file
-(or none) at a real path inside the tree, unchanged since it was read (:class:`Snapshot`), by
-a temporary file beside it ``os.replace``-d over it, so a failure half-way leaves the original.
-"""
+"""Writing a file of the repository without ever losing it: confined, unchanged since it was
+read (:class:`Snapshot`), atomic (docs/limits.md)."""
 
 from __future__ import annotations
 
@@ -181,9 +177,8 @@ def _write_chunk(descriptor: int, chunk: memoryview) -> int:
 
 
 def create(path: Path, data: bytes) -> None:
-    """Write ``data`` as the file at ``path`` (a report the command line names), atomically: in
-    any folder but /proc, /sys and /dev, and at a real path inside the working folder when given
-    inside it (a checkout's link leads no report out). :class:`OSError` leaves a file unchanged."""
+    """Write a report atomically, never under /proc, /sys, /dev, nor through a link out of the
+    working folder when given inside it; :class:`OSError` leaves the file unchanged."""
     inside = ".." not in path.parts and Path(os.path.abspath(path)).is_relative_to(Path.cwd())
     why = confine.refusal(path, Path(os.path.realpath(".")) if inside else None)
     if why is not None:

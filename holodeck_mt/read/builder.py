@@ -539,8 +539,7 @@ NOT_PLAIN = sc._Marker("NOT_PLAIN")
 
 
 def plain_value(text: str) -> Any:
-    """The platform's reading of a plain scalar the compiled builder may store as it is,
-    else :data:`NOT_PLAIN` (for :class:`Builder` to read)."""
+    """A plain scalar's reading for the compiled builder to store, else :data:`NOT_PLAIN`."""
     try:
         value = _reading(text)
     except sc.TooLong:
@@ -549,8 +548,7 @@ def plain_value(text: str) -> Any:
 
 
 def end_record(event: Any) -> tuple[int, int, int, int, int, int, str | None] | None:
-    """The start and end (offset, 0-based line and column) and block style of the event
-    that ended a value, for :mod:`holodeck_mt.locate.locate`."""
+    """Offsets, 0-based lines and columns, and block style of the event ending a value."""
     if event is None:
         return None
     start, end = event.start_mark, event.end_mark

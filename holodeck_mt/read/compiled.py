@@ -33,8 +33,7 @@ AVAILABLE = _FAST is not None
 
 
 def build(text: str, limits: Limits, index_depth: int | None) -> bd.Builder | None:
-    """The text's reading as :class:`~holodeck_mt.read.builder.Builder` gives it, or None
-    for the reference to read it."""
+    """The text as :class:`~holodeck_mt.read.builder.Builder` reads it; None: left to it."""
     if _FAST is None:
         return None
     reference = bd.Builder(limits, index_depth, text)

@@ -1,10 +1,5 @@
-"""Which paths a document may make the validator read or stat: those inside its tree.
-
-A path a file names (``test_cases_file``, ``files[*].path``) could point at
-``/proc/self/environ`` or a credentials file quoted into a CI log: it is resolved and
-must stay in the agent.yaml's tree; ``/proc``, ``/sys`` and ``/dev`` are refused even
-with ``--allow-outside-paths``.
-"""
+"""Which paths a document may make the validator read or stat: those inside its tree, never
+``/proc``, ``/sys`` or ``/dev`` (docs/limits.md)."""
 
 from __future__ import annotations
 
@@ -17,9 +12,8 @@ SPECIAL_ROOTS = ("/proc", "/sys", "/dev")
 
 
 def tree_of(file: Path, roots: Sequence[Path] | None = None) -> Path:
-    """The tree a document's paths must stay in: the innermost of ``roots`` (default: the
-    working directory) holding ``file``'s resolved folder (not the file: a link does not
-    take the tree with it), else that folder."""
+    """The tree a document's paths stay in: the innermost of ``roots`` (default: the working
+    directory) holding ``file``'s resolved folder (a link takes no tree), else that folder."""
     folder = Path(os.path.realpath(Path(file).parent))
     return holder(folder, roots) or folder
 

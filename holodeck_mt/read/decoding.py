@@ -1,8 +1,5 @@
-"""A file's bytes to text, read as the platform reads them: UTF-8 only.
-
-One UTF-8 byte-order mark is stripped (a second is part of the first key); a UTF-16
-file fails to load on the platform, so it is refused here too.
-"""
+"""A file's bytes to text as the platform reads them: UTF-8 only, one byte-order mark stripped
+(a second is part of the first key), UTF-16 refused."""
 
 from __future__ import annotations
 
@@ -20,8 +17,7 @@ def bom_of(raw: bytes) -> bytes:
 
 
 def decode(raw: bytes) -> tuple[str | None, dg.Diagnostic | None]:
-    """Bytes to text, or the diagnostic that says why they are not UTF-8 (a bad byte at
-    its line and column, with its offset in the file)."""
+    """Bytes to text, or the diagnostic saying why they are not UTF-8 (where the bad byte is)."""
     for bom, name in _UTF16_BOMS.items():
         if raw.startswith(bom):
             return None, dg.make(

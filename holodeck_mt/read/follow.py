@@ -19,8 +19,7 @@ from holodeck_mt.text.safe_text import display_path
 
 @dataclass(frozen=True)
 class Followed:
-    """What following a `test_cases_file` found: its path shown, and its text, the
-    reader's diagnostic, or a fault of the agent.yaml."""
+    """What following a `test_cases_file` found: its path, text, problem, or the agent's fault."""
 
     shown: str
     text: str | None = None

@@ -82,8 +82,7 @@ def _collector_paused() -> Iterator[None]:
 
 def load(text: str, *, limits: Limits | None = None, positions: bool | Index = True) -> Document:
     """Load YAML text into a :class:`Document`, keeping the ``positions`` of :data:`Index`
-    (True: ``"all"``, False: ``"none"``); the loader's own diagnostics are located anyway.
-    """
+    (True: ``"all"``, False: ``"none"``); the loader's own diagnostics are located anyway."""
     limits = limits or Limits()
     index = "all" if positions is True else "none" if positions is False else positions
     doc = Document(text=text)
@@ -149,8 +148,7 @@ def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> 
 
 
 def _first(platform: YAMLError, libyaml: YAMLError | Abort) -> YAMLError:
-    """Of two parsers' errors, the platform's; libyaml's (whose words ``yaml_errors``
-    explains) when both stop on the same line."""
+    """Of two parsers' errors, the platform's; libyaml's (explained better) if on the same line."""
     from yaml.error import MarkedYAMLError
 
     if not isinstance(platform, MarkedYAMLError) or not isinstance(libyaml, MarkedYAMLError):

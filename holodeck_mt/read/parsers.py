@@ -51,8 +51,7 @@ def pure(text: str) -> EventSource:
 
 
 def libyaml_may_differ(text: str, scalars: list[tuple[int, int, str]]) -> bool:
-    """Whether the pure-Python parser could read this text differently from libyaml
-    (``scalars``: the builder's spans)."""
+    """Whether the pure-Python parser could read the text otherwise (``scalars``: spans)."""
     if text.find("\ufeff", 1) >= 0:
         return True
     spans = []

@@ -1,10 +1,5 @@
-"""What a YAML scalar means: the platform's YAML 1.1 reading, and the editors' YAML 1.2 one.
-
-The platform's ``safe_load`` reads ``yes``/``on`` as booleans, ``1_000``, ``017`` and
-``1:30`` as integers, ``1e3`` as a string, ``2009-12-31`` as a date, and cannot
-construct ``=``: :func:`resolve` (untagged) and :func:`construct` (tagged) say so.
-Editors read YAML 1.2's core schema (:func:`editor_reading`).
-"""
+"""What a YAML scalar means: the platform's YAML 1.1 reading (:func:`resolve`, :func:`construct`;
+see docs/architecture.md), and the editors' YAML 1.2 one (:func:`editor_reading`)."""
 
 from __future__ import annotations
 
@@ -198,8 +193,7 @@ def _timestamp(text: str, match: re.Match[str]) -> YamlScalar | Unconstructible:
 
 
 def construct(tag: str, text: str) -> Any:
-    """The meaning of a scalar with an explicit tag, as the platform constructs it
-    (:data:`UNKNOWN_TAG` for a tag not of a standard scalar type)."""
+    """A scalar with an explicit tag as the platform constructs it (else :data:`UNKNOWN_TAG`)."""
     name = tag[len(TAG_PREFIX) :] if tag.startswith(TAG_PREFIX) else None
     if name == "str":
         return text

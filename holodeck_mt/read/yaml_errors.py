@@ -197,11 +197,10 @@ def _runaway_quote(text: str, mark: Mark) -> Explained | None:
     style, start, end = scalar
     if style not in ("'", '"') or start[0] == end[0] or end[0] != mark[0]:
         return None
-    quote = style
     return Explained(
-        f"YAML syntax error: the string quoted with {quote} at line {start[0] + 1}, column "
-        f"{start[1] + 1} runs on to line {end[0] + 1}: its closing {quote} is missing",
-        f"close it with a {quote} on line {start[0] + 1}",
+        f"YAML syntax error: the string quoted with {style} at line {start[0] + 1}, column "
+        f"{start[1] + 1} runs on to line {end[0] + 1}: its closing {style} is missing",
+        f"close it with a {style} on line {start[0] + 1}",
         start[0] + 1,
         start[1] + 1,
     )
@@ -259,9 +258,8 @@ def _first_content_line(lines: list[str], mark: Mark) -> int | None:
 
 
 def _columns_above(lines: list[str], number: int, *, dash: bool) -> dict[int, int]:
-    """Columns where the open blocks of the lines above start, and a line of each: walking
-    up, each line less indented than those below opens one. A key line (``dash`` False)
-    belongs with keys; ``- item`` lines with items, or an item's keys (``- name: x``)."""
+    """Columns where the open blocks above start (a line less indented than those below opens
+    one), and a line of each; ``dash``: a ``- item`` line, with items or an item's keys."""
     found: dict[int, int] = {}
     deepest = None
     for index in range(number - 1, -1, -1):
@@ -287,8 +285,7 @@ def _columns_above(lines: list[str], number: int, *, dash: bool) -> dict[int, in
 
 
 def _colon_in_value(lines: list[str], problem: str, mark: Mark) -> Explained | None:
-    """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping (however the
-    line is indented)."""
+    """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping, however indented."""
     line = _line(lines, mark[0])
     first = line.find(": ")
     if problem != "mapping values are not allowed in this context" or not 0 <= first < mark[1]:

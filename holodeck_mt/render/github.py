@@ -20,8 +20,7 @@ if TYPE_CHECKING:
 
 
 def command(path: str, d: Diagnostic, level: str | None = None) -> str:
-    """The workflow command of one diagnostic: ``::error``, ``::warning``, ``::notice`` (a note);
-    its text the cause, where it lies, and the hint on its own line."""
+    """The workflow command of one diagnostic (``::notice``: a note): cause, place, hint below."""
     properties = {"file": escape(path), "line": str(d.line), "col": str(d.column)}
     if d.end_column is not None and d.end_line in (None, d.line):
         properties["endColumn"] = str(d.end_column)

@@ -55,9 +55,8 @@ class Context:
 def matchers(
     context: Context, kind: Literal["fuzzy", "regex"], judge: Callable[[str], _Found]
 ) -> Iterator[tuple[JsonPath, str, _Found]]:
-    """The ``kind`` matchers of the expected tools' ``args`` not reported yet: the path of
-    each one's pattern, the pattern, and ``judge``'s verdict on it (a file repeats a few
-    patterns many times: each is judged once)."""
+    """The ``kind`` matchers of the expected tools' ``args`` not reported yet: each pattern's
+    path, the pattern, and ``judge``'s verdict on it (once per pattern)."""
     verdicts: dict[str, _Found] = {}
     for parts, value in context.walked(layout.arg_values):
         matcher = classify(value)

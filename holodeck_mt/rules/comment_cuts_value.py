@@ -33,8 +33,7 @@ def check(context: Context) -> Iterator[Fault]:
 
 
 def _cut_strings(text: str) -> Iterator[tuple[JsonPath, str, int]]:
-    """The path, value and end of each plain string value that ` #` and text follow (each
-    node once: an alias is not walked again)."""
+    """Path, value and end of each plain string value followed by ` #` and text (aliases once)."""
     import yaml
 
     try:

@@ -41,8 +41,7 @@ def identity(entry: Entry) -> str:
 
 
 def _repeats_a_name(tools: list[Any]) -> bool:
-    """Whether two elements name the same tool: entries naming different tools never assert
-    the same (the name is part of the identity)."""
+    """Whether two elements name the same tool (ones naming different tools never assert alike)."""
     names = [tool.get("name") if isinstance(tool, dict) else tool for tool in tools]
     named = [name for name in names if isinstance(name, str)]
     return len(set(named)) < len(named)

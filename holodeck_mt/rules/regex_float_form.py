@@ -21,8 +21,7 @@ _DIGITS = re.compile(r"\d{1,15}")
 
 
 def _integer_without_float(pattern: str) -> int | None:
-    """An integer whose digits the pattern matches but whose float form it does not; None
-    too for a pattern that does not compile (regex_compiles reports it)."""
+    """An integer whose digits the pattern matches, not its float form (None: none, or no regex)."""
     try:
         for digits in dict.fromkeys([*_DIGITS.findall(pattern)[:8], *_SAMPLES]):
             number = int(digits)

@@ -24,8 +24,7 @@ class Matcher:
 
 
 def classify(value: Any) -> Matcher:
-    """What an `args` value means: a one-key `fuzzy`/`regex` mapping is a matcher, else a
-    literal (the schema refuses a matcher key beside another key)."""
+    """An `args` value: a one-key `fuzzy`/`regex` mapping is a matcher, anything else a literal."""
     if isinstance(value, dict) and len(value) == 1:
         ((key, payload),) = value.items()
         if key in ("fuzzy", "regex") and isinstance(payload, str):

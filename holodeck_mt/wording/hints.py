@@ -52,8 +52,7 @@ def _show_number(value: int | float) -> str:
 
 
 def plural(n: int, noun: str, *, grouped: bool = False) -> str:
-    """``n`` and ``noun``, in the plural unless ``n`` is 1 (``grouped``: with a thousands
-    separator)."""
+    """``n`` and ``noun``, in the plural unless ``n`` is 1 (``grouped``: thousands separated)."""
     shown = f"{n:,}" if grouped else str(n)
     return f"{shown} {noun}{'s' if n != 1 else ''}"
 
@@ -82,8 +81,7 @@ def _shown(value: Any, limit: int) -> str:
 
 
 def platform_reads(parts: Sequence[str | int], shown: str) -> str:
-    """``the platform reads threshold "0.5"``: how a conversion warning starts; an item of
-    a list is named with its index (``tools[2]``)."""
+    """``the platform reads threshold "0.5"``; a list item by its index (``tools[2]``)."""
     name = next((p for p in reversed(parts) if isinstance(p, str)), "")
     label = f"{name}[{parts[-1]}]" if parts and isinstance(parts[-1], int) else name
     return f"the platform reads {label} {shown}"
@@ -102,9 +100,8 @@ def got(value: Any, *, own: bool = False) -> str:
 
 
 def close_match(word: str, choices: Iterable[str], cutoff: float) -> str | None:
-    """The choice most like ``word``, if one is at least ``cutoff`` alike (difflib's ratio).
-    A choice whose length alone keeps it under ``cutoff`` is not compared: difflib indexes
-    the whole word first, which a key of a megabyte repeated by aliases makes unbounded."""
+    """The choice most like ``word``, if at least ``cutoff`` alike (difflib's ratio); one whose
+    length alone keeps it under is not compared (a megabyte key costs nothing)."""
     near = [
         c for c in choices if 2.0 * min(len(c), len(word)) / (len(c) + len(word) or 1) >= cutoff
     ]
