@@ -33,12 +33,31 @@ class Locator:
         self._sections: dict[str, tuple[loader.Document, int] | None] = {}
         #: A test case's own lines, by index (asked again for each of its diagnostics).
         self._case_lines: dict[int, ranges.Lines | None] = {}
+        #: The document's test cases and the path to them (None: it has none).
+        self._listed = layout.test_case_list(doc.data)
+
+    def case_of(self, parts: JsonPath) -> tuple[int | None, JsonPath]:
+        """The index of the test case holding ``parts`` and the path relative to it."""
+        return layout.test_case_of(self._doc.data, parts)
+
+    def in_test_case(self, diagnostic: Diagnostic) -> Diagnostic:
+        """The diagnostic with its test case (name and index) and its path relative to it."""
+        index, relative = self.case_of(diagnostic.pointer_parts)
+        name = None
+        if index is not None and self._listed is not None and index < len(self._listed[0]):
+            name = layout.name_of(self._listed[0][index])
+        # Each key clipped as the path will be: a key of a megabyte is not copied per diagnostic.
+        path = format_path(relative, limit=MESSAGE)
+        return dataclasses.replace(diagnostic, test_case=name, test_case_index=index, path=path)
+
+    def case_path(self, index: int) -> JsonPath | None:
+        """The path of the ``index``-th test case (None: the document has none)."""
+        return None if self._listed is None else (*self._listed[1], index)
 
     def diagnostics(self, faults: list[Fault]) -> list[Diagnostic]:
         """Each fault as :meth:`diagnostic` makes it, in their order; located test case by
         test case, each reading let go once its faults are placed (memory)."""
-        data = self._doc.data
-        cases = [layout.test_case_of(data, fault.parts)[0] for fault in faults]
+        cases = [self.case_of(fault.parts)[0] for fault in faults]
         order = [-1 if index is None else index for index in cases]
         located: list[Diagnostic | None] = [None] * len(faults)
         for i in sorted(range(len(faults)), key=order.__getitem__):
@@ -77,7 +96,7 @@ class Locator:
             located = dataclasses.replace(
                 located, end_line=noted[0] + first - 1, end_column=noted[1]
             )
-        return in_test_case(located, doc.data)
+        return self.in_test_case(located)
 
     def worded(self, found: Diagnostic) -> Diagnostic:
         """A diagnostic the reading made, with the words :meth:`diagnostic` gives a fault."""
@@ -102,7 +121,7 @@ class Locator:
             return self._doc, parts, 1
         if self._whole is not None or len(parts) <= _TOP_DEPTH:
             return self._whole or self._doc, parts, 1
-        index, rest = layout.test_case_of(self._doc.data, parts)
+        index, rest = self.case_of(parts)
         own = self._own(parts)
         if own is not None:
             return own[0], parts if index is None else (0, *rest), own[1]
@@ -114,10 +133,10 @@ class Locator:
         """The reading of the test case (else root key) holding ``parts`` from its own lines,
         and its first line; None unless they read back as the same data."""
         data = self._doc.data
-        index, _ = layout.test_case_of(data, parts)
+        index, _ = self.case_of(parts)
         if index is not None:
             if index not in self._cases:
-                found = layout.test_case_list(data)
+                found = self._listed
                 before = found[0][index] if found is not None else None
                 self._cases[index] = self._read_back(self._case_lines_of(index), before, 0)
             return self._cases[index]
@@ -168,7 +187,7 @@ class Locator:
 
     def lines(self, parts: JsonPath) -> ranges.Lines | None:
         """The lines of the test case, else root key, holding ``parts``, when its own."""
-        index, _ = layout.test_case_of(self._doc.data, parts)
+        index, _ = self.case_of(parts)
         if index is not None:
             return self._case_lines_of(index)
         if len(parts) > 1 and self._own(parts) is not None and isinstance(parts[0], str):
@@ -177,7 +196,7 @@ class Locator:
 
     def scope(self, parts: JsonPath) -> ranges.Lines | None:
         """The lines of the test case, else root key, holding ``parts`` (None: not its own)."""
-        index, _ = layout.test_case_of(self._doc.data, parts)
+        index, _ = self.case_of(parts)
         if index is not None:
             return self._case_lines_of(index)
         return self._section_lines(parts[0]) if parts and isinstance(parts[0], str) else None
@@ -186,7 +205,7 @@ class Locator:
         if index in self._case_lines:
             return self._case_lines[index]
         doc = self._doc
-        found = layout.test_case_list(doc.data)
+        found = self._listed
         own = None
         if doc.positions is not None and found is not None and 0 <= index < len(found[0]):
             cases, base = found
@@ -264,12 +283,3 @@ def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
         except ValueError:
             pass
     return same(again, first)
-
-
-def in_test_case(diagnostic: Diagnostic, data: Any) -> Diagnostic:
-    """Fill in the test case (name and index) and the path relative to it."""
-    index, relative = layout.test_case_of(data, diagnostic.pointer_parts)
-    name = layout.test_case_name(data, index) if index is not None else None
-    # Each key clipped as the path will be: a key of a megabyte is not copied per diagnostic.
-    path = format_path(relative, limit=MESSAGE)
-    return dataclasses.replace(diagnostic, test_case=name, test_case_index=index, path=path)

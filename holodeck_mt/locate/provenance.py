@@ -11,7 +11,6 @@ import re
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from holodeck_mt import layout
 from holodeck_mt.model import (
     DERIVED,
     ORIGIN,
@@ -27,9 +26,8 @@ from holodeck_mt.text import lines
 from holodeck_mt.text.positions import node_at
 
 if TYPE_CHECKING:
-    from holodeck_mt.limits import Limits
-    from holodeck_mt.read import loader
-    from holodeck_mt.read.substitution import Substituted
+    from holodeck_mt.locate.locate import Locator
+    from holodeck_mt.read.document import Reading
 
 
 class Written(str):
@@ -81,14 +79,11 @@ class Provenance:
     that tell what came from them in ``doc`` (its reading, when it loaded), and ``agent``:
     the agent.yaml's, for a test-cases file it names (its values may be shown here)."""
 
-    def __init__(
-        self, sub: Substituted, original: str, doc: loader.Document, limits: Limits, agent: Any
-    ) -> None:
-        from holodeck_mt.locate.locate import Locator
-
+    def __init__(self, reading: Reading, locator: Locator | None, agent: Any) -> None:
+        sub, original = reading.sub, reading.text
         self._sub, self._original, unset = sub, original, set(sub.unset)
-        self._data = doc.data if doc.loaded else None
-        self._locator = Locator(doc, limits) if doc.loaded else None
+        self._locator = locator
+        self._data = reading.doc.data if reading.doc.loaded else None
         spans = [(start, end, old + 2, old_end - 1) for start, end, old, old_end in sub.spans]
         self._set = [(s, e, original[a:b]) for s, e, a, b in spans if (s, e) not in unset]
         self._firsts, self._ends = [s for s, _, _ in self._set], [e for _, e, _ in self._set]
@@ -114,7 +109,7 @@ class Provenance:
 
     def near(self, parts: JsonPath) -> Names:
         """The references of the test case, else root section, holding ``parts`` (else all)."""
-        index, _ = layout.test_case_of(self._data, parts)
+        index = self._locator.case_of(parts)[0] if self._locator is not None else None
         scope: Any = index if index is not None else (parts[0] if parts else None)
         if scope not in self._near:
             within = self._locator.scope(parts) if self._locator is not None else None
@@ -170,10 +165,9 @@ class Provenance:
 
     def name(self, index: int | None, name: str | None) -> str | None:
         """The ``index``-th test case's name as shown: as written when from a reference."""
-        found = layout.test_case_list(self._data)
-        if name is None or found is None or index is None:
+        case = self._locator.case_path(index) if self._locator and index is not None else None
+        if name is None or case is None:
             return name
-        case = (*found[1], index)
         return self._as_written((*case, "name"), name, key=False) if self.near(case) else name
 
     def _own(self, d: Diagnostic) -> tuple[Names, str | None]:
@@ -224,7 +218,7 @@ class Provenance:
             for i, p in enumerate(parts)
         )
         if keys != parts:
-            _, relative = layout.test_case_of(self._data, keys)
+            _, relative = self._locator.case_of(keys) if self._locator else (None, keys)
             new["pointer_parts"], new["path"] = keys, format_path(relative)
         new["test_case"] = self.name(d.test_case_index, d.test_case)
         return dataclasses.replace(d, **new)

@@ -30,38 +30,29 @@ def diagnose(
     resolved by where its substituted values lie (``origin``: the agent.yaml's, for its
     test-cases file), placed in the text as written, and finished; and those values' ranges."""
     doc, sub = reading.doc, reading.sub
+    found, locator = list(doc.diagnostics), None
     if doc.loaded:
-        found = _located(faults, reading, limits)
-    else:
-        found = doc.diagnostics if reading.too_large else _ranged(doc.text, doc.diagnostics)
+        faults = _pruned(faults)
+        if reading.followed is not None and reading.followed.fault is not None:
+            faults.append(reading.followed.fault)
+        faulted = doc.reported | {f.parts for f in faults}
+        found += [d for d in reading.dialect if not under(d.pointer_parts, faulted)]
+        if faults or found or sub.used or origin:
+            from holodeck_mt.locate.locate import Locator  # a clean file needs none (start-up)
+
+            locator = Locator(doc, limits)
+            worded = _ranged(doc.text, map(locator.worded, found))
+            found = [*locator.diagnostics(faults), *map(locator.in_test_case, worded)]
+    elif not reading.too_large:
+        found = _ranged(doc.text, found)
     provenance = None
     if (sub.used or origin) and not reading.too_large:
-        provenance = Provenance(sub, reading.text, doc, limits, origin)
+        provenance = Provenance(reading, locator, origin)
     found = [provenance.diagnostic(d) if provenance else plain(d) for d in found]
     if sub.spans:
         placer = sub.placer(reading.text)
         found = [d for d in map(placer.place, found) if d is not None]
     return finish([*found, *reading.found], limits, keep), provenance
-
-
-def _located(faults: list[Fault], reading: Reading, limits: Limits) -> list[Diagnostic]:
-    """Every fault of the loaded document and that of the test-cases file it names not
-    followed, located, with the reader's diagnostics and the dialect's warnings no fault
-    covers."""
-    doc, followed = reading.doc, reading.followed
-    faults = _pruned(faults)
-    if followed is not None and followed.fault is not None:
-        faults.append(followed.fault)
-    faulted = doc.reported | {f.parts for f in faults}
-    warned = [d for d in reading.dialect if not under(d.pointer_parts, faulted)]
-    if not faults and not doc.diagnostics and not warned:
-        return []
-    from holodeck_mt.locate import locate
-
-    locator = locate.Locator(doc, limits)
-    located = locator.diagnostics(faults)
-    worded = map(locator.worded, [*doc.diagnostics, *warned])
-    return [*located, *(locate.in_test_case(d, doc.data) for d in _ranged(doc.text, worded))]
 
 
 def _pruned(faults: list[Fault]) -> list[Fault]:
