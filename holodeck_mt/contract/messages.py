@@ -83,7 +83,7 @@ def _holds(rule: Any, instance: Any) -> bool:
     return _rule_validator(json.dumps(rule, sort_keys=True)).is_valid(instance)
 
 
-def _chosen(schema: dict[str, Any], instance: Any) -> str | None:
+def _choose_branch(schema: dict[str, Any], instance: Any) -> str | None:
     """The ``$ref`` of the ``oneOf`` branch the schema's ``x-holodeck-choose`` names."""
     for rule in schema.get(CHOOSE, ()):
         if _holds(rule["if"], instance):
@@ -130,7 +130,7 @@ def _branch_errors(error: ValidationError, ref: str) -> Iterator[Fault]:
 
 
 def _branch(error: ValidationError) -> Iterator[Fault]:
-    meant = _chosen(_schema(error), error.instance)
+    meant = _choose_branch(_schema(error), error.instance)
     if meant is not None:
         yield from _branch_errors(error, meant)
         return

@@ -66,7 +66,7 @@ def agent_model() -> Any:
         # the same, as the platform does, in case a later release stops.
         os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
         _MODELS["agent"] = None  # absent, or a broken install: the sections stay unchecked
-        with _logging_kept():
+        with _keep_logging():
             try:
                 from holodeck.models.agent import Agent
 
@@ -89,7 +89,7 @@ def absence() -> str:
 
 
 @contextmanager
-def _logging_kept() -> Iterator[None]:
+def _keep_logging() -> Iterator[None]:
     """The loggers as they were before the platform's import configured its own logging."""
     manager = logging.Logger.manager
     loggers = [logging.getLogger()] + [
@@ -154,7 +154,7 @@ def judge(
     reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
     here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
     files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())
-    config = _handed(agent, data)
+    config = _build_config(agent, data)
     told = _prompt_files(config, files, reported) + _model_faults(agent, config, data, reported)
     # A mapping holding a key twice is read with its first value, the platform keeps the
     # last: the model's verdict on it is not the platform's (HMT002 tells the duplicate).
@@ -162,7 +162,7 @@ def judge(
     return Checked([f for f in told if f.parts not in twice], reads=tuple(files.reads))
 
 
-def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
+def _build_config(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
     fields = set(getattr(agent, "model_fields", {}))
     config = {
         k: v
@@ -340,7 +340,7 @@ def _too_large(size: int, limit: int, spent: int) -> _Problem:
 
 
 def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
-    parts, exact, node = _located(tuple(error.get("loc", ())), data)
+    parts, exact, node = _locate(tuple(error.get("loc", ())), data)
     if parts and parts[0] in SCHEMA_SECTIONS:
         return None
     kind = str(error.get("type", ""))
@@ -388,7 +388,7 @@ def _hint(error: Mapping[str, Any]) -> str | None:
     return derived(f"did you mean '{clip(near)}'?") if near is not None else None
 
 
-def _located(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool, Any]:
+def _locate(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool, Any]:
     """The data path of a model error's ``loc``, whether it names an existing node, and
     the node it reaches: the parts naming union branches or validators are passed over."""
     parts: list[str | int] = []
