@@ -174,7 +174,7 @@ class Builder:
         elif tag is None:
             value = event.value
         else:
-            value = self._tagged(tag, event.value, event)
+            value = self._construct(tag, event.value, event)
         style = event.style
         if style:
             if style in "|>" or self.quoted_spans:
@@ -358,7 +358,7 @@ class Builder:
             value = self._special(value, event)
         return value
 
-    def _tagged(self, tag: str, text: str, event: Any) -> Any:
+    def _construct(self, tag: str, text: str, event: Any) -> Any:
         try:
             value = sc.construct(tag, text)
         except sc.TooLong:
@@ -442,10 +442,10 @@ class Builder:
         slot = (id(frame.container), key)
         seen = self._repeats.get(slot, 1) + 1
         self._repeats[slot] = seen
-        again = "" if seen == 2 else f", set for the {_ordinal(seen)} time"
+        repeat = "" if seen == 2 else f", set for the {_ordinal(seen)} time"
         self._report(
             "HMT002",
-            f"duplicate key '{marked(clip(key), OWN)}'{first}{again}",
+            f"duplicate key '{marked(clip(key), OWN)}'{first}{repeat}",
             mark,
             (*self._container_path(), key),
             hint="remove one of them; a YAML loader silently keeps only one",
@@ -528,7 +528,7 @@ def _reading(text: str) -> Any:
     value = sc.resolve(text)
     if text and (text[0] in "-+.0123456789" or type(value) is bool):
         editor = sc.editor_reading(text)
-        if not isinstance(value, (sc.Unconstructible, sc._Marker)) and sc.read_differently(
+        if not isinstance(value, (sc.Unconstructible, sc._Marker)) and sc.readings_differ(
             value, editor
         ):
             return _Reading(value, editor)

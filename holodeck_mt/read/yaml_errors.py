@@ -70,7 +70,7 @@ def _in_parser_words(problem: str, mark: Mark, context: str, cmark: Mark | None)
     return Explained(f"YAML syntax error: {cause}", None, mark[0] + 1, mark[1] + 1)
 
 
-def shown(text: str, limit: int = 60) -> str:
+def show_line(text: str, limit: int = 60) -> str:
     """A line of the source in a message: clipped, tabs and control characters escaped."""
     return '"' + clip(text, limit).translate(_ESCAPES) + '"'
 
@@ -92,7 +92,7 @@ def _tab(lines: list[str], mark: Mark) -> Explained | None:
     column = indent.index("\t") + 1
     return Explained(
         f"YAML syntax error: line {mark[0] + 1} is indented with a tab: "
-        f"{marked(shown(line)[1:-1])} (YAML indents with spaces only)",
+        f"{marked(show_line(line)[1:-1])} (YAML indents with spaces only)",
         "replace the tab with spaces",
         mark[0] + 1,
         column,
@@ -109,13 +109,13 @@ def _unknown_escape(
     backslash = mark[1] if line[mark[1] : mark[1] + 1] == "\\" else max(mark[1] - 1, 0)
     escape = line[backslash : backslash + 2]
     opened = _line(lines, cmark[0])
-    written = _double_quoted(opened, cmark[1]) if cmark[0] == mark[0] else None
+    written = _read_double_quoted(opened, cmark[1]) if cmark[0] == mark[0] else None
     fix = "use single quotes, where a backslash is just a backslash"
     if written is not None:
         key = _KEY_BEFORE.search(opened[: cmark[1]])
-        fix += f": {key.group(1) + ': ' if key else ''}{marked(clip(_single_quoted(written)))}"
+        fix += f": {key.group(1) + ': ' if key else ''}{marked(clip(_single_quote(written)))}"
     return Explained(
-        f"YAML syntax error: {marked(shown(escape))} is not an escape YAML knows: in a "
+        f"YAML syntax error: {marked(show_line(escape))} is not an escape YAML knows: in a "
         "double-quoted string a backslash starts an escape",
         fix,
         mark[0] + 1,
@@ -126,7 +126,7 @@ def _unknown_escape(
 _KEY_BEFORE = re.compile(r"([^\s{},\[\]#'\"]+):[ \t]+\Z")
 
 
-def _double_quoted(line: str, start: int) -> str | None:
+def _read_double_quoted(line: str, start: int) -> str | None:
     """The characters between the double quote at ``start`` and the one closing it."""
     found = _DOUBLE_QUOTED.match(line, start)
     return found.group(1) if found else None
@@ -135,7 +135,7 @@ def _double_quoted(line: str, start: int) -> str | None:
 _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
 
 
-def _single_quoted(written: str) -> str:
+def _single_quote(written: str) -> str:
     """``written`` (a double-quoted string's characters) in single quotes, backslashes kept."""
     unescaped = _KNOWN_ESCAPE.sub(r"\1", written)  # \\ and \" meant \ and "
     return "'" + unescaped.replace("'", "''") + "'"
