@@ -39,14 +39,14 @@ def check(context: Context) -> Iterator[Fault]:
         where = ("evaluations", "optimizer", "axes", "numeric", i, "range")
         if not isinstance(bounds, list) or len(bounds) != 2 or under(where, context.reported):
             continue
-        fault = _refused(bounds[0], bounds[1], where)
+        fault = _check_order(bounds[0], bounds[1], where)
         if fault is not None:
             yield fault
 
 
-def _refused(low: Any, high: Any, where: tuple[str | int, ...]) -> Fault | None:
+def _check_order(low: Any, high: Any, where: tuple[str | int, ...]) -> Fault | None:
     try:
-        in_order = not (_as_loaded(low) >= _as_loaded(high))
+        in_order = not (_load(low) >= _load(high))
     except TypeError:
         return Fault(
             "HMT115",
@@ -66,7 +66,7 @@ def _refused(low: Any, high: Any, where: tuple[str | int, ...]) -> Fault | None:
     )
 
 
-def _as_loaded(value: Any) -> Any:
+def _load(value: Any) -> Any:
     """The value the platform compares: a date as the date it loads, a list item by item."""
     if isinstance(value, YamlScalar):
         if value.kind != "timestamp" or len(value.text) > _LONGEST_DATE:
@@ -75,7 +75,7 @@ def _as_loaded(value: Any) -> Any:
 
         return yaml.safe_load(value.text)
     if isinstance(value, list):
-        return [_as_loaded(item) for item in value]
+        return [_load(item) for item in value]
     return value
 
 

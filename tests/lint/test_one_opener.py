@@ -27,7 +27,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("app/editor_setup.py", "init_editor"): "package data: the bundled schema copied",
     ("app/rule_docs.py", "text"): "package data: docs/diagnostics.md",
     ("app/cli.py", "_detach_stdout"): "os.devnull, standard output gone",
-    ("rules/graders_import.py", "_silenced"): "os.devnull, a grader's output discarded",
+    ("rules/graders_import.py", "_silence"): "os.devnull, a grader's output discarded",
 }
 
 _OPENERS = {"open", "fdopen", "read_text", "read_bytes", "FileIO"}
