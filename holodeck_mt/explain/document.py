@@ -16,7 +16,7 @@ from holodeck_mt.model import JsonPath, clip, format_path, unmarked
 from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
-from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
+from holodeck_mt.semantics.precedence import Definition, Origin, Plan, TurnMetric, TurnPlan
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).
@@ -149,7 +149,7 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
     return out
 
 
-def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
+def _metric(sources: Sources, applied: TurnMetric) -> dict[str, Any]:
     own = applied.own
     source = own if own.kind == "code" else applied.evaluator or own
     threshold = own.metric.get("threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None)
