@@ -174,7 +174,7 @@ def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
     yield Fault(
         "HMT102",
         f"an expected tool must be a tool name or a mapping {{name, args, count}}, "
-        f"got {hints.got(error.instance, own=True)}",
+        f"got {hints.show_with_kind(error.instance, own=True)}",
         _parts(error),
         fix=hints.quote_fix(None, error.instance),
     )
@@ -230,7 +230,7 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
     hint = "give it a value, or remove the key" if value is None and fix is None else None
     if fix is None and "a string" in wanted:
         hint = _colon_read_as_key(value) or hint
-    message = f"{subject} must be {wanted}, got {hints.got(value, own=True)}"
+    message = f"{subject} must be {wanted}, got {hints.show_with_kind(value, own=True)}"
     return Fault("HMT102", message, parts, hint=hint, fix=fix)
 
 
@@ -291,7 +291,7 @@ def _enum(error: ValidationError, subject: str = "") -> Iterator[Fault]:
     yield Fault(
         "HMT103",
         f"{subject or _subject(_parts(error))} must be one of {', '.join(allowed)}, "
-        f"got {hints.got(value, own=True)}",
+        f"got {hints.show_with_kind(value, own=True)}",
         _parts(error),
         fix=Rename(guess) if guess else quoted,
     )

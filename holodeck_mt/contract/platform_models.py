@@ -369,7 +369,7 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
     text = derived(clip(text, 200), "the platform's model refuses the value")
     scalar = isinstance(error.get("input"), (str, int, float, bool, type(None)))
     if kind != "extra_forbidden" and "input" in error and scalar:
-        text = f"{text} (got {hints.got(error['input'], own=True)})"
+        text = f"{text} (got {hints.show_with_kind(error['input'], own=True)})"
     return text
 
 

@@ -50,8 +50,8 @@ def _check_order(low: Any, high: Any, where: tuple[str | int, ...]) -> Fault | N
     except TypeError:
         return Fault(
             "HMT115",
-            f"the platform cannot compare the range's bounds, {hints.got(low)} and "
-            f"{hints.got(high)}: its load fails with a TypeError",
+            f"the platform cannot compare the range's bounds, {hints.show_with_kind(low)} and "
+            f"{hints.show_with_kind(high)}: its load fails with a TypeError",
             where,
             hint="write both bounds as numbers, low below high",
         )
@@ -59,8 +59,8 @@ def _check_order(low: Any, high: Any, where: tuple[str | int, ...]) -> Fault | N
         return None
     return Fault(
         "HMT115",
-        f"the range's low bound ({hints.got(low)}) must be below its high bound "
-        f"({hints.got(high)}): the platform refuses the axis",
+        f"the range's low bound ({hints.show_with_kind(low)}) must be below its high bound "
+        f"({hints.show_with_kind(high)}): the platform refuses the axis",
         where,
         hint="write `range: [low, high]` with numbers, low below high",
     )
