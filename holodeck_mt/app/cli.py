@@ -687,11 +687,11 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
     """Render the report (to stdout or ``--output-file``) and each ``--report``; the exit code."""
-    from holodeck_mt.render import renderer, shown_as, statistics
+    from holodeck_mt.render import configure, renderer, statistics
 
     colour = "never" if args.output_file is not None and args.color != "always" else args.color
     chosen = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
-    render = shown_as(chosen, colour=colour, quiet=args.quiet > 0)
+    render = configure(chosen, colour=colour, quiet=args.quiet > 0)
     if args.output_file is None:
         if args.quiet < 2:  # --silent, -qq
             _write_report(lambda out: render(results, out))
