@@ -286,9 +286,9 @@ def _characters(results: list[FileResult]) -> int:
 
 def _configurations(followed: list[str]) -> list[str]:
     """The configuration files that could apply to each test-cases file a document named."""
-    from holodeck_mt.project.config import looked_for
+    from holodeck_mt.project.config import list_inputs
 
-    return [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
+    return [str(p) for file in followed for p in list_inputs(os.path.dirname(file) or ".")]
 
 
 def _store(at: int, name: str, content: bytes) -> None:

@@ -654,15 +654,15 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
     stdin = args.paths == ["-"]
     if stdin:
-        found = discovery.Found(files=[args.stdin_filename or "-"])
+        found = discovery.Findings(files=[args.stdin_filename or "-"])
     else:
         found = discovery.find(args.paths, named_by_content=args.by_content)
     try:
         jobs = settings.JobSettings(args, options)
-        files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
+        files = found.files if stdin else jobs.keep(found.files, args.paths, found.passed)
         # A file an agent.yaml of this run names is validated through it, and alone only if
         # that did not happen; the named files' settings read first.
-        first, later, targets = discovery.followed_last(files)
+        first, later, targets = discovery.order_followed_last(files)
         for target in targets:
             jobs.of(os.path.abspath(target))
         job_of: Callable[[str], _Job] = lambda f: _Job(f, jobs.of(f), limits, jobs.of)  # noqa: E731
@@ -761,7 +761,7 @@ def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
     )
 
 
-def _show_files(files: list[str], found: discovery.Found) -> int:
+def _show_files(files: list[str], found: discovery.Findings) -> int:
     """``--show-files``: what a run would validate, and what it passes over."""
     for problem in found.problems:
         _error(problem)
@@ -812,11 +812,11 @@ def _validate_all(
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []
-    seen: discovery.Shown = {}
+    seen: discovery.VerdictsByFile = {}
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
         for done, problem in _outcomes(batch, args):
-            results += [result for result in done if discovery.another_verdict(result, seen)]
+            results += [result for result in done if discovery.is_new_verdict(result, seen)]
             if problem:
                 problems.append(problem)
     return results

@@ -79,7 +79,7 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
     from holodeck_mt.contract.registry import bundle_path
 
     if not root.is_dir():
-        raise SetupError(f"'{writes.shown(root)}' is not a folder")
+        raise SetupError(f"'{writes.show_path(root)}' is not a folder")
     root = Path(os.path.realpath(root))
     outcome = Outcome(files=holodeck_files(root))
     if not outcome.files:

@@ -192,7 +192,7 @@ def agent_target(path: Path) -> Path | None:
     import yaml
 
     try:
-        target = _named_target(_events(head))
+        target = _read_target(_events(head))
     except yaml.YAMLError:
         return None
     if not target or "\x00" in target:
@@ -200,7 +200,7 @@ def agent_target(path: Path) -> Path | None:
     return path.parent / target
 
 
-def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
+def order_followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
     """``files`` as a run checks them: the others, then the test-cases files an agent.yaml
     among them names (checked through it, alone only if that did not happen; an agent named
     so is checked as itself too); and the files so named."""
@@ -216,21 +216,21 @@ def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
 
 
 #: The results reported of each file, by its resolved path.
-Shown = dict[str, list[FileResult]]
+VerdictsByFile = dict[str, list[FileResult]]
 
 
-def another_verdict(result: FileResult, shown: Shown) -> bool:
-    """Whether ``result`` says what no result of its file in ``shown`` (by resolved path,
+def is_new_verdict(result: FileResult, verdicts: VerdictsByFile) -> bool:
+    """Whether ``result`` says what no result of its file in ``verdicts`` (by resolved path,
     added to) said: a file judged in two roles, or through two agent.yaml files, is
     reported once per differing verdict, never losing one."""
-    said = shown.setdefault(same_file_key(result.source or result.path), [])
+    said = verdicts.setdefault(same_file_key(result.source or result.path), [])
     if any(other.to_json() == result.to_json() for other in said):  # a file seen: rare
         return False
     said.append(result)
     return True
 
 
-def _named_target(events: Iterator[Any]) -> str | None:
+def _read_target(events: Iterator[Any]) -> str | None:
     """The top-level mapping's ``test_cases_file`` as far as the document reads; None
     beside inline ``test_cases`` (a null one is none) or when the top is not a mapping."""
     import yaml
@@ -246,7 +246,7 @@ def _named_target(events: Iterator[Any]) -> str | None:
                 return target
             _skip(kind, events)
             value = next(events)
-            if kind is yaml.ScalarEvent and key.value == "test_cases" and not _null(value):
+            if kind is yaml.ScalarEvent and key.value == "test_cases" and not _is_null(value):
                 return None
             _skip(type(value), events)
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
@@ -255,7 +255,7 @@ def _named_target(events: Iterator[Any]) -> str | None:
         return target
 
 
-def _null(event: Any) -> bool:
+def _is_null(event: Any) -> bool:
     """Whether a value is a plain null: the platform follows `test_cases_file` beside it."""
     import yaml
 
@@ -297,7 +297,7 @@ def _top_level(head: bytes | None) -> str | None:
     return kind
 
 
-def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
+def find_naming_agent(path: Path, tree: Path | None = None) -> Path | None:
     """The agent.yaml (as saved) whose ``test_cases_file`` is ``path``, in its folder or up
     to :data:`LEVELS_UP` above, never above its tree (its repository, else the working
     directory; else ``tree``, a real path: the language server's workspace)."""
@@ -331,7 +331,7 @@ def same_file_key(path: Path | str) -> str:
 
 
 @dataclass
-class Found:
+class Findings:
     """The files a run validates, each once, and the usage problems met finding them."""
 
     files: list[str] = field(default_factory=list)
@@ -367,7 +367,7 @@ def search(
                 continue
             elif path.is_symlink() and not same_file_key(path).startswith(inside):
                 passed_over.append((str(path), "a link to a file outside the folder searched"))
-            elif _sniffed(path, told):
+            elif _sniff(path, told):
                 yield path
             else:
                 passed_over.append((str(path), NOT_HOLODECK))
@@ -398,7 +398,7 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         stack.extend(reversed(folders))
 
 
-def _readable_head(path: Path, problems: list[str]) -> bytes | None:
+def _read_head(path: Path, problems: list[str]) -> bytes | None:
     """:func:`_head`, a file that cannot be read told in ``problems`` (then None)."""
     try:
         return _head(path)
@@ -413,16 +413,16 @@ def _holds(head: bytes | None, quick: bool = False) -> bool:
     return head is not None and (bool(quick and _SURELY.search(head)) or _holds_test_cases(head))
 
 
-def _sniffed(path: Path, problems: list[str]) -> bool:
+def _sniff(path: Path, problems: list[str]) -> bool:
     """Whether a YAML file holds test cases; one not read is told in ``problems``."""
-    return _holds(_readable_head(path, problems))
+    return _holds(_read_head(path, problems))
 
 
-def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
+def find(paths: Iterable[str], *, named_by_content: bool = False) -> Findings:
     """The files to validate for the paths of a command line, each once: a folder searched,
     a file named if a folder search would take it; one it would not is a problem, or with
     ``named_by_content`` (the pre-commit hook, passing every staged YAML file) passed over."""
-    found = Found()
+    found = Findings()
     unique: dict[str, str] = {}
     for given in list(paths) or ["agent.yaml"]:
         path = Path(given)
@@ -440,7 +440,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
                     f"'{given}'"
                 )
         elif is_file:
-            files = _named_file(path, given, found, named_by_content)
+            files = _expand_named_file(path, given, found, named_by_content)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:
@@ -451,23 +451,23 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
     return found
 
 
-def through(path: Path, tree: Path | None = None) -> Path | None:
-    """The agent.yaml a file is validated through: the one naming it (see :func:`naming_agent`),
-    unless the file is an agent.yaml itself."""
-    return None if is_agent_file(path) else naming_agent(path, tree)
+def find_agent(path: Path, tree: Path | None = None) -> Path | None:
+    """The agent.yaml a file is validated through: the one naming it
+    (:func:`find_naming_agent`), unless the file is an agent.yaml itself."""
+    return None if is_agent_file(path) else find_naming_agent(path, tree)
 
 
-def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[str]:
+def _expand_named_file(path: Path, given: str, found: Findings, by_content: bool) -> list[str]:
     """What a named file makes a run validate: through the agent.yaml naming it, if one does;
     itself if a search would take it (not Markdown, no YAML) or it holds none or a string
     (HMT006 says so); else nothing: a problem, or passed over ``by_content``."""
     if is_agent_file(path):
         return [given]
-    agent = naming_agent(path)
+    agent = find_naming_agent(path)
     if agent is not None:
         return [str(agent), given]
     unread = len(found.problems)
-    head = _readable_head(path, found.problems)  # read once: sniffed, then its top level
+    head = _read_head(path, found.problems)  # read once: sniffed, then its top level
     if len(found.problems) > unread:
         return []
     if _holds(head, quick=True):

@@ -89,12 +89,12 @@ class JobSettings:
     def for_path(self, path: Path) -> FileSettings:
         """Every decision on the file at ``path``: through the agent.yaml naming it, if one
         does (no higher than ``top``), with its own folder's settings."""
-        agent = discovery.through(path, self._top)
+        agent = discovery.find_agent(path, self._top)
         role: Role = "test-cases-file" if agent is not None else "document"
         file = str(path)
         return FileSettings(role, agent, (agent or path).parent, self._top, self.of(file))
 
-    def kept(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
+    def keep(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
         """The files less those an ``exclude`` matches (to ``passed``, with why), unless named
         on the command line, as ruff does."""
         explicit = {os.path.abspath(p) for p in named}

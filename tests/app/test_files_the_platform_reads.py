@@ -128,6 +128,6 @@ def test_an_agent_above_the_repository_is_never_read_to_name_a_test_cases_file(
     cases = repository / "data" / "cases.yaml"
     cases.write_text("- input: hi\n", encoding="utf-8")
     monkeypatch.chdir(repository)
-    assert discovery.naming_agent(cases) is None
+    assert discovery.find_naming_agent(cases) is None
     (repository / "agent.yaml").write_text(AGENT, encoding="utf-8")
-    assert discovery.naming_agent(cases) == repository / "agent.yaml"
+    assert discovery.find_naming_agent(cases) == repository / "agent.yaml"
