@@ -107,7 +107,7 @@ def test_the_language_servers_roles_use_the_same_naming_agent(tmp_path: Path) ->
     from holodeck_mt.lsp import checking
 
     file = _repository(tmp_path, "")
-    target, _, _ = checking.decided(file, tmp_path)
+    target, _, _ = checking.decide(file, tmp_path)
     assert target.role == "test-cases-file"
     assert target.agent == tmp_path / "agent.yaml"
     assert target.base == tmp_path
