@@ -85,9 +85,9 @@ def _by_test_case(
     bad = _invalid_cases(fast(TEST_CASE), cases)
     skipped: list[Fault] = []
     if max_cases and len(bad) > max_cases:
-        rest, bad = bad[max_cases:], bad[:max_cases]
-        more = plural(len(rest), "more invalid test case", grouped=True)
-        skipped.append(_cap(f"{more} not examined, from this one on", (*prefix, rest[0])))
+        unexamined, bad = bad[max_cases:], bad[:max_cases]
+        more = plural(len(unexamined), "more invalid test case", grouped=True)
+        skipped.append(_cap(f"{more} not examined, from this one on", (*prefix, unexamined[0])))
     subset = [cases[i] for i in bad]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt.contract import messages as schema_errors

@@ -120,7 +120,7 @@ def owned_sections(data: Any) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Checked:
+class ModelReport:
     """The models' faults on a document, or the sections they left unchecked, and why."""
 
     faults: list[Fault] = field(default_factory=list)
@@ -140,17 +140,17 @@ def judge(
     allow_outside: bool = False,
     limits: Limits | None = None,
     workdir: Path | None = None,
-) -> Checked:
+) -> ModelReport:
     """The platform's models on an agent.yaml's own sections (``mode``: ``--platform``), none
     where the loader or ``found`` already told; the files they read stay in ``tree``, a
     relative one read from ``workdir`` (both by default the working folder)."""
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
-        return Checked()
+        return ModelReport()
     agent = agent_model() if mode != "off" else None
     if agent is None:
-        return Checked(unchecked=owned, because="off" if mode == "off" else absence())
+        return ModelReport(unchecked=owned, because="off" if mode == "off" else absence())
     reported = doc.reported | {f.parts for f in found if severity(f.code) == "error"}
     here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
     files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())
@@ -159,7 +159,7 @@ def judge(
     # A mapping holding a key twice is read with its first value, the platform keeps the
     # last: the model's verdict on it is not the platform's (HMT002 tells the duplicate).
     twice = {d.pointer_parts[:-1] for d in doc.diagnostics if d.code == "HMT002"}
-    return Checked([f for f in told if f.parts not in twice], reads=tuple(files.reads))
+    return ModelReport([f for f in told if f.parts not in twice], reads=tuple(files.reads))
 
 
 def _build_config(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
