@@ -75,10 +75,10 @@ def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
     target = data.get("test_cases_file")
     if isinstance(target, str) and target:
         followed = checked[1] if len(checked) > 1 else None
-        other = _source(followed, followed.result.path, limits) if followed else None
-        inner = other.data if other is not None else None
+        cases = _source(followed, followed.result.path, limits) if followed else None
+        inner = cases.data if cases is not None else None
         base: JsonPath = ("test_cases",) if isinstance(inner, dict) else ()
-        return Sources(main, other, base, "test-cases")
+        return Sources(main, cases, base, "test-cases")
     return Sources(main, None, (), "agent")
 
 
