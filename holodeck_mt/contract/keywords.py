@@ -91,7 +91,7 @@ def _check_branches(keyword: str) -> Keyword:
     return check
 
 
-def _additional(validator: Any, allowed: Any, instance: Any, schema: Any) -> Errors:
+def _check_additional(validator: Any, allowed: Any, instance: Any, schema: Any) -> Errors:
     """``additionalProperties``: jsonschema words every extra key with ``repr``."""
     if not validator.is_type(instance, "object"):
         return
@@ -107,7 +107,7 @@ KEYWORDS: dict[str, Keyword] = {
     **{keyword: _make_check(keyword, fails) for keyword, fails in _FAILS.items()},
     "anyOf": _check_branches("anyOf"),
     "oneOf": _check_branches("oneOf"),
-    "additionalProperties": _additional,
+    "additionalProperties": _check_additional,
 }
 
 
