@@ -56,7 +56,7 @@ def _parts(error: ValidationError) -> JsonPath:
     return tuple(error.absolute_path)
 
 
-def _one(
+def _say(
     code: str,
     message: str | Callable[[ValidationError], str],
     hint: str | None = None,
@@ -135,7 +135,7 @@ def _branch(error: ValidationError) -> Iterator[Fault]:
         yield from _branch_errors(error, meant)
         return
     # A oneOf the schema says nothing about: no branch's wording can be trusted.
-    unexpected = _one("HMT103", lambda e: f"{_subject(_parts(e))} has an unexpected form")
+    unexpected = _say("HMT103", lambda e: f"{_subject(_parts(e))} has an unexpected form")
     yield from _UNCHOSEN.get(_code(error) or "", unexpected)(error)
 
 
@@ -197,13 +197,13 @@ def _file_source(error: ValidationError) -> Iterator[Fault]:
 _UNCHOSEN: dict[str, Handler] = {
     "HMT105": _no_test_case_shape,
     "HMT102": _neither_tool_form,
-    "HMT106": _one(
+    "HMT106": _say(
         "HMT106",
         "an argument matcher holds both `fuzzy` and `regex`; a matcher is one or the other",
         hint="keep `fuzzy` or `regex`, not both",
     ),
     "HMT107": _file_source,
-    "HMT108": _one(
+    "HMT108": _say(
         "HMT108",
         "cannot tell this metric's kind: it has no `type` and none of `metric`, "
         "`metric_type`, `criteria` or `grader`",
@@ -365,8 +365,8 @@ _KEYWORDS: dict[str, Handler] = {
     "required": _missing_keys,
     "type": _type,
     "enum": _enum,
-    "minLength": _one("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
-    "minItems": _one(
+    "minLength": _say("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
+    "minItems": _say(
         "HMT103",
         lambda e: (
             f"{_subject(_parts(e))} needs at least {e.validator_value} "
@@ -374,7 +374,7 @@ _KEYWORDS: dict[str, Handler] = {
         ),
     ),
     "maxItems": _max_items,
-    "const": _one(
+    "const": _say(
         "HMT103",
         lambda e: (
             f"{_subject(_parts(e))} must be {hints.show(e.validator_value, given=False)}, "
@@ -384,7 +384,7 @@ _KEYWORDS: dict[str, Handler] = {
     "pattern": _pattern,
 }
 for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-    _KEYWORDS[_bound] = _one(
+    _KEYWORDS[_bound] = _say(
         "HMT103",
         lambda e: (
             f"{_subject(_parts(e))} must be {_bound_phrase(_schema(e))}, "
@@ -393,7 +393,7 @@ for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
     )
 
 
-_other = _one("HMT103", lambda e: f"{_subject(_parts(e))} is not allowed here ({e.validator})")
+_other = _say("HMT103", lambda e: f"{_subject(_parts(e))} is not allowed here ({e.validator})")
 
 
 def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
@@ -438,14 +438,14 @@ def _blank(error: ValidationError) -> Iterator[Fault]:
 #: Handlers of the keywords the schema gives a code (``x-holodeck-codes``), by code and keyword.
 _RULES: dict[tuple[str, str], Handler] = {
     ("HMT114", "pattern"): _blank,
-    ("HMT105", "minItems"): _one(
+    ("HMT105", "minItems"): _say(
         "HMT105",
         "`turns` must not be empty: a multi-turn test case needs at least one turn",
         hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
     ),
     ("HMT105", "pattern"): _single_turn_key,
     ("HMT106", "additionalProperties"): functools.partial(_unknown_keys, matcher=True),
-    ("HMT110", "not"): _one(
+    ("HMT110", "not"): _say(
         "HMT110",
         "`test_cases` and `test_cases_file` are both set; use one or the other",
         hint="move the test cases into the file, or remove `test_cases_file`",

@@ -284,7 +284,7 @@ def _prompt_file_blank(written: Path, files: _Files) -> tuple[bool, _Problem | N
         refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
         real = os.path.realpath(path)
     except (OSError, ValueError) as e:  # a NUL, a name too long, a loop of links
-        return False, _unreadable(e)
+        return False, _say_unreadable(e)
     if refused is not None:
         if refused.startswith("leaves") and not written.is_absolute() and ".." not in written.parts:
             refused = (
@@ -303,7 +303,7 @@ def _prompt_file_blank(written: Path, files: _Files) -> tuple[bool, _Problem | N
     return files.judged[real]
 
 
-def _unreadable(error: BaseException) -> _Problem:
+def _say_unreadable(error: BaseException) -> _Problem:
     return "HMT130", f"prompt_file cannot be read ({clip(reason_of(error), 200)})", None
 
 
@@ -315,7 +315,7 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         raw = read(path, limit - files.spent).raw
     except TooLarge as e:
         files.spent += e.read
-        return False, _too_large(e.size, limit, files.spent - e.read)
+        return False, _say_too_large(e.size, limit, files.spent - e.read)
     except OSError as e:
         if e.errno == errno.ENOENT:
             hint = "the platform reads a relative prompt_file from the working folder"
@@ -323,9 +323,9 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         if e.errno == errno.EINVAL:
             kind = "a folder" if path.is_dir() else "not a regular file"
             return False, ("HMT130", f"prompt_file is {kind}", None)
-        return False, _unreadable(e)
+        return False, _say_unreadable(e)
     except (ValueError, Refused) as e:
-        return False, _unreadable(e)
+        return False, _say_unreadable(e)
     files.spent += len(raw)
     try:
         return not raw.decode("utf-8").strip(), None
@@ -333,7 +333,7 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         return False, ("HMT130", f"prompt_file is not UTF-8 text ({clip(e.reason)})", None)
 
 
-def _too_large(size: int, limit: int, spent: int) -> _Problem:
+def _say_too_large(size: int, limit: int, spent: int) -> _Problem:
     left = "what the document's other prompt files leave of " if spent else ""
     message = f"prompt_file is {size:,} bytes, over {left}the limit of {limit:,}; it was not read"
     return "HMT004", message, "raise the limit with --max-file-size if this is intended"
