@@ -64,7 +64,7 @@ def _quote(nodes: Tree, d: Diagnostic, _: Quote) -> Fix | None:
     place, node, span, written = found
     if not written or "\n" in written or "\r" in written or written != node.value:
         return None  # a multi-line plain scalar folds: its value is not its characters
-    if place.is_key and _has_key(place.parent, written, besides=place.slot):
+    if place.is_key and _has_key(place.parent, written, skip=place.slot):
         return None  # quoting would write a duplicate key
     quoted = quoting.quoted(written)
     if quoted is None:
@@ -72,12 +72,12 @@ def _quote(nodes: Tree, d: Diagnostic, _: Quote) -> Fix | None:
     return _fix(d, f"Quote {written} as a string: {quoted}", Edit(*span, quoted))
 
 
-def _has_key(mapping: yaml.Node | None, name: str, *, besides: int = -1) -> bool:
-    """Whether ``mapping`` has a key written ``name`` (the pair ``besides`` aside)."""
+def _has_key(mapping: yaml.Node | None, name: str, *, skip: int = -1) -> bool:
+    """Whether ``mapping`` has a key written ``name`` (the pair at ``skip`` aside)."""
     return isinstance(mapping, yaml.MappingNode) and any(
         isinstance(k, yaml.ScalarNode) and k.value == name
         for i, (k, _) in enumerate(mapping.value)
-        if i != besides
+        if i != skip
     )
 
 
