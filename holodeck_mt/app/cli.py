@@ -353,8 +353,8 @@ def _run(job: _Job) -> Outcome:
         if os.environ.get("HOLODECK_MT_DEBUG"):
             raise
         first = str(e).splitlines()[0][:200] if str(e) else ""
-        what = f"{type(e).__name__}" + (f": {first}" if first else "")
-        return [], _word_internal(job, what)
+        error = f"{type(e).__name__}" + (f": {first}" if first else "")
+        return [], _word_internal(job, error)
     for result in results:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
@@ -368,9 +368,9 @@ def _run(job: _Job) -> Outcome:
 Outcome = tuple[list["FileResult"], str | None]
 
 
-def _word_internal(job: _Job, what: str) -> str:
+def _word_internal(job: _Job, error: str) -> str:
     return (
-        f"internal error while validating '{job.path}': {what}"
+        f"internal error while validating '{job.path}': {error}"
         " (a bug in holodeck-mt; HOLODECK_MT_DEBUG=1 shows the traceback)"
     )
 

@@ -220,9 +220,9 @@ def _subject(parts: JsonPath) -> str:
     return f"`{tail}`" if tail else "the document"
 
 
-def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str = "") -> Fault:
+def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], noun: str = "") -> Fault:
     wanted = " or ".join(hints.type_name(t) for t in expected)
-    subject = what or _subject(parts)
+    subject = noun or _subject(parts)
     key = parts[-1] if parts else None
     fix: Intent | None = hints.quote_fix(key, value) if "a string" in wanted else None
     if fix is None and ("a number" in wanted or "an integer" in wanted):

@@ -14,12 +14,12 @@ from holodeck_mt.wording.hints import plural, quote
 def say_where(loc: dict[str, Any]) -> str:
     """``turn 1 of test case 'x' (#2), cases.yaml:33``; ``the agent, agent.yaml:12``."""
     if loc["level"] == "agent":
-        what = "the agent"
+        subject = "the agent"
     else:
-        what = safe(test_case_phrase(loc["test_case"], loc["test_case_index"]))
+        subject = safe(test_case_phrase(loc["test_case"], loc["test_case_index"]))
         if loc["level"] == "turn":
-            what = f"turn {loc['turn']} of {what}"
-    return f"{what}, {safe(str(loc['file']))}:{loc['line']} ({safe(str(loc['path']))})"
+            subject = f"turn {loc['turn']} of {subject}"
+    return f"{subject}, {safe(str(loc['file']))}:{loc['line']} ({safe(str(loc['path']))})"
 
 
 _STATUS = {

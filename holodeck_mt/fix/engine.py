@@ -120,8 +120,8 @@ def _rename(nodes: Tree, d: Diagnostic, intent: Rename) -> Fix | None:
     if place.is_key and _has_key(place.parent, candidate):
         return None  # renaming would write a duplicate key
     quote = node.style if node.style in ('"', "'") else ""
-    what = "key" if place.is_key else "value"
-    title = f"Rename {what} '{node.value}' to '{candidate}'"
+    role = "key" if place.is_key else "value"
+    title = f"Rename {role} '{node.value}' to '{candidate}'"
     return _fix(d, title, Edit(*span, f"{quote}{candidate}{quote}"))
 
 

@@ -455,18 +455,18 @@ class Builder:
         """Report a key that is not a string; its entry is dropped."""
         fix: dg.Quote | None = None
         if isinstance(value, (dict, list)):
-            what = COLLECTION_KEYS[0] if isinstance(value, dict) else COLLECTION_KEYS[1]
+            got = COLLECTION_KEYS[0] if isinstance(value, dict) else COLLECTION_KEYS[1]
             hint = None
         elif value is None:
-            what, hint = "null", "give the key a name"
+            got, hint = "null", "give the key a name"
         else:
             text = clip(value.text if isinstance(value, sc.YamlScalar) else scalar_text(value))
             kind = value.kind if isinstance(value, sc.YamlScalar) else type(value).__name__
             kind = _KINDS.get(kind, kind)
-            what, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
+            got, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
         self._report(
             "HMT003",
-            f"{NON_STRING_KEY}, got {marked(what, OWN)}",
+            f"{NON_STRING_KEY}, got {marked(got, OWN)}",
             mark,
             self._container_path(),
             hint=hint,
