@@ -45,7 +45,7 @@ def user_folder() -> str | None:
     return found if os.path.isabs(found) else None
 
 
-def misplaced(judged: Iterable[str] = ()) -> str | None:
+def find_holding_tree(judged: Iterable[str] = ()) -> str | None:
     """The tree holding the key's folder or the entries' (as written or resolved), if any: the
     working folder's repository, or a judged file's (else its folder). None: they may be used."""
     from holodeck_mt.read.confine import repository_root
@@ -71,7 +71,7 @@ def folder(options: Options) -> str | None:
 def secret() -> bytes | None:
     """This installation's key, made on first use (None: no cache), read once a process."""
     place = user_folder()
-    if place is None or misplaced() is not None or os.open not in os.supports_dir_fd:
+    if place is None or find_holding_tree() is not None or os.open not in os.supports_dir_fd:
         return None
     return _secret(place)
 
@@ -131,7 +131,7 @@ def _content(path: str, limit: int = MAX_FILE_BYTES) -> bytes | None:
         return None
 
 
-def _own(name: str, at: int) -> bytes:
+def _read_own(name: str, at: int) -> bytes:
     """The entry ``name`` in the folder ``at``: a regular file, never a link, never blocking."""
     with os.fdopen(os.open(name, _READ | _NOLINK, dir_fd=at), "rb") as handle:
         regular = stat.S_ISREG(os.fstat(handle.fileno()).st_mode)
@@ -155,7 +155,7 @@ def _variables(key: bytes, names: Collection[str]) -> str:
     return _mac(key, json.dumps(found).encode("utf-8", "surrogatepass"))
 
 
-def _platform_known() -> bool | None:
+def _is_platform_known() -> bool | None:
     """Whether the platform's models imported in this process (None: not asked yet)."""
     models = getattr(sys.modules.get("holodeck_mt.contract.platform_models"), "_MODELS", {})
     return models["agent"] is not None if "agent" in models else None
@@ -215,14 +215,14 @@ class Entry:
         try:
             at = _entry_folder(self.root, self.name, create=False)
             try:
-                content = _own(self.name, at)
+                content = _read_own(self.name, at)
             finally:
                 os.close(at)
             mac, _, payload = content.partition(b"\n")
             if not hmac.compare_digest(mac, _mac(self.key, self.name.encode(), payload).encode()):
                 return None
             entry = json.loads(payload)
-            known, imported = _platform_known(), entry["platform"]
+            known, imported = _is_platform_known(), entry["platform"]
             changed = any(_state(self.key, file) != state for file, state in entry["files"])
             changed = changed or _variables(self.key, entry["names"]) != entry["variables"]
             if changed or (None not in (known, imported) and known != imported):
@@ -266,7 +266,7 @@ class Entry:
             "files": [[f, _state(key, f)] for f in sorted({*followed, *env, *reads})],
             "names": sorted(names),
             "variables": _variables(key, names),
-            "platform": _platform_known(),
+            "platform": _is_platform_known(),
             "results": [_as_json(result) for result in results],
         }
 
@@ -285,9 +285,9 @@ def _characters(results: list[FileResult]) -> int:
 
 def _configurations(followed: list[str]) -> list[str]:
     """The configuration files that could apply to each test-cases file a document named."""
-    from holodeck_mt.project.config import looked_for
+    from holodeck_mt.project.config import list_inputs
 
-    return [str(p) for file in followed for p in looked_for(os.path.dirname(file) or ".")]
+    return [str(p) for file in followed for p in list_inputs(os.path.dirname(file) or ".")]
 
 
 def _store(at: int, name: str, content: bytes) -> None:

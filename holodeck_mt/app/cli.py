@@ -328,8 +328,8 @@ def _run(job: _Job) -> Outcome:
         if os.environ.get("HOLODECK_MT_DEBUG"):
             raise
         first = str(e).splitlines()[0][:200] if str(e) else ""
-        what = f"{type(e).__name__}" + (f": {first}" if first else "")
-        return [], _internal(job, what)
+        error = f"{type(e).__name__}" + (f": {first}" if first else "")
+        return [], _word_internal(job, error)
     for result in results:
         # Only the quoted lines travel on: a run over many files (or back from a worker
         # process) carries no whole text.
@@ -343,9 +343,9 @@ def _run(job: _Job) -> Outcome:
 Outcome = tuple[list["FileResult"], str | None]
 
 
-def _internal(job: _Job, what: str) -> str:
+def _word_internal(job: _Job, error: str) -> str:
     return (
-        f"internal error while validating '{job.path}': {what}"
+        f"internal error while validating '{job.path}': {error}"
         " (a bug in holodeck-mt; HOLODECK_MT_DEBUG=1 shows the traceback)"
     )
 
@@ -368,7 +368,7 @@ def _prepare(jobs: list[_Job]) -> None:
         platform_models.agent_model()
 
 
-def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
+def _run_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     """Validate on ``workers`` processes, results in the order of ``jobs``; a dead worker loses
     only its file (docs/architecture.md, *Parallel runs*)."""
     import gc
@@ -395,7 +395,7 @@ def _in_parallel(jobs: list[_Job], workers: int) -> list[Outcome]:
     finally:
         gc.unfreeze()
     died = "the worker process died"
-    return [o or ([], _internal(jobs[i], died)) for i, o in enumerate(outcomes)]
+    return [o or ([], _word_internal(jobs[i], died)) for i, o in enumerate(outcomes)]
 
 
 def _pool_run(
@@ -411,7 +411,7 @@ def _pool_run(
     from concurrent.futures.process import BrokenProcessPool
 
     pool = ProcessPoolExecutor(
-        max_workers=workers, mp_context=context, initializer=_as_worker, initargs=(os.getpid(),)
+        max_workers=workers, mp_context=context, initializer=_start_worker, initargs=(os.getpid(),)
     )
     try:
         futures: dict[Future[list[Outcome]], list[int]] = {}
@@ -447,7 +447,7 @@ def _prctl() -> Callable[..., int] | None:
     return None
 
 
-def _as_worker(parent: int) -> None:
+def _start_worker(parent: int) -> None:
     """A worker: Ctrl-C is the parent's to handle; ``terminate()`` ends it, and so does the
     parent's death (Linux: at once if it is gone already)."""
     import signal
@@ -480,7 +480,7 @@ class _PipeGuard:
             try:
                 return self._stream.write(text)
             except BrokenPipeError:
-                self._lost()
+                self._give_up()
         return len(text)
 
     def writelines(self, lines: Iterable[str]) -> None:
@@ -492,9 +492,9 @@ class _PipeGuard:
             try:
                 self._stream.flush()
             except BrokenPipeError:
-                self._lost()
+                self._give_up()
 
-    def _lost(self) -> None:
+    def _give_up(self) -> None:
         self._gone = True
         _detach_stdout()
 
@@ -547,7 +547,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 @contextlib.contextmanager
-def _terminable() -> Iterator[None]:
+def _end_on_sigterm() -> Iterator[None]:
     """SIGTERM meanwhile ends the process with :data:`EXIT_TERMINATED`, no report: at once when
     its workers end with it, else by :class:`_Terminated`, so that its pool ends them first."""
     import signal
@@ -559,14 +559,14 @@ def _terminable() -> Iterator[None]:
 
     owner = os.getpid()
 
-    def terminated(signum: int, frame: object) -> None:
+    def stop(signum: int, frame: object) -> None:
         if os.getpid() != owner:
             os._exit(128 + signum)
         if not _prctl.cache_info().currsize or _prctl() is not None:
             os._exit(EXIT_TERMINATED)  # an exception could land where it is swallowed
         raise _Terminated
 
-    previous = signal.signal(signal.SIGTERM, terminated)
+    previous = signal.signal(signal.SIGTERM, stop)
     try:
         yield
     finally:
@@ -597,11 +597,11 @@ def _explain(args: argparse.Namespace) -> int:
     return run(args.path, args.test_case, args.format, Limits(), sys.stdout)
 
 
-@_terminable()
+@_end_on_sigterm()
 def _validate(args: argparse.Namespace) -> int:
-    misused = _misused(args)
-    if misused is not None:
-        return _error(misused)
+    misuse = _find_misuse(args)
+    if misuse is not None:
+        return _error(misuse)
     options = Options(
         import_graders=args.import_graders,
         check_files=args.check_files,
@@ -626,15 +626,15 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
     stdin = args.paths == ["-"]
     if stdin:
-        found = discovery.Found(files=[args.stdin_filename or "-"])
+        found = discovery.Findings(files=[args.stdin_filename or "-"])
     else:
         found = discovery.find(args.paths, named_by_content=args.by_content)
     try:
         jobs = settings.JobSettings(args, options)
-        files = found.files if stdin else jobs.kept(found.files, args.paths, found.passed)
+        files = found.files if stdin else jobs.keep(found.files, args.paths, found.passed)
         # A file an agent.yaml of this run names is validated through it, and alone only if
         # that did not happen; the named files' settings read first.
-        first, later, targets = discovery.followed_last(files)
+        first, later, targets = discovery.order_followed_last(files)
         for target in targets:
             jobs.of(os.path.abspath(target))
         job_of: Callable[[str], _Job] = lambda f: _Job(f, jobs.of(f), limits, jobs.of)  # noqa: E731
@@ -644,7 +644,7 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
     if args.show_files:
         return _show_files(files, found)
     required = any(job.options.platform == "required" for batch in rounds for job in batch)
-    if required and _platform_missing():
+    if required and _is_platform_missing():
         return EXIT_USAGE
     if stdin:
         results = _from_stdin(rounds[0][0], args.stdin_filename)
@@ -659,11 +659,11 @@ def _judge(args: argparse.Namespace, options: Options, limits: Limits) -> int:
 
 def _report(args: argparse.Namespace, results: list[FileResult], problems: bool) -> int:
     """Render the report (to stdout or ``--output-file``) and each ``--report``; the exit code."""
-    from holodeck_mt.render import renderer, shown_as, statistics
+    from holodeck_mt.render import configure, renderer, statistics
 
     colour = "never" if args.output_file is not None and args.color != "always" else args.color
     chosen = statistics.RENDERERS[args.format] if args.statistics else renderer(args.format)
-    render = shown_as(chosen, colour=colour, quiet=args.quiet > 0)
+    render = configure(chosen, colour=colour, quiet=args.quiet > 0)
     if args.output_file is None:
         if args.quiet < 2:  # --silent, -qq
             _write_report(lambda out: render(results, out))
@@ -693,7 +693,7 @@ def _write_file(path: Path, render: Renderer, results: list[FileResult]) -> bool
     return True
 
 
-def _misused(args: argparse.Namespace) -> str | None:
+def _find_misuse(args: argparse.Namespace) -> str | None:
     """What is wrong with a combination of options, or None."""
     from holodeck_mt.render import statistics
 
@@ -733,26 +733,26 @@ def _from_stdin(job: _Job, name: str | None) -> list[FileResult]:
     )
 
 
-def _show_files(files: list[str], found: discovery.Found) -> int:
+def _show_files(files: list[str], found: discovery.Findings) -> int:
     """``--show-files``: what a run would validate, and what it passes over."""
     for problem in found.problems:
         _error(problem)
-    lines = [f"validate  {_shown(file)}" for file in files]
-    lines += [f"skip      {_shown(path)}  ({why})" for path, why in found.passed]
+    lines = [f"validate  {_show_name(file)}" for file in files]
+    lines += [f"skip      {_show_name(path)}  ({why})" for path, why in found.passed]
     _write_report(lambda out: out.writelines(line + "\n" for line in lines))
     return EXIT_USAGE if found.problems else EXIT_OK
 
 
-def _platform_missing() -> bool:
+def _is_platform_missing() -> bool:
     """Whether the platform's models do not import (said once, on stderr)."""
     from holodeck_mt.contract import platform_models, unchecked
 
     if platform_models.agent_model() is not None:
         return False
     why = platform_models.absence()
-    how = f"; install them with `{unchecked.INSTALL}`" if why == unchecked.NOT_INSTALLED else ""
-    how += " (or use --platform auto)"
-    _error(f"--platform required, but the platform's models do not import: {why}{how}")
+    remedy = f"; install them with `{unchecked.INSTALL}`" if why == unchecked.NOT_INSTALLED else ""
+    remedy += " (or use --platform auto)"
+    _error(f"--platform required, but the platform's models do not import: {why}{remedy}")
     return True
 
 
@@ -760,20 +760,20 @@ def _with_cache(rounds: list[list[_Job]], config: Callable[[str], Path | None]) 
     """The jobs with the cache's folder and their configuration file, when cached."""
     from holodeck_mt.app import cache
 
-    tree = cache.misplaced(job.path for batch in rounds for job in batch)
+    tree = cache.find_holding_tree(job.path for batch in rounds for job in batch)
     if tree is not None:  # a key or entries the checkout could have committed: no cache, said once
         say(f"holodeck-mt: no cache this run: the cache's folder lies in '{display_path(tree)}'")
         return rounds
     if cache.secret() is None:  # read now: forked workers have it
         return rounds
 
-    def cached(job: _Job) -> _Job:
+    def add_cache(job: _Job) -> _Job:
         root, found = cache.folder(job.options), config(job.path)
         if root is None:
             return job
         return replace(job, cache=root, config=str(found) if found is not None else None)
 
-    return [[cached(job) for job in batch] for batch in rounds]
+    return [[add_cache(job) for job in batch] for batch in rounds]
 
 
 def _validate_all(
@@ -783,21 +783,21 @@ def _validate_all(
     from holodeck_mt.project import discovery
 
     results: list[FileResult] = []
-    seen: discovery.Shown = {}
+    seen: discovery.VerdictsByFile = {}
     for batch in rounds:
         batch = [job for job in batch if discovery.same_file_key(job.path) not in seen]
-        for done, problem in _outcomes(batch, args):
-            results += [result for result in done if discovery.another_verdict(result, seen)]
+        for done, problem in _run_batch(batch, args):
+            results += [result for result in done if discovery.is_new_verdict(result, seen)]
             if problem:
                 problems.append(problem)
     return results
 
 
-def _outcomes(batch: list[_Job], args: argparse.Namespace) -> list[Outcome]:
+def _run_batch(batch: list[_Job], args: argparse.Namespace) -> list[Outcome]:
     """On several processes when there are several files (never the graders' imports)."""
     if args.jobs < 2 or len(batch) < 2 or args.import_graders:
         return [_run(job) for job in batch]
-    return _in_parallel(batch, min(args.jobs, len(batch)))
+    return _run_parallel(batch, min(args.jobs, len(batch)))
 
 
 def _lsp() -> int:
@@ -821,22 +821,22 @@ def _init_editor(folder: Path, modeline: bool, schema: str | None) -> int:
         outcome = init_editor(folder, modeline=modeline, schema=schema)
     except (SetupError, WriteError, OSError, UnicodeError) as e:
         return _error(e)
-    how = "a modeline in each file" if modeline else ".vscode/settings.json"
+    means = "a modeline in each file" if modeline else ".vscode/settings.json"
     bound = [name for name in outcome.files if name not in outcome.unbound]
-    print(f"The schema is bound to {len(bound)} file(s) by {how}:")
+    print(f"The schema is bound to {len(bound)} file(s) by {means}:")
     for name in bound:
-        print(f"  {_shown(name)}")
+        print(f"  {_show_name(name)}")
     if outcome.unbound:
         print(f"Not bound by name ({len(outcome.unbound)}: a glob would read the name as a")
         print("pattern and bind other files; `init-editor --modeline` binds them):")
         for name in outcome.unbound:
-            print(f"  {_shown(name)}")
-    written = ", ".join(map(_shown, outcome.written))
+            print(f"  {_show_name(name)}")
+    written = ", ".join(map(_show_name, outcome.written))
     print(f"Written: {written}" if written else "Nothing to change.")
     return EXIT_OK
 
 
-def _shown(name: str) -> str:
+def _show_name(name: str) -> str:
     """A file name as a line of text output shows it: escaped, never a workflow command."""
     return guard_lines(escape(display_path(name)))
 

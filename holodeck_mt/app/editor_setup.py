@@ -78,7 +78,7 @@ def init_editor(root: Path, *, modeline: bool = False, schema: str | None = None
     from holodeck_mt.contract.registry import bundle_path
 
     if not root.is_dir():
-        raise SetupError(f"'{writes.shown(root)}' is not a folder")
+        raise SetupError(f"'{writes.show_path(root)}' is not a folder")
     root = Path(os.path.realpath(root))
     outcome = Outcome(files=holodeck_files(root))
     if not outcome.files:
@@ -130,7 +130,7 @@ def _compose_holodeck_schema(root: Path, settings: dict[str, Any]) -> bool:
         before = bindings.get(ours, [])
         before = before if isinstance(before, list) else [before]
         bindings[ours] = list(dict.fromkeys([*before, *globs]))
-    text = json.dumps(composed(schema, source), indent=2, ensure_ascii=False, allow_nan=False)
+    text = json.dumps(compose(schema, source), indent=2, ensure_ascii=False, allow_nan=False)
     return _write(root, AGENT_SCHEMA_COPY, (text + "\n").encode("utf-8"))
 
 
@@ -163,7 +163,7 @@ def _json_file(root: Path, name: str) -> dict[str, Any] | None:
         return None
 
 
-def composed(schema: dict[str, Any], source: str) -> dict[str, Any]:
+def compose(schema: dict[str, Any], source: str) -> dict[str, Any]:
     """HoloDeck's agent schema with ``test_cases`` and ``test_cases_file`` left to ours, not
     applied to a test-cases file; its root becomes one more of its ``$defs``."""
     agent = {k: v for k, v in schema.items() if k not in ("$defs", "definitions", "$id", "$schema")}
@@ -206,7 +206,7 @@ def _bind(settings: dict[str, Any], outcome: Outcome, schema: str | None) -> Non
 def _write(root: Path, name: Path, data: bytes) -> bool:
     """Make ``root/name`` hold ``data``; False when it does already."""
     path = root / name
-    before = _existing(root, name)
+    before = _read_existing(root, name)
     if before is not None and before[0] == data:
         return False
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -214,7 +214,7 @@ def _write(root: Path, name: Path, data: bytes) -> bool:
     return True
 
 
-def _existing(root: Path, name: Path) -> tuple[bytes, writes.Snapshot] | None:
+def _read_existing(root: Path, name: Path) -> tuple[bytes, writes.Snapshot] | None:
     """The bytes of ``root/name`` and what it was, None when there is no such file."""
     path = root / name
     writes.real_target(path, root, name.as_posix())  # a link out of the tree is refused
@@ -227,7 +227,7 @@ def _read_settings(
     root: Path, name: Path = SETTINGS
 ) -> tuple[dict[str, Any], tuple[bytes, writes.Snapshot] | None]:
     """The settings (or another JSON object), and as read; refused if not rewritable as read."""
-    before = _existing(root, name)
+    before = _read_existing(root, name)
     if before is None:
         return {}, None
     try:

@@ -31,7 +31,7 @@ Compiled = Callable[[str], Any]
 def _fast() -> Compiled | None:
     """The compiled validators, unless ``HOLODECK_MT_ENGINE`` says ``python`` or none import."""
     chosen = os.environ.get(ENGINE_VARIABLE, "auto").strip().lower()
-    return None if chosen == "python" else _compiled()
+    return None if chosen == "python" else _compile()
 
 
 def schema_faults(
@@ -79,14 +79,14 @@ def _by_test_case(
     bad = _invalid_cases(fast(TEST_CASE), cases)
     skipped: list[Fault] = []
     if max_cases and len(bad) > max_cases:
-        rest, bad = bad[max_cases:], bad[:max_cases]
-        more = plural(len(rest), "more invalid test case", grouped=True)
-        skipped.append(_stopped(f"{more} not examined, from this one on", (*prefix, rest[0])))
+        unexamined, bad = bad[max_cases:], bad[:max_cases]
+        more = plural(len(unexamined), "more invalid test case", grouped=True)
+        skipped.append(_cap(f"{more} not examined, from this one on", (*prefix, unexamined[0])))
     subset = [cases[i] for i in bad]
     shadow: Any = subset if not prefix else {**data, prefix[0]: subset}
     from holodeck_mt.contract import messages as schema_errors
 
-    errors = _renumbered(sch.validator(root).iter_errors(shadow), prefix, bad)
+    errors = _renumber(sch.validator(root).iter_errors(shadow), prefix, bad)
     # The shortened list says nothing of the real one's length: that is checked on it.
     kept = (e for e in errors if not (e.validator in _LENGTH and tuple(e.path) == prefix))
     length = _length_errors(_list_length(), cases, prefix)
@@ -116,16 +116,16 @@ def _python(root: str, data: Any, max_cases: int = 0) -> list[Fault]:
         found += schema_errors.faults_of([error])
         if max_cases and len(found) > max_cases:
             stopped = f"schema validation stopped after {len(found):,} faults; more may follow"
-            found.append(_stopped(stopped, found[-1].parts))
+            found.append(_cap(stopped, found[-1].parts))
             break
     return found
 
 
-def _stopped(message: str, parts: JsonPath) -> Fault:
+def _cap(message: str, parts: JsonPath) -> Fault:
     return Fault(CAPPED, message, parts, hint="--max-diagnostics 0 examines them all")
 
 
-def _renumbered(
+def _renumber(
     errors: Iterator[ValidationError], to_list: JsonPath, indices: list[int]
 ) -> Iterator[ValidationError]:
     """Errors on the shortened list, with the test-case index a full run would give."""
@@ -164,7 +164,7 @@ def _length_errors(
 
 
 @cache
-def _compiled() -> Compiled | None:
+def _compile() -> Compiled | None:
     """The compiled validator of each root schema (built once), or None without jsonschema-rs."""
     try:
         # Any: its stubs want a RetrieverProtocol

@@ -58,12 +58,12 @@ def _reading(spec: Any) -> str | None:
     return next((t for t in types if t in (NUMBER, INTEGER, BOOLEAN)), None)
 
 
-def _typed(node: dict[str, Any]) -> dict[str, str]:
+def _read_fields(node: dict[str, Any]) -> dict[str, str]:
     if node.get("type") == "array":
-        how = _reading(node.get("items"))
-        return {ANY: how} if how else {}
-    typed = {name: _reading(spec) for name, spec in node.get("properties", {}).items()}
-    found = {name: how for name, how in typed.items() if how is not None}
+        reading = _reading(node.get("items"))
+        return {ANY: reading} if reading else {}
+    readings = {name: _reading(spec) for name, spec in node.get("properties", {}).items()}
+    found = {name: reading for name, reading in readings.items() if reading is not None}
     extra = _reading(node.get("additionalProperties"))
     return {**found, ANY: extra} if extra else found
 
@@ -71,7 +71,7 @@ def _typed(node: dict[str, Any]) -> dict[str, str]:
 @cache
 def fields(kind: str) -> dict[str, str]:
     """The typed fields of a kind of mapping: name (or ``*``) -> how it reads."""
-    return {name: how for node in _nodes(kind) for name, how in _typed(node).items()}
+    return {name: r for node in _nodes(kind) for name, r in _read_fields(node).items()}
 
 
 @cache

@@ -19,7 +19,7 @@ Errors = Iterator[ValidationError]
 Keyword = Callable[[Any, Any, Any, Any], Errors]
 
 
-def _failed(keyword: str, **extra: Any) -> ValidationError:
+def _fail(keyword: str, **extra: Any) -> ValidationError:
     return ValidationError(f"the instance fails `{keyword}`", **extra)
 
 
@@ -44,12 +44,12 @@ def _ending_at_end(regex: str) -> re.Pattern[str]:
     return re.compile("".join(out))
 
 
-def _when(keyword: str, fails: Callable[[Any, Any, Any], bool]) -> Keyword:
+def _make_check(keyword: str, fails: Callable[[Any, Any, Any], bool]) -> Keyword:
     """The keyword that fails where ``fails(validator, its value, instance)``."""
 
     def check(validator: Any, value: Any, instance: Any, schema: Any) -> Errors:
         if fails(validator, value, instance):
-            yield _failed(keyword)
+            yield _fail(keyword)
 
     return check
 
@@ -73,7 +73,7 @@ _FAILS: dict[str, Callable[[Any, Any, Any], bool]] = {
 }
 
 
-def _of(keyword: str) -> Keyword:
+def _check_branches(keyword: str) -> Keyword:
     """``anyOf`` or ``oneOf``: the branches' errors when none holds."""
 
     def check(validator: Any, branches: list[Any], instance: Any, schema: Any) -> Errors:
@@ -83,15 +83,15 @@ def _of(keyword: str) -> Keyword:
             if not errors:
                 others = branches[index + 1 :] if keyword == "oneOf" else []
                 if any(validator.evolve(schema=other).is_valid(instance) for other in others):
-                    yield _failed(keyword)
+                    yield _fail(keyword)
                 return
             found.extend(errors)
-        yield _failed(keyword, context=found)
+        yield _fail(keyword, context=found)
 
     return check
 
 
-def _additional(validator: Any, allowed: Any, instance: Any, schema: Any) -> Errors:
+def _check_additional(validator: Any, allowed: Any, instance: Any, schema: Any) -> Errors:
     """``additionalProperties``: jsonschema words every extra key with ``repr``."""
     if not validator.is_type(instance, "object"):
         return
@@ -100,18 +100,18 @@ def _additional(validator: Any, allowed: Any, instance: Any, schema: Any) -> Err
         for extra in extras:
             yield from validator.descend(instance[extra], allowed, path=extra)
     elif not allowed and extras:
-        yield _failed("additionalProperties")
+        yield _fail("additionalProperties")
 
 
 KEYWORDS: dict[str, Keyword] = {
-    **{keyword: _when(keyword, fails) for keyword, fails in _FAILS.items()},
-    "anyOf": _of("anyOf"),
-    "oneOf": _of("oneOf"),
-    "additionalProperties": _additional,
+    **{keyword: _make_check(keyword, fails) for keyword, fails in _FAILS.items()},
+    "anyOf": _check_branches("anyOf"),
+    "oneOf": _check_branches("oneOf"),
+    "additionalProperties": _check_additional,
 }
 
 
-def extended(base: type[Validator]) -> type[Validator]:
+def extend(base: type[Validator]) -> type[Validator]:
     """``base`` with the keywords above in place of its own."""
     from jsonschema import validators
 

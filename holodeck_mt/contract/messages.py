@@ -56,7 +56,7 @@ def _parts(error: ValidationError) -> JsonPath:
     return tuple(error.absolute_path)
 
 
-def _one(
+def _say(
     code: str,
     message: str | Callable[[ValidationError], str],
     hint: str | None = None,
@@ -83,7 +83,7 @@ def _holds(rule: Any, instance: Any) -> bool:
     return _rule_validator(json.dumps(rule, sort_keys=True)).is_valid(instance)
 
 
-def _chosen(schema: dict[str, Any], instance: Any) -> str | None:
+def _choose_branch(schema: dict[str, Any], instance: Any) -> str | None:
     """The ``$ref`` of the ``oneOf`` branch the schema's ``x-holodeck-choose`` names."""
     for rule in schema.get(CHOOSE, ()):
         if _holds(rule["if"], instance):
@@ -130,12 +130,12 @@ def _branch_errors(error: ValidationError, ref: str) -> Iterator[Fault]:
 
 
 def _branch(error: ValidationError) -> Iterator[Fault]:
-    meant = _chosen(_schema(error), error.instance)
+    meant = _choose_branch(_schema(error), error.instance)
     if meant is not None:
         yield from _branch_errors(error, meant)
         return
     # A oneOf the schema says nothing about: no branch's wording can be trusted.
-    unexpected = _one("HMT103", lambda e: f"{_subject(_parts(e))} has an unexpected form")
+    unexpected = _say("HMT103", lambda e: f"{_subject(_parts(e))} has an unexpected form")
     yield from _UNCHOSEN.get(_code(error) or "", unexpected)(error)
 
 
@@ -174,7 +174,7 @@ def _neither_tool_form(error: ValidationError) -> Iterator[Fault]:
     yield Fault(
         "HMT102",
         f"an expected tool must be a tool name or a mapping {{name, args, count}}, "
-        f"got {hints.got(error.instance, own=True)}",
+        f"got {hints.show_with_kind(error.instance, own=True)}",
         _parts(error),
         fix=hints.quote_fix(None, error.instance),
     )
@@ -197,13 +197,13 @@ def _file_source(error: ValidationError) -> Iterator[Fault]:
 _UNCHOSEN: dict[str, Handler] = {
     "HMT105": _no_test_case_shape,
     "HMT102": _neither_tool_form,
-    "HMT106": _one(
+    "HMT106": _say(
         "HMT106",
         "an argument matcher holds both `fuzzy` and `regex`; a matcher is one or the other",
         hint="keep `fuzzy` or `regex`, not both",
     ),
     "HMT107": _file_source,
-    "HMT108": _one(
+    "HMT108": _say(
         "HMT108",
         "cannot tell this metric's kind: it has no `type` and none of `metric`, "
         "`metric_type`, `criteria` or `grader`",
@@ -220,9 +220,9 @@ def _subject(parts: JsonPath) -> str:
     return f"`{tail}`" if tail else "the document"
 
 
-def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str = "") -> Fault:
+def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], noun: str = "") -> Fault:
     wanted = " or ".join(hints.type_name(t) for t in expected)
-    subject = what or _subject(parts)
+    subject = noun or _subject(parts)
     key = parts[-1] if parts else None
     fix: Intent | None = hints.quote_fix(key, value) if "a string" in wanted else None
     if fix is None and ("a number" in wanted or "an integer" in wanted):
@@ -230,7 +230,7 @@ def _type_fault(parts: JsonPath, value: Any, expected: Iterable[str], what: str 
     hint = "give it a value, or remove the key" if value is None and fix is None else None
     if fix is None and "a string" in wanted:
         hint = _colon_read_as_key(value) or hint
-    message = f"{subject} must be {wanted}, got {hints.got(value, own=True)}"
+    message = f"{subject} must be {wanted}, got {hints.show_with_kind(value, own=True)}"
     return Fault("HMT102", message, parts, hint=hint, fix=fix)
 
 
@@ -291,7 +291,7 @@ def _enum(error: ValidationError, subject: str = "") -> Iterator[Fault]:
     yield Fault(
         "HMT103",
         f"{subject or _subject(_parts(error))} must be one of {', '.join(allowed)}, "
-        f"got {hints.got(value, own=True)}",
+        f"got {hints.show_with_kind(value, own=True)}",
         _parts(error),
         fix=Rename(guess) if guess else quoted,
     )
@@ -365,8 +365,8 @@ _KEYWORDS: dict[str, Handler] = {
     "required": _missing_keys,
     "type": _type,
     "enum": _enum,
-    "minLength": _one("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
-    "minItems": _one(
+    "minLength": _say("HMT103", lambda e: f"{_subject(_parts(e))} must not be empty"),
+    "minItems": _say(
         "HMT103",
         lambda e: (
             f"{_subject(_parts(e))} needs at least {e.validator_value} "
@@ -374,7 +374,7 @@ _KEYWORDS: dict[str, Handler] = {
         ),
     ),
     "maxItems": _max_items,
-    "const": _one(
+    "const": _say(
         "HMT103",
         lambda e: (
             f"{_subject(_parts(e))} must be {hints.show(e.validator_value, given=False)}, "
@@ -384,7 +384,7 @@ _KEYWORDS: dict[str, Handler] = {
     "pattern": _pattern,
 }
 for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
-    _KEYWORDS[_bound] = _one(
+    _KEYWORDS[_bound] = _say(
         "HMT103",
         lambda e: (
             f"{_subject(_parts(e))} must be {_bound_phrase(_schema(e))}, "
@@ -393,7 +393,7 @@ for _bound in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum"):
     )
 
 
-_other = _one("HMT103", lambda e: f"{_subject(_parts(e))} is not allowed here ({e.validator})")
+_other = _say("HMT103", lambda e: f"{_subject(_parts(e))} is not allowed here ({e.validator})")
 
 
 def _single_turn_key(error: ValidationError) -> Iterator[Fault]:
@@ -438,14 +438,14 @@ def _blank(error: ValidationError) -> Iterator[Fault]:
 #: Handlers of the keywords the schema gives a code (``x-holodeck-codes``), by code and keyword.
 _RULES: dict[tuple[str, str], Handler] = {
     ("HMT114", "pattern"): _blank,
-    ("HMT105", "minItems"): _one(
+    ("HMT105", "minItems"): _say(
         "HMT105",
         "`turns` must not be empty: a multi-turn test case needs at least one turn",
         hint="add a turn (`- input: ...`), or make it a single-turn test case with `input`",
     ),
     ("HMT105", "pattern"): _single_turn_key,
     ("HMT106", "additionalProperties"): functools.partial(_unknown_keys, matcher=True),
-    ("HMT110", "not"): _one(
+    ("HMT110", "not"): _say(
         "HMT110",
         "`test_cases` and `test_cases_file` are both set; use one or the other",
         hint="move the test cases into the file, or remove `test_cases_file`",

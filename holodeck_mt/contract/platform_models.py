@@ -66,7 +66,7 @@ def agent_model() -> Any:
         # the same, as the platform does, in case a later release stops.
         os.environ.setdefault("DEEPEVAL_TELEMETRY_OPT_OUT", "YES")
         _MODELS["agent"] = None  # absent, or a broken install: the sections stay unchecked
-        with _logging_kept():
+        with _keep_logging():
             try:
                 from holodeck.models.agent import Agent
 
@@ -89,7 +89,7 @@ def absence() -> str:
 
 
 @contextmanager
-def _logging_kept() -> Iterator[None]:
+def _keep_logging() -> Iterator[None]:
     """The loggers as they were before the platform's import configured its own logging."""
     manager = logging.Logger.manager
     loggers = [logging.getLogger()] + [
@@ -120,7 +120,7 @@ def owned_sections(data: Any) -> tuple[str, ...]:
 
 
 @dataclass(frozen=True)
-class Checked:
+class ModelReport:
     """The models' faults on a document, or the sections they left unchecked, and why."""
 
     faults: list[Fault] = field(default_factory=list)
@@ -140,28 +140,28 @@ def judge(
     allow_outside: bool = False,
     limits: Limits | None = None,
     workdir: Path | None = None,
-) -> Checked:
+) -> ModelReport:
     """The platform's models on an agent.yaml's own sections, none where the loader or ``found``
     told; the files they read stay in ``tree``, read from ``workdir`` (default: here)."""
     data = doc.data
     owned = owned_sections(data) if role == "document" else ()
     if not owned:
-        return Checked()
+        return ModelReport()
     agent = agent_model() if mode != "off" else None
     if agent is None:
-        return Checked(unchecked=owned, because="off" if mode == "off" else absence())
+        return ModelReport(unchecked=owned, because="off" if mode == "off" else absence())
     reported = doc.reported | {f.parts for f in found if f.severity == "error"}
     here = Path(os.path.realpath(workdir if workdir is not None else Path.cwd()))
     files = _Files(tree if tree is not None else here, here, allow_outside, limits or Limits())
-    config = _handed(agent, data)
+    config = _build_config(agent, data)
     told = _prompt_files(config, files, reported) + _model_faults(agent, config, data, reported)
     # A mapping holding a key twice is read with its first value, the platform keeps the
     # last: the model's verdict on it is not the platform's (HMT002 tells the duplicate).
     twice = {d.pointer_parts[:-1] for d in doc.diagnostics if d.code == "HMT002"}
-    return Checked([f for f in told if f.parts not in twice], reads=tuple(files.reads))
+    return ModelReport([f for f in told if f.parts not in twice], reads=tuple(files.reads))
 
 
-def _handed(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
+def _build_config(agent: Any, data: dict[Any, Any]) -> dict[str, Any]:
     fields = set(getattr(agent, "model_fields", {})) - SCHEMA_SECTIONS
     config = {k: v for k, v in data.items() if isinstance(k, str) and k in fields}
     tools = config.get("tools")
@@ -278,7 +278,7 @@ def _prompt_file_blank(written: Path, files: _Files) -> tuple[bool, _Problem | N
         refused = confine.refusal(path, files.tree, allow_outside=files.allow_outside)
         real = os.path.realpath(path)
     except (OSError, ValueError) as e:  # a NUL, a name too long, a loop of links
-        return False, _unreadable(e)
+        return False, _say_unreadable(e)
     if refused is not None:
         if refused.startswith("leaves") and not written.is_absolute() and ".." not in written.parts:
             refused = (
@@ -297,7 +297,7 @@ def _prompt_file_blank(written: Path, files: _Files) -> tuple[bool, _Problem | N
     return files.judged[real]
 
 
-def _unreadable(error: BaseException) -> _Problem:
+def _say_unreadable(error: BaseException) -> _Problem:
     return "HMT130", f"prompt_file cannot be read ({clip(reason_of(error), 200)})", None
 
 
@@ -308,7 +308,7 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         raw = read(path, limit - files.spent).raw
     except TooLarge as e:
         files.spent += e.read
-        return False, _too_large(e.size, limit, files.spent - e.read)
+        return False, _say_too_large(e.size, limit, files.spent - e.read)
     except OSError as e:
         if e.errno == errno.ENOENT:
             hint = "the platform reads a relative prompt_file from the working folder"
@@ -316,9 +316,9 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         if e.errno == errno.EINVAL:
             kind = "a folder" if path.is_dir() else "not a regular file"
             return False, ("HMT130", f"prompt_file is {kind}", None)
-        return False, _unreadable(e)
+        return False, _say_unreadable(e)
     except (ValueError, Refused) as e:
-        return False, _unreadable(e)
+        return False, _say_unreadable(e)
     files.spent += len(raw)
     try:
         return not raw.decode("utf-8").strip(), None
@@ -326,14 +326,14 @@ def _read(path: Path, files: _Files) -> tuple[bool, _Problem | None]:
         return False, ("HMT130", f"prompt_file is not UTF-8 text ({clip(e.reason)})", None)
 
 
-def _too_large(size: int, limit: int, spent: int) -> _Problem:
+def _say_too_large(size: int, limit: int, spent: int) -> _Problem:
     left = "what the document's other prompt files leave of " if spent else ""
     message = f"prompt_file is {size:,} bytes, over {left}the limit of {limit:,}; it was not read"
     return "HMT004", message, "raise the limit with --max-file-size if this is intended"
 
 
 def _fault(error: Mapping[str, Any], data: Any) -> Fault | None:
-    parts, exact, node = _located(tuple(error.get("loc", ())), data)
+    parts, exact, node = _locate(tuple(error.get("loc", ())), data)
     if parts and parts[0] in SCHEMA_SECTIONS:
         return None
     kind = str(error.get("type", ""))
@@ -362,7 +362,7 @@ def _message(error: Mapping[str, Any], parts: JsonPath) -> str:
     text = derived(clip(text, 200), "the platform's model refuses the value")
     scalar = isinstance(error.get("input"), (str, int, float, bool, type(None)))
     if kind != "extra_forbidden" and "input" in error and scalar:
-        text = f"{text} (got {hints.got(error['input'], own=True)})"
+        text = f"{text} (got {hints.show_with_kind(error['input'], own=True)})"
     return text
 
 
@@ -381,7 +381,7 @@ def _hint(error: Mapping[str, Any]) -> str | None:
     return derived(f"did you mean '{clip(near)}'?") if near is not None else None
 
 
-def _located(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool, Any]:
+def _locate(loc: tuple[Any, ...], data: Any) -> tuple[JsonPath, bool, Any]:
     """The data path of a model error's ``loc``, whether it names an existing node, and
     the node it reaches: the parts naming union branches or validators are passed over."""
     parts: list[str | int] = []

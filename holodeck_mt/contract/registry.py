@@ -86,9 +86,9 @@ def validator(root: str = DOCUMENT) -> Draft202012Validator:
     """A validator of a root schema, built once, never quoting the instance (:mod:`.keywords`)."""
     from jsonschema import Draft202012Validator
 
-    from holodeck_mt.contract.keywords import extended
+    from holodeck_mt.contract.keywords import extend
 
-    return extended(Draft202012Validator)(schema_files()[root], registry=registry())  # type: ignore[return-value]
+    return extend(Draft202012Validator)(schema_files()[root], registry=registry())  # type: ignore[return-value]
 
 
 def bundle_path() -> Path:

@@ -16,7 +16,7 @@ INSTALL = "pip install holodeck-ai"
 NOT_INSTALLED = "holodeck-ai is not installed"
 
 
-def unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
+def list_unchecked(results: Sequence[FileResult]) -> tuple[list[str], str | None]:
     """The sections no model checked (each once, clipped), and the command checking them."""
     names = list(dict.fromkeys(clip(section) for r in results for section in r.unchecked))
     if not names:
@@ -31,10 +31,10 @@ def because(results: Sequence[FileResult]) -> str | None:
 
 def sections_note(results: Sequence[FileResult]) -> str | None:
     """One line naming the sections no model checked, why, and how to check them."""
-    names, how = unchecked(results)
+    names, command = list_unchecked(results)
     if not names:
         return None
     shown = ", ".join(names[:12]) + (", ..." if len(names) > 12 else "")
-    told = f": {because(results)}" if how != "--platform auto" else ""
-    told += f"; `{how}` checks them" if how else ""
+    told = f": {because(results)}" if command != "--platform auto" else ""
+    told += f"; `{command}` checks them" if command else ""
     return f"Not checked: {shown} (the platform's own sections{told})."

@@ -37,12 +37,12 @@ def explain(
     results = [c.result for c in checked]
     files = [r.to_json() for r in results]
     if not all(r.valid for r in results):
-        return document.refused(files), results
+        return document.refuse(files), results
     built = document.build(document.sources_of(checked, path, limits), files, test_case)
     return built, results
 
 
-def _through_agent(path: str, jobs: JobSettings) -> str:
+def _resolve_target(path: str, jobs: JobSettings) -> str:
     """The agent.yaml naming ``path`` as its test-cases file (its metrics apply), else
     ``path``, with a note for a list of test cases no agent.yaml names."""
     agent = jobs.for_path(Path(path)).agent
@@ -64,7 +64,7 @@ def run(path: str, test_case: str | None, fmt: str, limits: Limits, out: TextIO)
         return _usage(f"cannot read '{escape(clip(path, 400))}': not a file")
     try:
         jobs = JobSettings()
-        path = _through_agent(path, jobs)
+        path = _resolve_target(path, jobs)
         doc, results = explain(path, test_case=test_case, limits=limits, jobs=jobs)
     except (ConfigError, SelectionError) as e:
         return _usage(escape(clip(str(e), 800)))

@@ -16,7 +16,7 @@ from holodeck_mt.model import JsonPath, clip, format_path, unmarked
 from holodeck_mt.pipeline import Checked
 from holodeck_mt.semantics import precedence
 from holodeck_mt.semantics.matchers import classify, entry_of
-from holodeck_mt.semantics.precedence import Applied, Definition, Origin, Plan, TurnPlan
+from holodeck_mt.semantics.precedence import Definition, Origin, Plan, TurnMetric, TurnPlan
 
 VERSION = 1
 #: Characters of a turn's input shown (the first turns of ConvFinQA hold 3 KB).
@@ -74,10 +74,10 @@ def sources_of(checked: list[Checked], display: str, limits: Limits) -> Sources:
     target = data.get("test_cases_file")
     if isinstance(target, str) and target:
         followed = checked[1] if len(checked) > 1 else None
-        other = _source(followed, followed.result.path, limits) if followed else None
-        inner = other.data if other is not None else None
+        cases = _source(followed, followed.result.path, limits) if followed else None
+        inner = cases.data if cases is not None else None
         base: JsonPath = ("test_cases",) if isinstance(inner, dict) else ()
-        return Sources(main, other, base, "test-cases")
+        return Sources(main, cases, base, "test-cases")
     return Sources(main, None, (), "agent")
 
 
@@ -103,7 +103,7 @@ def _name(cases: Source | None, index: int, name: str | None) -> str | None:
     return found.name(index, name) if found is not None else name
 
 
-def _shown(source: Source | None, parts: JsonPath, value: Any, what: str = "value") -> Any:
+def _show(source: Source | None, parts: JsonPath, value: Any, what: str = "value") -> Any:
     """``value`` (at ``parts`` of ``source``; ``what``: its ``key``, or marked ``words``
     about it), each of its values that came from a reference as the file writes it."""
     found = source.checked.provenance if source is not None else None
@@ -118,14 +118,14 @@ def _setting(sources: Sources, definition: Definition, key: str, value: Any) -> 
     if named is None or named not in definition.metric:
         return value
     source = sources.agent if definition.origin == "agent" else sources.cases
-    return _shown(source, (*definition.path, named), value)
+    return _show(source, (*definition.path, named), value)
 
 
 def _settings(sources: Sources, definition: Definition, values: dict[str, Any]) -> dict[str, Any]:
     return {k: _setting(sources, definition, k, v) for k, v in values.items()}
 
 
-def _explicit(metric: dict[str, Any]) -> list[str]:
+def _list_explicit(metric: dict[str, Any]) -> list[str]:
     return [k for k in precedence.settings(metric) if k in metric]
 
 
@@ -139,7 +139,7 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
                 "metric": _setting(sources, winner, "", winner.name),
                 "kind": winner.kind,
                 "settings": _settings(sources, winner, precedence.settings(winner.metric)),
-                "explicit": _explicit(winner.metric),
+                "explicit": _list_explicit(winner.metric),
                 "from": location(sources, winner),
                 "definitions": [location(sources, d) for d in definitions],
                 "settings_differ": len(each) > 1,
@@ -148,27 +148,27 @@ def evaluators(sources: Sources, plan: Plan) -> list[dict[str, Any]]:
     return out
 
 
-def _metric(sources: Sources, applied: Applied) -> dict[str, Any]:
-    own = applied.own
+def _metric(sources: Sources, metric: TurnMetric) -> dict[str, Any]:
+    own = metric.own
     code = own.kind == "code"  # its settings are all its own: none shared, none ignored
-    source = own if code else applied.evaluator or own
+    source = own if code else metric.evaluator or own
     threshold = own.metric.get("threshold", RAG_DEFAULT_THRESHOLD if own.kind == "rag" else None)
     entry: dict[str, Any] = {
         "metric": _setting(sources, own, "", own.name),
         "kind": own.kind,
-        "status": applied.status,
+        "status": metric.status,
         "threshold": _setting(sources, own, "threshold", threshold),
         "response_path": _setting(sources, own, "response_path", own.metric.get("response_path")),
         "enabled_ignored": not code and own.metric.get("enabled") is False,
-        "settings": _settings(sources, source, applied.effective_settings),
+        "settings": _settings(sources, source, metric.effective_settings),
     }
     if own.kind == "geval" and threshold is None:
         # No threshold of its own: the shared evaluator's verdict, at its definition's.
         shared = source.metric.get("threshold") or GEVAL_DEFAULT_THRESHOLD
         entry["evaluator_threshold"] = _setting(sources, source, "threshold", shared)
     mine = {} if code else precedence.settings(own.metric)
-    effective = applied.effective_settings
-    entry["explicit"] = list(entry["settings"]) if code else _explicit(source.metric)
+    effective = metric.effective_settings
+    entry["explicit"] = list(entry["settings"]) if code else _list_explicit(source.metric)
     entry["settings_from"] = location(sources, source)
     entry["settings_from_elsewhere"] = source is not own
     ignored = {k: v for k, v in mine.items() if effective.get(k, object()) != v}
@@ -187,18 +187,18 @@ def _tools(cases: Source | None, path: JsonPath, scope: dict[str, Any]) -> list[
         named = at if isinstance(item, str) else (*at, "name")
         out.append(
             {
-                "name": _shown(cases, named, entry.name),
+                "name": _show(cases, named, entry.name),
                 "count": entry.count,
                 "args": [
                     {
-                        "name": _shown(cases, (*at, "args", key), key, "key"),
+                        "name": _show(cases, (*at, "args", key), key, "key"),
                         "matcher": classify(value).kind,
-                        "value": _shown(cases, (*at, "args", key), value),
-                        "text": _shown(cases, at, describe.matcher_text(key, value), "words"),
+                        "value": _show(cases, (*at, "args", key), value),
+                        "text": _show(cases, at, describe.matcher_text(key, value), "words"),
                     }
                     for key, value in entry.args.items()
                 ],
-                "text": _shown(cases, at, describe.entry_text(entry), "words"),
+                "text": _show(cases, at, describe.entry_text(entry), "words"),
             }
         )
     return out
@@ -210,7 +210,7 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
     files = scope.get("files")
     source_path = turn.source_path
     origin_source = sources.agent if turn.source == "agent" else cases
-    text = _shown(cases, (*turn.path, "input"), scope.get("input"))
+    text = _show(cases, (*turn.path, "input"), scope.get("input"))
     text = (
         text if isinstance(text, Written) or not isinstance(text, str) else clip(text, INPUT_CHARS)
     )
@@ -218,7 +218,7 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
         "turn": turn.turn_index,
         "line": cases.line(turn.path) if cases is not None else None,
         "input": text if isinstance(text, str) else None,
-        "ground_truth": _shown(cases, (*turn.path, "ground_truth"), scope.get("ground_truth")),
+        "ground_truth": _show(cases, (*turn.path, "ground_truth"), scope.get("ground_truth")),
         "metrics_from": None
         if turn.source is None or source_path is None
         else {
@@ -226,9 +226,9 @@ def _turn(sources: Sources, turn: TurnPlan) -> dict[str, Any]:
             "path": format_path(source_path),
             "file": origin_source.display if origin_source is not None else None,
         },
-        "metrics": [_metric(sources, applied) for applied in turn.metrics],
+        "metrics": [_metric(sources, metric) for metric in turn.metrics],
         "expected_tools": _tools(cases, turn.path, scope),
-        "files": [f for f in _shown(cases, (*turn.path, "files"), files) if isinstance(f, dict)]
+        "files": [f for f in _show(cases, (*turn.path, "files"), files) if isinstance(f, dict)]
         if isinstance(files, list)
         else [],
         "has_turn_config": isinstance(scope.get("turn_config"), dict),
@@ -249,7 +249,7 @@ def build(
         name = _name(sources.cases, case.index, name if isinstance(name, str) else None)
         if test_case is not None and name != test_case:  # as shown: no value is guessed
             continue
-        kept = _within_budget(case.turns, budget)
+        kept = _fit_budget(case.turns, budget)
         budget -= sum(1 + len(turn.metrics) for turn in kept)
         left["turns"] += len(case.turns) - len(kept)
         if case.turns and not kept:
@@ -265,7 +265,7 @@ def build(
                 "turns": [_turn(sources, turn) for turn in kept],
             }
         )
-    built = refused(files) | {
+    built = refuse(files) | {
         "explained": True,
         "evaluators": evaluators(sources, plan)[:MAX_ENTRIES],
         "test_cases": cases,
@@ -276,13 +276,13 @@ def build(
     return built
 
 
-def _within_budget(turns: list[TurnPlan], budget: int) -> list[TurnPlan]:
+def _fit_budget(turns: list[TurnPlan], budget: int) -> list[TurnPlan]:
     """The first turns whose entries (a turn and its metrics each) fit in ``budget``."""
     spent = itertools.accumulate(1 + len(turn.metrics) for turn in turns)  # only grows
     return [turn for turn, total in zip(turns, spent, strict=True) if total <= budget]
 
 
-def refused(files: list[dict[str, Any]]) -> dict[str, Any]:
+def refuse(files: list[dict[str, Any]]) -> dict[str, Any]:
     """The document for a file the validator found errors in: its diagnostics, nothing run."""
     return {
         "version": VERSION,

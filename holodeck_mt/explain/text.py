@@ -11,15 +11,15 @@ from holodeck_mt.text.safe_text import guard_lines
 from holodeck_mt.wording.hints import plural, quote
 
 
-def where(loc: dict[str, Any]) -> str:
+def say_where(loc: dict[str, Any]) -> str:
     """``turn 1 of test case 'x' (#2), cases.yaml:33``; ``the agent, agent.yaml:12``."""
     if loc["level"] == "agent":
-        what = "the agent"
+        subject = "the agent"
     else:
-        what = safe(test_case_phrase(loc["test_case"], loc["test_case_index"]))
+        subject = safe(test_case_phrase(loc["test_case"], loc["test_case_index"]))
         if loc["level"] == "turn":
-            what = f"turn {loc['turn']} of {what}"
-    return f"{what}, {safe(str(loc['file']))}:{loc['line']} ({safe(str(loc['path']))})"
+            subject = f"turn {loc['turn']} of {subject}"
+    return f"{subject}, {safe(str(loc['file']))}:{loc['line']} ({safe(str(loc['path']))})"
 
 
 _STATUS = {
@@ -51,7 +51,7 @@ def _metric_lines(metric: dict[str, Any]) -> list[str]:
     if not metric["settings_from_elsewhere"]:
         lines.append(f"  settings (this definition's): {settings}")
         return lines
-    lines.append(f"  settings from {where(metric['settings_from'])}: {settings}")
+    lines.append(f"  settings from {say_where(metric['settings_from'])}: {settings}")
     ignored = metric["own_settings_ignored"]
     if ignored:
         own = ", ".join(f"{label(k)} {show(v)}" for k, v in ignored.items())
@@ -92,10 +92,10 @@ def render(document: dict[str, Any]) -> str:
         for evaluator in document["evaluators"]:
             settings = settings_text(evaluator["settings"], set(evaluator["explicit"]))
             out.append(f"  {label(evaluator['metric'])} ({evaluator['kind']}): {settings}")
-            out.append(f"    from {where(evaluator['from'])}")
+            out.append(f"    from {say_where(evaluator['from'])}")
             if evaluator["settings_differ"]:
                 others = [d for d in evaluator["definitions"] if d != evaluator["from"]]
-                out += [f"    overrides {where(other)}" for other in others]
+                out += [f"    overrides {say_where(other)}" for other in others]
         out.append("")
     for case in document["test_cases"]:
         named = safe(test_case_phrase(case["name"], case["index"]))

@@ -44,8 +44,8 @@ def run(paths: Sequence[str], request: Request, options_of: OptionsOf) -> Report
     found = discovery.find(paths)
     report.problems += found.problems
     # A file an agent.yaml names is fixed through it (as its test-cases file), after the rest.
-    first, later, _ = discovery.followed_last(found.files)
-    seen: discovery.Shown = {}
+    first, later, _ = discovery.order_followed_last(found.files)
+    seen: discovery.VerdictsByFile = {}
     for at, path in enumerate(first + later):
         if at >= len(first) and discovery.same_file_key(path) in seen:
             continue
@@ -55,12 +55,12 @@ def run(paths: Sequence[str], request: Request, options_of: OptionsOf) -> Report
             )
             tree = confine.tree_of(Path(path))
         except (OSError, ValueError) as e:
-            report.problems.append(f"cannot read '{writes.shown(path)}': {reason_of(e)}")
+            report.problems.append(f"cannot read '{writes.show_path(path)}': {reason_of(e)}")
             continue
         for each in checked:
             result = each.result
             fixed = discovery.same_file_key(result.source or result.path) in seen
-            if not discovery.another_verdict(result, seen):
+            if not discovery.is_new_verdict(result, seen):
                 continue
             if fixed or result.text is None or result.source is None or each.revalidate is None:
                 # Fixed in its first role only: another role's errors are left.
@@ -81,7 +81,7 @@ def _fix_result(checked: Checked, tree: Path, request: Request, report: Report) 
     raw, snapshot = writes.read(source, tree, request.limits.max_bytes, name)
     text, _ = decoding.decode(raw)
     if text != result.text:
-        changed = f"'{writes.shown(name)}' changed while it was read: it is left alone"
+        changed = f"'{writes.show_path(name)}' changed while it was read: it is left alone"
         raise writes.WriteError(changed)
     outcome = fixes.fix_all(text, lambda t: revalidate(t).diagnostics, unsafe=request.unsafe)
     report.unsafe_left += len(outcome.unsafe_left)

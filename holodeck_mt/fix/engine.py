@@ -11,7 +11,7 @@ from typing import Any
 
 import yaml
 
-from holodeck_mt.fix.nodes import Located, Tree, tree
+from holodeck_mt.fix.nodes import NodePlace, Tree, tree
 from holodeck_mt.model import (
     Count,
     Diagnostic,
@@ -42,18 +42,18 @@ def _fix(d: Diagnostic, title: str, edit: Edit, isolation: tuple[int, int] | Non
     return Fix(d, title, (edit,), d.fix.applicability, isolation)
 
 
-_Scalar = tuple[Located, yaml.ScalarNode, tuple[int, int], str]
+_Scalar = tuple[NodePlace, yaml.ScalarNode, tuple[int, int], str]
 
 
 def _scalar(nodes: Tree, d: Diagnostic, key: bool | None = None) -> _Scalar | None:
     """The scalar the diagnostic is located at, its own characters' range and text."""
-    located = nodes.scalar((d.line, d.column), key=key)
-    if located is None or not isinstance(located.node, yaml.ScalarNode):
+    place = nodes.scalar((d.line, d.column), key=key)
+    if place is None or not isinstance(place.node, yaml.ScalarNode):
         return None
-    span = nodes.value_range(located.node)
+    span = nodes.value_range(place.node)
     if span is None:  # a tag decides the type
         return None
-    return located, located.node, span, nodes.text[span[0] : span[1]]
+    return place, place.node, span, nodes.text[span[0] : span[1]]
 
 
 def _quote(nodes: Tree, d: Diagnostic, _: Quote) -> Fix | None:
@@ -61,10 +61,10 @@ def _quote(nodes: Tree, d: Diagnostic, _: Quote) -> Fix | None:
     found = _scalar(nodes, d)
     if found is None or found[1].style:  # plain is None (Python parser) or "" (libyaml)
         return None  # already quoted, or a block scalar (always a string)
-    located, node, span, written = found
+    place, node, span, written = found
     if not written or "\n" in written or "\r" in written or written != node.value:
         return None  # a multi-line plain scalar folds: its value is not its characters
-    if located.is_key and _has_key(located.parent, written, besides=located.slot):
+    if place.is_key and _has_key(place.parent, written, skip=place.slot):
         return None  # quoting would write a duplicate key
     quoted = quoting.quoted(written)
     if quoted is None:
@@ -72,12 +72,12 @@ def _quote(nodes: Tree, d: Diagnostic, _: Quote) -> Fix | None:
     return _fix(d, f"Quote {written} as a string: {quoted}", Edit(*span, quoted))
 
 
-def _has_key(mapping: yaml.Node | None, name: str, *, besides: int = -1) -> bool:
-    """Whether ``mapping`` has a key written ``name`` (the pair ``besides`` aside)."""
+def _has_key(mapping: yaml.Node | None, name: str, *, skip: int = -1) -> bool:
+    """Whether ``mapping`` has a key written ``name`` (the pair at ``skip`` aside)."""
     return isinstance(mapping, yaml.MappingNode) and any(
         isinstance(k, yaml.ScalarNode) and k.value == name
         for i, (k, _) in enumerate(mapping.value)
-        if i != besides
+        if i != skip
     )
 
 
@@ -116,21 +116,21 @@ def _rename(nodes: Tree, d: Diagnostic, intent: Rename) -> Fix | None:
     candidate = intent.to
     if found is None or not _NAME.match(candidate) or "\n" in found[3]:
         return None
-    located, node, span, _ = found
-    if located.is_key and _has_key(located.parent, candidate):
+    place, node, span, _ = found
+    if place.is_key and _has_key(place.parent, candidate):
         return None  # renaming would write a duplicate key
     quote = node.style if node.style in ('"', "'") else ""
-    what = "key" if located.is_key else "value"
-    title = f"Rename {what} '{node.value}' to '{candidate}'"
+    role = "key" if place.is_key else "value"
+    title = f"Rename {role} '{node.value}' to '{candidate}'"
     return _fix(d, title, Edit(*span, f"{quote}{candidate}{quote}"))
 
 
 def _remove(nodes: Tree, d: Diagnostic, _: Remove) -> Fix | None:
     """Remove ``key: value`` with its line, or its comma; isolated within its mapping."""
-    located = nodes.scalar((d.line, d.column), key=True)
-    if located is None or not isinstance(located.parent, yaml.MappingNode):
+    place = nodes.scalar((d.line, d.column), key=True)
+    if place is None or not isinstance(place.parent, yaml.MappingNode):
         return None
-    mapping, i = located.parent, located.slot
+    mapping, i = place.parent, place.slot
     key, value = mapping.value[i]
     if len(mapping.value) < 2 or not isinstance(value, yaml.ScalarNode):
         return None
@@ -172,22 +172,22 @@ def _line_around(text: str, start: int, end: int) -> tuple[int, int | None]:
 
 def _count(nodes: Tree, d: Diagnostic, intent: Count) -> Fix | None:
     """``- t`` twice -> ``- {name: t, count: 2}``, the repeats removed."""
-    located = nodes.scalar((d.line, d.column), key=False)
-    if located is None or not isinstance(located.parent, yaml.SequenceNode):
+    place = nodes.scalar((d.line, d.column), key=False)
+    if place is None or not isinstance(place.parent, yaml.SequenceNode):
         return None
-    items = located.parent.value
-    name = located.node.value
+    items = place.parent.value
+    name = place.node.value
     same = [
         j
         for j, item in enumerate(items)
         if isinstance(item, yaml.ScalarNode) and item.value == name and item.tag.endswith(":str")
     ]
-    if len(same) < 2 or located.slot not in same[1:] or name != intent.name:
+    if len(same) < 2 or place.slot not in same[1:] or name != intent.name:
         return None
     if any(nodes.source(items[j])[:1] in "&!*" for j in same):
         return None  # an anchor, tag or alias
     first = items[same[0]]
-    flow = bool(located.parent.flow_style)
+    flow = bool(place.parent.flow_style)
     pieces = [f"{{name: {nodes.source(first)}, count: {len(same)}}}"]
     cursor = nodes.end(first)
     for j in same[1:]:

@@ -14,7 +14,7 @@ except ImportError:  # pragma: no cover - exercised only without libyaml
 
 
 @dataclass(frozen=True)
-class Located:
+class NodePlace:
     node: yaml.Node
     parent: yaml.Node | None
     slot: int  # index of the pair (mapping) or item (sequence) in the parent
@@ -26,29 +26,29 @@ class Tree:
         self.text = text
         #: libyaml counts offsets after a byte order mark.
         self.shift = 1 if text.startswith("\ufeff") else 0
-        self.at: dict[tuple[int, int], list[Located]] = {}
+        self.at: dict[tuple[int, int], list[NodePlace]] = {}
         root = yaml.compose(text, Loader=_Loader)
         if root is not None:
             self._index(root)
 
     def _index(self, root: yaml.Node) -> None:
         seen: set[int] = set()
-        stack: list[Located] = [Located(root, None, 0, False)]
+        stack: list[NodePlace] = [NodePlace(root, None, 0, False)]
         while stack:
-            located = stack.pop()
-            node = located.node
+            place = stack.pop()
+            node = place.node
             mark = node.start_mark
-            self.at.setdefault((mark.line + 1, mark.column + 1), []).append(located)
+            self.at.setdefault((mark.line + 1, mark.column + 1), []).append(place)
             if id(node) in seen:  # an alias: the anchored node is indexed once
                 continue
             seen.add(id(node))
             if isinstance(node, yaml.MappingNode):
                 for i, (key, value) in enumerate(node.value):
-                    stack.append(Located(key, node, i, True))
-                    stack.append(Located(value, node, i, False))
+                    stack.append(NodePlace(key, node, i, True))
+                    stack.append(NodePlace(value, node, i, False))
             elif isinstance(node, yaml.SequenceNode):
                 for i, item in enumerate(node.value):
-                    stack.append(Located(item, node, i, False))
+                    stack.append(NodePlace(item, node, i, False))
 
     def start(self, node: yaml.Node) -> int:
         return int(node.start_mark.index) + self.shift
@@ -59,11 +59,11 @@ class Tree:
     def source(self, node: yaml.Node) -> str:
         return self.text[self.start(node) : self.end(node)]
 
-    def scalar(self, at: tuple[int, int], *, key: bool | None = None) -> Located | None:
+    def scalar(self, at: tuple[int, int], *, key: bool | None = None) -> NodePlace | None:
         """The scalar node that starts at ``at`` (line, column; a key, when ``key``)."""
-        for located in self.at.get(at, []):
-            if isinstance(located.node, yaml.ScalarNode) and key in (None, located.is_key):
-                return located
+        for place in self.at.get(at, []):
+            if isinstance(place.node, yaml.ScalarNode) and key in (None, place.is_key):
+                return place
         return None
 
     def value_range(self, node: yaml.ScalarNode) -> tuple[int, int] | None:

@@ -17,7 +17,7 @@ from holodeck_mt.read import confine
 from holodeck_mt.selection import Options
 
 
-def decided(path: Path, tree: Path) -> tuple[FileSettings, JobSettings, str | None]:
+def decide(path: Path, tree: Path) -> tuple[FileSettings, JobSettings, str | None]:
     """The document's settings (``project.settings``), the workspace's configuration read
     afresh; and why it was not used (every code is then)."""
     try:
@@ -48,7 +48,7 @@ def diagnose(
     path) are reused while the same; ``log`` hears why the configuration is not used."""
     limits = limits or Limits()
     tree = confine.tree_of(path, roots)  # the innermost workspace folder holding it
-    target, jobs, problem = decided(path, tree)
+    target, jobs, problem = decide(path, tree)
     holds = discovery.is_yaml_file(path) and discovery.text_holds_test_cases(text)
     if target.agent is None and not discovery.is_agent_file(path) and not holds:
         return None
@@ -96,7 +96,7 @@ def _result(
         own = [r for r in found[1:] if r.source == discovery.same_file_key(path)]
         return replace(found[0], diagnostics=[d for r in found[:1] + own for d in r.diagnostics])
     agent = str(target.agent)
-    through = validate_document_text(
+    results = validate_document_text(
         agent_text or "",
         path=agent,
         followed_text=text,
@@ -104,8 +104,8 @@ def _result(
         options_of=jobs.of,
         **common,
     )
-    if len(through) > 1:
-        return through[1]
+    if len(results) > 1:
+        return results[1]
     return validate_text(text, path=str(path), role=target.role, options=target.options, **common)
 
 

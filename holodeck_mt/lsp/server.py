@@ -51,14 +51,14 @@ class AnsweringProtocol(LanguageServerProtocol):
         except JsonRpcException as error:
             request_id = data.get("id")
             if "method" in data and isinstance(request_id, (int, str)) and request_id is not True:
-                answer = _shut_down() if self._after_shutdown(data.get("method")) else error
+                answer = _say_shut_down() if self._after_shutdown(data.get("method")) else error
                 self._send_response(request_id, error=answer.to_response_error())
             raise
 
     def handle_message(self, message: Any) -> None:
         method, request_id = getattr(message, "method", None), getattr(message, "id", None)
         if self._after_shutdown(method) and request_id is not None:
-            self._send_response(request_id, error=_shut_down().to_response_error())
+            self._send_response(request_id, error=_say_shut_down().to_response_error())
             return
         super().handle_message(message)
 
@@ -67,7 +67,7 @@ class AnsweringProtocol(LanguageServerProtocol):
         return bool(self._shutdown) and isinstance(method, str) and method != lsp.EXIT
 
 
-def _shut_down() -> JsonRpcInvalidRequest:
+def _say_shut_down() -> JsonRpcInvalidRequest:
     return JsonRpcInvalidRequest("Invalid Request: the server is shut down")
 
 
@@ -77,7 +77,7 @@ def invalid(why: str) -> JsonRpcInvalidParams:
 
 
 @dataclass
-class Checked:
+class Validation:
     """A document's last validation: the text and version it was of, and what it found."""
 
     version: int
@@ -90,13 +90,13 @@ class HoloDeckServer(LanguageServer):
     def __init__(self) -> None:
         super().__init__("holodeck-mt", "", protocol_cls=AnsweringProtocol)
         self.schema_diagnostics = sharing.DEFAULT_SCHEMA_DIAGNOSTICS
-        self.checked: dict[str, Checked] = {}
+        self.checked: dict[str, Validation] = {}
         self._pending: dict[str, asyncio.Task[None]] = {}
         self._running: set[str] = set()
         self.last_edit: dict[str, float] = {}
-        self._again: set[str] = set()
+        self._revalidate: set[str] = set()
         #: The validation under way of each document: its text and version, and the job.
-        self._validating: dict[str, tuple[str, int, asyncio.Future[Checked | None]]] = {}
+        self._validating: dict[str, tuple[str, int, asyncio.Future[Validation | None]]] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="validate")
         self.readings: dict[str, checking.Reading] = {}
 
@@ -118,19 +118,19 @@ class HoloDeckServer(LanguageServer):
             await asyncio.sleep(delay)
         self._pending.pop(uri, None)
         if uri in self._running:
-            self._again.add(uri)
+            self._revalidate.add(uri)
             return
         self._running.add(uri)
         try:
             await self.validate(uri)
         finally:
             self._running.discard(uri)
-        if uri in self._again:  # once the edits made meanwhile pause, not while they go on
-            self._again.discard(uri)
+        if uri in self._revalidate:  # once the edits made meanwhile pause, not while they go on
+            self._revalidate.discard(uri)
             quiet_for = time.monotonic() - self.last_edit.get(uri, -DEBOUNCE)
             self.schedule(uri, max(0.0, DEBOUNCE - quiet_for))
 
-    async def validate(self, uri: str) -> Checked | None:
+    async def validate(self, uri: str) -> Validation | None:
         """Validate the open document and publish; None when it is not a HoloDeck file."""
         document = self.workspace.text_documents.get(uri)
         if document is None:
@@ -141,23 +141,23 @@ class HoloDeckServer(LanguageServer):
         if running is None or running[0] is not text or running[1] != version:
             job = asyncio.ensure_future(self._validate(uri, text, version))
             running = self._validating[uri] = (text, version, job)
-            job.add_done_callback(lambda done: self._done(uri, done))
+            job.add_done_callback(lambda done: self._forget(uri, done))
         # Shielded: a request cancelled while it waits leaves the validation to the others.
         return await asyncio.shield(running[2])
 
-    def _done(self, uri: str, job: asyncio.Future[Checked | None]) -> None:
+    def _forget(self, uri: str, job: asyncio.Future[Validation | None]) -> None:
         running = self._validating.get(uri)
         if running is not None and running[2] is job:
             del self._validating[uri]
 
-    async def _validate(self, uri: str, text: str, version: int) -> Checked | None:
+    async def _validate(self, uri: str, text: str, version: int) -> Validation | None:
         started = time.perf_counter()
         self._log(f"validating {uri} version {version}")
-        found, cpu = await self.off_the_loop(self._timed, uri, text)
+        found, cpu = await self.off_the_loop(self._time_diagnose, uri, text)
         current = self.workspace.text_documents.get(uri)
         if current is None or (current.version or 0) != version:
             return None  # the editor has moved on: a newer validation is scheduled
-        checked = Checked(version, text, found or [])
+        checked = Validation(version, text, found or [])
         self.checked[uri] = checked
         self.publish(uri, checked)
         took = (time.perf_counter() - started) * 1000
@@ -175,7 +175,7 @@ class HoloDeckServer(LanguageServer):
         """Run ``work`` on the validation thread: the editor's messages are not held up."""
         return await asyncio.get_running_loop().run_in_executor(self._worker, work, *args)
 
-    def lines(self, uri: str, checked: Checked) -> Lines:
+    def lines(self, uri: str, checked: Validation) -> Lines:
         """The lines of a validated text, from the open document's own index when it is that."""
         if checked.lines is None or checked.lines.encoding != self.encoding:
             document = self.workspace.text_documents.get(uri)
@@ -185,12 +185,12 @@ class HoloDeckServer(LanguageServer):
             checked.lines = Lines(checked.text, self.encoding, starts)
         return checked.lines
 
-    def publish(self, uri: str, checked: Checked) -> None:
+    def publish(self, uri: str, checked: Validation) -> None:
         lines = self.lines(uri, checked)
         shown = [
             d
             for d in checked.diagnostics
-            if self.schema_diagnostics or not sharing.shown_by_yaml_server(d, checked.text)
+            if self.schema_diagnostics or not sharing.is_shown_by_yaml_server(d, checked.text)
         ]
         self.text_document_publish_diagnostics(
             lsp.PublishDiagnosticsParams(
@@ -198,7 +198,7 @@ class HoloDeckServer(LanguageServer):
             )
         )
 
-    def _timed(self, uri: str, text: str) -> tuple[list[Diagnostic] | None, float]:
+    def _time_diagnose(self, uri: str, text: str) -> tuple[list[Diagnostic] | None, float]:
         started = time.thread_time()
         found = self._diagnose(uri, text)
         return found, time.thread_time() - started
@@ -212,7 +212,7 @@ class HoloDeckServer(LanguageServer):
         uris = [f.uri for f in self.workspace.folders.values()] or [self.workspace.root_uri]
         return [Path(path) for path in map(_fs_path, uris) if path]
 
-    async def current(self, uri: str, version: int | None = None) -> Checked | None:
+    async def current(self, uri: str, version: int | None = None) -> Validation | None:
         """The validation of the document as it is now (validated now if need be)."""
         document = self.workspace.text_documents.get(uri)
         if document is None or (version is not None and document.version != version):
@@ -222,7 +222,7 @@ class HoloDeckServer(LanguageServer):
             checked = await self.validate(uri)
         return checked
 
-    async def apply(self, uri: str, checked: Checked, edits: list[fixes.Edit]) -> bool:
+    async def apply(self, uri: str, checked: Validation, edits: list[fixes.Edit]) -> bool:
         """Ask the editor to make ``edits`` to the validated version; whether it did."""
         lines = self.lines(uri, checked)
         text_edits = [

@@ -20,7 +20,7 @@ SCHEMA_DIAGNOSTICS = "schemaDiagnostics"
 DEFAULT_SCHEMA_DIAGNOSTICS = True
 
 
-def shown_by_yaml_server(diagnostic: Diagnostic, text: str) -> bool:
+def is_shown_by_yaml_server(diagnostic: Diagnostic, text: str) -> bool:
     """Whether the YAML language server reports this diagnostic of ``text`` too."""
     if diagnostic.code in SHOWN_BY_YAML_SERVER:
         return True

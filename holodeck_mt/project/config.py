@@ -211,7 +211,7 @@ def find(start: Path, *, top: Path | None = None) -> Path | None:
     return None
 
 
-def looked_for(folder: Path | str) -> list[Path]:
+def list_inputs(folder: Path | str) -> list[Path]:
     """Every path that decides the settings of a file in ``folder`` (a stored result's inputs)."""
     folders = _folders(Path(os.path.abspath(folder)), None)
     return [f / name for f in folders for name in (FILE_NAME, PYPROJECT)]

@@ -190,7 +190,7 @@ def agent_target(path: Path) -> Path | None:
     import yaml
 
     try:
-        target = _named_target(_events(head))
+        target = _read_target(_events(head))
     except yaml.YAMLError:
         return None
     if not target or "\x00" in target:
@@ -198,7 +198,7 @@ def agent_target(path: Path) -> Path | None:
     return path.parent / target
 
 
-def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
+def order_followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
     """``files`` as a run checks them: the others, then the test-cases files an agent.yaml among
     them names (alone only if not checked through it); and the files so named."""
     named_by = [agent_target(Path(file)) for file in files]
@@ -213,20 +213,20 @@ def followed_last(files: list[str]) -> tuple[list[str], list[str], list[Path]]:
 
 
 #: The results reported of each file, by its resolved path.
-Shown = dict[str, list[FileResult]]
+VerdictsByFile = dict[str, list[FileResult]]
 
 
-def another_verdict(result: FileResult, shown: Shown) -> bool:
-    """Whether ``result`` says what no result of its file in ``shown`` (added to) said: a file
+def is_new_verdict(result: FileResult, verdicts: VerdictsByFile) -> bool:
+    """Whether ``result`` says what no result of its file in ``verdicts`` (added to) said: a file
     judged in two roles is reported once per differing verdict."""
-    said = shown.setdefault(same_file_key(result.source or result.path), [])
+    said = verdicts.setdefault(same_file_key(result.source or result.path), [])
     if any(other.to_json() == result.to_json() for other in said):  # a file seen: rare
         return False
     said.append(result)
     return True
 
 
-def _named_target(events: Iterator[Any]) -> str | None:
+def _read_target(events: Iterator[Any]) -> str | None:
     """The top-level mapping's ``test_cases_file`` as far as the document reads; None
     beside inline ``test_cases`` (a null one is none) or when the top is not a mapping."""
     import yaml
@@ -242,7 +242,7 @@ def _named_target(events: Iterator[Any]) -> str | None:
                 return target
             _skip(kind, events)
             value = next(events)
-            if kind is yaml.ScalarEvent and key.value == "test_cases" and not _null(value):
+            if kind is yaml.ScalarEvent and key.value == "test_cases" and not _is_null(value):
                 return None
             _skip(type(value), events)
             if kind is yaml.ScalarEvent and key.value == "test_cases_file":
@@ -251,7 +251,7 @@ def _named_target(events: Iterator[Any]) -> str | None:
         return target
 
 
-def _null(event: Any) -> bool:
+def _is_null(event: Any) -> bool:
     """Whether a value is a plain null: the platform follows `test_cases_file` beside it."""
     import yaml
 
@@ -293,7 +293,7 @@ def _top_level(head: bytes | None) -> str | None:
     return kind
 
 
-def naming_agent(path: Path, tree: Path | None = None) -> Path | None:
+def find_naming_agent(path: Path, tree: Path | None = None) -> Path | None:
     """The agent.yaml (as saved) naming ``path``, up to :data:`LEVELS_UP` folders above, never
     above its repository, else the working directory (``tree``: the editor's workspace)."""
     wanted = same_file_key(path)
@@ -326,7 +326,7 @@ def same_file_key(path: Path | str) -> str:
 
 
 @dataclass
-class Found:
+class Findings:
     """The files a run validates, each once, and the usage problems met finding them."""
 
     files: list[str] = field(default_factory=list)
@@ -362,7 +362,7 @@ def search(
                 continue
             elif path.is_symlink() and not same_file_key(path).startswith(inside):
                 passed_over.append((str(path), "a link to a file outside the folder searched"))
-            elif _holds(_readable_head(path, told)):
+            elif _holds(_read_head(path, told)):
                 yield path
             else:
                 passed_over.append((str(path), NOT_HOLODECK))
@@ -393,7 +393,7 @@ def walk_tree(folder: Path, problems: list[str]) -> Iterator[tuple[Path, list[st
         stack.extend(reversed(folders))
 
 
-def _readable_head(path: Path, problems: list[str]) -> bytes | None:
+def _read_head(path: Path, problems: list[str]) -> bytes | None:
     """:func:`_head`, a file that cannot be read told in ``problems`` (then None)."""
     try:
         return _head(path)
@@ -408,10 +408,10 @@ def _holds(head: bytes | None, quick: bool = False) -> bool:
     return head is not None and (bool(quick and _SURELY.search(head)) or _holds_test_cases(head))
 
 
-def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
+def find(paths: Iterable[str], *, named_by_content: bool = False) -> Findings:
     """The files to validate for a command line's paths, each once: a folder searched, a file if
     a search would take it (else a problem, or passed over ``named_by_content``)."""
-    found = Found()
+    found = Findings()
     unique: dict[str, str] = {}
     for given in list(paths) or ["agent.yaml"]:
         path = Path(given)
@@ -429,7 +429,7 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
                     f"'{given}'"
                 )
         elif is_file:
-            files = _named_file(path, given, found, named_by_content)
+            files = _expand_named_file(path, given, found, named_by_content)
         elif exists:
             found.problems.append(f"'{given}' is not a regular file")
         else:
@@ -440,21 +440,21 @@ def find(paths: Iterable[str], *, named_by_content: bool = False) -> Found:
     return found
 
 
-def through(path: Path, tree: Path | None = None) -> Path | None:
-    """The agent.yaml naming ``path`` (:func:`naming_agent`), unless it is an agent.yaml itself."""
-    return None if is_agent_file(path) else naming_agent(path, tree)
+def find_agent(path: Path, tree: Path | None = None) -> Path | None:
+    """The agent.yaml naming ``path`` (:func:`find_naming_agent`), unless an agent.yaml itself."""
+    return None if is_agent_file(path) else find_naming_agent(path, tree)
 
 
-def _named_file(path: Path, given: str, found: Found, by_content: bool) -> list[str]:
+def _expand_named_file(path: Path, given: str, found: Findings, by_content: bool) -> list[str]:
     """What a named file makes a run validate: the agent.yaml naming it, if one does; itself if
     a search would take it or it holds nothing or a string (HMT006); else a problem."""
     if is_agent_file(path):
         return [given]
-    agent = naming_agent(path)
+    agent = find_naming_agent(path)
     if agent is not None:
         return [str(agent), given]
     unread = len(found.problems)
-    head = _readable_head(path, found.problems)  # read once: sniffed, then its top level
+    head = _read_head(path, found.problems)  # read once: sniffed, then its top level
     if len(found.problems) > unread:
         return []
     if _holds(head, quick=True):

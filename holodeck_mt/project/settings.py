@@ -87,11 +87,11 @@ class JobSettings:
 
     def for_path(self, path: Path) -> FileSettings:
         """Every decision on the file at ``path``: through the agent.yaml naming it, if one does."""
-        agent = discovery.through(path, self._top)
+        agent = discovery.find_agent(path, self._top)
         role: Role = "test-cases-file" if agent is not None else "document"
         return FileSettings(role, agent, (agent or path).parent, self._top, self.of(str(path)))
 
-    def kept(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
+    def keep(self, files: list[str], named: list[str], passed: list[tuple[str, str]]) -> list[str]:
         """The files less those an ``exclude`` matches (to ``passed``), unless named, as in ruff."""
         explicit = {os.path.abspath(p) for p in named}
         kept = []

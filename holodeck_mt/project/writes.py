@@ -37,7 +37,7 @@ class Snapshot:
     owner: tuple[int, int]
 
 
-def shown(path: Path | str) -> str:
+def show_path(path: Path | str) -> str:
     """A path as a message quotes it: printable, escaped, clipped."""
     return escape(clip(display_path(path), 200))
 
@@ -45,7 +45,7 @@ def shown(path: Path | str) -> str:
 def real_target(path: Path, tree: Path, name: str | None = None) -> Path:
     """The real path a write to ``path`` goes to; :class:`WriteError` when it leaves ``tree``.
     ``name``: how messages name the file (the path the user gave), ``path`` by default."""
-    called = shown(name if name is not None else path)
+    called = show_path(name if name is not None else path)
     try:
         why = confine.refusal(path, Path(os.path.realpath(tree)))
         real = Path(os.path.realpath(path))
@@ -60,7 +60,7 @@ def read(
     path: Path, tree: Path, limit: int = MAX_FILE_BYTES, name: str | None = None
 ) -> tuple[bytes, Snapshot]:
     """The bytes of the regular file at ``path`` (inside ``tree``) and what it was then."""
-    called = shown(name if name is not None else path)
+    called = show_path(name if name is not None else path)
     real = real_target(path, tree, name)
     try:
         raw, status = files.read(real, limit)
@@ -86,10 +86,10 @@ def replace(
     """Write ``data`` as the file at ``path``, atomically. ``expected`` None: the file must not
     exist yet (made with mode 0644 less the umask); else it must still be as it was read."""
     real = real_target(path, tree, name)
-    called = shown(name if name is not None else path)
+    called = show_path(name if name is not None else path)
     mode, owner = _check_unchanged(called, real, expected)
     try:
-        temporary = _temporary(real)
+        temporary = _make_temporary(real)
     except OSError as e:
         raise WriteError(f"cannot write '{called}': {_reason(e)}") from None
     try:
@@ -98,7 +98,7 @@ def replace(
         raise WriteError(f"cannot write '{called}': {_reason(e)}; it is unchanged") from None
 
 
-def _temporary(target: Path) -> tuple[int, str]:
+def _make_temporary(target: Path) -> tuple[int, str]:
     return tempfile.mkstemp(dir=target.parent, prefix=f".{target.name[:40]}.", suffix=".tmp")
 
 
@@ -183,4 +183,4 @@ def create(path: Path, data: bytes) -> None:
     why = confine.refusal(path, Path(os.path.realpath(".")) if inside else None)
     if why is not None:
         raise OSError(errno.EPERM, f"the path {why}")
-    _move_in(_temporary(path), path, data, _new_mode(), None)
+    _move_in(_make_temporary(path), path, data, _new_mode(), None)

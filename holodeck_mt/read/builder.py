@@ -116,7 +116,7 @@ class Builder:
         #: (start, end, style) of block scalars, and quoted ones when the text has a tab.
         self.spans: list[tuple[int, int, str]] = []
         self.quoted_spans = "\t" in text
-        self.flow_differs = False  # see _plain_in_flow
+        self.flow_differs = False  # see _note_plain_in_flow
         #: Whether a report would name a line this index lacks (a duplicate's first).
         self.needs_index = False
         self.watch_question = "?" in text
@@ -170,17 +170,17 @@ class Builder:
         self._nodes += 1
         tag = event.tag
         if (tag is None and event.implicit[0]) or tag == "!":
-            value = self._plain(event.value, event)
+            value = self._read_plain(event.value, event)
         elif tag is None:
             value = event.value
         else:
-            value = self._tagged(tag, event.value, event)
+            value = self._construct(tag, event.value, event)
         style = event.style
         if style:
             if style in "|>" or self.quoted_spans:
                 self.spans.append((event.start_mark.index, event.end_mark.index, style))
         elif self._stack and self._stack[-1].flow:
-            self._plain_in_flow(event)
+            self._note_plain_in_flow(event)
         if event.anchor is not None:
             self._anchor(event.anchor, value, 1, event.start_mark)
         self._last = event
@@ -189,7 +189,7 @@ class Builder:
     def _collection_end(self, event: Any) -> None:
         frame = self._stack.pop()
         if frame.pairs:
-            self._as_pairs(frame)
+            self._pair_up(frame)
         if frame.anchor is not None:
             size = self._nodes - frame.nodes_at_start + 1
             self._anchors[frame.anchor] = (frame.container, size, self._anchors[frame.anchor][2])
@@ -197,7 +197,7 @@ class Builder:
             self._last = event
         self._attach(frame.container, frame.start_mark)
 
-    def _as_pairs(self, frame: _Frame) -> None:
+    def _pair_up(self, frame: _Frame) -> None:
         """An ``!!omap``/``!!pairs`` list's one-key mappings as ``[key, value]`` pairs."""
         items = frame.container
         if not all(type(item) is dict and len(item) == 1 for item in items):
@@ -286,7 +286,7 @@ class Builder:
                     )
         elif frame.key is _NO_KEY:
             frame.key = (
-                value if type(value) is str or value is sc.MERGE else self._bad_key(value, mark)
+                value if type(value) is str or value is sc.MERGE else self._refuse_key(value, mark)
             )
             frame.key_mark = mark
         else:
@@ -327,20 +327,20 @@ class Builder:
             )
         self._anchors[name] = (value, size, mark.line + 1)
 
-    def _plain_in_flow(self, event: Any) -> None:
+    def _note_plain_in_flow(self, event: Any) -> None:
         """Note a ``?`` in a plain scalar or an empty tagged one in a flow collection:
         the platform's parser fails on ``[http://x?y=1]`` and ``[!!str, x]``, libyaml not."""
         if (self.watch_question and "?" in event.value) or (event.tag and not event.value):
             self.flow_differs = True
 
-    def _plain(self, text: str, event: Any) -> Any:
+    def _read_plain(self, text: str, event: Any) -> Any:
         """An untagged plain scalar (or one tagged ``!``), as the platform reads it."""
         value = self._cache.get(text, _MISSING)
         if value is _MISSING:
             try:
                 value = _reading(text)
             except sc.TooLong:  # reported, kept as text, not remembered
-                self._too_long(text, event.start_mark)
+                self._report_too_long(text, event.start_mark)
                 return text
             if len(self._cache) < CACHE_SIZE:
                 self._cache[text] = value
@@ -355,23 +355,23 @@ class Builder:
                 )
             value = value.platform
         if isinstance(value, _SPECIAL):
-            value = self._special(value, event)
+            value = self._handle_special(value, event)
         return value
 
-    def _tagged(self, tag: str, text: str, event: Any) -> Any:
+    def _construct(self, tag: str, text: str, event: Any) -> Any:
         try:
             value = sc.construct(tag, text)
         except sc.TooLong:
-            self._too_long(text, event.start_mark)
+            self._report_too_long(text, event.start_mark)
             return text
         if value is sc.UNKNOWN_TAG:
             self._report_tag(tag, event.start_mark, None)
             return None
         if isinstance(value, _SPECIAL):
-            value = self._special(value, event)
+            value = self._handle_special(value, event)
         return value
 
-    def _special(self, value: Any, event: Any) -> Any:
+    def _handle_special(self, value: Any, event: Any) -> Any:
         """A merge key, a value the platform cannot construct, or one JSON cannot hold."""
         in_key = bool(self._stack) and self._stack[-1].is_map and self._stack[-1].key is _NO_KEY
         if type(value) is sc.YamlScalar:
@@ -442,31 +442,31 @@ class Builder:
         slot = (id(frame.container), key)
         seen = self._repeats.get(slot, 1) + 1
         self._repeats[slot] = seen
-        again = "" if seen == 2 else f", set for the {_ordinal(seen)} time"
+        repeat = "" if seen == 2 else f", set for the {_ordinal(seen)} time"
         self._report(
             "HMT002",
-            f"duplicate key '{marked(clip(key), OWN)}'{first}{again}",
+            f"duplicate key '{marked(clip(key), OWN)}'{first}{repeat}",
             mark,
             (*self._container_path(), key),
             hint="remove one of them; a YAML loader silently keeps only one",
         )
 
-    def _bad_key(self, value: Any, mark: Any) -> Any:
+    def _refuse_key(self, value: Any, mark: Any) -> Any:
         """Report a key that is not a string; its entry is dropped."""
         fix: dg.Quote | None = None
         if isinstance(value, (dict, list)):
-            what = COLLECTION_KEYS[0] if isinstance(value, dict) else COLLECTION_KEYS[1]
+            got = COLLECTION_KEYS[0] if isinstance(value, dict) else COLLECTION_KEYS[1]
             hint = None
         elif value is None:
-            what, hint = "null", "give the key a name"
+            got, hint = "null", "give the key a name"
         else:
             text = clip(value.text if isinstance(value, sc.YamlScalar) else scalar_text(value))
             kind = value.kind if isinstance(value, sc.YamlScalar) else type(value).__name__
             kind = _KINDS.get(kind, kind)
-            what, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
+            got, hint, fix = f"{kind} {text}", None, dg.Quote(shown=f"'{text}'")
         self._report(
             "HMT003",
-            f"{NON_STRING_KEY}, got {marked(what, OWN)}",
+            f"{NON_STRING_KEY}, got {marked(got, OWN)}",
             mark,
             self._container_path(),
             hint=hint,
@@ -474,7 +474,7 @@ class Builder:
         )
         return _SKIP
 
-    def _too_long(self, text: str, mark: Any) -> None:
+    def _report_too_long(self, text: str, mark: Any) -> None:
         self._report(
             "HMT004",
             f"an integer of {len(text)} digits is too long",
@@ -528,7 +528,7 @@ def _reading(text: str) -> Any:
     value = sc.resolve(text)
     if text and (text[0] in "-+.0123456789" or type(value) is bool):
         editor = sc.editor_reading(text)
-        if not isinstance(value, (sc.Unconstructible, sc._Marker)) and sc.read_differently(
+        if not isinstance(value, (sc.Unconstructible, sc._Marker)) and sc.readings_differ(
             value, editor
         ):
             return _Reading(value, editor)

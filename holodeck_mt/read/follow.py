@@ -66,17 +66,17 @@ def follow(target: str, request: Request) -> Followed:
     except files.Refused as e:
         why, code = str(e), "HMT120"
     except OSError as e:
-        why = _unread(e, file)
+        why = _explain_unread(e, file)
     except ValueError as e:
         why = f"cannot be read ({reason_of(e)})"
     if why is not None:
-        return Followed(shown, fault=_not_followed(target, file, why, code))
+        return Followed(shown, fault=_word_unfollowed(target, file, why, code))
     if given is not None:
         return Followed(shown, text=given)
     return Followed(shown, text=content, problem=problem, source=os.path.realpath(file))
 
 
-def _unread(error: OSError, file: Path) -> str:
+def _explain_unread(error: OSError, file: Path) -> str:
     if error.errno == errno.EINVAL:
         return "is a folder" if file.is_dir() else "is not a regular file"
     if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.ELOOP, errno.ENAMETOOLONG):
@@ -84,7 +84,7 @@ def _unread(error: OSError, file: Path) -> str:
     return f"cannot be read ({reason_of(error)})"
 
 
-def _not_followed(target: str, file: Path, why: str, code: str) -> Fault:
+def _word_unfollowed(target: str, file: Path, why: str, code: str) -> Fault:
     return Fault(
         code,
         f"test_cases_file {marked(repr(clip(target)), OWN)} {why}"

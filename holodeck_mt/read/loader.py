@@ -62,7 +62,7 @@ _RESUME = False
 
 
 @contextmanager
-def _collector_paused() -> Iterator[None]:
+def _pause_collector() -> Iterator[None]:
     """The cyclic collector paused while documents are built (a million containers and no
     cycles, walked again by every collection), until the last build across threads leaves."""
     global _PAUSES, _RESUME
@@ -91,7 +91,7 @@ def load(text: str, *, limits: Limits | None = None, positions: bool | Index = T
         doc.diagnostics.append(nul)
         return doc
     try:
-        with _collector_paused():
+        with _pause_collector():
             built = _build_as_the_platform(text, limits, _INDEX_DEPTHS[index])
     except Abort as abort:
         doc.diagnostics.append(abort.diagnostic)

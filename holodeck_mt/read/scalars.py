@@ -261,7 +261,7 @@ def editor_reading(text: str) -> Any:
     return text
 
 
-def read_differently(platform: Any, editor: Any) -> bool:
+def readings_differ(platform: Any, editor: Any) -> bool:
     """Whether the two readings of one scalar differ in type or value."""
     if type(platform) is not type(editor):
         return True

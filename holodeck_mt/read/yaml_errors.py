@@ -31,7 +31,7 @@ _INDENTATION_PROBLEMS = (
 
 
 @dataclass(frozen=True)
-class Explained:
+class Explanation:
     message: str
     hint: str | None
     #: 1-based, where the slip is (not always where the parser stopped).
@@ -45,7 +45,7 @@ def explain(
     problem_mark: Mark | None,
     context: str | None = None,
     context_mark: Mark | None = None,
-) -> Explained:
+) -> Explanation:
     """The message, hint and position of one syntax error (``YAML syntax error: ...``)."""
     lines = text.splitlines()
     mark = problem_mark or context_mark or (0, 0)
@@ -62,15 +62,15 @@ def explain(
     return found or _in_parser_words(problem, mark, context, context_mark)
 
 
-def _in_parser_words(problem: str, mark: Mark, context: str, cmark: Mark | None) -> Explained:
+def _in_parser_words(problem: str, mark: Mark, context: str, cmark: Mark | None) -> Explanation:
     cause = clip(problem or context or "unreadable YAML", 200)
     if problem and context:
         where = f" started at line {cmark[0] + 1}" if cmark else ""
         cause = f"{clip(problem, 200)} ({clip(context, 200)}{where})"
-    return Explained(f"YAML syntax error: {cause}", None, mark[0] + 1, mark[1] + 1)
+    return Explanation(f"YAML syntax error: {cause}", None, mark[0] + 1, mark[1] + 1)
 
 
-def shown(text: str, limit: int = 60) -> str:
+def show_line(text: str, limit: int = 60) -> str:
     """A line of the source in a message: clipped, tabs and control characters escaped."""
     return '"' + clip(text, limit).translate(_ESCAPES) + '"'
 
@@ -83,16 +83,16 @@ def _indent(line: str) -> str:
     return line[: len(line) - len(line.lstrip(" \t"))]
 
 
-def _tab(lines: list[str], mark: Mark) -> Explained | None:
+def _tab(lines: list[str], mark: Mark) -> Explanation | None:
     """A tab in the indentation of the line the parser stopped on."""
     line = _line(lines, mark[0])
     indent = _indent(line)
     if "\t" not in indent:
         return None
     column = indent.index("\t") + 1
-    return Explained(
+    return Explanation(
         f"YAML syntax error: line {mark[0] + 1} is indented with a tab: "
-        f"{marked(shown(line)[1:-1])} (YAML indents with spaces only)",
+        f"{marked(show_line(line)[1:-1])} (YAML indents with spaces only)",
         "replace the tab with spaces",
         mark[0] + 1,
         column,
@@ -101,7 +101,7 @@ def _tab(lines: list[str], mark: Mark) -> Explained | None:
 
 def _unknown_escape(
     lines: list[str], problem: str, mark: Mark, cmark: Mark | None
-) -> Explained | None:
+) -> Explanation | None:
     """``"^\\d+$"``: a backslash escape YAML does not know, in double quotes."""
     if problem != "found unknown escape character" or cmark is None:
         return None
@@ -109,13 +109,13 @@ def _unknown_escape(
     backslash = mark[1] if line[mark[1] : mark[1] + 1] == "\\" else max(mark[1] - 1, 0)
     escape = line[backslash : backslash + 2]
     opened = _line(lines, cmark[0])
-    written = _double_quoted(opened, cmark[1]) if cmark[0] == mark[0] else None
+    written = _read_double_quoted(opened, cmark[1]) if cmark[0] == mark[0] else None
     fix = "use single quotes, where a backslash is just a backslash"
     if written is not None:
         key = _KEY_BEFORE.search(opened[: cmark[1]])
-        fix += f": {key.group(1) + ': ' if key else ''}{marked(clip(_single_quoted(written)))}"
-    return Explained(
-        f"YAML syntax error: {marked(shown(escape))} is not an escape YAML knows: in a "
+        fix += f": {key.group(1) + ': ' if key else ''}{marked(clip(_single_quote(written)))}"
+    return Explanation(
+        f"YAML syntax error: {marked(show_line(escape))} is not an escape YAML knows: in a "
         "double-quoted string a backslash starts an escape",
         fix,
         mark[0] + 1,
@@ -126,7 +126,7 @@ def _unknown_escape(
 _KEY_BEFORE = re.compile(r"([^\s{},\[\]#'\"]+):[ \t]+\Z")
 
 
-def _double_quoted(line: str, start: int) -> str | None:
+def _read_double_quoted(line: str, start: int) -> str | None:
     """The characters between the double quote at ``start`` and the one closing it."""
     found = _DOUBLE_QUOTED.match(line, start)
     return found.group(1) if found else None
@@ -135,7 +135,7 @@ def _double_quoted(line: str, start: int) -> str | None:
 _DOUBLE_QUOTED = re.compile(r'"((?:[^"\\]|\\.)*)"', re.S)
 
 
-def _single_quoted(written: str) -> str:
+def _single_quote(written: str) -> str:
     """``written`` (a double-quoted string's characters) in single quotes, backslashes kept."""
     unescaped = _KNOWN_ESCAPE.sub(r"\1", written)  # \\ and \" meant \ and "
     return "'" + unescaped.replace("'", "''") + "'"
@@ -146,14 +146,14 @@ _KNOWN_ESCAPE = re.compile(r'\\([\\"])')
 
 def _unclosed_quote(
     lines: list[str], problem: str, context: str, cmark: Mark | None
-) -> Explained | None:
+) -> Explanation | None:
     """A quote opened and never closed: the parser reads to the end of the file."""
     if context != "while scanning a quoted scalar" or cmark is None:
         return None
     if "end of stream" not in problem and "document" not in problem:
         return None
     quote = _line(lines, cmark[0])[cmark[1] : cmark[1] + 1] or '"'
-    return Explained(
+    return Explanation(
         f"YAML syntax error: the string quoted with {quote} at line {cmark[0] + 1}, "
         f"column {cmark[1] + 1} is never closed (the file ends first)",
         f"close it with a {quote} on the same line",
@@ -164,7 +164,7 @@ def _unclosed_quote(
 
 def _unclosed_bracket(
     problem: str, mark: Mark, context: str, cmark: Mark | None
-) -> Explained | None:
+) -> Explanation | None:
     """``[a, b`` or ``{a: 1`` not closed before the next line's content."""
     kind = context.removeprefix("while parsing a ")
     missing = problem.startswith(("did not find expected", "expected ','"))
@@ -172,14 +172,14 @@ def _unclosed_bracket(
         return None
     opening, closing = _BRACKETS[kind]
     if mark[0] == cmark[0]:  # on the same line: a missing comma
-        return Explained(
+        return Explanation(
             f"YAML syntax error: expected ',' or '{closing}' in the {opening}...{closing} "
             f"opened at column {cmark[1] + 1}",
             "separate the items with commas; quote an item that holds , [ ] { } or :",
             mark[0] + 1,
             mark[1] + 1,
         )
-    return Explained(
+    return Explanation(
         f"YAML syntax error: the {opening} opened at line {cmark[0] + 1}, column "
         f"{cmark[1] + 1} is never closed",
         f"close it with {closing} (on that line, or on a later one)",
@@ -188,7 +188,7 @@ def _unclosed_bracket(
     )
 
 
-def _runaway_quote(text: str, mark: Mark) -> Explained | None:
+def _runaway_quote(text: str, mark: Mark) -> Explanation | None:
     """A quote left open that the next line's opening quote closes: ``"what?`` then ``x: "1"``
     (the last scalar read runs over lines to the one the parser stopped on)."""
     scalar = _last_scalar(text)
@@ -197,7 +197,7 @@ def _runaway_quote(text: str, mark: Mark) -> Explained | None:
     style, start, end = scalar
     if style not in ("'", '"') or start[0] == end[0] or end[0] != mark[0]:
         return None
-    return Explained(
+    return Explanation(
         f"YAML syntax error: the string quoted with {style} at line {start[0] + 1}, column "
         f"{start[1] + 1} runs on to line {end[0] + 1}: its closing {style} is missing",
         f"close it with a {style} on line {start[0] + 1}",
@@ -225,7 +225,7 @@ def _last_scalar(text: str) -> tuple[str, Mark, Mark] | None:
     return last.style or "", (start.line, start.column), (end.line, end.column)
 
 
-def _indentation(lines: list[str], problem: str, mark: Mark) -> Explained | None:
+def _indentation(lines: list[str], problem: str, mark: Mark) -> Explanation | None:
     """A line indented to a column where no block of the lines above it is."""
     if problem not in _INDENTATION_PROBLEMS:
         return None
@@ -239,7 +239,7 @@ def _indentation(lines: list[str], problem: str, mark: Mark) -> Explained | None
         return None
     expected, where = min(above.items(), key=lambda item: (abs(item[0] - column), -item[0]))
     key = lines[where].strip().split(":", 1)[0]
-    return Explained(
+    return Explanation(
         f"YAML syntax error: line {number + 1} is indented to column {column}; the block it "
         f"belongs to is at column {expected} (`{marked(clip(key, 40))}` on line {where + 1})",
         f"indent line {number + 1} to column {expected}, like the lines it belongs with",
@@ -284,14 +284,14 @@ def _columns_above(lines: list[str], number: int, *, dash: bool) -> dict[int, in
     return found
 
 
-def _colon_in_value(lines: list[str], problem: str, mark: Mark) -> Explained | None:
+def _colon_in_value(lines: list[str], problem: str, mark: Mark) -> Explanation | None:
     """``input: Q: what is it?``: a ``: `` inside a value makes it a mapping, however indented."""
     line = _line(lines, mark[0])
     first = line.find(": ")
     if problem != "mapping values are not allowed in this context" or not 0 <= first < mark[1]:
         return None
     value = line[first + 2 :].strip()
-    return Explained(
+    return Explanation(
         "YAML syntax error: a value holding ': ' must be quoted; unquoted, it reads as another key",
         f"quote the value: {marked(clip(line[:first].strip(), 40))}: "
         f"{marked(clip(_quote_value(value), 80))}",

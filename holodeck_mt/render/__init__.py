@@ -35,7 +35,7 @@ def renderer(name: str) -> Renderer:
     return render
 
 
-def shown_as(render: Renderer, *, colour: str = "auto", quiet: bool = False) -> Renderer:
+def configure(render: Renderer, *, colour: str = "auto", quiet: bool = False) -> Renderer:
     """``render`` given ``colour`` and ``quiet`` (no summary) if it takes them (keyword-only)."""
     takes = getattr(render, "__kwdefaults__", None) or {}
     chosen = {k: v for k, v in (("colour", colour), ("quiet", quiet)) if k in takes}

@@ -20,7 +20,7 @@ VERSION = 1
 
 
 def document(results: Sequence[FileResult]) -> dict[str, Any]:
-    sections, how = unchecked.unchecked(results)
+    sections, command = unchecked.list_unchecked(results)
     return {
         "version": VERSION,
         "files": [r.to_json() for r in results],
@@ -32,7 +32,7 @@ def document(results: Sequence[FileResult]) -> dict[str, Any]:
             "warnings": sum(r.warnings for r in results),
             # The agent.yaml sections no platform model checked, and what checks them.
             "unchecked_sections": sections,
-            "check_unchecked_with": how,
+            "check_unchecked_with": command,
             "unchecked_because": unchecked.because(results),
         },
     }

@@ -43,7 +43,7 @@ def _row(path: str, d: Diagnostic, level: str) -> tuple[str, ...]:
     return (f"{path}:{d.line}:{d.column}", level, title(d.code), d.where, said)
 
 
-def _capped(levels: Counter[str], logged: Counter[str]) -> str | None:
+def _note_cap(levels: Counter[str], logged: Counter[str]) -> str | None:
     """The line saying GitHub's annotations did not show every fault (a thousand faults must
     not look like ten), None when they did: the true totals, and what the job's log shows."""
     over = [f"{levels[w]:,} {w}s" for w in ("error", "warning") if levels[w] > ANNOTATIONS_SHOWN]
@@ -68,9 +68,9 @@ def _counts(results: Sequence[FileResult], out: TextIO) -> int:
     levels = sum((Counter({r["severity"]: r["count"]}) for r in codes), Counter[str]())
     logged = Counter[str](r.level(d) for r in results for d in r.diagnostics)
     del logged["note"]
-    capped = _capped(levels, logged)
-    if capped is not None:
-        out.write("\n" + capped + "\n")
+    note = _note_cap(levels, logged)
+    if note is not None:
+        out.write("\n" + note + "\n")
     if codes:
         cells = ((title(r["code"]), r["severity"], f"{r['count']:,}") for r in codes)
         out.write(_table(("Code", "Level", "Count"), cells))

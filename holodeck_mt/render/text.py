@@ -90,7 +90,7 @@ def summary(results: Sequence[FileResult]) -> str:
     if not results:
         return "No files validated."
     said = [plural(warnings, "warning", grouped=True)] if warnings and not invalid else []
-    said += _left_out(results, (("error", errors), ("warning", warnings)))
+    said += _say_left_out(results, (("error", errors), ("warning", warnings)))
     tail = f" ({'; '.join(said)})" if said else ""
     if not invalid:
         return f"All {plural(len(results), 'file', grouped=True)} valid{tail}."
@@ -102,7 +102,7 @@ def summary(results: Sequence[FileResult]) -> str:
     )
 
 
-def _left_out(results: Sequence[FileResult], totals: Iterable[tuple[str, int]]) -> list[str]:
+def _say_left_out(results: Sequence[FileResult], totals: Iterable[tuple[str, int]]) -> list[str]:
     """What the caps left out: how many of each level are shown, test cases not examined."""
     seen = Counter[str](d.severity for r in results for d in r.diagnostics if d.code != CAPPED)
     said = [f"{seen[k]:,} of {plural(n, k, grouped=True)} shown" for k, n in totals if seen[k] < n]

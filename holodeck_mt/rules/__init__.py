@@ -39,7 +39,7 @@ class Context:
     #: Results the checks share, computed once per document (e.g. the run-time plan).
     cache: dict[str, Any] = field(default_factory=dict)
 
-    def walked(self, walker: Callable[[Any], Iterable[_Found]]) -> Iterable[_Found]:
+    def walk(self, walker: Callable[[Any], Iterable[_Found]]) -> Iterable[_Found]:
         """What ``walker`` finds in the document, walked once for every check; past
         :data:`MOST_KEPT` nodes walked again each time, so that millions are never held."""
         key = f"walked:{walker.__name__}"
@@ -58,7 +58,7 @@ def matchers(
     """The ``kind`` matchers of the expected tools' ``args`` not reported yet: each pattern's
     path, the pattern, and ``judge``'s verdict on it (once per pattern)."""
     verdicts: dict[str, _Found] = {}
-    for parts, value in context.walked(layout.arg_values):
+    for parts, value in context.walk(layout.arg_values):
         matcher = classify(value)
         where = (*parts, kind)
         if matcher.kind == kind and not under(where, context.reported):

@@ -39,19 +39,19 @@ def check(context: Context) -> Iterator[Fault]:
         where = ("evaluations", "optimizer", "axes", "numeric", i, "range")
         if not isinstance(bounds, list) or len(bounds) != 2 or under(where, context.reported):
             continue
-        fault = _refused(bounds[0], bounds[1], where)
+        fault = _check_order(bounds[0], bounds[1], where)
         if fault is not None:
             yield fault
 
 
-def _refused(low: Any, high: Any, where: tuple[str | int, ...]) -> Fault | None:
+def _check_order(low: Any, high: Any, where: tuple[str | int, ...]) -> Fault | None:
     try:
-        in_order = not (_as_loaded(low) >= _as_loaded(high))
+        in_order = not (_load(low) >= _load(high))
     except TypeError:
         return Fault(
             "HMT115",
-            f"the platform cannot compare the range's bounds, {hints.got(low)} and "
-            f"{hints.got(high)}: its load fails with a TypeError",
+            f"the platform cannot compare the range's bounds, {hints.show_with_kind(low)} and "
+            f"{hints.show_with_kind(high)}: its load fails with a TypeError",
             where,
             hint="write both bounds as numbers, low below high",
         )
@@ -59,14 +59,14 @@ def _refused(low: Any, high: Any, where: tuple[str | int, ...]) -> Fault | None:
         return None
     return Fault(
         "HMT115",
-        f"the range's low bound ({hints.got(low)}) must be below its high bound "
-        f"({hints.got(high)}): the platform refuses the axis",
+        f"the range's low bound ({hints.show_with_kind(low)}) must be below its high bound "
+        f"({hints.show_with_kind(high)}): the platform refuses the axis",
         where,
         hint="write `range: [low, high]` with numbers, low below high",
     )
 
 
-def _as_loaded(value: Any) -> Any:
+def _load(value: Any) -> Any:
     """The value the platform compares: a date as the date it loads, a list item by item."""
     if isinstance(value, YamlScalar):
         if value.kind != "timestamp" or len(value.text) > _LONGEST_DATE:
@@ -75,7 +75,7 @@ def _as_loaded(value: Any) -> Any:
 
         return yaml.safe_load(value.text)
     if isinstance(value, list):
-        return [_as_loaded(item) for item in value]
+        return [_load(item) for item in value]
     return value
 
 

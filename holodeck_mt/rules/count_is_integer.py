@@ -16,7 +16,7 @@ from holodeck_mt.rules.rule import Rule
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, tools in context.walked(layout.expected_tool_lists):
+    for parts, tools in context.walk(layout.expected_tool_lists):
         for i, tool in enumerate(tools):
             if not isinstance(tool, dict):
                 continue

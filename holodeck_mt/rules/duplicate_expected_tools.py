@@ -18,16 +18,16 @@ from holodeck_mt.rules.rule import Rule
 from holodeck_mt.semantics.matchers import Entry, classify, entry_of
 
 
-def _canonical(value: Any) -> Any:
+def _canonicalise(value: Any) -> Any:
     """A literal as compared at run time: 1 and 1.0 alike, matchers by kind."""
     if isinstance(value, bool) or value is None or isinstance(value, str):
         return value
     if isinstance(value, (int, float)):
         return float(value)
     if isinstance(value, list):
-        return [_canonical(v) for v in value]
+        return [_canonicalise(v) for v in value]
     if isinstance(value, dict):
-        return {k: _canonical(v) for k, v in value.items()}
+        return {k: _canonicalise(v) for k, v in value.items()}
     return repr(value)
 
 
@@ -36,7 +36,7 @@ def identity(entry: Entry) -> str:
     args = {}
     for key, value in entry.args.items():
         matcher = classify(value)
-        args[key] = [matcher.kind, _canonical(matcher.value)]
+        args[key] = [matcher.kind, _canonicalise(matcher.value)]
     return json.dumps([entry.name, entry.count, args], sort_keys=True, default=repr)
 
 
@@ -48,7 +48,7 @@ def _repeats_a_name(tools: list[Any]) -> bool:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, tools in context.walked(layout.expected_tool_lists):
+    for parts, tools in context.walk(layout.expected_tool_lists):
         if len(tools) < 2 or not _repeats_a_name(tools):
             continue  # nothing to repeat
         seen: dict[str, int] = {}

@@ -15,7 +15,7 @@ from holodeck_mt.semantics import precedence
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in context.walked(layout.metrics):
+    for parts, metric in context.walk(layout.metrics):
         kind = precedence.kind_of(metric)
         off = metric.get("enabled") is False and kind not in (None, "code")
         if not off or under((*parts, "enabled"), context.reported):

@@ -19,7 +19,7 @@ _OUTSIDE_HINT = "keep attached files inside the repository (--allow-outside-path
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, entry in context.walked(layout.files):
+    for parts, entry in context.walk(layout.files):
         path = entry.get("path")
         where = (*parts, "path")
         if not isinstance(path, str) or under(where, context.reported):

@@ -17,14 +17,14 @@ from holodeck_mt.semantics.matchers import fuzzy_normalize, fuzzy_number
 from holodeck_mt.wording.hints import quote
 
 
-def unnormalised(pattern: str) -> list[str]:
+def find_unnormalised(pattern: str) -> list[str]:
     """The currency signs and parentheses of ``pattern``, each once."""
     found = [ch for ch in pattern if ch in "()" or unicodedata.category(ch) == "Sc"]
     return list(dict.fromkeys(found))
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for where, pattern, chars in matchers(context, "fuzzy", unnormalised):
+    for where, pattern, chars in matchers(context, "fuzzy", find_unnormalised):
         if not chars:
             continue
         shown = " ".join(quote(ch) for ch in chars)

@@ -27,7 +27,7 @@ from holodeck_mt.rules.rule import Rule
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in context.walked(layout.metrics):
+    for parts, metric in context.walk(layout.metrics):
         grader = metric.get("grader")
         where = (*parts, "grader")
         if not isinstance(grader, str) or ":" not in grader or under(where, context.reported):
@@ -42,7 +42,7 @@ def check(context: Context) -> Iterator[Fault]:
 def _problem(module_name: str, attribute: str, folder: str) -> str | None:
     shown, attribute_shown = clip(module_name), clip(attribute)
     try:
-        with _isolated(module_name, folder), _silenced():
+        with _isolate(module_name, folder), _silence():
             module = importlib.import_module(module_name)
             found = hasattr(module, attribute)
             usable = found and callable(getattr(module, attribute))
@@ -71,7 +71,7 @@ def _from_folder(module: ModuleType, folder: str) -> bool:
 
 
 @contextlib.contextmanager
-def _isolated(module_name: str, folder: str) -> Iterator[None]:
+def _isolate(module_name: str, folder: str) -> Iterator[None]:
     """Import from ``folder`` first, with no module of the same package cached, then forget."""
     top = module_name.partition(".")[0]
     resolved = str(Path(folder).resolve())
@@ -97,7 +97,7 @@ def _isolated(module_name: str, folder: str) -> Iterator[None]:
 
 
 @contextlib.contextmanager
-def _silenced() -> Iterator[None]:
+def _silence() -> Iterator[None]:
     """Standard output (Python's and the descriptor's) discarded while the module imports."""
     try:
         sys.stdout.flush()

@@ -26,7 +26,7 @@ def flags() -> dict[str, str]:
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, metric in context.walked(layout.metrics):
+    for parts, metric in context.walk(layout.metrics):
         name = metric.get("metric")
         if metric.get("type", "standard") != "standard" or not isinstance(name, str):
             continue

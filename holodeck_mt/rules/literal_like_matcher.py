@@ -22,7 +22,7 @@ _LONGEST = 16
 
 
 def check(context: Context) -> Iterator[Fault]:
-    for parts, value in context.walked(layout.arg_values):
+    for parts, value in context.walk(layout.arg_values):
         if not isinstance(value, dict) or len(value) != 1:
             continue
         (key,) = value

@@ -23,30 +23,30 @@ from holodeck_mt.wording.hints import literal as show
 def check(context: Context) -> Iterator[Fault]:
     plan = runtime_plan.plan(context)
     for key, winner in plan.evaluators.items():
-        if not runtime_plan.readable(context, winner):
+        if not runtime_plan.is_readable(context, winner):
             continue
         chosen = precedence.settings(winner.metric)
         for definition in plan.definitions_of(key):
-            if definition is winner or not runtime_plan.readable(context, definition):
+            if definition is winner or not runtime_plan.is_readable(context, definition):
                 continue
             own = precedence.settings(definition.metric)
             lost = {k: v for k, v in own.items() if chosen.get(k, object()) != v}
             if not lost:
                 continue
-            if runtime_plan.here(context, definition) or runtime_plan.here(context, winner):
+            if runtime_plan.is_here(context, definition) or runtime_plan.is_here(context, winner):
                 yield _fault(context, plan, key, definition, winner, lost)
 
 
 def _settings(context: Context, definition: Definition, values: dict[str, Any]) -> str:
     """``k value, ...``: each value marked with where it stands (a default: nowhere)."""
 
-    def one(key: str, value: Any) -> str:
+    def show_one(key: str, value: Any) -> str:
         text = unmarked(show(value, 20))
         if key not in definition.metric:
             return text  # a default, no value of the file
         return marked(text, at=[runtime_plan.origin(context, definition, key)])
 
-    return ", ".join(f"{k} {one(k, v)}" for k, v in values.items())
+    return ", ".join(f"{k} {show_one(k, v)}" for k, v in values.items())
 
 
 def _fault(
@@ -63,11 +63,11 @@ def _fault(
     turns = plan.turns_running(definition)
     runs_on = "no turn runs that list"
     if turns:
-        runs_on = f"that list runs on {runtime_plan.turns_listing(context, turns)}"
-    if runtime_plan.here(context, definition):
+        runs_on = f"that list runs on {runtime_plan.list_turns(context, turns)}"
+    if runtime_plan.is_here(context, definition):
         at = definition.path
         message = (
-            f"`{key}` is defined with other settings at {runtime_plan.where(context, winner)}, "
+            f"`{key}` is defined with other settings at {runtime_plan.say_where(context, winner)}, "
             f"the last definition, whose evaluator serves every turn running `{key}`: this "
             f"one's {_settings(context, definition, lost)} apply nowhere ({runs_on})"
         )
@@ -75,7 +75,7 @@ def _fault(
         at = winner.path
         message = (
             f"this is the last definition of `{key}` in the file, so its evaluator serves every "
-            f"turn running `{key}`: the settings of {runtime_plan.where(context, definition)} "
+            f"turn running `{key}`: the settings of {runtime_plan.say_where(context, definition)} "
             f"({_settings(context, definition, lost)}) apply nowhere ({runs_on})"
         )
     return Fault(

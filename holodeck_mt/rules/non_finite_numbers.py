@@ -15,7 +15,7 @@ from holodeck_mt.wording import hints
 
 
 def _numbers(context: Context) -> Iterator[tuple[JsonPath, dict[str, Any]]]:
-    yield from context.walked(layout.metrics)
+    yield from context.walk(layout.metrics)
     data = context.data
     evaluations = data.get("evaluations") if isinstance(data, dict) else None
     optimizer = evaluations.get("optimizer") if isinstance(evaluations, dict) else None

@@ -25,7 +25,7 @@ def plan(context: Context) -> Plan:
     return built
 
 
-def readable(context: Context, definition: Definition) -> bool:
+def is_readable(context: Context, definition: Definition) -> bool:
     """Whether no error (of its document) lies in the definition or holds it."""
     theirs = context.agent is not None and definition.origin == "agent"
     reported, key = (context.agent_reported if theirs else context.reported), f"held:{theirs}"
@@ -34,7 +34,7 @@ def readable(context: Context, definition: Definition) -> bool:
     return definition.path not in context.cache[key] and not under(definition.path, reported)
 
 
-def here(context: Context, definition: Definition) -> bool:
+def is_here(context: Context, definition: Definition) -> bool:
     """Whether the definition sits in the document being checked."""
     return context.agent is None or definition.level != "agent"
 
@@ -42,18 +42,18 @@ def here(context: Context, definition: Definition) -> bool:
 def origin(context: Context, definition: Definition, key: str | None = None) -> Origin:
     """Where the definition's ``key`` (by default, its name's) stands, for a message."""
     key = key if key is not None else precedence.name_key(definition.metric) or ""
-    return not here(context, definition), (*definition.path, key)
+    return not is_here(context, definition), (*definition.path, key)
 
 
-def where(context: Context, definition: Definition) -> str:
+def say_where(context: Context, definition: Definition) -> str:
     """``test case 'x' (#1) turns[0].evaluations[0]``; ``the agent's evaluations.metrics[0]``."""
     if definition.level == "agent":
         owner = "the agent.yaml's" if context.agent is not None else "the agent's"
         return f"{owner} {format_path(definition.path)}"
-    return turn_where(context, definition.case_index, definition.path)
+    return say_turn_where(context, definition.case_index, definition.path)
 
 
-def turn_where(context: Context, case_index: int | None, parts: tuple[str | int, ...]) -> str:
+def say_turn_where(context: Context, case_index: int | None, parts: tuple[str | int, ...]) -> str:
     found = layout.test_case_list(context.data)
     if found is None or case_index is None:
         return format_path(parts)
@@ -64,14 +64,14 @@ def turn_where(context: Context, case_index: int | None, parts: tuple[str | int,
     return named + (f" {relative}" if relative else "")
 
 
-def turns_listing(context: Context, turns: list[TurnPlan], limit: int = 3) -> str:
+def list_turns(context: Context, turns: list[TurnPlan], limit: int = 3) -> str:
     """``test case 'x' (#0) turns 0, 1, 2; test case 'y' (#3) and 4 more test cases``."""
     groups: dict[int, list[TurnPlan]] = {}
     for turn in turns:
         groups.setdefault(turn.case_index, []).append(turn)
     parts = []
     for case_index, group in list(groups.items())[:limit]:
-        head = turn_where(
+        head = say_turn_where(
             context,
             case_index,
             group[0].path[:-2] if group[0].turn_index is not None else group[0].path,

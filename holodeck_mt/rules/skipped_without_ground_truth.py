@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from holodeck_mt.model import Fault, clip, marked, under
 from holodeck_mt.rules import Context, runtime_plan
 from holodeck_mt.rules.rule import Rule
-from holodeck_mt.rules.runtime_plan import readable
+from holodeck_mt.rules.runtime_plan import is_readable
 
 #: Per status of a metric on a turn: the message (``{names}``, then the verb in the
 #: singular or the plural), and the hint.
@@ -41,7 +41,7 @@ def check(context: Context) -> Iterator[Fault]:
             continue
         for status, (message, (one, many), hint) in _SAYS.items():
             told = (a for a in turn.metrics if a.status == status)
-            named = list(dict.fromkeys(a.own.name for a in told if readable(context, a.own)))
+            named = list(dict.fromkeys(a.own.name for a in told if is_readable(context, a.own)))
             if named:
                 at = [runtime_plan.origin(context, a.own) for a in turn.metrics]
                 names = marked(clip(", ".join(f"`{n}`" for n in named)), at=at)

@@ -21,18 +21,18 @@ from holodeck_mt.wording.hints import plural, quote
 def check(context: Context) -> Iterator[Fault]:
     plan = runtime_plan.plan(context)
     winner = plan.evaluators.get("numeric")
-    if winner is None or winner.kind != "standard" or not runtime_plan.readable(context, winner):
+    if winner is None or winner.kind != "standard" or not runtime_plan.is_readable(context, winner):
         return
     settings = precedence.settings(winner.metric)
     tolerance = settings["absolute_tolerance"]
     if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)):
         return
-    dwarfed = _dwarfed(plan, settings, tolerance)
+    dwarfed = _find_dwarfed(plan, settings, tolerance)
     if not dwarfed:
         return
     first_path, first_truth, first_value, first_case = dwarfed[0]
     low, high = metrics.passing_interval(first_value, settings)
-    where = runtime_plan.turn_where(context, first_case, first_path)
+    where = runtime_plan.say_turn_where(context, first_case, first_path)
     # Each number shown is marked with the nodes it came from: the metric, the ground truth.
     metric = runtime_plan.origin(context, winner, "")[0], winner.path
     truth: Origin = (False, (*first_path, "ground_truth"))
@@ -46,12 +46,12 @@ def check(context: Context) -> Iterator[Fault]:
     hint = "use relative_tolerance (e.g. 0.01) for answers of mixed size, or a far smaller "
     hint += "absolute_tolerance"
     parts = (*first_path, "ground_truth")
-    if runtime_plan.here(context, winner) and "absolute_tolerance" in winner.metric:
+    if runtime_plan.is_here(context, winner) and "absolute_tolerance" in winner.metric:
         parts = (*winner.path, "absolute_tolerance")
     yield Fault("HMT301", message, parts, at="key", hint=hint)
 
 
-def _dwarfed(
+def _find_dwarfed(
     plan: Plan, settings: dict[str, Any], tolerance: float
 ) -> list[tuple[JsonPath, str, float, int | None]]:
     """Each turn running `numeric` whose ground truth is a number the tolerance dwarfs."""

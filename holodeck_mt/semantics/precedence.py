@@ -116,7 +116,7 @@ class Definition:
 
 
 @dataclass(slots=True)
-class Applied:
+class TurnMetric:
     """A metric of a turn's effective list: its own definition and the evaluator it gets."""
 
     own: Definition
@@ -146,7 +146,7 @@ class TurnPlan:
     #: Where the effective list came from (None: no metrics at any level).
     source: Level | None
     source_path: JsonPath | None
-    metrics: list[Applied] = field(default_factory=list)
+    metrics: list[TurnMetric] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -214,7 +214,7 @@ def _definitions(
 
 
 @dataclass(slots=True)
-class _Written:
+class _CaseMetrics:
     """A test case's own metric definitions, and those of each turn holding some, by index."""
 
     index: int
@@ -234,19 +234,19 @@ def build(
     evaluations = agent.get("evaluations") if isinstance(agent, dict) else None
     metrics = evaluations.get("metrics") if isinstance(evaluations, dict) else None
     agent_defs = _definitions(metrics, "agent", "agent", ("evaluations", "metrics"))
-    written = [
-        _written(i, case, (*cases_base, i), cases_origin)
+    per_case = [
+        _read_case(i, case, (*cases_base, i), cases_origin)
         for i, case in enumerate(cases)
         if isinstance(case, dict)
     ]
-    definitions = [*agent_defs, *(d for w in written for d in chain(w.own, *w.turns.values()))]
+    definitions = [*agent_defs, *(d for w in per_case for d in chain(w.own, *w.turns.values()))]
     # One evaluator per name, built from the last definition met (code metrics have none).
     evaluators = {d.key: d for d in definitions if d.key is not None and d.kind != "code"}
-    plans = [_case_plan(w, agent_defs, evaluators) for w in written]
+    plans = [_case_plan(w, agent_defs, evaluators) for w in per_case]
     return Plan(definitions, evaluators, plans)
 
 
-def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _Written:
+def _read_case(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _CaseMetrics:
     own = _definitions(case.get("evaluations"), "test case", origin, (*path, "evaluations"), i)
     turns = case.get("turns")
     found: dict[int, list[Definition]] = {}
@@ -257,21 +257,21 @@ def _written(i: int, case: dict[str, Any], path: JsonPath, origin: Origin) -> _W
             defs = _definitions(turn["evaluations"], "turn", origin, where, i, j)
             if defs:
                 found[j] = defs
-    return _Written(i, case, path, own, found)
+    return _CaseMetrics(i, case, path, own, found)
 
 
 #: The applied metrics of a list many turns inherit, by (the list, whether the turn lacks
 #: a ground truth, whether its test case is multi-turn): made once, copied for each turn.
-_Shared = dict[tuple[int, bool, bool], tuple[JsonPath, list[Applied]]]
+_Shared = dict[tuple[int, bool, bool], tuple[JsonPath, list[TurnMetric]]]
 
 
 def _case_plan(
-    written: _Written, agent_defs: list[Definition], evaluators: dict[str, Definition]
+    case_metrics: _CaseMetrics, agent_defs: list[Definition], evaluators: dict[str, Definition]
 ) -> CasePlan:
     """Each turn's metrics: a turn's own list first, then its test case's, then the agent's."""
-    i, case, path = written.index, written.case, written.path
+    i, case, path = case_metrics.index, case_metrics.case, case_metrics.path
     inherited: tuple[Level, list[Definition]] = (
-        ("test case", written.own) if written.own else ("agent", agent_defs)
+        ("test case", case_metrics.own) if case_metrics.own else ("agent", agent_defs)
     )
     turns = case.get("turns")
     multi_turn = isinstance(turns, list)
@@ -279,7 +279,7 @@ def _case_plan(
 
     def plan(j: int | None, scope: dict[str, Any], where: JsonPath, own: bool) -> TurnPlan:
         level: tuple[Level, list[Definition]] = (
-            ("turn", written.turns[j]) if own and j is not None else inherited
+            ("turn", case_metrics.turns[j]) if own and j is not None else inherited
         )
         source, defs = level
         if not defs:
@@ -288,7 +288,7 @@ def _case_plan(
         key = (id(defs), missing, multi_turn)
         made = shared.get(key) if source != "turn" else None
         if made is None:
-            made = defs[0].path[:-1], [_applied(d, evaluators, missing, multi_turn) for d in defs]
+            made = defs[0].path[:-1], [_apply(d, evaluators, missing, multi_turn) for d in defs]
             if source != "turn":
                 shared[key] = made
         return TurnPlan(i, j, scope, where, source, made[0], list(made[1]))
@@ -296,22 +296,22 @@ def _case_plan(
     if not isinstance(turns, list):
         return CasePlan(i, case, path, [plan(None, case, path, False)])
     plans = [
-        plan(j, turn, (*path, "turns", j), j in written.turns)
+        plan(j, turn, (*path, "turns", j), j in case_metrics.turns)
         for j, turn in enumerate(turns)
         if isinstance(turn, dict)
     ]
     return CasePlan(i, case, path, plans)
 
 
-def _applied(
+def _apply(
     own: Definition, evaluators: dict[str, Definition], missing: bool, multi_turn: bool
-) -> Applied:
+) -> TurnMetric:
     """``own`` on a turn (``missing``: without a ground truth)."""
     if own.kind == "code":
         status = "disabled" if own.metric.get("enabled") is False else "runs"
-        return Applied(own, None, status)
+        return TurnMetric(own, None, status)
     evaluator = evaluators.get(own.key) if own.key is not None else None
     status = "runs"
     if missing and own.key in NEEDING_GROUND_TRUTH.get(own.kind or "", ()):
         status = "skipped-no-ground-truth" if multi_turn else "no-ground-truth"
-    return Applied(own, evaluator, status)
+    return TurnMetric(own, evaluator, status)

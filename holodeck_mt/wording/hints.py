@@ -60,11 +60,11 @@ def plural(n: int, noun: str, *, grouped: bool = False) -> str:
 def show(value: Any, limit: int = 40, *, given: bool = True, own: bool = False) -> str:
     """A bounded rendering of a value, never the whole of a large instance; a value of the
     input (``given``, not the schema's) marked (``own``: the diagnostic's own node's)."""
-    shown = _shown(value, limit)
+    shown = _show_plain(value, limit)
     return marked(shown, OWN if own else VALUE) if given else shown
 
 
-def _shown(value: Any, limit: int) -> str:
+def _show_plain(value: Any, limit: int) -> str:
     if value is None or isinstance(value, bool):
         return {None: "null", True: "true", False: "false"}[value]
     if isinstance(value, (int, float)):
@@ -92,10 +92,10 @@ def key(name: str, *, own: bool = False) -> str:
     return marked(clip(name), OWN if own else VALUE)
 
 
-def got(value: Any, *, own: bool = False) -> str:
+def show_with_kind(value: Any, *, own: bool = False) -> str:
     """``integer 206588``, ``null``, ``a mapping of 2 keys``: the value marked, not its kind."""
     if isinstance(value, (dict, list)) or value is None:
-        return _shown(value, 40)
+        return _show_plain(value, 40)
     return f"{kind_of(value)} {show(value, own=own)}"
 
 

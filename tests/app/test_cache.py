@@ -365,7 +365,7 @@ def test_the_default_cache_folder_is_never_inside_the_repository(
     monkeypatch.delenv("HOLODECK_MT_CACHE_DIR")
     monkeypatch.setenv("XDG_CACHE_HOME", str(project / ".cache"))
     monkeypatch.setenv("HOME", str(project))
-    assert cache.misplaced() == str(project) and cache.secret() is None
+    assert cache.find_holding_tree() == str(project) and cache.secret() is None
     run()
     assert not (project / ".cache").exists()
     outside = project.parent / f"{project.name}-user-cache"

@@ -415,7 +415,7 @@ def test_the_files_an_agent_yaml_names_come_last_whatever_they_are_called(
     named = str(tmp_path / "sub" / ".." / "cases.yaml")
     (tmp_path / "sub").mkdir()
     files = [named, str(tmp_path / "agent.yaml"), str(tmp_path / "other.yaml")]
-    first, later, targets = discovery.followed_last(files)
+    first, later, targets = discovery.order_followed_last(files)
     assert first == files[1:]
     assert later == [named]
     assert targets == [tmp_path / "cases.yaml"]

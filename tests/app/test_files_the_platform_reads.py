@@ -107,7 +107,7 @@ def test_the_language_servers_roles_use_the_same_naming_agent(tmp_path: Path) ->
     from holodeck_mt.lsp import checking
 
     file = _repository(tmp_path, "")
-    target, _, _ = checking.decided(file, tmp_path)
+    target, _, _ = checking.decide(file, tmp_path)
     assert target.role == "test-cases-file"
     assert target.agent == tmp_path / "agent.yaml"
     assert target.base == tmp_path
@@ -128,6 +128,6 @@ def test_an_agent_above_the_repository_is_never_read_to_name_a_test_cases_file(
     cases = repository / "data" / "cases.yaml"
     cases.write_text("- input: hi\n", encoding="utf-8")
     monkeypatch.chdir(repository)
-    assert discovery.naming_agent(cases) is None
+    assert discovery.find_naming_agent(cases) is None
     (repository / "agent.yaml").write_text(AGENT, encoding="utf-8")
-    assert discovery.naming_agent(cases) == repository / "agent.yaml"
+    assert discovery.find_naming_agent(cases) == repository / "agent.yaml"

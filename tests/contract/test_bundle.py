@@ -13,7 +13,7 @@ from referencing import Registry, Resource
 from referencing.exceptions import NoSuchResource
 from referencing.jsonschema import DRAFT202012
 
-from holodeck_mt.contract.keywords import extended
+from holodeck_mt.contract.keywords import extend
 from holodeck_mt.contract.registry import DOCUMENT, validator
 from holodeck_mt.read.loader import load
 from scripts import bundle_schema
@@ -111,7 +111,7 @@ def _bundle_validator() -> Draft202012Validator:
     )
     # The keywords the validator applies (a pattern's `$` is the end of the text): the
     # bundle is compared with the schema files, not one engine with another.
-    return extended(Draft202012Validator)(schema, registry=registry)  # type: ignore[return-value]
+    return extend(Draft202012Validator)(schema, registry=registry)  # type: ignore[return-value]
 
 
 def _error_paths(checker: Draft202012Validator, data: Any) -> set[tuple[str | int, ...]]:

@@ -215,13 +215,13 @@ def test_without_the_compiled_validator_the_python_path_gives_the_same_diagnosti
     text = gen.dump(gen.corpus(20, errors=5, seed=3)[0])
     expected = _diagnostics(text, "auto", monkeypatch)
     monkeypatch.setitem(sys.modules, "jsonschema_rs", None)  # import fails
-    fast_path._compiled.cache_clear()
+    fast_path._compile.cache_clear()
     try:
         assert fast_path._fast() is None
         assert _diagnostics(text, "auto", monkeypatch) == expected
     finally:
         monkeypatch.undo()
-        fast_path._compiled.cache_clear()
+        fast_path._compile.cache_clear()
 
 
 def test_a_valid_run_never_imports_jsonschema() -> None:

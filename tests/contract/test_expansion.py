@@ -18,7 +18,7 @@ from jsonschema import Draft202012Validator
 
 from holodeck_mt.contract import registry
 from holodeck_mt.contract.expansion import ExpansionError, expand, markdown
-from holodeck_mt.contract.keywords import extended
+from holodeck_mt.contract.keywords import extend
 from holodeck_mt.contract.walker import REFUSES, YAML, subschemas
 from tests.contract.test_bundle import corpus_params
 
@@ -32,7 +32,7 @@ SHARED = list(registry.source_files()[TURN]["$defs"]["TurnFields"]["properties"]
 @cache
 def _as_written() -> Draft202012Validator:
     files = registry.source_files()
-    checker = extended(Draft202012Validator)
+    checker = extend(Draft202012Validator)
     written = registry.registry_for(files)
     return checker(files[registry.DOCUMENT], registry=written)  # type: ignore[return-value]
 

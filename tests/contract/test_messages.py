@@ -203,7 +203,7 @@ def test_show_takes_its_limit() -> None:
     ],
 )
 def test_got_names_the_kind_and_the_value(value: object, phrase: str) -> None:
-    assert plain(hints.got(value)) == phrase
+    assert plain(hints.show_with_kind(value)) == phrase
 
 
 @pytest.mark.parametrize(

@@ -288,7 +288,7 @@ def test_a_key_and_entry_committed_in_the_cache_folder_change_no_verdict(
         return code, json.loads(captured.out), captured.err
 
     with monkeypatch.context() as patched:  # the attacker's run, the folder taken as it was
-        patched.setattr(cache, "misplaced", lambda judged=(): None)
+        patched.setattr(cache, "find_holding_tree", lambda judged=(): None)
         assert validate()[0] == 1
         folder = repo / ".cache" / "holodeck-mt"
         key = (folder / cache.SECRET).read_bytes()

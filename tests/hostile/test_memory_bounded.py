@@ -45,12 +45,12 @@ def test_the_checks_keep_no_list_of_a_walk_past_the_most_kept_nodes(
     data = [{"input": "q", "expected_tools": [{"name": "t", "args": {"a": i}}]} for i in range(5)]
     everything = list(layout.arg_values(data))
     small = checks.Context(data=data, base_dir=Path("."))
-    assert list(small.walked(layout.arg_values)) == everything
+    assert list(small.walk(layout.arg_values)) == everything
     assert "walked:arg_values" in small.cache  # shared by the next check
 
     monkeypatch.setattr(checks, "MOST_KEPT", 3)
     large = checks.Context(data=data, base_dir=Path("."))
-    found = large.walked(layout.arg_values)
+    found = large.walk(layout.arg_values)
     assert not isinstance(found, list)
     assert list(found) == everything
     assert large.cache == {}

@@ -19,7 +19,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("read/files.py", "read"): "the opener: confined, regular, non-blocking, bounded",
     ("app/cache.py", "_secret"): "the cache's key, in the user's cache folder",
     ("app/cache.py", "_entry_folder"): "the cache's folders, never links",
-    ("app/cache.py", "_own"): "a cache entry, never a link",
+    ("app/cache.py", "_read_own"): "a cache entry, never a link",
     ("app/cache.py", "_store"): "a cache entry written",
     ("app/cache.py", "_tool_state"): "package data: the schema files the key describes",
     ("contract/registry.py", "source_files"): "package data: the schema files",
@@ -27,7 +27,7 @@ ALLOWED: dict[tuple[str, str], str] = {
     ("app/editor_setup.py", "init_editor"): "package data: the bundled schema copied",
     ("app/rule_docs.py", "text"): "package data: docs/diagnostics.md",
     ("app/cli.py", "_detach_stdout"): "os.devnull, standard output gone",
-    ("rules/graders_import.py", "_silenced"): "os.devnull, a grader's output discarded",
+    ("rules/graders_import.py", "_silence"): "os.devnull, a grader's output discarded",
 }
 
 _OPENERS = {"open", "fdopen", "read_text", "read_bytes", "FileIO"}

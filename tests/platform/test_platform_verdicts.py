@@ -380,7 +380,7 @@ def _field_of(loc: tuple[Any, ...], data: Any) -> tuple[Any, ...]:
     """The data path of one of the platform's errors (its ``loc`` without branch names)."""
     from holodeck_mt.contract import platform_models
 
-    parts, _, _ = platform_models._located(loc, data)
+    parts, _, _ = platform_models._locate(loc, data)
     return parts
 
 

@@ -13,7 +13,7 @@ import pytest
 import yaml
 
 from holodeck_mt.read import loader
-from holodeck_mt.read.yaml_errors import explain, shown
+from holodeck_mt.read.yaml_errors import explain, show_line
 from tests.conftest import FIXTURES
 
 SLIPS = sorted(
@@ -71,5 +71,5 @@ def test_an_error_no_rule_knows_keeps_the_parsers_words() -> None:
 
 
 def test_a_line_in_a_message_shows_tabs_and_control_characters_escaped() -> None:
-    assert shown("\tkey: \x1b[31mred") == '"\\tkey: \\x1b[31mred"'
-    assert len(shown("x" * 500)) <= 62
+    assert show_line("\tkey: \x1b[31mred") == '"\\tkey: \\x1b[31mred"'
+    assert len(show_line("x" * 500)) <= 62
