@@ -163,6 +163,13 @@ class Provenance:
             self._seen[parts, key] = clip(written) if written else None
         return self._seen[parts, key] or text
 
+    def _keys_as_written(self, parts: JsonPath) -> JsonPath:
+        """``parts`` with each key that came from a reference as the file writes it."""
+        return tuple(
+            self._as_written(parts[: i + 1], p, key=True) if isinstance(p, str) else p
+            for i, p in enumerate(parts)
+        )
+
     def name(self, index: int | None, name: str | None) -> str | None:
         """The ``index``-th test case's name as shown: as written when from a reference."""
         case = self._locator.case_path(index) if self._locator and index is not None else None
@@ -213,13 +220,9 @@ class Provenance:
             "hint": resolved(hint, own, near, written, self._origin) or None,
             "fix": d.fix if not near or (whole and not self.refs(*whole)) else None,
         }
-        keys = tuple(
-            self._as_written(parts[: i + 1], p, key=True) if isinstance(p, str) else p
-            for i, p in enumerate(parts)
-        )
-        if keys != parts:
-            _, relative = self._locator.case_of(keys) if self._locator else (None, keys)
-            new["pointer_parts"], new["path"] = keys, format_path(relative)
+        keys = self._keys_as_written(parts)
+        if keys != parts and self._locator is not None:  # keys come from a loaded reading
+            new["pointer_parts"], new["path"] = keys, format_path(self._locator.case_of(keys)[1])
         new["test_case"] = self.name(d.test_case_index, d.test_case)
         return dataclasses.replace(d, **new)
 

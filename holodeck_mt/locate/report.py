@@ -6,12 +6,16 @@ from __future__ import annotations
 import dataclasses
 from collections import Counter
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate.provenance import Provenance, plain
 from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, under
 from holodeck_mt.read.document import Reading
 from holodeck_mt.wording.hints import plural
+
+if TYPE_CHECKING:
+    from holodeck_mt.locate.locate import Locator
 
 #: Which diagnostics a file reports (the codes selected, its suppressions); None: all.
 Keep = Callable[[Diagnostic], bool] | None
@@ -29,22 +33,8 @@ def diagnose(
     """The file's diagnostics: each fault of ``reading`` and what the reading found, located,
     resolved by where its substituted values lie (``origin``: the agent.yaml's, for its
     test-cases file), placed in the text as written, and finished; and those values' ranges."""
-    doc, sub = reading.doc, reading.sub
-    found, locator = list(doc.diagnostics), None
-    if doc.loaded:
-        faults = _pruned(faults)
-        if reading.followed is not None and reading.followed.fault is not None:
-            faults.append(reading.followed.fault)
-        faulted = doc.reported | {f.parts for f in faults}
-        found += [d for d in reading.dialect if not under(d.pointer_parts, faulted)]
-        if faults or found or sub.used or origin:
-            from holodeck_mt.locate.locate import Locator  # a clean file needs none (start-up)
-
-            locator = Locator(doc, limits)
-            worded = _ranged(doc.text, map(locator.worded, found))
-            found = [*locator.diagnostics(faults), *map(locator.in_test_case, worded)]
-    elif not reading.too_large:
-        found = _ranged(doc.text, found)
+    sub = reading.sub
+    found, locator = _located(reading, faults, limits, bool(sub.used or origin))
     provenance = None
     if (sub.used or origin) and not reading.too_large:
         provenance = Provenance(reading, locator, origin)
@@ -53,6 +43,29 @@ def diagnose(
         placer = sub.placer(reading.text)
         found = [d for d in map(placer.place, found) if d is not None]
     return finish([*found, *reading.found], limits, keep), provenance
+
+
+def _located(
+    reading: Reading, faults: list[Fault], limits: Limits, resolving: bool
+) -> tuple[list[Diagnostic], Locator | None]:
+    """Every fault of the document (that of the test-cases file it names not followed
+    included), with the reader's diagnostics and the dialect's warnings no fault covers,
+    located; and the locator, when there was one to make (``resolving``: provenance needs it)."""
+    doc, followed = reading.doc, reading.followed
+    if not doc.loaded:
+        return doc.diagnostics if reading.too_large else _ranged(doc.text, doc.diagnostics), None
+    faults = _pruned(faults)
+    if followed is not None and followed.fault is not None:
+        faults.append(followed.fault)
+    faulted = doc.reported | {f.parts for f in faults}
+    found = [*doc.diagnostics, *(d for d in reading.dialect if not under(d.pointer_parts, faulted))]
+    if not faults and not found and not resolving:
+        return [], None
+    from holodeck_mt.locate.locate import Locator  # a clean file needs none (start-up)
+
+    locator = Locator(doc, limits)
+    worded = _ranged(doc.text, map(locator.worded, found))
+    return [*locator.diagnostics(faults), *map(locator.in_test_case, worded)], locator
 
 
 def _pruned(faults: list[Fault]) -> list[Fault]:
