@@ -250,8 +250,7 @@ class Entry:
     def _entry(self, key: bytes, raw: bytes, results: list[FileResult]) -> dict[str, Any] | None:
         """The results with keyed hashes of what validating read; None when a file they
         depend on is not known (a test-cases file named and not followed)."""
-        from holodeck_mt.read.env_vars import REFERENCE
-        from holodeck_mt.read.substitution import ENV_FILES
+        from holodeck_mt.read.substitution import ENV_FILES, REFERENCE
 
         followed = [r.path for r in results[1:]]  # the test-cases file the document named
         unfollowed = not followed and b"test_cases_file" in raw

@@ -51,8 +51,10 @@ def as_written(
     worded = Worded(fault.message, fault.hint, fix)
     if not quote and not converted:
         return worded
-    from holodeck_mt.text.ranges import span_at  # on a fault only (start-up)
-    from holodeck_mt.text.source import source_text
+    from holodeck_mt.text.ranges import (
+        source_text,
+        span_at,  # on a fault only (start-up)
+    )
 
     span = span_at(text, line, column, innermost=True, within=within())
     if span is None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from holodeck_mt.read.parsers import PURE_MAX_CHARS
+from holodeck_mt.read.loader import PURE_MAX_CHARS
 
 
 def in_comments(text: str, offsets: Sequence[int]) -> list[bool]:

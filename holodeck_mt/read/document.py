@@ -10,7 +10,7 @@ from pathlib import Path
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import Diagnostic
-from holodeck_mt.read import dialect, env_vars, files, follow, loader, substitution
+from holodeck_mt.read import dialect, files, follow, loader, substitution
 from holodeck_mt.read.substitution import Substituted
 
 
@@ -45,7 +45,7 @@ def ingest(
     if len(text) > limits.max_bytes:
         refusal = files.too_large(len(text), limits)
         return Reading(text, Substituted(text), loader.Document(text, [refusal]), too_large=True)
-    env = substitution.environment(workdir) if _may_reference(text) else None
+    env = substitution.environment(workdir) if substitution.may_reference(text) else None
     sub = Substituted(text)
     if env is not None:
         sub = substitution.substitute(text, env.variables)
@@ -59,23 +59,5 @@ def ingest(
     agents_own = substitution.environment(folder).variables if sub.unset else env.variables
     beside = agents_own.keys() - env.variables.keys()
     path = followed.shown if followed and followed.fault else ""
-    unset = env_vars.unset(text, env.variables, set(substitution.UNSET.findall(path)), beside)
-    found = (*unset, *substitution.refused(text, env))
-    return Reading(text, sub, doc, followed, found, warned)
-
-
-#: The braces of a text looked at one by one before it is searched for ``${`` whole.
-_BRACES_LOOKED_AT = 1024
-
-
-def _may_reference(text: str) -> bool:
-    """``"${" in text``, each brace found by a one-character search (memchr, twenty times faster
-    than a two-character search on a text full of ``$``); past so many, the rest searched whole."""
-    at = text.find("{", 1)
-    for _ in range(_BRACES_LOOKED_AT):
-        if at < 0:
-            return False
-        if text[at - 1] == "$":
-            return True
-        at = text.find("{", at + 1)
-    return at >= 0 and text.find("${", at - 1) >= 0
+    found = substitution.findings(text, env, set(substitution.UNSET.findall(path)), beside)
+    return Reading(text, sub, doc, followed, tuple(found), warned)

@@ -1,25 +1,28 @@
 """YAML text to plain JSON-shaped data, read exactly as the platform's ``yaml.safe_load``.
 
-Syntax by libyaml, checked against PyYAML's own parser where they differ (``parsers``);
+Syntax by libyaml, checked against PyYAML's own parser where the two may part (below);
 scalars by YAML 1.1 (``scalars``); data and positions from the events (``builder``).
 """
 
 from __future__ import annotations
 
+import bisect
 import gc
+import re
 import sys
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import clip
-from holodeck_mt.read import compiled, parsers
+from holodeck_mt.read import compiled
 from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote
 from holodeck_mt.read.decoding import decode, nul_diagnostic
+from holodeck_mt.text.lines import LINE_BREAKS, YAML_BREAKS
 from holodeck_mt.text.positions import Positions, line_column
 
 if TYPE_CHECKING:  # PyYAML is imported only for a text the compiled builder declines
@@ -125,25 +128,117 @@ def load(text: str, *, limits: Limits | None = None, positions: bool | Index = T
     return doc
 
 
+#: The largest text the pure-Python parser (about 1 MB/s) reads again.
+PURE_MAX_CHARS = 8 * 1024 * 1024
+
+#: A block scalar header the pure-Python parser takes (spaces, not tabs, before a comment).
+_BLOCK_HEADER = re.compile(
+    rf"[|>](?:[-+][0-9]?|[0-9][-+]?)?(?: +#[^{LINE_BREAKS}]*| *)(?:[{LINE_BREAKS}]|\Z)"
+)
+
+
+class EventSource(NamedTuple):
+    """``get_event()`` over a text, and ``close()`` to free the parser."""
+
+    get_event: Callable[[], Any]
+    close: Callable[[], None]
+
+
+def libyaml(text: str) -> EventSource:
+    # PyYAML is imported on first use: the compiled builder's runs never need it.
+    try:
+        from yaml._yaml import CParser
+    except ImportError as missing:  # pragma: no cover - exercised only without libyaml
+        raise ImportError(
+            "holodeck-mt needs PyYAML built with libyaml (its C binding, yaml.CParser); "
+            "reinstall PyYAML from a wheel: pip install --force-reinstall 'PyYAML>=6.0.1'"
+        ) from missing
+    parser = CParser(text)
+    return EventSource(parser.get_event, lambda: None)
+
+
+def pure(text: str) -> EventSource:
+    from yaml import SafeLoader
+
+    loader = SafeLoader(text)
+    return EventSource(loader.get_event, loader.dispose)
+
+
+def libyaml_may_differ(text: str, scalars: list[tuple[int, int, str]]) -> bool:
+    """Whether the pure-Python parser could read the text otherwise (``scalars``: spans)."""
+    if text.find("\ufeff", 1) >= 0:
+        return True
+    spans = []
+    for start, end, style in scalars:
+        indicator = text.find(style, start, end)  # after the node's anchor and tag
+        if indicator < 0:
+            return True
+        if style in "|>" and _BLOCK_HEADER.match(text, indicator) is None:
+            return True
+        spans.append((indicator, end))
+    return "\t" in text and stray_tab(text, spans) is not None
+
+
+def stray_tab(text: str, spans: list[tuple[int, int]]) -> int | None:
+    """The offset of the first tab outside the ``spans`` of scalars and outside a comment."""
+    starts = [start for start, _ in spans]
+    tab = text.find("\t")
+    while tab >= 0:
+        inside = _span_at(spans, starts, tab)
+        if inside is not None:
+            tab = text.find("\t", inside[1])
+            continue
+        line_start = max(text.rfind(brk, 0, tab) for brk in LINE_BREAKS) + 1
+        if not _in_comment(text, line_start, tab, spans, starts):
+            return tab
+        line_end = YAML_BREAKS.search(text, tab)
+        if line_end is None:
+            return None
+        tab = text.find("\t", line_end.start())
+    return None
+
+
+def _span_at(
+    spans: list[tuple[int, int]], starts: list[int], offset: int
+) -> tuple[int, int] | None:
+    i = bisect.bisect_right(starts, offset) - 1
+    if i >= 0 and spans[i][0] <= offset < spans[i][1]:
+        return spans[i]
+    return None
+
+
+def _in_comment(
+    text: str, line_start: int, offset: int, spans: list[tuple[int, int]], starts: list[int]
+) -> bool:
+    """Whether a comment starts on this line before ``offset``."""
+    hash_at = text.find("#", line_start, offset)
+    while hash_at >= 0:
+        before = text[hash_at - 1] if hash_at > line_start else " "
+        if before in " \t" and _span_at(spans, starts, hash_at) is None:
+            return True
+        hash_at = text.find("#", hash_at + 1, offset)
+    return False
+
+
 def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> Builder:
     """Build with libyaml; read again with PyYAML's own parser where the two may part."""
-    second_opinion = len(text) <= parsers.PURE_MAX_CHARS
+    second_opinion = len(text) <= PURE_MAX_CHARS
     fast = compiled.build(text, limits, positions)
-    if fast is not None and not (second_opinion and parsers.libyaml_may_differ(text, fast.spans)):
+    if fast is not None and not (second_opinion and libyaml_may_differ(text, fast.spans)):
         return fast
     from yaml.error import YAMLError
 
     try:
-        built = _build(text, parsers.libyaml(text), limits, positions)
+        built = _build(text, libyaml(text), limits, positions)
     except (YAMLError, Abort) as refused:  # the platform's parser may fail elsewhere
         if not second_opinion:
             raise
         try:
-            return _build(text, parsers.pure(text), limits, positions)
+            return _build(text, pure(text), limits, positions)
         except YAMLError as also_refused:
             raise _first(also_refused, refused) from None
-    if second_opinion and (built.flow_differs or parsers.libyaml_may_differ(text, built.spans)):
-        return _build(text, parsers.pure(text), limits, positions)
+    if second_opinion and (built.flow_differs or libyaml_may_differ(text, built.spans)):
+        return _build(text, pure(text), limits, positions)
     return built
 
 
@@ -159,9 +254,7 @@ def _first(platform: YAMLError, libyaml: YAMLError | Abort) -> YAMLError:
     return platform
 
 
-def _build(
-    text: str, source: parsers.EventSource, limits: Limits, positions: int | None
-) -> Builder:
+def _build(text: str, source: EventSource, limits: Limits, positions: int | None) -> Builder:
     builder = Builder(limits, positions, text)
     try:
         builder.stream(source.get_event)

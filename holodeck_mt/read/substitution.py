@@ -3,7 +3,8 @@
 The platform substitutes the raw text (comments and quotes included); an unset reference
 becomes a plain word of its length, nothing found on it told; a fault inside a value
 stands at its ``${``. What came from a set reference is told by :attr:`Substituted.spans`
-(``locate/provenance``), never by a value's characters.
+(``locate/provenance``), never by a value's characters. An unset variable is a warning
+(HMT213): the platform refuses the file, but it may be set where the tests run (CI secrets).
 """
 
 from __future__ import annotations
@@ -14,12 +15,12 @@ import dataclasses
 import operator
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from holodeck_mt.model import Diagnostic, make
-from holodeck_mt.read.env_vars import REFERENCE
+from holodeck_mt.model import Diagnostic, clip, make
+from holodeck_mt.text.lines import CR_LF_BREAKS
 
 #: The largest ``.env`` file read; a larger one is refused.
 MAX_ENV_FILE = 256 * 1024
@@ -29,6 +30,66 @@ MAX_ENV_EXPANSION = 4 * MAX_ENV_FILE
 UNSET = re.compile(r"\$_([A-Za-z_][A-Za-z0-9_]*)_")
 #: Where the ``holodeck`` command reads variables from, after the environment.
 ENV_FILES = (Path(".env"), Path("~/.holodeck/.env"))
+
+
+#: Said of a variable the path of `test_cases_file` needs: the file is not followed.
+_UNFOLLOWED = "; the test-cases file `test_cases_file` names was not validated: its path needs {}"
+#: Said of a variable only the ``.env`` of the file's folder sets (not the working folder's).
+_BESIDE = (
+    "`holodeck test` reads ./.env where it runs (the working folder), not the .env in this "
+    "file's folder, which sets {}: set it in ./.env, or run from this file's folder"
+)
+#: The platform's reference syntax: ``${`` a name ``}``, nothing else (no defaults).
+REFERENCE = re.compile(r"\$\{([A-Za-z_][A-Za-z0-9_]*)\}")
+
+
+def _unset(
+    text: str,
+    environ: Mapping[str, str],
+    unfollowed: Collection[str] = (),
+    beside: Collection[str] = (),
+) -> list[Diagnostic]:
+    """One warning per unset variable, at its first reference, with the reference's range.
+    ``environ``: the variables a ``holodeck`` command sees
+    (:func:`holodeck_mt.read.substitution.environment`), never the environment alone;
+    ``unfollowed``: those in a `test_cases_file` that was therefore not validated;
+    ``beside``: those the ``.env`` of the file's own folder sets, which the command ignores."""
+    if "${" not in text:
+        return []
+    first: dict[str, int] = {}
+    count: dict[str, int] = {}
+    for match in REFERENCE.finditer(text):
+        name = match.group(1)
+        if name in environ:
+            continue
+        first.setdefault(name, match.start())
+        count[name] = count.get(name, 0) + 1
+    if not first:
+        return []
+    starts = [0] + [m.end() for m in CR_LF_BREAKS.finditer(text)]
+    out = []
+    for name, offset in first.items():
+        line = bisect.bisect_right(starts, offset)
+        column = offset - starts[line - 1] + 1
+        more = count[name] - 1
+        also = f" ({more} more reference{'s' if more != 1 else ''})" if more else ""
+        shown = clip(name)
+        out.append(
+            make(
+                "HMT213",
+                f"environment variable {shown} is not set: the platform refuses to load this "
+                f"file unless it is set when it runs{also}"
+                + (_UNFOLLOWED.format(shown) if name in unfollowed else ""),
+                line,
+                column,
+                hint=(_BESIDE if name in beside else "set {} where `holodeck test` runs").format(
+                    shown
+                )
+                + (", and here to validate the test-cases file too" if name in unfollowed else "")
+                + f", or remove ${{{shown}}}",
+            )
+        )
+    return out
 
 
 @dataclass
@@ -126,7 +187,37 @@ def environment(
     return Environment(found, tuple(refused))
 
 
-def refused(text: str, env: Environment) -> list[Diagnostic]:
+#: The braces of a text looked at one by one before it is searched for ``${`` whole.
+_BRACES_LOOKED_AT = 1024
+
+
+def may_reference(text: str) -> bool:
+    """``"${" in text``, each brace found by a one-character search (memchr, twenty times faster
+    than a two-character search on a text full of ``$``); past so many, the rest searched whole."""
+    at = text.find("{", 1)
+    for _ in range(_BRACES_LOOKED_AT):
+        if at < 0:
+            return False
+        if text[at - 1] == "$":
+            return True
+        at = text.find("{", at + 1)
+    return at >= 0 and text.find("${", at - 1) >= 0
+
+
+def findings(
+    text: str, env: Environment, unfollowed: Collection[str], beside: Collection[str]
+) -> list[Diagnostic]:
+    """What substituting ``text`` found, each with its range: one HMT213 per variable unset
+    in ``env`` (``unfollowed``, ``beside``: see :func:`_unset`), one per ``.env`` refused."""
+    found = [*_unset(text, env.variables, unfollowed, beside), *_refused(text, env)]
+    if not found:
+        return []
+    from holodeck_mt.text import ranges
+
+    return ranges.with_ranges(text, found)
+
+
+def _refused(text: str, env: Environment) -> list[Diagnostic]:
     """One HMT213 per ``.env`` file refused, at the first ``${NAME}`` of ``text`` (a text
     naming no variable does not depend on it); never quoting the file."""
     if not env.refused:
@@ -134,10 +225,10 @@ def refused(text: str, env: Environment) -> list[Diagnostic]:
     first = REFERENCE.search(text)
     if first is None:
         return []
-    from holodeck_mt.text import lines, ranges
+    from holodeck_mt.text import lines
 
     line, column = _position(lines.starts(text), first.start())
-    found = [
+    return [
         make(
             "HMT213",
             f"{why}, so its variables are not used here: a variable set only there counts "
@@ -149,7 +240,6 @@ def refused(text: str, env: Environment) -> list[Diagnostic]:
         )
         for why in env.refused
     ]
-    return ranges.with_ranges(text, found)
 
 
 def _env_files(folder: Path | None) -> list[tuple[str, Path, Path | None]]:
@@ -194,7 +284,7 @@ def _env_file(
     except ValueError:
         return {}, None
     try:
-        return _expanded(raw, seen), None
+        return _expand(raw, seen), None
     except UnicodeDecodeError:
         return {}, "is not UTF-8 text (the `holodeck` command fails reading it)"
     except _TooLarge:
@@ -205,7 +295,7 @@ class _TooLarge(Exception):
     pass
 
 
-def _expanded(raw: bytes, seen: Mapping[str, str]) -> dict[str, str]:
+def _expand(raw: bytes, seen: Mapping[str, str]) -> dict[str, str]:
     """``raw`` expanded as ``load_dotenv(override=False)`` does (``seen`` first, then the
     lines above); :class:`_TooLarge` once the work passes :data:`MAX_ENV_EXPANSION`
     characters (a line can double the one above, unclosed ``${`` make the search quadratic)."""

@@ -40,7 +40,6 @@ RECORDS = "holodeck_mt.model"
 READERS = {
     "holodeck_mt.read.loader",
     "holodeck_mt.read.builder",
-    "holodeck_mt.read.parsers",
     "yaml",
 }
 #: The list of every code: its rule modules describe themselves beside their checks.

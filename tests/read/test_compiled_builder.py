@@ -23,7 +23,7 @@ from hypothesis import strategies as st
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate.locate import same
-from holodeck_mt.read import compiled, parsers
+from holodeck_mt.read import compiled, loader
 from holodeck_mt.read.builder import Builder
 from tests.conftest import ROOT, sample_files
 from tests.strategies import documents, emit
@@ -121,7 +121,7 @@ def _positions(built: Builder) -> dict[tuple[Any, ...], tuple[Any, Any, Any]] | 
 def _reference(text: str, depth: int | None) -> Builder | None:
     built = Builder(Limits(), depth, text)
     try:
-        built.result = built.stream(parsers.libyaml(text).get_event)
+        built.result = built.stream(loader.libyaml(text).get_event)
     except Exception:  # a text the reference refuses: the compiled builder must decline
         return None
     return built

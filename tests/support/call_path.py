@@ -131,7 +131,6 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "read.document",
             "read.substitution",
-            "read.env_vars",
             "read.follow",
             "read.files",
             "read.confine",
@@ -147,7 +146,6 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
             "locate.locate",
             "locate.worded",
             "text.quoting",
-            "text.source",
         ),
     ),
 )
@@ -170,7 +168,6 @@ BELOW: tuple[str, ...] = (
     "read.scalars",
     "read.compiled",
     "read.decoding",
-    "read.parsers",
     "read.yaml_errors",
 )
 

@@ -1,5 +1,5 @@
 """Every node's span from one whole parse of a text: the oracle the lazy reading of
-:mod:`holodeck_mt.text.source` is checked against, node by node."""
+:mod:`holodeck_mt.text.ranges` is checked against, node by node."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Any
 import yaml
 
 from holodeck_mt.text.positions import Position
-from holodeck_mt.text.source import Span
+from holodeck_mt.text.ranges import Span
 
 try:
     from yaml._yaml import CParser as _Parser

@@ -15,7 +15,7 @@ import pytest
 
 from holodeck_mt import layout
 from holodeck_mt.read import loader
-from holodeck_mt.text import ranges, source
+from holodeck_mt.text import ranges
 from tests.conftest import ROOT, sample_files
 from tests.support import corpus as gen
 from tests.support import whole_parse
@@ -39,14 +39,14 @@ def test_every_node_ends_where_source_ends_it(path: Path, backwards: bool) -> No
     except UnicodeDecodeError:
         pytest.skip("not UTF-8")
     spans = whole_parse.spans(text)
-    source._events.cache_clear()  # questions in this order, from a fresh reading
+    ranges._events.cache_clear()  # questions in this order, from a fresh reading
     for (line, column), found in sorted(spans.items(), reverse=backwards):
         for key, span in ((False, found[0]), (True, found[-1])):
             if span.end_offset == span.start_offset:
                 continue
-            assert source.node_span(text, line, column, innermost=key) == span, (line, column)
+            assert ranges.node_span(text, line, column, innermost=key) == span, (line, column)
             got = ranges.end_of(text, line, column, key=key)
-            if not key and (line, column) == source.root_position(text):
+            if not key and (line, column) == ranges.root_position(text):
                 continue  # a diagnostic on the root spans the whole text
             assert got == (span.end_line, span.end_column), (line, column, key)
 

@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from holodeck_mt.read import loader
-from holodeck_mt.text import source
-from holodeck_mt.text.source import Span, node_span, source_text
+from holodeck_mt.text import ranges
+from holodeck_mt.text.ranges import Span, node_span, source_text
 from tests.conftest import FIXTURES, sample_files
 
 TEXT = """\
@@ -101,11 +101,11 @@ def test_the_nodes_before_a_syntax_error_keep_their_spans() -> None:
 
 def test_a_text_is_parsed_once_however_often_it_is_asked() -> None:
     text = "fresh: [1, 2]\nother: 3\n"
-    before = source._events.cache_info().misses
+    before = ranges._events.cache_info().misses
     for _ in range(3):
         node_span(text, 1, 8)
         node_span(text, 2, 8)
-    assert source._events.cache_info().misses == before + 1
+    assert ranges._events.cache_info().misses == before + 1
 
 
 def _values(data: Any, located: Any, positions: loader.Positions) -> Any:
