@@ -75,8 +75,8 @@ def _read_seconds(texts: list[str], compiled: bool) -> float:
 
 def builder() -> str:
     """Which builder the validator uses here."""
-    compiled = importlib.import_module("holodeck_mt.read.compiled")
-    return "compiled" if compiled.AVAILABLE else "pure-Python"
+    loader = importlib.import_module("holodeck_mt.read.loader")
+    return "compiled" if loader.COMPILED else "pure-Python"
 
 
 def _timed(totals: dict[str, float], label: str, work: Callable[..., Any]) -> Callable[..., Any]:

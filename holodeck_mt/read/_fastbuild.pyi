@@ -1,4 +1,4 @@
-# The interface of the compiled builder (_fastbuild.c); see holodeck_mt/read/compiled.py.
+# The interface of the compiled builder (_fastbuild.c); see holodeck_mt/read/loader.py.
 from collections.abc import Callable
 from typing import Any
 

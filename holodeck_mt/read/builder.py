@@ -107,7 +107,7 @@ class Builder:
         small = index_depth == sys.maxsize and len(text) <= _SMALL_TEXT
         self.ends_depth = sys.maxsize if small else 0
         self.ends_left = sys.maxsize if small else _ROOT_ENDS
-        #: The deepest indexed level (-1: none); these are given to read/compiled too.
+        #: The deepest indexed level (-1: none); these are given to the compiled builder too.
         self.index_depth = index_depth if index_depth is not None else -1
         self.diagnostics: list[dg.Diagnostic] = []
         self.reported: set[dg.JsonPath] = set()

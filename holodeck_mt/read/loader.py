@@ -1,25 +1,29 @@
 """YAML text to plain JSON-shaped data, read exactly as the platform's ``yaml.safe_load``.
 
 Syntax by libyaml, checked against PyYAML's own parser where the two may part (below);
-scalars by YAML 1.1 (``scalars``); data and positions from the events (``builder``).
+scalars by YAML 1.1 (``scalars``); data and positions from the events (``builder``, or
+the compiled builder where it was built: C over libyaml, several times faster).
 """
 
 from __future__ import annotations
 
 import bisect
 import gc
+import os
 import re
 import sys
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Literal, NamedTuple
 
 from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
 from holodeck_mt.model import clip
-from holodeck_mt.read import compiled
+from holodeck_mt.read import builder as bd
+from holodeck_mt.read import scalars as sc
 from holodeck_mt.read.builder import EMPTY, Abort, Builder, DialectNote
 from holodeck_mt.read.decoding import decode, nul_diagnostic
 from holodeck_mt.text.lines import LINE_BREAKS, YAML_BREAKS
@@ -128,6 +132,54 @@ def load(text: str, *, limits: Limits | None = None, positions: bool | Index = T
     return doc
 
 
+def _compiled_module() -> ModuleType | None:
+    """The compiled builder (``_fastbuild``, C over libyaml, several times faster than
+    :class:`Builder` on the common document), unless ``HOLODECK_MT_PURE_BUILDER=1``;
+    ``HOLODECK_MT_REQUIRE_COMPILED=1`` makes its absence an error."""
+    if os.environ.get("HOLODECK_MT_PURE_BUILDER", "") not in ("", "0"):
+        return None
+    try:
+        from holodeck_mt.read import _fastbuild
+    except ImportError:
+        if os.environ.get("HOLODECK_MT_REQUIRE_COMPILED", "") not in ("", "0"):
+            raise
+        return None
+    return _fastbuild
+
+
+_FAST = _compiled_module()
+#: Whether the compiled builder is here.
+COMPILED = _FAST is not None
+
+
+def build_compiled(text: str, limits: Limits, index_depth: int | None) -> Builder | None:
+    """The text as :class:`Builder` reads it, built in C; None: left to :class:`Builder`."""
+    if _FAST is None:
+        return None
+    reference = Builder(limits, index_depth, text)
+    built = _FAST.build(
+        text,
+        bd.plain_value,
+        bd.NOT_PLAIN,
+        sc.TYPED_FIRST,
+        reference.index_depth,
+        reference.ends_depth,
+        reference.ends_left,
+        limits.max_depth,
+        reference.quoted_spans,
+        reference.watch_question,
+        bd.CACHE_SIZE,
+    )
+    if built is None:
+        return None
+    data, root, keys, values, value_ends, spans = built
+    if reference.positions is not None:
+        reference.positions = Positions(root=root, keys=keys, values=values, value_ends=value_ends)
+    reference.spans = spans
+    reference.result = data
+    return reference
+
+
 #: The largest text the pure-Python parser (about 1 MB/s) reads again.
 PURE_MAX_CHARS = 8 * 1024 * 1024
 
@@ -223,7 +275,7 @@ def _in_comment(
 def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> Builder:
     """Build with libyaml; read again with PyYAML's own parser where the two may part."""
     second_opinion = len(text) <= PURE_MAX_CHARS
-    fast = compiled.build(text, limits, positions)
+    fast = build_compiled(text, limits, positions)
     if fast is not None and not (second_opinion and libyaml_may_differ(text, fast.spans)):
         return fast
     from yaml.error import YAMLError

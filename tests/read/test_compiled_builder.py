@@ -23,14 +23,14 @@ from hypothesis import strategies as st
 
 from holodeck_mt.limits import Limits
 from holodeck_mt.locate.locate import same
-from holodeck_mt.read import compiled, loader
+from holodeck_mt.read import loader
 from holodeck_mt.read.builder import Builder
 from tests.conftest import ROOT, sample_files
 from tests.strategies import documents, emit
 from tests.support import corpus as gen
 
 pytestmark = pytest.mark.skipif(
-    not compiled.AVAILABLE, reason="the compiled builder is not built here"
+    not loader.COMPILED, reason="the compiled builder is not built here"
 )
 
 
@@ -132,7 +132,7 @@ def _agrees(text: str) -> bool:
     reference every time; AssertionError when it read it otherwise."""
     read = False
     for name, depth in DEPTHS.items():
-        fast = compiled.build(text, Limits(), depth)
+        fast = loader.build_compiled(text, Limits(), depth)
         if fast is None:
             continue
         read = True
@@ -167,13 +167,13 @@ def test_compiled_builder_declines_what_only_the_reference_reports() -> None:
     ]
     for text in declined:
         for depth in DEPTHS.values():
-            assert compiled.build(text, Limits(), depth) is None, text
+            assert loader.build_compiled(text, Limits(), depth) is None, text
 
 
 def test_compiled_builder_stops_at_the_depth_limit() -> None:
     deep = "a:\n" + "".join("  " * i + "- \n" for i in range(1, 8))
-    assert compiled.build(deep, Limits(max_depth=3), None) is None
-    assert compiled.build(deep, Limits(), None) is not None
+    assert loader.build_compiled(deep, Limits(max_depth=3), None) is None
+    assert loader.build_compiled(deep, Limits(), None) is not None
 
 
 @pytest.mark.slow

@@ -21,7 +21,7 @@ from typing import Any
 import pytest
 import yaml
 
-from holodeck_mt.read import compiled, loader
+from holodeck_mt.read import loader
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.text.positions import line_column
 from tests.conftest import sample_files
@@ -111,8 +111,8 @@ def builder(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> 
     """Each comparison runs with either builder: the compiled one where it is built, and
     the pure-Python reference it falls back to."""
     if request.param == "pure":
-        monkeypatch.setattr(compiled, "_FAST", None)
-    elif not compiled.AVAILABLE:
+        monkeypatch.setattr(loader, "_FAST", None)
+    elif not loader.COMPILED:
         pytest.skip("the compiled builder is not built here")
     return str(request.param)
 

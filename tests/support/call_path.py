@@ -166,7 +166,6 @@ BELOW: tuple[str, ...] = (
     "read.loader",
     "read.builder",
     "read.scalars",
-    "read.compiled",
     "read.decoding",
     "read.yaml_errors",
 )
