@@ -21,7 +21,7 @@ from holodeck_mt.locate import report, suppressions
 from holodeck_mt.locate.provenance import Provenance
 from holodeck_mt.locate.suppressions import Screen
 from holodeck_mt.model import Diagnostic, FileResult, JsonPath, Role, clip
-from holodeck_mt.read import confine, document, files, follow, loader
+from holodeck_mt.read import confine, document, files, loader
 from holodeck_mt.rules import running
 from holodeck_mt.selection import Options
 from holodeck_mt.text.safe_text import display_path
@@ -79,7 +79,7 @@ class _FileContext:
 
 def _validate_text(
     text: str, context: _FileContext, following: bool = False, given: str | None = None
-) -> tuple[Checked, follow.Followed | None]:
+) -> tuple[Checked, document.Followed | None]:
     """The whole path of one document, and the test-cases file it names (when ``following``;
     ``given``: that file's text when an editor holds it): read, contract, rules, locate."""
     options, limits, role = context.options, context.limits, context.role
@@ -91,7 +91,7 @@ def _validate_text(
     request = None
     if following:
         outside = options.allow_outside_paths
-        request = follow.Request(
+        request = document.Request(
             context.base_dir, context.path, context.tree, outside, limits, given
         )
     reading = document.ingest(text, limits, context.workdir, context.base_dir, request)

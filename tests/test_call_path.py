@@ -30,7 +30,7 @@ def test_every_call_enters_read_contract_rules_and_locate_once_in_that_order() -
 def test_a_stage_return_is_a_call_back_from_another_stage() -> None:
     stops = ["read.document", "contract.verdict", "contract.messages", "contract.verdict"]
     assert call_path.stage_returns(stops) == []  # the stage's own
-    stops += ["locate.report", "read.dialect", "locate.report"]
+    stops += ["locate.report", "read.substitution", "locate.report"]
     assert call_path.stage_returns(stops) == ["locate.report"]  # back from a call into read
     assert call_path.stage_returns([*stops, "read.document"]) == ["locate.report", "read.document"]
     assert call_path.stages_entered(stops) == ["read", "contract", "locate", "read", "locate"]

@@ -93,7 +93,10 @@ class Screen:
     def __init__(self, text: str, path: str, options: Options) -> None:
         self.path = path
         self.selection: Selection = options.selection
-        self.report_unused = options.report_unused_ignores
+        #: Whether a suppression that silenced nothing is reported (HMT221), when asked.
+        self.report_unused = options.report_unused_ignores and self.selection.selects(
+            "HMT221", path
+        )
         self.suppressions = read(text)
         self._file_wide = [s for s in self.suppressions if s.file_wide]
         self._by_line: dict[int, list[Suppression]] = {}
@@ -119,7 +122,7 @@ class Screen:
 
     def unused(self) -> list[Diagnostic]:
         """An HMT221 for each code of a suppression that silenced nothing (when asked)."""
-        if not self.report_unused or not self.selection.selects("HMT221", self.path):
+        if not self.report_unused:
             return []
         return list(itertools.islice(self._unused(), MOST_SUPPRESSIONS))
 

@@ -272,6 +272,14 @@ def _in_comment(
     return False
 
 
+def load_as_needed(text: str, limits: Limits) -> Document:
+    """The document of ``text`` with the positions of its two top levels, every one when a
+    report would name a line only the full index holds (a duplicate's first): most files
+    need no full index (time, and most of a reading's memory)."""
+    doc = load(text, limits=limits, positions="top")
+    return load(text, limits=limits, positions="all") if doc.needs_index else doc
+
+
 def _build_as_the_platform(text: str, limits: Limits, positions: int | None) -> Builder:
     """Build with libyaml; read again with PyYAML's own parser where the two may part."""
     second_opinion = len(text) <= PURE_MAX_CHARS

@@ -131,10 +131,8 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
         (
             "read.document",
             "read.substitution",
-            "read.follow",
             "read.files",
             "read.confine",
-            "read.dialect",
         ),
     ),
     ("contract", ("contract",)),
