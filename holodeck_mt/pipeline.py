@@ -157,7 +157,7 @@ if hasattr(os, "register_at_fork"):  # no fork, no inherited objects, on Windows
     os.register_at_fork(after_in_child=_set_apart_before.cache_clear)
 
 
-def _result_unread(
+def _report_unread(
     path: str, found: Diagnostic | None, options: Options, limits: Limits
 ) -> FileResult:
     """The result of a file that is not read as text: what was found, if selected."""
@@ -189,7 +189,7 @@ def validate_text(
     if isinstance(text, (bytes, bytearray, memoryview)):
         decoded, problem = files.decode(bytes(text), limits)
         if decoded is None:
-            return _result_unread(display_path(path), problem, options, limits)
+            return _report_unread(display_path(path), problem, options, limits)
         text = decoded
     elif not isinstance(text, str):
         raise TypeError(f"validate_text() takes str or bytes, not {type(text).__name__}")
@@ -234,7 +234,7 @@ def check_file(
     except files.Refused as e:
         return [Checked(FileResult(display, [files.refused(str(e))], strict=options.strict))]
     if text is None:
-        return [Checked(_result_unread(display, problem, options, limits))]
+        return [Checked(_report_unread(display, problem, options, limits))]
     context = _FileContext(display, "document", path.parent, options, limits, tree)
     checked = _validate_document(text, context, None, options_of)
     checked[0].result.source = os.path.realpath(path)
@@ -299,7 +299,7 @@ def _validate_document(
     if found.text is None:
         return [
             checked,
-            Checked(_result_unread(found.shown, found.problem, options, context.limits)),
+            Checked(_report_unread(found.shown, found.problem, options, context.limits)),
         ]
     agent = checked.document.data if checked.document is not None else None
     errors = frozenset(d.pointer_parts for d in checked.result.diagnostics if d.severity == "error")

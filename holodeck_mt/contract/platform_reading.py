@@ -197,7 +197,7 @@ def relax(
                 changes.setdefault(change[0], change)
         if not changes:
             break
-        current = _replaced(current, {parts: new for parts, new, _ in changes.values()})
+        current = _replace(current, {parts: new for parts, new, _ in changes.values()})
         for parts, _, note in changes.values():
             # A dropped null is remembered (never converted twice) but never shown.
             notes[parts] = note if note is not None else Fault("", "", parts)
@@ -213,10 +213,10 @@ def _change(data: Any, parts: JsonPath, role: str) -> tuple[JsonPath, Any, Fault
     kind = None if value is _NO else kind_of(data, parts[:-1], role)
     if kind is None:
         return None
-    return _dropped(data, kind, parts, value) or _converted(kind, parts, value)
+    return _drop(data, kind, parts, value) or _convert(kind, parts, value)
 
 
-def _dropped(
+def _drop(
     data: Any, kind: str, parts: JsonPath, value: Any
 ) -> tuple[JsonPath, Any, Fault | None] | None:
     """A key the platform ignores beside `test_cases`, or a null meaning no value."""
@@ -228,25 +228,25 @@ def _dropped(
     return None
 
 
-def _converted(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, Fault] | None:
+def _convert(kind: str, parts: JsonPath, value: Any) -> tuple[JsonPath, Any, Fault] | None:
     """A value the platform converts, as it converts it, with the warning that says so."""
-    how = _reading(kind, parts[-1])
-    if how is None or value is None:
+    reading = _reading(kind, parts[-1])
+    if reading is None or value is None:
         return None
-    converted = _CONVERT[how](value)
+    converted = _CONVERT[reading](value)
     if converted is _NO or converted is value:  # the value itself: written as it is read
         return None
-    return parts, converted, _note(how, parts, value, converted)
+    return parts, converted, _note(reading, parts, value, converted)
 
 
-def _note(how: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
+def _note(reading: str, parts: JsonPath, value: Any, converted: Any) -> Fault:
     name = next((p for p in reversed(parts) if isinstance(p, str)), "")
     written = _written(converted)
     shown = hints.key(written, own=True)  # the node's own words
-    what = shown if how == BOOLEAN else f"the {how} {shown}"  # the number 5, the count 1
+    what = shown if reading == BOOLEAN else f"the {reading} {shown}"  # the number 5, the count 1
     fix = Rewrite(written, key=None if isinstance(parts[-1], int) else name)
     return Fault(
-        _CODES[how],
+        _CODES[reading],
         f"{hints.platform_reads(parts, hints.show(value, own=True))} as {what}; {fix.hint()}",
         parts,
         fix=fix,
@@ -283,10 +283,10 @@ def _written(value: Any) -> str:
     return str(value)
 
 
-def _replaced(data: Any, changes: dict[JsonPath, Any]) -> Any:
+def _replace(data: Any, changes: dict[JsonPath, Any]) -> Any:
     """A copy of ``data`` with each node at a path of ``changes`` replaced (``_NO``: removed);
     only the containers on the changed paths are copied, each once."""
-    root = _shallow(data)
+    root = _copy_shallow(data)
     fresh = {id(root)}
     for parts, replacement in changes.items():
         node = root
@@ -295,7 +295,7 @@ def _replaced(data: Any, changes: dict[JsonPath, Any]) -> Any:
             if not isinstance(child, (dict, list)):
                 break
             if id(child) not in fresh:
-                child = node[part] = _shallow(child)
+                child = node[part] = _copy_shallow(child)
                 fresh.add(id(child))
             node = child
         else:
@@ -308,7 +308,7 @@ def _replaced(data: Any, changes: dict[JsonPath, Any]) -> Any:
     return root
 
 
-def _shallow(data: Any) -> Any:
+def _copy_shallow(data: Any) -> Any:
     return dict(data) if isinstance(data, dict) else list(data) if isinstance(data, list) else data
 
 
@@ -332,7 +332,7 @@ _FREE_IN_TEST_CASE: tuple[tuple[_Pattern, int], ...] = ((("turns", int, "turn_co
 _UNHASHABLE = tuple(f"{NON_STRING_KEY}, got {what}" for what in COLLECTION_KEYS)
 
 
-def _below(parts: JsonPath, root: _Pattern, levels: int) -> bool:
+def _is_below(parts: JsonPath, root: _Pattern, levels: int) -> bool:
     """Whether the mapping at ``parts`` lies in the value at ``root`` deeper than the
     levels of keys its model checks."""
     return len(parts) >= len(root) + levels and matches(root, parts)
@@ -340,10 +340,10 @@ def _below(parts: JsonPath, root: _Pattern, levels: int) -> bool:
 
 def loaded_by_platform(data: Any, parts: JsonPath, role: Role) -> bool:
     """Whether a non-string key of the mapping at ``parts`` is one the platform loads."""
-    if role == "document" and any(_below(parts, root, n) for root, n in _FREE_IN_AGENT):
+    if role == "document" and any(_is_below(parts, root, n) for root, n in _FREE_IN_AGENT):
         return True
     index, relative = layout.test_case_of(data, parts)
-    return index is not None and any(_below(relative, root, n) for root, n in _FREE_IN_TEST_CASE)
+    return index is not None and any(_is_below(relative, root, n) for root, n in _FREE_IN_TEST_CASE)
 
 
 def reread(diagnostics: list[Diagnostic], data: Any, role: Role) -> list[Diagnostic]:

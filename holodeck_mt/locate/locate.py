@@ -98,7 +98,7 @@ class Locator:
             )
         return self.in_test_case(located)
 
-    def worded(self, found: Diagnostic) -> Diagnostic:
+    def word(self, found: Diagnostic) -> Diagnostic:
         """A diagnostic the reading made, with the words :meth:`diagnostic` gives a fault."""
         parts = found.pointer_parts
         fault = Fault(found.code, found.message, parts, hint=found.hint, fix=found.fix)
@@ -159,15 +159,15 @@ class Locator:
         text = self._doc.text
         starts = lines.starts(text)
         end = starts[after - 1] if after is not None and after <= len(starts) else len(text)
-        again = loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
-        data = again.data
+        reread = loader.load(text[starts[first - 1] : end], limits=self._limits, positions="all")
+        data = reread.data
         if isinstance(key, str):
             held = isinstance(data, dict) and list(data) == [key]
         else:
             held = isinstance(data, list) and len(data) == 1
-        if again.diagnostics or not held:
+        if reread.diagnostics or not held:
             return None
-        return (again, first) if _read_back(again, data[key], before) else None
+        return (reread, first) if _read_back(reread, data[key], before) else None
 
     def _section_lines(self, name: str) -> ranges.Lines | None:
         """The lines from the root key ``name`` to the next root key (None: the end)."""
@@ -251,7 +251,7 @@ def _value_end(
     return (line, column) if index > start else None
 
 
-def same(a: Any, b: Any) -> bool:
+def is_same(a: Any, b: Any) -> bool:
     """Whether two loaded values are equal, of the same types, keys in the same order (NaN
     equal to NaN); iterative, so a deep document cannot exhaust the stack."""
     pending = [(a, b)]
@@ -272,14 +272,14 @@ def same(a: Any, b: Any) -> bool:
     return True
 
 
-def _read_back(reading: loader.Document, again: Any, first: Any) -> bool:
+def _read_back(reading: loader.Document, reread: Any, first: Any) -> bool:
     """:func:`same`, proven at once (ten times faster) when ``marshal`` 2, which keeps types,
     key order and float bits, writes both alike; asked only without an alias (``*``), so the
     bytes stay the size of the lines."""
     if "*" not in reading.text:
         try:
-            if marshal.dumps(again, 2) == marshal.dumps(first, 2):
+            if marshal.dumps(reread, 2) == marshal.dumps(first, 2):
                 return True
         except ValueError:
             pass
-    return same(again, first)
+    return is_same(reread, first)

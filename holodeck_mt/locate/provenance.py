@@ -40,7 +40,7 @@ def references(names: Sequence[str]) -> str:
     return shown[0] if len(shown) == 1 else ", ".join(shown[:-1]) + " and " + shown[-1]
 
 
-def resolved(
+def resolve_pieces(
     text: str,
     own: Sequence[str],
     near: Sequence[str],
@@ -128,7 +128,7 @@ class Provenance:
         found = self.node(parts)
         refs = self.refs(*found) if found is not None else self.near(parts)
         if what == "words" or not refs:
-            return resolved(value, (), refs) if what == "words" else value
+            return resolve_pieces(value, (), refs) if what == "words" else value
         if isinstance(value, dict):
             return {
                 self._as_written((*parts, k), k, key=True) if isinstance(k, str) else k: self.shown(
@@ -212,12 +212,12 @@ class Provenance:
         parts, hint = d.pointer_parts, d.hint or ""
         near = self.near(parts)
         if not near and ORIGIN not in d.message + hint:
-            return plain(d)
+            return strip_marks(d)
         own, written = self._own(d) if near else ((), None)
         whole = self.node(parts) if d.fix is not None and near and not own else None
         new: dict[str, Any] = {
-            "message": resolved(d.message, own, near, written, self._origin),
-            "hint": resolved(hint, own, near, written, self._origin) or None,
+            "message": resolve_pieces(d.message, own, near, written, self._origin),
+            "hint": resolve_pieces(hint, own, near, written, self._origin) or None,
             "fix": d.fix if not near or (whole and not self.refs(*whole)) else None,
         }
         keys = self._keys_as_written(parts)
@@ -227,7 +227,7 @@ class Provenance:
         return dataclasses.replace(d, **new)
 
 
-def plain(d: Diagnostic) -> Diagnostic:
+def strip_marks(d: Diagnostic) -> Diagnostic:
     """``d`` as shown when nothing it shows came from a reference: its marks taken out."""
     message, hint = unmarked(d.message), unmarked(d.hint) or None if d.hint else d.hint
     same = (message, hint) == (d.message, d.hint)

@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.locate.provenance import Provenance, plain
+from holodeck_mt.locate.provenance import Provenance, strip_marks
 from holodeck_mt.model import MESSAGE, Diagnostic, Fault, JsonPath, clip, make, under
 from holodeck_mt.read.document import Reading
 from holodeck_mt.wording.hints import plural
@@ -34,18 +34,18 @@ def diagnose(
     resolved by where its substituted values lie (``origin``: the agent.yaml's, for its
     test-cases file), placed in the text as written, and finished; and those values' ranges."""
     sub = reading.sub
-    found, locator = _located(reading, faults, limits, bool(sub.used or origin))
+    found, locator = _locate_faults(reading, faults, limits, bool(sub.used or origin))
     provenance = None
     if (sub.used or origin) and not reading.too_large:
         provenance = Provenance(reading, locator, origin)
-    found = [provenance.diagnostic(d) if provenance else plain(d) for d in found]
+    found = [provenance.diagnostic(d) if provenance else strip_marks(d) for d in found]
     if sub.spans:
         placer = sub.placer(reading.text)
         found = [d for d in map(placer.place, found) if d is not None]
     return finish([*found, *reading.found], limits, keep), provenance
 
 
-def _located(
+def _locate_faults(
     reading: Reading, faults: list[Fault], limits: Limits, resolving: bool
 ) -> tuple[list[Diagnostic], Locator | None]:
     """Every fault of the document (that of the test-cases file it names not followed
@@ -53,8 +53,9 @@ def _located(
     located; and the locator, when there was one to make (``resolving``: provenance needs it)."""
     doc, followed = reading.doc, reading.followed
     if not doc.loaded:
-        return doc.diagnostics if reading.too_large else _ranged(doc.text, doc.diagnostics), None
-    faults = _pruned(faults)
+        found = doc.diagnostics if reading.too_large else _add_ranges(doc.text, doc.diagnostics)
+        return found, None
+    faults = _prune(faults)
     if followed is not None and followed.fault is not None:
         faults.append(followed.fault)
     faulted = doc.reported | {f.parts for f in faults}
@@ -64,11 +65,11 @@ def _located(
     from holodeck_mt.locate.locate import Locator  # a clean file needs none (start-up)
 
     locator = Locator(doc, limits)
-    worded = _ranged(doc.text, map(locator.worded, found))
+    worded = _add_ranges(doc.text, map(locator.word, found))
     return [*locator.diagnostics(faults), *map(locator.in_test_case, worded)], locator
 
 
-def _pruned(faults: list[Fault]) -> list[Fault]:
+def _prune(faults: list[Fault]) -> list[Fault]:
     """No warning under a mapping whose kind key (``metric``, ``type``) is an error: under a
     misspelt metric, a warning on its other keys follows from the typo."""
     misnamed: set[JsonPath] = {
@@ -81,14 +82,14 @@ def _pruned(faults: list[Fault]) -> list[Fault]:
     return [f for f in faults if f.severity == "error" or not under(f.parts, misnamed)]
 
 
-def _ranged(text: str, found: Iterable[Diagnostic]) -> list[Diagnostic]:
+def _add_ranges(text: str, found: Iterable[Diagnostic]) -> list[Diagnostic]:
     """``found`` with the ranges of what each names (a clean file imports no ranges)."""
     from holodeck_mt.text import ranges
 
     return ranges.with_ranges(text, found)
 
 
-def _bounded(d: Diagnostic) -> Diagnostic:
+def _clip_quoted(d: Diagnostic) -> Diagnostic:
     """The diagnostic with everything it quotes from the input clipped."""
     message, path = clip(d.message, MESSAGE), clip(d.path, MESSAGE)
     hint = clip(d.hint, MESSAGE) if d.hint is not None else None
@@ -99,10 +100,11 @@ def _bounded(d: Diagnostic) -> Diagnostic:
 
 
 def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> list[Diagnostic]:
-    """Those ``keep`` keeps (the rest not counted, :func:`_linted`), clipped, sorted,
+    """Those ``keep`` keeps (the rest not counted, :func:`_drop_lints_of_broken`), clipped, sorted,
     deduplicated, at most ``limits.max_diagnostics``; past the cap an ``HMT220`` counts the
     rest by code."""
-    kept = _dedupe(map(_bounded, _linted([d for d in found if keep is None or keep(d)])))
+    kept = [d for d in found if keep is None or keep(d)]
+    kept = _dedupe(map(_clip_quoted, _drop_lints_of_broken(kept)))
     cap = limits.max_diagnostics
     if not cap or len(kept) <= cap:
         return kept
@@ -127,7 +129,7 @@ def finish(found: Iterable[Diagnostic], limits: Limits, keep: Keep = None) -> li
     return [*kept[:cap], more, *counts]
 
 
-def _linted(kept: list[Diagnostic]) -> list[Diagnostic]:
+def _drop_lints_of_broken(kept: list[Diagnostic]) -> list[Diagnostic]:
     """``kept`` less the run-time lints in a test case showing an error (its plan unknown
     until that is fixed): an error not shown (silenced, not selected) hides nothing."""
     broken = {d.test_case_index for d in kept if d.severity == "error"} - {None}

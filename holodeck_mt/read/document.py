@@ -59,13 +59,15 @@ def ingest(
         sub = substitution.substitute(text, env.variables)
     doc = loader.load_as_needed(sub.text, limits)
     followed = _follow_named(doc, request) if request is not None else None
-    warned = _dialect_warnings(doc.dialect)
+    warned = _warn_dialect(doc.dialect)
     if env is None:
         return Reading(text, sub, doc, followed, dialect=warned)
     agents_own = substitution.environment(folder).variables if sub.unset else env.variables
-    beside = agents_own.keys() - env.variables.keys()
+    folder_only = agents_own.keys() - env.variables.keys()
     path = followed.shown if followed and followed.fault else ""
-    found = substitution.findings(text, env, set(substitution.UNSET.findall(path)), beside)
+    found = substitution.check_references(
+        text, env, set(substitution.UNSET.findall(path)), folder_only
+    )
     return Reading(text, sub, doc, followed, tuple(found), warned)
 
 
@@ -153,7 +155,7 @@ def _word_unfollowed(target: str, file: Path, why: str, code: str) -> Fault:
 _CODES = {bool: "HMT205", int: "HMT206", float: "HMT206", str: "HMT207", YamlScalar: "HMT208"}
 
 
-def _dialect_warnings(notes: list[DialectNote]) -> tuple[dg.Diagnostic, ...]:
+def _warn_dialect(notes: list[DialectNote]) -> tuple[dg.Diagnostic, ...]:
     """A warning for each plain scalar the platform (YAML 1.1) and editors (YAML 1.2) read
     differently (``yes``, ``1:30``, ``1e3``): how to write it so that both read the same;
     where the platform's reading is refused anyway, the error stands alone (``report``)."""

@@ -35,7 +35,7 @@ ENV_FILES = (Path(".env"), Path("~/.holodeck/.env"))
 #: Said of a variable the path of `test_cases_file` needs: the file is not followed.
 _UNFOLLOWED = "; the test-cases file `test_cases_file` names was not validated: its path needs {}"
 #: Said of a variable only the ``.env`` of the file's folder sets (not the working folder's).
-_BESIDE = (
+_FOLDER_ONLY = (
     "`holodeck test` reads ./.env where it runs (the working folder), not the .env in this "
     "file's folder, which sets {}: set it in ./.env, or run from this file's folder"
 )
@@ -47,13 +47,13 @@ def _unset(
     text: str,
     environ: Mapping[str, str],
     unfollowed: Collection[str] = (),
-    beside: Collection[str] = (),
+    folder_only: Collection[str] = (),
 ) -> list[Diagnostic]:
     """One warning per unset variable, at its first reference, with the reference's range.
     ``environ``: the variables a ``holodeck`` command sees
     (:func:`holodeck_mt.read.substitution.environment`), never the environment alone;
     ``unfollowed``: those in a `test_cases_file` that was therefore not validated;
-    ``beside``: those the ``.env`` of the file's own folder sets, which the command ignores."""
+    ``folder_only``: those the ``.env`` of the file's own folder sets, which the command ignores."""
     if "${" not in text:
         return []
     first: dict[str, int] = {}
@@ -82,9 +82,9 @@ def _unset(
                 + (_UNFOLLOWED.format(shown) if name in unfollowed else ""),
                 line,
                 column,
-                hint=(_BESIDE if name in beside else "set {} where `holodeck test` runs").format(
-                    shown
-                )
+                hint=(
+                    _FOLDER_ONLY if name in folder_only else "set {} where `holodeck test` runs"
+                ).format(shown)
                 + (", and here to validate the test-cases file too" if name in unfollowed else "")
                 + f", or remove ${{{shown}}}",
             )
@@ -204,12 +204,12 @@ def may_reference(text: str) -> bool:
     return at >= 0 and text.find("${", at - 1) >= 0
 
 
-def findings(
-    text: str, env: Environment, unfollowed: Collection[str], beside: Collection[str]
+def check_references(
+    text: str, env: Environment, unfollowed: Collection[str], folder_only: Collection[str]
 ) -> list[Diagnostic]:
     """What substituting ``text`` found, each with its range: one HMT213 per variable unset
-    in ``env`` (``unfollowed``, ``beside``: see :func:`_unset`), one per ``.env`` refused."""
-    found = [*_unset(text, env.variables, unfollowed, beside), *_refused(text, env)]
+    in ``env`` (``unfollowed``, ``folder_only``: see :func:`_unset`), one per ``.env`` refused."""
+    found = [*_unset(text, env.variables, unfollowed, folder_only), *_refused(text, env)]
     if not found:
         return []
     from holodeck_mt.text import ranges

@@ -52,11 +52,11 @@ def keep_quoted(result: FileResult) -> None:
     """Keep only the lines ``result``'s diagnostics quote, not its whole text."""
     if result.text is not None:
         wanted = {d.line for d in result.diagnostics}
-        result.quoted = dict(numbered(result.text, wanted))
+        result.quoted = dict(number_lines(result.text, wanted))
         result.text = None
 
 
-def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
+def number_lines(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
     """The lines numbered in ``wanted`` (1-based, as ``text.splitlines()`` numbers them)."""
     if not wanted:
         return
@@ -77,7 +77,7 @@ def numbered(text: str, wanted: set[int]) -> Iterator[tuple[int, str]]:
 
 
 def _from_starts(text: str, starts: Sequence[int], wanted: set[int]) -> Iterator[tuple[int, str]]:
-    """:func:`numbered` of a text breaking at LF alone, from where each of its lines starts."""
+    """:func:`number_lines` of a text breaking at LF alone, from where each of its lines starts."""
     for number in sorted(n for n in wanted if 1 <= n <= len(starts)):
         start = starts[number - 1]
         if number < len(starts):

@@ -22,7 +22,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from holodeck_mt.limits import Limits
-from holodeck_mt.locate.locate import same
+from holodeck_mt.locate.locate import is_same
 from holodeck_mt.read import loader
 from holodeck_mt.read.builder import Builder
 from tests.conftest import ROOT, sample_files
@@ -140,7 +140,7 @@ def _agrees(text: str) -> bool:
         assert reference is not None, f"{name}: the reference refuses a text compiled read"
         assert not reference.diagnostics, f"{name}: compiled read a text with diagnostics"
         assert not reference.dialect and not reference.has_non_json and not reference.flow_differs
-        assert same(fast.result, reference.result), f"{name}: data differs"
+        assert is_same(fast.result, reference.result), f"{name}: data differs"
         assert fast.spans == reference.spans, f"{name}: spans differ"
         assert _positions(fast) == _positions(reference), f"{name}: positions differ"
     return read

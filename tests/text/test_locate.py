@@ -81,7 +81,7 @@ def _locates_as_a_full_reading(text: str) -> None:
     top = loader.load(text, positions="top")
     if not whole.loaded or whole.diagnostics or whole.dialect:
         return  # the validator reads such a file with every position at once
-    assert locate.same(top.data, whole.data)
+    assert locate.is_same(top.data, whole.data)
     locator = locate.Locator(top, Limits())
     assert whole.positions is not None
     for parts in _paths(whole.data):
@@ -158,7 +158,7 @@ def test_a_test_case_using_an_anchor_outside_its_lines_is_located_from_the_whole
     ],
 )
 def test_same_data_means_same_types_and_key_order(a: Any, b: Any, same: bool) -> None:
-    assert locate.same(a, b) is same
+    assert locate.is_same(a, b) is same
 
 
 def test_a_deep_document_does_not_exhaust_the_stack() -> None:
@@ -166,7 +166,7 @@ def test_a_deep_document_does_not_exhaust_the_stack() -> None:
     other: Any = []
     for _ in range(100_000):
         deep, other = [deep], [other]
-    assert locate.same(deep, other)
+    assert locate.is_same(deep, other)
 
 
 def test_the_fixture_set_is_not_empty() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from hypothesis import HealthCheck, Phase, example, given, settings
 
-from holodeck_mt.locate.provenance import resolved
+from holodeck_mt.locate.provenance import resolve_pieces
 from holodeck_mt.model import MARKS, OWN, derived, marked, unmarked
 from tests.support.substituted_outputs import FILES, same_outputs, twins
 
@@ -13,15 +13,15 @@ from tests.support.substituted_outputs import FILES, same_outputs, twins
 def test_a_file_without_reference_shows_every_piece_and_no_mark() -> None:
     text = f"got {marked(repr('abc'))}; {derived('did you mean x?', 'nothing')}"
     assert unmarked(text) == "got 'abc'; did you mean x?"
-    assert resolved(text, (), ()) == unmarked(text)
+    assert resolve_pieces(text, (), ()) == unmarked(text)
 
 
 def test_a_piece_near_a_reference_is_named_by_it_whatever_its_length() -> None:
     for value in ("4", "42", "user1234,pa55word9999"):
         text = f"got string {marked(repr(value))}, then {marked(value, OWN)}"
-        shown = resolved(text, ("DB",), ("DB",), written="${DB}")
+        shown = resolve_pieces(text, ("DB",), ("DB",), written="${DB}")
         assert shown == "got string the value of `${DB}`, then `${DB}`"
-        shown = resolved(text, (), ("DB", "GT"))
+        shown = resolve_pieces(text, (), ("DB", "GT"))
         assert shown == (
             "got string a value not shown (near `${DB}` and `${GT}`), then " + value
         )  # the own node came from no reference: it is shown
@@ -29,14 +29,15 @@ def test_a_piece_near_a_reference_is_named_by_it_whatever_its_length() -> None:
 
 def test_a_piece_a_clip_cut_is_hidden_to_the_end() -> None:
     text = "got " + marked("'pa55word9999'")[:6]
-    assert resolved(text, ("DB",), ("DB",)) == "got the value of `${DB}`"
+    assert resolve_pieces(text, ("DB",), ("DB",)) == "got the value of `${DB}`"
     assert not any(mark in unmarked(text) for mark in MARKS)
 
 
 def test_a_piece_from_elsewhere_is_named_by_its_origin() -> None:
     text = "tolerance " + marked("0.25", at=[(True, ("evaluations", "metrics", 0))])
-    assert resolved(text, (), (), origin=lambda at: ("TOL",)) == ("tolerance the value of `${TOL}`")
-    assert resolved(text, (), (), origin=lambda at: ()) == "tolerance 0.25"
+    named = resolve_pieces(text, (), (), origin=lambda at: ("TOL",))
+    assert named == "tolerance the value of `${TOL}`"
+    assert resolve_pieces(text, (), (), origin=lambda at: ()) == "tolerance 0.25"
     assert unmarked(text) == "tolerance 0.25"
 
 
