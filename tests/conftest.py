@@ -67,22 +67,59 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
 #: What a test that is not marked slow may not do, and the way each is started.
 _PROCESS_STARTS = ((subprocess.Popen, "_execute_child"), (os, "fork"), (os, "posix_spawn"))
 
+_CACHES = itertools.count()
+
 
 @pytest.fixture(autouse=True)
-def _fast_tests_start_no_process(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _each_test_apart(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """What every test starts from, in one fixture (each fixture is a cost per test, and
+    the suite has thousands): no process unless marked slow, a result cache of its own, no
+    forced colour; after it, the graders it imported are forgotten. A test's own
+    ``monkeypatch`` is undone first, then these."""
+    patch = pytest.MonkeyPatch()
+    base = tmp_path_factory.getbasetemp()
+    if request.node.get_closest_marker("slow") is None:
+        _start_no_process(patch)
+    _own_result_cache(patch, base)
+    patch.delenv("FORCE_COLOR", raising=False)  # a shell's would colour every text output
+    before = set(sys.modules)
+    yield
+    patch.undo()
+    _forget_imported_graders(before, base)
+
+
+def _start_no_process(patch: pytest.MonkeyPatch) -> None:
     """A test that starts a process (a child, a fork, a worker pool) is marked slow, so
     that ``make test-fast`` stays in seconds; one that is not fails where it starts it."""
-    if request.node.get_closest_marker("slow") is not None:
-        return
 
     def refuse(*args: object, **kwargs: object) -> NoReturn:
         pytest.fail("this test starts a process: mark it @pytest.mark.slow", pytrace=False)
 
     for owner, name in _PROCESS_STARTS:
         if hasattr(owner, name):
-            monkeypatch.setattr(owner, name, refuse)
+            patch.setattr(owner, name, refuse)
+
+
+def _own_result_cache(patch: pytest.MonkeyPatch, base: Path) -> None:
+    """Each test has a cache of its own, never the user's: no test reads what another (or
+    an earlier run of the suite) stored. The folder exists once written. The cache's key
+    is the session's, in a user cache folder of its own."""
+    patch.setenv("HOLODECK_MT_CACHE_DIR", str(base / "result-caches" / str(next(_CACHES))))
+    patch.setenv("XDG_CACHE_HOME", str(base / "user-cache"))
+
+
+def _forget_imported_graders(before: set[str], base: Path) -> None:
+    """Each test imports the graders it names afresh: a grader module imported by one
+    test (from a temporary folder or a fixture) does not stay in ``sys.modules``, where
+    a second run of the same test in the same process would find it without importing.
+    """
+    roots = (str(base), str(FIXTURES))
+    for name in set(sys.modules) - before:
+        origin = getattr(sys.modules[name], "__file__", None) or ""
+        if origin.startswith(roots):
+            del sys.modules[name]
 
 
 def fixture_header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
@@ -96,43 +133,6 @@ def fixture_header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
         elif line.startswith("# expect:"):
             expected.append(json.loads(line.split(":", 1)[1]))
     return options, expected
-
-
-@pytest.fixture(autouse=True)
-def _forget_imported_graders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Each test imports the graders it names afresh: a grader module imported by one
-    test (from a temporary folder or a fixture) does not stay in ``sys.modules``, where
-    a second run of the same test in the same process would find it without importing.
-    """
-    before = set(sys.modules)
-    yield
-    roots = (str(tmp_path_factory.getbasetemp()), str(FIXTURES))
-    for name in set(sys.modules) - before:
-        origin = getattr(sys.modules[name], "__file__", None) or ""
-        if origin.startswith(roots):
-            del sys.modules[name]
-
-
-_CACHES = itertools.count()
-
-
-@pytest.fixture(autouse=True)
-def _own_result_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Each test has a cache of its own, never the user's: no test reads what another (or
-    an earlier run of the suite) stored. The folder exists once written. The cache's key
-    is the session's, in a user cache folder of its own."""
-    base = tmp_path_factory.getbasetemp() / "result-caches"
-    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(base / str(next(_CACHES))))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "user-cache"))
-
-
-@pytest.fixture(autouse=True)
-def _colour_not_forced(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A shell's ``FORCE_COLOR`` would colour every text output a test reads: a test that
-    wants it sets it."""
-    monkeypatch.delenv("FORCE_COLOR", raising=False)
 
 
 @pytest.fixture
