@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import importlib.machinery
 import itertools
@@ -17,7 +18,10 @@ from typing import Any, NoReturn
 
 import pytest
 
+import holodeck_mt
+from holodeck_mt.app import cli
 from holodeck_mt.app.cli import main
+from holodeck_mt.render import FORMATS
 from tests.support.samples import SAMPLES_VARIABLE, samples_folder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -62,6 +66,25 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
         relative = item.path.resolve().relative_to(tests)
         if relative.parts[0] in SLOW_FOLDERS:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_parser() -> Iterator[None]:
+    """The command line's parser is built once a session, not once a run in process:
+    building it was a third of validating a small file. It reads nothing but the output
+    formats and the version at build time, its key here; parsing never changes it."""
+    built: dict[tuple[str, tuple[str, ...]], argparse.ArgumentParser] = {}
+    build = cli.build_parser
+
+    def parser() -> argparse.ArgumentParser:
+        key = (holodeck_mt.__version__, tuple(FORMATS))
+        if key not in built:
+            built[key] = build()
+        return built[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli, "build_parser", parser)
+        yield
 
 
 #: What a test that is not marked slow may not do, and the way each is started.
