@@ -83,18 +83,26 @@ def test_contract_example_is_accepted_by_the_schema(example: Path) -> None:
     assert _errors(example) == []
 
 
-def _sample_files() -> list[Path]:
+#: A longer sample (a test-cases file of hundreds of conversations) is judged in the slow
+#: suite; the fast one validates it whole (tests/platform/test_real_samples.py).
+LONG = 16_384
+
+
+def _sample_files() -> list[Any]:
     agents = sample_files("agent.yaml")
     data = [p for p in sample_files("*.yaml") if p.parent.name == "data"]
-    return agents + data
+    return [
+        pytest.param(
+            p,
+            id=str(p.relative_to(SAMPLES)),
+            marks=[pytest.mark.slow] if p.stat().st_size > LONG else [],
+        )
+        for p in agents + data
+    ]
 
 
 @pytest.mark.usefixtures("samples")
-@pytest.mark.parametrize(
-    "sample",
-    _sample_files(),
-    ids=[str(p.relative_to(SAMPLES)) for p in _sample_files()],
-)
+@pytest.mark.parametrize("sample", _sample_files())
 def test_real_sample_is_accepted_by_the_schema(sample: Path) -> None:
     assert _errors(sample) == []
 

@@ -120,13 +120,20 @@ def _values(data: Any, located: Any, positions: loader.Positions) -> Any:
             yield from _values(value, positions.values.get(id(value)), positions)
 
 
-def _corpus() -> list[Path]:
+#: A longer file (a real sample's data) is read back in the slow suite.
+LONG = 16_384
+
+
+def _corpus() -> list[Any]:
     files = sorted((FIXTURES / "valid").rglob("*.yaml"))
     files += sample_files("*.yaml")
-    return files
+    return [
+        pytest.param(p, id=p.name, marks=[pytest.mark.slow] if p.stat().st_size > LONG else [])
+        for p in files
+    ]
 
 
-@pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", _corpus())
 def test_every_value_the_loader_locates_has_a_span_that_reads_back_as_that_value(
     path: Path,
 ) -> None:
