@@ -62,9 +62,11 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """``make test-fast`` (``-m "not slow"``) leaves out the suites that take seconds."""
     tests = Path(__file__).resolve().parent
+    slow: dict[Path, bool] = {}  # by module: resolving each test's path is a syscall apiece
     for item in items:
-        relative = item.path.resolve().relative_to(tests)
-        if relative.parts[0] in SLOW_FOLDERS:
+        if item.path not in slow:
+            slow[item.path] = item.path.resolve().relative_to(tests).parts[0] in SLOW_FOLDERS
+        if slow[item.path]:
             item.add_marker(pytest.mark.slow)
 
 
@@ -129,8 +131,8 @@ def _own_result_cache(patch: pytest.MonkeyPatch, base: Path) -> None:
     """Each test has a cache of its own, never the user's: no test reads what another (or
     an earlier run of the suite) stored. The folder exists once written. The cache's key
     is the session's, in a user cache folder of its own."""
-    patch.setenv("HOLODECK_MT_CACHE_DIR", str(base / "result-caches" / str(next(_CACHES))))
-    patch.setenv("XDG_CACHE_HOME", str(base / "user-cache"))
+    patch.setenv("HOLODECK_MT_CACHE_DIR", os.path.join(base, "result-caches", str(next(_CACHES))))
+    patch.setenv("XDG_CACHE_HOME", os.path.join(base, "user-cache"))
 
 
 def _forget_imported_graders(before: set[str], base: Path) -> None:
