@@ -196,6 +196,17 @@ def sample_files(pattern: str) -> list[Path]:
     return sorted(SAMPLES.rglob(pattern)) if SAMPLES.is_dir() else []
 
 
+#: A text longer than this (a real sample's test-cases file, a generated corpus, a thousand
+#: test cases) is walked node by node, or fixed, in the slow suite: the fast one validates
+#: each whole (tests/platform/test_real_samples.py) and walks every shorter one.
+LONG = 16_384
+
+
+def slow_if_long(size: int) -> list[pytest.MarkDecorator]:
+    """The slow suite's mark for a text of ``size`` characters (or bytes) past :data:`LONG`."""
+    return [pytest.mark.slow] if size > LONG else []
+
+
 @pytest.fixture
 def samples() -> Path:
     """The real samples' folder (see :func:`need_samples`)."""

@@ -16,7 +16,7 @@ import pytest
 
 from holodeck_mt.contract import registry as schemas
 from holodeck_mt.read import loader
-from tests.conftest import SAMPLES, sample_files
+from tests.conftest import SAMPLES, sample_files, slow_if_long
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
@@ -83,11 +83,6 @@ def test_contract_example_is_accepted_by_the_schema(example: Path) -> None:
     assert _errors(example) == []
 
 
-#: A longer sample (a test-cases file of hundreds of conversations) is judged in the slow
-#: suite; the fast one validates it whole (tests/platform/test_real_samples.py).
-LONG = 16_384
-
-
 def _sample_files() -> list[Any]:
     agents = sample_files("agent.yaml")
     data = [p for p in sample_files("*.yaml") if p.parent.name == "data"]
@@ -95,7 +90,7 @@ def _sample_files() -> list[Any]:
         pytest.param(
             p,
             id=str(p.relative_to(SAMPLES)),
-            marks=[pytest.mark.slow] if p.stat().st_size > LONG else [],
+            marks=slow_if_long(p.stat().st_size),
         )
         for p in agents + data
     ]

@@ -15,7 +15,7 @@ import pytest
 from holodeck_mt import validate_text
 from holodeck_mt.app.cli import main
 from holodeck_mt.fix import engine as fixes
-from tests.conftest import SAMPLES
+from tests.conftest import LONG, SAMPLES
 from tests.support import update_fix_goldens as goldens
 
 CASES = goldens.cases()
@@ -123,16 +123,13 @@ def test_a_missing_path_is_a_usage_error(tmp_path: Path) -> None:
     assert main(["fix", str(tmp_path / "nowhere.yaml")]) == 2
 
 
-#: A sample holding a longer file (a test-cases file of hundreds of conversations) is fixed
-#: in the slow suite; the fast one validates it whole (tests/platform/test_real_samples.py).
-LONG = 16_384
-
-
 @pytest.mark.usefixtures("samples")
 @pytest.mark.parametrize(
     "every", [pytest.param(False, id="short"), pytest.param(True, id="all", marks=pytest.mark.slow)]
 )
 def test_the_real_samples_pass_through_fix_byte_for_byte(tmp_path: Path, every: bool) -> None:
+    """Fix changes no byte of the samples: in the fast suite, of those holding no file past
+    :data:`tests.conftest.LONG` (the slow suite fixes them all)."""
     copy = tmp_path / "samples"
     shutil.copytree(SAMPLES, copy)
     if not every:

@@ -25,7 +25,7 @@ from holodeck_mt.locate import locate
 from holodeck_mt.model import MESSAGE, Fault, JsonPath, format_path
 from holodeck_mt.read import loader
 from holodeck_mt.text import ranges
-from tests.conftest import ROOT, need_samples, sample_files
+from tests.conftest import ROOT, need_samples, sample_files, slow_if_long
 from tests.strategies import documents, emit
 from tests.support import corpus as gen
 
@@ -61,15 +61,8 @@ def _paths(data: Any, parts: JsonPath = ()) -> Iterator[JsonPath]:
 
 TEXTS = list(_texts())
 
-#: A text longer than this (a generated corpus, a real sample's data, a thousand test
-#: cases) is located in the slow suite; the fast suite locates every smaller one.
-LONG = 16_384
-
 #: Each text, and the slow suite's mark on a long one.
-CASES = [
-    pytest.param(name, text, id=name, marks=[pytest.mark.slow] if len(text) > LONG else [])
-    for name, text in TEXTS
-]
+CASES = [pytest.param(name, text, id=name, marks=slow_if_long(len(text))) for name, text in TEXTS]
 
 
 @pytest.mark.parametrize(("name", "text"), CASES)

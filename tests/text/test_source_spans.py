@@ -10,7 +10,7 @@ import pytest
 from holodeck_mt.read import loader
 from holodeck_mt.text import source
 from holodeck_mt.text.source import Span, node_span, source_text
-from tests.conftest import FIXTURES, sample_files
+from tests.conftest import FIXTURES, sample_files, slow_if_long
 
 TEXT = """\
 a: &x 14.10
@@ -120,17 +120,10 @@ def _values(data: Any, located: Any, positions: loader.Positions) -> Any:
             yield from _values(value, positions.values.get(id(value)), positions)
 
 
-#: A longer file (a real sample's data) is read back in the slow suite.
-LONG = 16_384
-
-
 def _corpus() -> list[Any]:
     files = sorted((FIXTURES / "valid").rglob("*.yaml"))
     files += sample_files("*.yaml")
-    return [
-        pytest.param(p, id=p.name, marks=[pytest.mark.slow] if p.stat().st_size > LONG else [])
-        for p in files
-    ]
+    return [pytest.param(p, id=p.name, marks=slow_if_long(p.stat().st_size)) for p in files]
 
 
 @pytest.mark.parametrize("path", _corpus())
