@@ -29,7 +29,7 @@ validate: $(STAMP)
 test: $(STAMP)
 	$(PY) -m pytest -m "not recipe"
 
-## The suite without its slow tests (processes, editors, generated corpora): about 20 s of CPU.
+## The suite without its slow tests (processes, editors, long texts): about 16 s of CPU.
 test-fast: $(STAMP)
 	$(PY) -m pytest -q -m "not slow"
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import importlib
 import importlib.machinery
 import itertools
@@ -17,7 +18,10 @@ from typing import Any, NoReturn
 
 import pytest
 
+import holodeck_mt
+from holodeck_mt.app import cli
 from holodeck_mt.app.cli import main
+from holodeck_mt.render import FORMATS
 from tests.support.samples import SAMPLES_VARIABLE, samples_folder
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -58,31 +62,89 @@ def pytest_ignore_collect(collection_path: Path, config: pytest.Config) -> bool 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     """``make test-fast`` (``-m "not slow"``) leaves out the suites that take seconds."""
     tests = Path(__file__).resolve().parent
+    slow: dict[Path, bool] = {}  # by module: resolving each test's path is a syscall apiece
     for item in items:
-        relative = item.path.resolve().relative_to(tests)
-        if relative.parts[0] in SLOW_FOLDERS:
+        if item.path not in slow:
+            slow[item.path] = item.path.resolve().relative_to(tests).parts[0] in SLOW_FOLDERS
+        if slow[item.path]:
             item.add_marker(pytest.mark.slow)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _one_parser() -> Iterator[None]:
+    """The command line's parser is built once a session, not once a run in process:
+    building it was a third of validating a small file. It reads nothing but the output
+    formats and the version at build time, its key here; parsing never changes it."""
+    built: dict[tuple[str, tuple[str, ...]], argparse.ArgumentParser] = {}
+    build = cli.build_parser
+
+    def parser() -> argparse.ArgumentParser:
+        key = (holodeck_mt.__version__, tuple(FORMATS))
+        if key not in built:
+            built[key] = build()
+        return built[key]
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(cli, "build_parser", parser)
+        yield
 
 
 #: What a test that is not marked slow may not do, and the way each is started.
 _PROCESS_STARTS = ((subprocess.Popen, "_execute_child"), (os, "fork"), (os, "posix_spawn"))
 
+_CACHES = itertools.count()
+
 
 @pytest.fixture(autouse=True)
-def _fast_tests_start_no_process(
-    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def _each_test_apart(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[None]:
+    """What every test starts from, in one fixture (each fixture is a cost per test, and
+    the suite has thousands): no process unless marked slow, a result cache of its own, no
+    forced colour; after it, the graders it imported are forgotten. A test's own
+    ``monkeypatch`` is undone first, then these."""
+    patch = pytest.MonkeyPatch()
+    base = tmp_path_factory.getbasetemp()
+    if request.node.get_closest_marker("slow") is None:
+        _start_no_process(patch)
+    _own_result_cache(patch, base)
+    patch.delenv("FORCE_COLOR", raising=False)  # a shell's would colour every text output
+    before = set(sys.modules)
+    yield
+    patch.undo()
+    _forget_imported_graders(before, base)
+
+
+def _start_no_process(patch: pytest.MonkeyPatch) -> None:
     """A test that starts a process (a child, a fork, a worker pool) is marked slow, so
     that ``make test-fast`` stays in seconds; one that is not fails where it starts it."""
-    if request.node.get_closest_marker("slow") is not None:
-        return
 
     def refuse(*args: object, **kwargs: object) -> NoReturn:
         pytest.fail("this test starts a process: mark it @pytest.mark.slow", pytrace=False)
 
     for owner, name in _PROCESS_STARTS:
         if hasattr(owner, name):
-            monkeypatch.setattr(owner, name, refuse)
+            patch.setattr(owner, name, refuse)
+
+
+def _own_result_cache(patch: pytest.MonkeyPatch, base: Path) -> None:
+    """Each test has a cache of its own, never the user's: no test reads what another (or
+    an earlier run of the suite) stored. The folder exists once written. The cache's key
+    is the session's, in a user cache folder of its own."""
+    patch.setenv("HOLODECK_MT_CACHE_DIR", os.path.join(base, "result-caches", str(next(_CACHES))))
+    patch.setenv("XDG_CACHE_HOME", os.path.join(base, "user-cache"))
+
+
+def _forget_imported_graders(before: set[str], base: Path) -> None:
+    """Each test imports the graders it names afresh: a grader module imported by one
+    test (from a temporary folder or a fixture) does not stay in ``sys.modules``, where
+    a second run of the same test in the same process would find it without importing.
+    """
+    roots = (str(base), str(FIXTURES))
+    for name in set(sys.modules) - before:
+        origin = getattr(sys.modules[name], "__file__", None) or ""
+        if origin.startswith(roots):
+            del sys.modules[name]
 
 
 def fixture_header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
@@ -96,43 +158,6 @@ def fixture_header(path: Path) -> tuple[list[str], list[dict[str, Any]]]:
         elif line.startswith("# expect:"):
             expected.append(json.loads(line.split(":", 1)[1]))
     return options, expected
-
-
-@pytest.fixture(autouse=True)
-def _forget_imported_graders(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Each test imports the graders it names afresh: a grader module imported by one
-    test (from a temporary folder or a fixture) does not stay in ``sys.modules``, where
-    a second run of the same test in the same process would find it without importing.
-    """
-    before = set(sys.modules)
-    yield
-    roots = (str(tmp_path_factory.getbasetemp()), str(FIXTURES))
-    for name in set(sys.modules) - before:
-        origin = getattr(sys.modules[name], "__file__", None) or ""
-        if origin.startswith(roots):
-            del sys.modules[name]
-
-
-_CACHES = itertools.count()
-
-
-@pytest.fixture(autouse=True)
-def _own_result_cache(
-    tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    """Each test has a cache of its own, never the user's: no test reads what another (or
-    an earlier run of the suite) stored. The folder exists once written. The cache's key
-    is the session's, in a user cache folder of its own."""
-    base = tmp_path_factory.getbasetemp() / "result-caches"
-    monkeypatch.setenv("HOLODECK_MT_CACHE_DIR", str(base / str(next(_CACHES))))
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "user-cache"))
-
-
-@pytest.fixture(autouse=True)
-def _colour_not_forced(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A shell's ``FORCE_COLOR`` would colour every text output a test reads: a test that
-    wants it sets it."""
-    monkeypatch.delenv("FORCE_COLOR", raising=False)
 
 
 @pytest.fixture
@@ -169,6 +194,17 @@ def need_samples() -> Path:
 def sample_files(pattern: str) -> list[Path]:
     """The sample files matching ``pattern`` (recursively), sorted; none without the samples."""
     return sorted(SAMPLES.rglob(pattern)) if SAMPLES.is_dir() else []
+
+
+#: A text longer than this (a real sample's test-cases file, a generated corpus, a thousand
+#: test cases) is walked node by node, or fixed, in the slow suite: the fast one validates
+#: each whole (tests/platform/test_real_samples.py) and walks every shorter one.
+LONG = 16_384
+
+
+def slow_if_long(size: int) -> list[pytest.MarkDecorator]:
+    """The slow suite's mark for a text of ``size`` characters (or bytes) past :data:`LONG`."""
+    return [pytest.mark.slow] if size > LONG else []
 
 
 @pytest.fixture

@@ -445,8 +445,21 @@ def test_past_the_cap_every_format_gives_the_true_totals(
     assert "500 more test cases with no diagnostic shown are not listed" in junit
 
 
+@pytest.mark.slow  # 1,500 faulty test cases judged: the fast suite asks it of three, below
 def test_within_the_cap_the_summary_has_no_count_of_what_is_shown(
     many: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     out = _report(capsys, "--max-diagnostics", "0").splitlines()
     assert out[-1] == "Found 1,501 errors and 0 warnings in 1 of 1 file."
+
+
+def test_with_no_cap_the_summary_has_no_count_of_what_is_shown(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.chdir(tmp_path)
+    cases = "".join(f"  - name: t{i}\n    turns: 3\n" for i in range(3))
+    (tmp_path / "many.yaml").write_text("test_cases:\n" + cases, encoding="utf-8")
+    capped = _report(capsys, "--max-diagnostics", "2").splitlines()
+    assert capped[-1] == "Found 3 errors and 0 warnings in 1 of 1 file (2 of 3 errors shown)."
+    out = _report(capsys, "--max-diagnostics", "0").splitlines()
+    assert out[-1] == "Found 3 errors and 0 warnings in 1 of 1 file."

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -12,6 +14,27 @@ from holodeck_mt.contract import registry as schemas
 from scripts import schema_check as sc
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def _each_file_against_the_metaschema_once() -> Iterator[None]:
+    """A file's verdict against the metaschema is its own (the check reads no other): here
+    each file as written is judged once, not once per check that reads the whole set."""
+    judged: dict[str, list[str]] = {}
+    check = sc.check_metaschema
+
+    def once(files: dict[str, dict[str, Any]]) -> list[str]:
+        problems = []
+        for file_id, schema in files.items():
+            key = json.dumps([file_id, schema], sort_keys=True)
+            if key not in judged:
+                judged[key] = check({file_id: schema})
+            problems += judged[key]
+        return problems
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(sc, "check_metaschema", once)
+        yield
 
 
 def _files() -> dict[str, dict[str, Any]]:

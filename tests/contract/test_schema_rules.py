@@ -16,7 +16,7 @@ import pytest
 
 from holodeck_mt.contract import registry as schemas
 from holodeck_mt.read import loader
-from tests.conftest import SAMPLES, sample_files
+from tests.conftest import SAMPLES, sample_files, slow_if_long
 
 TESTS = Path(__file__).resolve().parents[1]
 REPO = TESTS.parent
@@ -83,18 +83,21 @@ def test_contract_example_is_accepted_by_the_schema(example: Path) -> None:
     assert _errors(example) == []
 
 
-def _sample_files() -> list[Path]:
+def _sample_files() -> list[Any]:
     agents = sample_files("agent.yaml")
     data = [p for p in sample_files("*.yaml") if p.parent.name == "data"]
-    return agents + data
+    return [
+        pytest.param(
+            p,
+            id=str(p.relative_to(SAMPLES)),
+            marks=slow_if_long(p.stat().st_size),
+        )
+        for p in agents + data
+    ]
 
 
 @pytest.mark.usefixtures("samples")
-@pytest.mark.parametrize(
-    "sample",
-    _sample_files(),
-    ids=[str(p.relative_to(SAMPLES)) for p in _sample_files()],
-)
+@pytest.mark.parametrize("sample", _sample_files())
 def test_real_sample_is_accepted_by_the_schema(sample: Path) -> None:
     assert _errors(sample) == []
 

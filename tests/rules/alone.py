@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -38,17 +39,22 @@ def _text(path: Path) -> str:
     return path.read_text(encoding="utf-8", errors="replace")
 
 
+@cache
+def _firing() -> dict[Path, set[str]]:
+    """The codes each fixture that may fire a rule expects, read once for every rule (but
+    the fixtures run with an option that caps the output)."""
+    codes = {}
+    for path in sorted(p for folder in FIRING for p in folder.rglob("*.yaml")):
+        options, expected = fixture_header(path)
+        if not any(option.split("=", 1)[0] in _NOT_ALONE for option in options):
+            codes[path] = {item["code"] for item in expected}
+    return codes
+
+
 def fixtures_that_fire(rule: Rule) -> list[Path]:
     """The fixtures whose expected diagnostics include one of the rule's codes, sorted
     (but those run with an option that caps the output)."""
-    found = []
-    for path in (p for folder in FIRING for p in folder.rglob("*.yaml")):
-        options, expected = fixture_header(path)
-        if any(item["code"] in rule.codes for item in expected) and not any(
-            option.split("=", 1)[0] in _NOT_ALONE for option in options
-        ):
-            found.append(path)
-    return sorted(found)
+    return [path for path, codes in _firing().items() if codes & set(rule.codes)]
 
 
 def near_miss_code(path: Path) -> str | None:

@@ -4,13 +4,14 @@ The validator reads a file with the positions of its two top levels only, and re
 test case's own lines again (or the whole text) when a fault needs locating (see
 holodeck_mt.locate.locate). For every key and value of every fixture, golden input, example,
 real sample and generated corpus, the answer is the one a reading with every position
-gives.
+gives (the long texts in the slow suite).
 """
 
 from __future__ import annotations
 
 import math
 import os
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -24,7 +25,7 @@ from holodeck_mt.locate import locate
 from holodeck_mt.model import MESSAGE, Fault, JsonPath, format_path
 from holodeck_mt.read import loader
 from holodeck_mt.text import ranges
-from tests.conftest import ROOT, need_samples, sample_files
+from tests.conftest import ROOT, need_samples, sample_files, slow_if_long
 from tests.strategies import documents, emit
 from tests.support import corpus as gen
 
@@ -60,19 +61,29 @@ def _paths(data: Any, parts: JsonPath = ()) -> Iterator[JsonPath]:
 
 TEXTS = list(_texts())
 
+#: Each text, and the slow suite's mark on a long one.
+CASES = [pytest.param(name, text, id=name, marks=slow_if_long(len(text))) for name, text in TEXTS]
 
-@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+
+@pytest.mark.parametrize(("name", "text"), CASES)
 def test_every_key_and_value_is_located_as_a_full_reading_locates_it(name: str, text: str) -> None:
     _locates_as_a_full_reading(text)
 
 
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(documents())
+def test_a_generated_document_is_located_as_a_full_reading_locates_it(data: Any) -> None:
+    _locates_as_a_full_reading(emit(data).text)
+
+
+@pytest.mark.slow  # the fast suite draws ten documents
 @settings(
     max_examples=int(os.environ.get("HOLODECK_MT_PROPERTY_EXAMPLES", "40")),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow],
 )
 @given(documents())
-def test_a_generated_document_is_located_as_a_full_reading_locates_it(data: Any) -> None:
+def test_many_generated_documents_are_located_as_a_full_reading_locates_them(data: Any) -> None:
     _locates_as_a_full_reading(emit(data).text)
 
 
@@ -94,7 +105,7 @@ def _locates_as_a_full_reading(text: str) -> None:
             assert locator.position(parts, key=key) == expected, (parts, key)
 
 
-@pytest.mark.parametrize(("name", "text"), TEXTS, ids=[name for name, _ in TEXTS])
+@pytest.mark.parametrize(("name", "text"), CASES)
 def test_every_value_ends_where_the_text_says_it_ends(name: str, text: str) -> None:
     """The end found from a reading's own notes is the one parsing the text gives."""
     top = loader.load(text, positions="top")
@@ -164,7 +175,7 @@ def test_same_data_means_same_types_and_key_order(a: Any, b: Any, same: bool) ->
 def test_a_deep_document_does_not_exhaust_the_stack() -> None:
     deep: Any = []
     other: Any = []
-    for _ in range(100_000):
+    for _ in range(10 * sys.getrecursionlimit()):  # a recursive walk fails a tenth of the way
         deep, other = [deep], [other]
     assert locate.is_same(deep, other)
 

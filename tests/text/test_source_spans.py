@@ -10,7 +10,7 @@ import pytest
 from holodeck_mt.read import loader
 from holodeck_mt.text import ranges
 from holodeck_mt.text.ranges import Span, node_span, source_text
-from tests.conftest import FIXTURES, sample_files
+from tests.conftest import FIXTURES, sample_files, slow_if_long
 
 TEXT = """\
 a: &x 14.10
@@ -120,13 +120,13 @@ def _values(data: Any, located: Any, positions: loader.Positions) -> Any:
             yield from _values(value, positions.values.get(id(value)), positions)
 
 
-def _corpus() -> list[Path]:
+def _corpus() -> list[Any]:
     files = sorted((FIXTURES / "valid").rglob("*.yaml"))
     files += sample_files("*.yaml")
-    return files
+    return [pytest.param(p, id=p.name, marks=slow_if_long(p.stat().st_size)) for p in files]
 
 
-@pytest.mark.parametrize("path", _corpus(), ids=lambda p: p.name)
+@pytest.mark.parametrize("path", _corpus())
 def test_every_value_the_loader_locates_has_a_span_that_reads_back_as_that_value(
     path: Path,
 ) -> None:
