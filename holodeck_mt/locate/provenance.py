@@ -22,7 +22,6 @@ from holodeck_mt.model import (
     format_path,
     unmarked,
 )
-from holodeck_mt.text import lines
 from holodeck_mt.text.positions import node_at
 
 if TYPE_CHECKING:
@@ -87,7 +86,7 @@ class Provenance:
         spans = [(start, end, old + 2, old_end - 1) for start, end, old, old_end in sub.spans]
         self._set = [(s, e, original[a:b]) for s, e, a, b in spans if (s, e) not in unset]
         self._firsts, self._ends = [s for s, _, _ in self._set], [e for _, e, _ in self._set]
-        self._starts = lines.starts(sub.text)
+        self._starts = reading.parsed_starts
         self._near: dict[Any, Names] = {}
         self._seen: dict[tuple[JsonPath, bool], str | None] = {}
         self.agent: Provenance | None = agent

@@ -40,8 +40,7 @@ def diagnose(
         provenance = Provenance(reading, locator, origin)
     found = [provenance.diagnostic(d) if provenance else strip_marks(d) for d in found]
     if sub.spans:
-        placer = sub.placer(reading.text)
-        found = [d for d in map(placer.place, found) if d is not None]
+        found = [d for d in map(reading.place, found) if d is not None]
     return finish([*found, *reading.found], limits, keep), provenance
 
 

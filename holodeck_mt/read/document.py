@@ -6,7 +6,9 @@ hostile path is a fault on `test_cases_file`, never an exception or a read outsi
 from __future__ import annotations
 
 import errno
+import functools
 import os
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -18,6 +20,7 @@ from holodeck_mt.read import files, loader, substitution
 from holodeck_mt.read.builder import DialectNote, scalar_text
 from holodeck_mt.read.scalars import YamlScalar
 from holodeck_mt.read.substitution import Substituted
+from holodeck_mt.text import lines
 from holodeck_mt.text.quoting import quoted
 from holodeck_mt.text.safe_text import display_path
 
@@ -39,6 +42,21 @@ class Reading:
     dialect: tuple[Diagnostic, ...] = ()
     #: Over the size limit: not read at all.
     too_large: bool = False
+
+    @functools.cached_property
+    def starts(self) -> Sequence[int]:
+        """Where each line of the text as written starts (found once)."""
+        return lines.starts(self.text)
+
+    @functools.cached_property
+    def parsed_starts(self) -> Sequence[int]:
+        """Where each line of the text as parsed starts (found once)."""
+        return self.starts if self.sub.text is self.text else lines.starts(self.sub.text)
+
+    def place(self, d: Diagnostic) -> Diagnostic | None:
+        """``d``, found on the text as parsed, at its place in the text as written (None: on
+        an unset reference, whose warning says it all)."""
+        return self.sub.place(d, self.parsed_starts, self.starts)
 
 
 def ingest(

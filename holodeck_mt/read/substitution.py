@@ -124,30 +124,18 @@ class Substituted:
         i = bisect.bisect_left(self.unset, (end,)) - 1
         return i >= 0 and start < self.unset[i][1]
 
-    def placer(self, original: str) -> Placer:
-        """What places a diagnostic found on :attr:`text` in ``original``."""
-        return Placer(self, original)
-
-
-class Placer:
-    """Diagnostics found on the substituted text, placed in the file as written (both
-    texts' line starts indexed once: a search by halves per diagnostic)."""
-
-    def __init__(self, sub: Substituted, original: str) -> None:
-        from holodeck_mt.text.lines import starts
-
-        self.sub = sub
-        self._new = starts(sub.text)
-        self._old = starts(original)
-
-    def place(self, d: Diagnostic) -> Diagnostic | None:
-        """``d`` at its place in the file as written; None on an unset reference."""
-        start = _offset(self._new, d.line, d.column)
-        end = _offset(self._new, d.end_line or d.line, d.end_column or d.column)
-        if self.sub.blames_unset(start, end):
+    def place(
+        self, d: Diagnostic, starts: Sequence[int], written: Sequence[int]
+    ) -> Diagnostic | None:
+        """``d``, found on :attr:`text` (its lines starting at ``starts``), at its place in the
+        file as written (its lines at ``written``); None on an unset reference. A search by
+        halves per diagnostic."""
+        start = _offset(starts, d.line, d.column)
+        end = _offset(starts, d.end_line or d.line, d.end_column or d.column)
+        if self.blames_unset(start, end):
             return None
-        line, column = _position(self._old, self.sub.original(start))
-        end_line, end_column = _position(self._old, self.sub.original(max(end, start), end=True))
+        line, column = _position(written, self.original(start))
+        end_line, end_column = _position(written, self.original(max(end, start), end=True))
         return dataclasses.replace(
             d,
             line=line,
