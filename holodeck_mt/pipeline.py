@@ -85,8 +85,7 @@ def _validate_text(
     options, limits, role = context.options, context.limits, context.role
 
     def revalidate(candidate: str) -> FileResult:
-        again = _validate_text(candidate, context)[0]
-        return suppressions.close([(again.result, again.screen)], options)[0]
+        return _close([_validate_text(candidate, context)[0]], options)[0]
 
     request = None
     if following:
@@ -262,8 +261,7 @@ def validate_document_text(
     context = _FileContext(
         display_path(path), "document", base_dir, options, limits, tree, workdir=workdir
     )
-    checked = _validate_document(text, context, followed_text, options_of)
-    return suppressions.close([(c.result, c.screen) for c in checked], options)
+    return _close(_validate_document(text, context, followed_text, options_of), options)
 
 
 def _close(checked: list[Checked], options: Options) -> list[FileResult]:
@@ -304,9 +302,14 @@ def _validate_document(
     agent = checked.document.data if checked.document is not None else None
     errors = frozenset(d.pointer_parts for d in checked.result.diagnostics if d.severity == "error")
     judging = replace(
-        context, path=found.shown, role="test-cases-file", options=options, agent=agent
+        context,
+        path=found.shown,
+        role="test-cases-file",
+        options=options,
+        agent=agent,
+        agent_reported=errors,
+        agent_origin=checked.provenance,
     )
-    judging = replace(judging, agent_reported=errors, agent_origin=checked.provenance)
     referenced, _ = _validate_text(found.text, judging)
     referenced.result.source = found.source
     return [checked, referenced]
