@@ -43,9 +43,7 @@ class Locator:
     def in_test_case(self, diagnostic: Diagnostic) -> Diagnostic:
         """The diagnostic with its test case (name and index) and its path relative to it."""
         index, relative = self.case_of(diagnostic.pointer_parts)
-        name = None
-        if index is not None and self._listed is not None and index < len(self._listed[0]):
-            name = layout.name_of(self._listed[0][index])
+        name = layout.test_case_name(self._doc.data, index) if index is not None else None
         # Each key clipped as the path will be: a key of a megabyte is not copied per diagnostic.
         path = format_path(relative, limit=MESSAGE)
         return dataclasses.replace(diagnostic, test_case=name, test_case_index=index, path=path)

@@ -74,9 +74,9 @@ Names = tuple[str, ...]
 
 
 class Provenance:
-    """The set references of one substituted text (``original`` as written), the ranges
-    that tell what came from them in ``doc`` (its reading, when it loaded), and ``agent``:
-    the agent.yaml's, for a test-cases file it names (its values may be shown here)."""
+    """The set references of one ``reading``, the ranges that tell what came from them (its
+    nodes found by ``locator``; None: it did not load), and ``agent``: the agent.yaml's, for
+    a test-cases file it names (its values may be shown here)."""
 
     def __init__(self, reading: Reading, locator: Locator | None, agent: Any) -> None:
         sub, original = reading.sub, reading.text

@@ -34,10 +34,9 @@ def diagnose(
     resolved by where its substituted values lie (``origin``: the agent.yaml's, for its
     test-cases file), placed in the text as written, and finished; and those values' ranges."""
     sub = reading.sub
-    found, locator = _locate_faults(reading, faults, limits, bool(sub.used or origin))
-    provenance = None
-    if (sub.used or origin) and not reading.too_large:
-        provenance = Provenance(reading, locator, origin)
+    resolving = bool(sub.used or origin) and not reading.too_large
+    found, locator = _locate_faults(reading, faults, limits, resolving)
+    provenance = Provenance(reading, locator, origin) if resolving else None
     found = [provenance.diagnostic(d) if provenance else strip_marks(d) for d in found]
     if sub.spans:
         found = [d for d in map(reading.place, found) if d is not None]
