@@ -13,9 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from holodeck_mt import model as dg
 from holodeck_mt.limits import Limits
-from holodeck_mt.model import OWN, Diagnostic, Fault, clip, marked, reason_of
+from holodeck_mt.model import OWN, Diagnostic, Fault, clip, make, marked, reason_of
 from holodeck_mt.read import files, loader, substitution
 from holodeck_mt.read.builder import DialectNote, scalar_text
 from holodeck_mt.read.scalars import YamlScalar
@@ -173,18 +172,18 @@ def _word_unfollowed(target: str, file: Path, why: str, code: str) -> Fault:
 _CODES = {bool: "HMT205", int: "HMT206", float: "HMT206", str: "HMT207", YamlScalar: "HMT208"}
 
 
-def _warn_dialect(notes: list[DialectNote]) -> tuple[dg.Diagnostic, ...]:
+def _warn_dialect(notes: list[DialectNote]) -> tuple[Diagnostic, ...]:
     """A warning for each plain scalar the platform (YAML 1.1) and editors (YAML 1.2) read
     differently (``yes``, ``1:30``, ``1e3``): how to write it so that both read the same;
     where the platform's reading is refused anyway, the error stands alone (``report``)."""
     return tuple(map(_warning, notes))
 
 
-def _warning(note: DialectNote) -> dg.Diagnostic:
+def _warning(note: DialectNote) -> Diagnostic:
     platform, write, unless = _platform_reading(note)
     platform, write = marked(platform, OWN), marked(write, OWN)  # the node's own words
     line, column = note.position
-    return dg.make(
+    return make(
         _CODES[type(note.platform)],
         f"the platform reads this as {platform}; write {write}{unless} "
         f"(editors, reading YAML 1.2, see `{marked(clip(note.text), OWN)}` as "

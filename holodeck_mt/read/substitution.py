@@ -49,9 +49,9 @@ def _unset(
     unfollowed: Collection[str] = (),
     folder_only: Collection[str] = (),
 ) -> list[Diagnostic]:
-    """One warning per unset variable, at its first reference, with the reference's range.
-    ``environ``: the variables a ``holodeck`` command sees
-    (:func:`holodeck_mt.read.substitution.environment`), never the environment alone;
+    """One warning per unset variable, at its first reference (ranged by
+    :func:`check_references`). ``environ``: the variables a ``holodeck`` command sees
+    (:func:`environment`), never the environment alone;
     ``unfollowed``: those in a `test_cases_file` that was therefore not validated;
     ``folder_only``: those the ``.env`` of the file's own folder sets, which the command ignores."""
     if "${" not in text:
@@ -69,8 +69,7 @@ def _unset(
     starts = [0] + [m.end() for m in CR_LF_BREAKS.finditer(text)]
     out = []
     for name, offset in first.items():
-        line = bisect.bisect_right(starts, offset)
-        column = offset - starts[line - 1] + 1
+        line, column = _position(starts, offset)
         more = count[name] - 1
         also = f" ({more} more reference{'s' if more != 1 else ''})" if more else ""
         shown = clip(name)
